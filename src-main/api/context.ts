@@ -1,0 +1,12 @@
+// What route modules receive from the composition root.
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/client.ts';
+import type { Logger } from '../logger.ts';
+import type { SecretBox } from '../security/secret-box.ts';
+
+export interface ApiDeps {
+  db: Db;
+  clock: Clock;
+  secrets: SecretBox;
+  logger: Logger;
+}

@@ -1,0 +1,107 @@
+// /v1/companies: read, create, config, numbering, certificate upload and status.
+import { Router } from 'express';
+import multer from 'multer';
+import { z } from 'zod';
+import type { ApiDeps } from '../context.ts';
+import { authOf } from '../middleware/auth.ts';
+import { parseOrThrow } from '../validation.ts';
+import { forbidden, notFound, validationError } from '../errors.ts';
+import { pageList, pageQuery, parseQuery } from '../pagination.ts';
+import {
+  companyForAuth,
+  createCompany,
+  getCertificateStatus,
+  listSequences,
+  municipioDetails,
+  toCompanyView,
+  updateCompanyConfig,
+  uploadCertificate,
+} from '../../companies/service.ts';
+import { companiesRepository } from '../../companies/repository.ts';
+import {
+  companyConfigSchema,
+  companyCreateSchema,
+  sequencesQuerySchema,
+} from '../../../src-shared/contracts/companies.ts';
+
+const MAX_PFX_BYTES = 64 * 1024;
+
+const certificateJsonSchema = z.strictObject({
+  certificate: z.base64({ error: 'must be the .pfx file in base64' }),
+  password: z.string().min(1).max(256),
+});
+
+export function companyRoutes(deps: ApiDeps): Router {
+  const { db } = deps;
+  const router = Router();
+  const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: MAX_PFX_BYTES, files: 1, fields: 4 } });
+
+  router.get('/', async (req, res) => {
+    const auth = authOf(res);
+    const { page, pageSize } = pageQuery(req);
+    const { rows, total } = await companiesRepository.listByOrganization(
+      db,
+      auth.organizationId,
+      auth.scope === 'company' ? auth.companyId : null,
+      page,
+      pageSize,
+    );
+    res.json(pageList(rows.map(toCompanyView), total, page, pageSize));
+  });
+
+  router.post('/', async (req, res) => {
+    const auth = authOf(res);
+    if (auth.scope !== 'organization') throw forbidden('Only an organization key can create companies.');
+    const input = parseOrThrow(companyCreateSchema, req.body, [], (raw) => municipioDetails(raw, ['endereco', 'cMun']));
+    res.status(201).json(await createCompany(deps, auth.organizationId, input));
+  });
+
+  router.get('/:id', async (req, res) => {
+    res.json(toCompanyView(await companyForAuth(db, authOf(res), req.params.id)));
+  });
+
+  router.put('/:id/config', async (req, res) => {
+    const company = await companyForAuth(db, authOf(res), req.params.id);
+    const config = parseOrThrow(companyConfigSchema, req.body);
+    res.json(await updateCompanyConfig(deps, company, config));
+  });
+
+  router.get('/:id/nfe-sequences', async (req, res) => {
+    const company = await companyForAuth(db, authOf(res), req.params.id);
+    const { environment } = parseQuery(req, sequencesQuerySchema);
+    res.json({ items: await listSequences(db, company.id, environment) });
+  });
+
+  router.get('/:id/certificate', async (req, res) => {
+    const company = await companyForAuth(db, authOf(res), req.params.id);
+    const status = await getCertificateStatus(db, deps.clock, company.id);
+    if (status === null) throw notFound('Certificate');
+    res.json(status);
+  });
+
+  // Accepts multipart/form-data (fields `certificate` file and `password`) or JSON with base64.
+  router.post('/:id/certificate', async (req, res) => {
+    const company = await companyForAuth(db, authOf(res), req.params.id);
+    let pfx: Uint8Array;
+    let password: string;
+    if (req.is('multipart/form-data')) {
+      await new Promise<void>((resolve, reject) => upload.single('certificate')(req, res, (e) => (e ? reject(e) : resolve())));
+      const details = [];
+      if (req.file === undefined) details.push({ field: 'certificate', error: 'the .pfx file is required' });
+      const body = req.body as Record<string, unknown> | undefined;
+      const pwd = body?.['password'];
+      if (typeof pwd !== 'string' || pwd === '') details.push({ field: 'password', error: 'the password is required' });
+      if (details.length > 0) throw validationError(details);
+      pfx = (req.file as Express.Multer.File).buffer;
+      password = pwd as string;
+    } else {
+      const input = parseOrThrow(certificateJsonSchema, req.body);
+      pfx = Buffer.from(input.certificate, 'base64');
+      if (pfx.length > MAX_PFX_BYTES) throw validationError([{ field: 'certificate', error: 'file larger than 64 KiB' }]);
+      password = input.password;
+    }
+    res.status(201).json(await uploadCertificate(deps, company, pfx, password));
+  });
+
+  return router;
+}

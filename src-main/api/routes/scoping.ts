@@ -1,0 +1,27 @@
+// Helpers that tie a request to the company it acts on, for resources that belong to one company.
+import type { Request, Response } from 'express';
+import type { Db } from '../../db/client.ts';
+import type { AuthContext } from '../../api-keys/service.ts';
+import { companyForRequest } from '../../companies/service.ts';
+import { companiesRepository } from '../../companies/repository.ts';
+import { authOf } from '../middleware/auth.ts';
+
+/** `?companyId=` or `X-Company-Id`; a company key may omit it. */
+export function requestedCompanyId(req: Request): string | undefined {
+  const fromQuery = req.query['companyId'];
+  if (typeof fromQuery === 'string' && fromQuery !== '') return fromQuery;
+  return req.get('X-Company-Id') ?? undefined;
+}
+
+export async function companyOfRequest(db: Db, req: Request, res: Response) {
+  return companyForRequest(db, authOf(res), requestedCompanyId(req));
+}
+
+/** Whether a key may touch rows of `companyId`, without telling whether that company exists. */
+export function reachableBy(db: Db, auth: AuthContext) {
+  return async (companyId: string): Promise<boolean> => {
+    if (auth.scope === 'company') return auth.companyId === companyId;
+    const company = await companiesRepository.findById(db, companyId);
+    return company !== undefined && company.organization_id === auth.organizationId;
+  };
+}

@@ -1,0 +1,68 @@
+// The Express application: /healthz, the authenticated /v1 API, the UI's static files, and the error shape.
+import fs from 'node:fs';
+import express, { type Express } from 'express';
+import type { ApiDeps } from './context.ts';
+import { requireApiKey } from './middleware/auth.ts';
+import { errorHandler, notFoundHandler } from './middleware/errors.ts';
+import type { RateLimiter } from './middleware/rate-limit.ts';
+import { newId } from '../ids.ts';
+import { companyRoutes } from './routes/companies.ts';
+import { customerRoutes } from './routes/customers.ts';
+import { fiscalProfileRoutes, productRoutes } from './routes/catalog.ts';
+import { apiKeyRoutes } from './routes/api-keys.ts';
+
+export const BODY_LIMIT = '1mb';
+
+export interface AppOptions extends ApiDeps {
+  limiter: RateLimiter;
+  /** Folder with the built renderer; null when there is none to serve. */
+  uiDir: string | null;
+  version: string;
+}
+
+export function createApp(options: AppOptions): Express {
+  const { db, clock, limiter, logger } = options;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  app.use((req, res, next) => {
+    const requestId = newId('req');
+    res.locals['requestId'] = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      logger.debug('request', {
+        requestId,
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        ms: Number(process.hrtime.bigint() - started) / 1e6,
+      });
+    });
+    next();
+  });
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok', version: options.version, time: clock.now().toISOString() });
+  });
+
+  const v1 = express.Router();
+  // Authentication comes before body parsing: an unauthenticated caller gets 401, never a parse error.
+  v1.use(requireApiKey(db, clock, limiter));
+  v1.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  v1.use('/companies', companyRoutes(options));
+  v1.use('/customers', customerRoutes(options));
+  v1.use('/fiscal-profiles', fiscalProfileRoutes(options));
+  v1.use('/products', productRoutes(options));
+  v1.use('/api-keys', apiKeyRoutes(options));
+  app.use('/v1', v1);
+
+  if (options.uiDir !== null && fs.existsSync(options.uiDir)) {
+    app.use(express.static(options.uiDir, { index: 'index.html', maxAge: 0 }));
+  }
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(logger));
+  return app;
+}

@@ -1,0 +1,122 @@
+// First-start sandbox bootstrap: a demo company on the embedded sandbox authority with a generated test A1,
+// a CSC, default series and an API key, written to <data dir>/sandbox.json so a newcomer can issue at once.
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { Clock } from './clock.ts';
+import { inTransaction, type Db } from './db/client.ts';
+import type { SecretBox } from './security/secret-box.ts';
+import { apiKeysRepository } from './api-keys/repository.ts';
+import { createApiKey, createOrganization } from './api-keys/service.ts';
+import { createCompany, uploadCertificate } from './companies/service.ts';
+import { companiesRepository } from './companies/repository.ts';
+import { generateTestA1 } from './fiscal/certificate.ts';
+import { companyCreateSchema } from '../src-shared/contracts/companies.ts';
+
+export interface SandboxInfo {
+  baseUrl: string;
+  apiKey: string;
+  companyId: string;
+}
+
+export interface BootstrapResult {
+  created: boolean;
+  /** null when the data dir has companies but no sandbox.json (the key cannot be recovered from its hash). */
+  sandbox: SandboxInfo | null;
+  lines: string[];
+}
+
+/** A valid CNPJ reserved for the demo company (check digits 95). */
+export const DEMO_CNPJ = '12345678000195';
+
+const DEMO_COMPANY = {
+  cnpj: DEMO_CNPJ,
+  ie: '111222333444',
+  xNome: 'BALCAO DEMONSTRACAO LTDA',
+  xFant: 'Balcao Demo',
+  crt: 1,
+  endereco: {
+    xLgr: 'Avenida Paulista',
+    nro: '1000',
+    xBairro: 'Bela Vista',
+    cMun: '3550308',
+    uf: 'SP',
+    cep: '01310100',
+    fone: '1130000000',
+  },
+  ambiente: 'homologacao',
+  authority: 'sandbox',
+} as const;
+
+function sandboxFile(dataDir: string): string {
+  return path.join(dataDir, 'sandbox.json');
+}
+
+function writeSandboxJson(dataDir: string, info: SandboxInfo): void {
+  const file = sandboxFile(dataDir);
+  const tmp = `${file}.tmp`;
+  fs.writeFileSync(tmp, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
+  fs.renameSync(tmp, file);
+}
+
+export async function bootstrapSandbox(
+  deps: { db: Db; clock: Clock; secrets: SecretBox },
+  dataDir: string,
+  baseUrl: string,
+): Promise<BootstrapResult> {
+  const { db, clock } = deps;
+  const organizations = await apiKeysRepository.listOrganizations(db);
+  if (organizations.length > 0) {
+    const file = sandboxFile(dataDir);
+    if (!fs.existsSync(file)) {
+      return {
+        created: false,
+        sandbox: null,
+        lines: ['Existing data dir without sandbox.json: create API keys with `npm run cli -- key create`.'],
+      };
+    }
+    const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as SandboxInfo;
+    const info = { ...saved, baseUrl };
+    // The port may differ from the last start; keep the file pointing at where the API is now.
+    if (saved.baseUrl !== baseUrl) writeSandboxJson(dataDir, info);
+    return { created: false, sandbox: info, lines: [`Sandbox: ${file} (company ${info.companyId})`] };
+  }
+
+  const certPassword = randomBytes(9).toString('base64url');
+  const pfx = generateTestA1({ cnpj: DEMO_CNPJ, legalName: DEMO_COMPANY.xNome, password: certPassword });
+  const cscToken = randomBytes(18).toString('hex').toUpperCase();
+  const certFile = path.join(dataDir, 'sandbox-certificate.pfx');
+  // One transaction: a start interrupted half-way leaves an empty database and bootstraps again next time.
+  const { org, company, cert, key, info } = await inTransaction(db, async (trx) => {
+    const txDeps = { ...deps, db: trx };
+    const org = await createOrganization(trx, clock, 'Balcão Demo');
+    const company = await createCompany(
+      txDeps,
+      org.id,
+      companyCreateSchema.parse({ ...DEMO_COMPANY, csc: { id: '1', token: cscToken } }),
+    );
+    const companyRow = await companiesRepository.findById(trx, company.id);
+    if (companyRow === undefined) throw new Error('demo company vanished during bootstrap');
+    const cert = await uploadCertificate(txDeps, companyRow, pfx, certPassword);
+    const key = await createApiKey(trx, clock, org.id, { name: 'sandbox', scope: 'organization', plan: 'terminal' });
+    const info: SandboxInfo = { baseUrl, apiKey: key.key, companyId: company.id };
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.writeFileSync(certFile, pfx, { mode: 0o600 });
+    writeSandboxJson(dataDir, info);
+    return { org, company, cert, key, info };
+  });
+  return {
+    created: true,
+    sandbox: info,
+    lines: [
+      'Sandbox bootstrap (first start):',
+      `  organization  ${org.id}`,
+      `  company       ${company.id}  CNPJ ${DEMO_CNPJ}  ${DEMO_COMPANY.xNome}  ambiente homologacao, authority sandbox`,
+      `  certificate   ${certFile}  password ${certPassword}  valid until ${cert.notAfter}`,
+      `  NFC-e CSC     id 000001  token ${cscToken}`,
+      `  series        NF-e 1, NFC-e 1`,
+      `  API key       ${key.key}  (organization scope, shown once; also in sandbox.json)`,
+      `  written       ${sandboxFile(dataDir)}`,
+    ],
+  };
+}

@@ -1,0 +1,130 @@
+// Administration from the shell (`npm run cli -- <command>`): organizations, companies and API keys,
+// working on the same data dir as the service (SQLite WAL lets both run at once).
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { systemClock } from './clock.ts';
+import { configFromEnv } from './config.ts';
+import { migrateToLatest, openDatabase } from './db/client.ts';
+import { SecretBox, loadMasterKey } from './security/secret-box.ts';
+import { apiKeysRepository } from './api-keys/repository.ts';
+import { createApiKey, createOrganization, revokeApiKey, rotateApiKey } from './api-keys/service.ts';
+import { createCompany, municipioDetails, toCompanyView } from './companies/service.ts';
+import { companiesRepository } from './companies/repository.ts';
+import { ApiError } from './api/errors.ts';
+import { parseOrThrow } from './api/validation.ts';
+import { companyCreateSchema } from '../src-shared/contracts/companies.ts';
+import { apiKeyCreateSchema, apiKeyRotateSchema } from '../src-shared/contracts/api-keys.ts';
+
+const USAGE = `Usage: npm run cli -- <command> [options]   (data dir: BALCAO_DATA_DIR, default ./data)
+
+  org create --name NAME                      create an organization
+  org list                                    list organizations
+  company create --org ORG_ID --file F.json   create a company from a JSON file (same body as POST /v1/companies)
+  company list --org ORG_ID                   list the companies of an organization
+  key create --org ORG_ID --name NAME [--company CMP_ID] [--plan basic|standard|terminal] [--expires ISO]
+                                              create an API key (organization key unless --company); printed once
+  key rotate --id KEY_ID [--grace-seconds N]  new key; the old one keeps working N seconds (default 86400)
+  key revoke --id KEY_ID                      revoke a key at once
+  key list --org ORG_ID [--company CMP_ID]    list keys (never their secrets)
+`;
+
+const options = {
+  name: { type: 'string' },
+  org: { type: 'string' },
+  company: { type: 'string' },
+  file: { type: 'string' },
+  plan: { type: 'string' },
+  expires: { type: 'string' },
+  id: { type: 'string' },
+  'grace-seconds': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined || value === '') throw new UsageError(`--${flag} is required`);
+  return value;
+}
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true });
+  const [noun, verb] = positionals;
+  if (values.help === true || noun === undefined) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const config = configFromEnv(process.env);
+  const secrets = new SecretBox(loadMasterKey(config.dataDir, config.masterKey));
+  const { db, close } = openDatabase(path.join(config.dataDir, 'balcao.sqlite'));
+  const clock = systemClock;
+  const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  try {
+    await migrateToLatest(db);
+    switch (`${noun} ${verb ?? ''}`) {
+      case 'org create':
+        print(await createOrganization(db, clock, required(values.name, 'name')));
+        break;
+      case 'org list':
+        print(await apiKeysRepository.listOrganizations(db));
+        break;
+      case 'company create': {
+        const org = required(values.org, 'org');
+        if ((await apiKeysRepository.findOrganization(db, org)) === undefined) throw new UsageError(`no organization ${org}`);
+        const raw: unknown = JSON.parse(fs.readFileSync(required(values.file, 'file'), 'utf8'));
+        const input = parseOrThrow(companyCreateSchema, raw, [], (r) => municipioDetails(r, ['endereco', 'cMun']));
+        print(await createCompany({ db, clock, secrets }, org, input));
+        break;
+      }
+      case 'company list': {
+        const { rows } = await companiesRepository.listByOrganization(db, required(values.org, 'org'), null, 1, 100);
+        print(rows.map(toCompanyView));
+        break;
+      }
+      case 'key create': {
+        const org = required(values.org, 'org');
+        if ((await apiKeysRepository.findOrganization(db, org)) === undefined) throw new UsageError(`no organization ${org}`);
+        const input = parseOrThrow(apiKeyCreateSchema, {
+          name: required(values.name, 'name'),
+          scope: values.company === undefined ? 'organization' : 'company',
+          ...(values.company === undefined ? {} : { companyId: values.company }),
+          ...(values.plan === undefined ? {} : { plan: values.plan }),
+          ...(values.expires === undefined ? {} : { expiresAt: values.expires }),
+        });
+        print(await createApiKey(db, clock, org, input));
+        break;
+      }
+      case 'key rotate': {
+        const grace = values['grace-seconds'];
+        const { graceSeconds } = parseOrThrow(apiKeyRotateSchema, grace === undefined ? {} : { graceSeconds: Number(grace) });
+        print(await rotateApiKey(db, clock, required(values.id, 'id'), graceSeconds));
+        break;
+      }
+      case 'key revoke':
+        print(await revokeApiKey(db, clock, required(values.id, 'id')));
+        break;
+      case 'key list': {
+        const org = required(values.org, 'org');
+        const { rows } = await apiKeysRepository.listByOrganization(db, org, values.company ?? null, 1, 100);
+        print(rows.map(({ secret_hash: _hash, ...rest }) => rest));
+        break;
+      }
+      default:
+        throw new UsageError(`unknown command '${positionals.join(' ')}'`);
+    }
+  } finally {
+    await close();
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ApiError) {
+    process.stderr.write(`${error.message}\n${JSON.stringify(error.toBody().details, null, 2)}\n`);
+  } else if (error instanceof UsageError) {
+    process.stderr.write(`${error.message}\n\n${USAGE}`);
+  } else {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,26 @@
+// Service settings from the environment (README lists them); invalid values stop the start with a clear message.
+import path from 'node:path';
+import { parseLogLevel, type LogLevel } from './logger.ts';
+
+export interface ServiceConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  masterKey: string | undefined;
+  logLevel: LogLevel;
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv, cwd = process.cwd()): ServiceConfig {
+  const portText = env['BALCAO_PORT'] ?? '8787';
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) {
+    throw new Error(`BALCAO_PORT must be a port number (0-65535), got '${portText}'`);
+  }
+  return {
+    host: env['BALCAO_HOST'] ?? '127.0.0.1',
+    port,
+    dataDir: path.resolve(cwd, env['BALCAO_DATA_DIR'] ?? 'data'),
+    masterKey: env['BALCAO_MASTER_KEY'],
+    logLevel: parseLogLevel(env['BALCAO_LOG_LEVEL'], 'info'),
+  };
+}

@@ -1,0 +1,37 @@
+// Persistence of customers (NF-e recipients / identified NFC-e consumers).
+import { sql } from 'kysely';
+import type { Db } from '../db/client.ts';
+import type { CustomersTable } from '../db/schema.ts';
+
+export type CustomerRow = CustomersTable;
+
+export const customersRepository = {
+  insert: (db: Db, row: CustomerRow) => db.insertInto('customers').values(row).execute(),
+
+  findById: (db: Db, id: string) => db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst(),
+
+  findByTaxId: (db: Db, companyId: string, field: 'cpf' | 'cnpj', value: string) =>
+    db.selectFrom('customers').selectAll().where('company_id', '=', companyId).where(field, '=', value).executeTakeFirst(),
+
+  replace: (db: Db, id: string, row: Omit<CustomerRow, 'id' | 'company_id' | 'created_at'>) =>
+    db.updateTable('customers').set(row).where('id', '=', id).execute(),
+
+  list: async (db: Db, companyId: string, q: string | undefined, page: number, pageSize: number) => {
+    let query = db.selectFrom('customers').where('company_id', '=', companyId);
+    if (q !== undefined) {
+      const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query = query.where((eb) =>
+        eb.or([
+          eb(sql`x_nome`, 'like', sql`${like} escape '\\'`),
+          eb('cpf', '=', q.replace(/\D/g, '')),
+          eb('cnpj', '=', q.replace(/[.\-/\s]/g, '').toUpperCase()),
+        ]),
+      );
+    }
+    const [rows, count] = await Promise.all([
+      query.selectAll().orderBy('x_nome').orderBy('id').limit(pageSize).offset((page - 1) * pageSize).execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  },
+};

@@ -1,0 +1,54 @@
+// The only module that opens better-sqlite3: pragmas, Kysely instance and migrations at start.
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect, type Transaction } from 'kysely';
+import type { Database } from './schema.ts';
+import { migrationProvider } from './migrations/index.ts';
+
+export type Db = Kysely<Database>;
+export type DbTransaction = Transaction<Database>;
+
+export interface OpenedDatabase {
+  db: Db;
+  close(): Promise<void>;
+}
+
+export function openDatabase(file: string): OpenedDatabase {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  // WAL lets readers proceed during a write; busy_timeout covers the CLI writing while the service runs.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    db,
+    close: async () => {
+      await db.destroy();
+    },
+  };
+}
+
+export interface MigrationReport {
+  applied: string[];
+}
+
+/** Runs every pending migration; a second run applies nothing (migrations are idempotent by bookkeeping). */
+export async function migrateToLatest(db: Db): Promise<MigrationReport> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
+  }
+  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}
+
+/**
+ * Runs `work` in a transaction, joining the caller's when there is one, so services compose into one
+ * atomic unit (Kysely does not nest transactions).
+ */
+export function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}

@@ -1,0 +1,154 @@
+// Typed view of the SQLite schema for Kysely; must match the migrations in ./migrations.
+
+
+/** ISO 8601 timestamps are stored as TEXT so they sort and compare lexically. */
+type IsoTimestamp = string;
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  created_at: IsoTimestamp;
+}
+
+export type Ambiente = 'homologacao' | 'producao';
+/** Which tax authority a company talks to: the embedded sandbox or the real SEFAZ web services. */
+export type AuthorityTarget = 'sandbox' | 'sefaz';
+
+export interface CompaniesTable {
+  id: string;
+  organization_id: string;
+  cnpj: string;
+  ie: string;
+  im: string | null;
+  x_nome: string;
+  x_fant: string | null;
+  crt: number;
+  x_lgr: string;
+  nro: string;
+  x_cpl: string | null;
+  x_bairro: string;
+  c_mun: string;
+  x_mun: string;
+  uf: string;
+  cep: string;
+  fone: string | null;
+  email: string | null;
+  ambiente: Ambiente;
+  authority: AuthorityTarget;
+  csc_id: string | null;
+  /** CSC token encrypted with the data-dir master key (secret-box format). */
+  csc_token_enc: string | null;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+}
+
+export type ApiKeyScope = 'company' | 'organization';
+
+export interface ApiKeysTable {
+  id: string;
+  /** Public part of the key, used to find the row without scanning hashes. */
+  lookup: string;
+  /** SHA-256 of the whole key; keys carry 256 random bits so a slow KDF adds nothing. */
+  secret_hash: string;
+  name: string;
+  scope: ApiKeyScope;
+  organization_id: string;
+  company_id: string | null;
+  plan: string;
+  rate_per_second: number;
+  rate_per_minute: number;
+  created_at: IsoTimestamp;
+  expires_at: IsoTimestamp | null;
+  revoked_at: IsoTimestamp | null;
+  replaced_by: string | null;
+  last_used_at: IsoTimestamp | null;
+}
+
+export interface CertificatesTable {
+  id: string;
+  company_id: string;
+  pfx_enc: string;
+  password_enc: string;
+  subject: string;
+  issuer: string;
+  serial_number: string;
+  cnpj: string;
+  not_before: IsoTimestamp;
+  not_after: IsoTimestamp;
+  active: number;
+  created_at: IsoTimestamp;
+}
+
+export interface NumberSequencesTable {
+  company_id: string;
+  modelo: number;
+  serie: number;
+  ambiente: Ambiente;
+  /** The next number to reserve; numbers below it were handed out. */
+  next_number: number;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+}
+
+export interface CustomersTable {
+  id: string;
+  company_id: string;
+  cpf: string | null;
+  cnpj: string | null;
+  id_estrangeiro: string | null;
+  x_nome: string;
+  ie: string | null;
+  ind_ie_dest: number;
+  email: string | null;
+  fone: string | null;
+  x_lgr: string | null;
+  nro: string | null;
+  x_cpl: string | null;
+  x_bairro: string | null;
+  c_mun: string | null;
+  x_mun: string | null;
+  uf: string | null;
+  cep: string | null;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+}
+
+export interface FiscalProfilesTable {
+  id: string;
+  company_id: string;
+  name: string;
+  cfop: string;
+  /** Tax groups (ICMS, PIS, COFINS, IPI, IBS/CBS) as JSON validated by src-shared/contracts; rates are decimal strings. */
+  taxes_json: string;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+}
+
+export interface ProductsTable {
+  id: string;
+  company_id: string;
+  c_prod: string;
+  c_ean: string | null;
+  x_prod: string;
+  ncm: string;
+  cest: string | null;
+  u_com: string;
+  /** Unit price as an exact decimal string (up to 10 decimals, layout vUnCom). */
+  v_un_com: string;
+  fiscal_profile_id: string | null;
+  active: number;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+}
+
+export interface Database {
+  organizations: OrganizationsTable;
+  companies: CompaniesTable;
+  api_keys: ApiKeysTable;
+  certificates: CertificatesTable;
+  number_sequences: NumberSequencesTable;
+  customers: CustomersTable;
+  fiscal_profiles: FiscalProfilesTable;
+  products: ProductsTable;
+}
+

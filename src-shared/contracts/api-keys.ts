@@ -1,0 +1,56 @@
+// /v1/api-keys: creation shows the secret once; rotation keeps the old key alive for a grace period.
+import { z } from 'zod';
+
+/** Rate-limit plans (seed §8): per-second and per-minute budgets per key. */
+export const RATE_PLANS = {
+  basic: { perSecond: 5, perMinute: 120 },
+  standard: { perSecond: 20, perMinute: 1200 },
+  terminal: { perSecond: 50, perMinute: 3000 },
+} as const;
+export type RatePlan = keyof typeof RATE_PLANS;
+export const ratePlanSchema = z.enum(Object.keys(RATE_PLANS) as [RatePlan, ...RatePlan[]]);
+
+export const apiKeyCreateSchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(80),
+    scope: z.enum(['company', 'organization']),
+    companyId: z.string().min(1).optional(),
+    plan: ratePlanSchema.default('standard'),
+    expiresAt: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
+  })
+  .superRefine((k, ctx) => {
+    if (k.scope === 'company' && k.companyId === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['companyId'], message: 'required for a company key' });
+    }
+    if (k.scope === 'organization' && k.companyId !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['companyId'], message: 'an organization key is not tied to one company' });
+    }
+  });
+export type ApiKeyCreate = z.output<typeof apiKeyCreateSchema>;
+
+export const apiKeyRotateSchema = z.strictObject({
+  /** How long the old key keeps working, in seconds (default 24 h, at most 30 days). */
+  graceSeconds: z.number().int().min(0).max(30 * 24 * 3600).default(24 * 3600),
+});
+
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  scope: 'company' | 'organization';
+  organizationId: string;
+  companyId: string | null;
+  plan: string;
+  ratePerSecond: number;
+  ratePerMinute: number;
+  prefix: string;
+  createdAt: string;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  replacedBy: string | null;
+  lastUsedAt: string | null;
+}
+
+/** Only creation and rotation answers carry the secret, once. */
+export interface ApiKeyCreated extends ApiKeyView {
+  key: string;
+}

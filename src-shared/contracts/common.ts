@@ -1,0 +1,86 @@
+// Building blocks shared by the /v1 request schemas: address, identifiers, pagination queries.
+import { z } from 'zod';
+import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from '../tax-ids.ts';
+import { isUf, ufBySigla } from '../uf.ts';
+
+export const ambienteSchema = z.enum(['homologacao', 'producao']);
+
+export const cnpjSchema = z
+  .string()
+  .transform(normalizeCnpj)
+  .refine(isValidCnpj, { error: 'invalid CNPJ (check digits or format)' });
+
+export const cpfSchema = z
+  .string()
+  .transform(normalizeCpf)
+  .refine(isValidCpf, { error: 'invalid CPF (check digits or format)' });
+
+export const ufSchema = z
+  .string()
+  .transform((s) => s.trim().toUpperCase())
+  .refine(isUf, { error: 'unknown UF' });
+
+const text = (max: number, min = 1) => z.string().trim().min(min, { error: `must have at least ${min} characters` }).max(max);
+
+/** Address fields with the layout's names (TEnderEmi / TEndereco). */
+export const addressSchema = z
+  .strictObject({
+    xLgr: text(60, 2),
+    nro: text(60),
+    xCpl: text(60).optional(),
+    xBairro: text(60, 2),
+    cMun: z.string().regex(/^\d{7}$/, { error: 'must be the 7-digit IBGE municipality code' }),
+    xMun: text(60, 2).optional(),
+    uf: ufSchema,
+    cep: z
+      .string()
+      .transform((s) => s.replace(/\D/g, ''))
+      .refine((s) => /^\d{8}$/.test(s), { error: 'must have 8 digits' }),
+    fone: z
+      .string()
+      .transform((s) => s.replace(/\D/g, ''))
+      .refine((s) => /^\d{6,14}$/.test(s), { error: 'must have 6 to 14 digits' })
+      .optional(),
+  })
+  .superRefine((address, ctx) => {
+    const uf = isUf(address.uf) ? ufBySigla(address.uf) : undefined;
+    if (uf !== undefined && !address.cMun.startsWith(String(uf.cUF))) {
+      ctx.addIssue({ code: 'custom', path: ['cMun'], message: `municipality code is not in UF ${address.uf}` });
+    }
+  });
+
+export type AddressInput = z.output<typeof addressSchema>;
+
+const pageNumber = z.coerce.number().int({ error: 'must be an integer' }).min(1, { error: 'must be at least 1' });
+const pageSize = z.coerce
+  .number()
+  .int({ error: 'must be an integer' })
+  .min(1, { error: 'must be between 1 and 100' })
+  .max(100, { error: 'must be between 1 and 100' });
+
+/** §4.1 style: `?page=&pageSize=`. */
+export const pageQuerySchema = z.object({ page: pageNumber.default(1), pageSize: pageSize.default(20) });
+/** §4.2 style: `?limit=&offset=`. */
+export const offsetQuerySchema = z.object({
+  limit: pageSize.default(20),
+  offset: z.coerce.number().int({ error: 'must be an integer' }).min(0, { error: 'must not be negative' }).default(0),
+});
+/** §4.6 style: `?page=&limit=`. */
+export const pageLimitQuerySchema = z.object({ page: pageNumber.default(1), limit: pageSize.default(20) });
+
+export interface PageList<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+export interface OffsetList<T> {
+  items: T[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+export interface DataList<T> {
+  data: T[];
+  meta: { page: number; limit: number; total: number; totalPages: number };
+}

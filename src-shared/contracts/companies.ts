@@ -1,0 +1,110 @@
+// /v1/companies requests and responses; field names follow the NF-e layout (emit group).
+import { z } from 'zod';
+import { addressSchema, ambienteSchema, cnpjSchema } from './common.ts';
+
+const cscToken = z
+  .string()
+  .trim()
+  .regex(/^[0-9A-Za-z]{16,36}$/, { error: 'CSC token must be 16 to 36 letters or digits' });
+const cscId = z
+  .union([z.string(), z.number().int()])
+  .transform((v) => String(v).trim())
+  .refine((v) => /^\d{1,6}$/.test(v), { error: 'CSC id must have 1 to 6 digits' })
+  .transform((v) => v.padStart(6, '0'));
+
+export const serieSchema = z.number().int({ error: 'must be an integer' }).min(0).max(999);
+
+export const companyCreateSchema = z.strictObject({
+  cnpj: cnpjSchema,
+  ie: z
+    .string()
+    .trim()
+    .transform((s) => (s.toUpperCase() === 'ISENTO' ? 'ISENTO' : s.replace(/[.\-/\s]/g, '')))
+    .refine((s) => s === 'ISENTO' || /^\d{2,14}$/.test(s), { error: 'must be 2 to 14 digits or ISENTO' }),
+  im: z.string().trim().min(1).max(15).optional(),
+  xNome: z.string().trim().min(2).max(60),
+  xFant: z.string().trim().min(1).max(60).optional(),
+  /** Código de Regime Tributário: 1 Simples Nacional, 2 SN excesso, 3 normal, 4 MEI (NT 2024.001). */
+  crt: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)], { error: 'must be 1, 2, 3 or 4' }),
+  endereco: addressSchema,
+  email: z.email().optional(),
+  ambiente: ambienteSchema.default('homologacao'),
+  authority: z.enum(['sandbox', 'sefaz']).optional(),
+  csc: z.strictObject({ id: cscId, token: cscToken }).optional(),
+  series: z.strictObject({ nfe: serieSchema.default(1), nfce: serieSchema.default(1) }).optional(),
+});
+export type CompanyCreate = z.output<typeof companyCreateSchema>;
+
+/** PUT /v1/companies/:id/config, with the seed's snake_case names. */
+export const companyConfigSchema = z
+  .strictObject({
+    ambiente: ambienteSchema.optional(),
+    csc_nfce: cscToken.optional(),
+    id_csc: cscId.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if ((body.csc_nfce === undefined) !== (body.id_csc === undefined)) {
+      const missing = body.csc_nfce === undefined ? 'csc_nfce' : 'id_csc';
+      ctx.addIssue({ code: 'custom', path: [missing], message: 'csc_nfce and id_csc are set together' });
+    }
+    if (body.ambiente === undefined && body.csc_nfce === undefined && body.id_csc === undefined) {
+      ctx.addIssue({ code: 'custom', path: [], message: 'nothing to change: give ambiente and/or csc_nfce + id_csc' });
+    }
+  });
+export type CompanyConfig = z.output<typeof companyConfigSchema>;
+
+export interface CompanyView {
+  id: string;
+  organizationId: string;
+  cnpj: string;
+  ie: string;
+  im: string | null;
+  xNome: string;
+  xFant: string | null;
+  crt: number;
+  endereco: {
+    xLgr: string;
+    nro: string;
+    xCpl: string | null;
+    xBairro: string;
+    cMun: string;
+    xMun: string;
+    uf: string;
+    cep: string;
+    fone: string | null;
+  };
+  email: string | null;
+  ambiente: 'homologacao' | 'producao';
+  authority: 'sandbox' | 'sefaz';
+  /** The CSC token itself is a secret and never returned. */
+  csc: { id: string; configured: true } | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const sequencesQuerySchema = z.object({
+  environment: z.enum(['homologacao', 'producao', 'all']).default('all'),
+});
+
+export interface NfeSequenceView {
+  modelo: 55 | 65;
+  serie: number;
+  ambiente: 'homologacao' | 'producao';
+  /** Next number that will be reserved. */
+  proximoNumero: number;
+  /** Highest number already reserved, 0 when none. */
+  ultimoNumero: number;
+}
+
+export interface CertificateStatusView {
+  id: string;
+  subject: string;
+  issuer: string;
+  serialNumber: string;
+  cnpj: string;
+  notBefore: string;
+  notAfter: string;
+  daysToExpiry: number;
+  expired: boolean;
+  uploadedAt: string;
+}

@@ -1,0 +1,68 @@
+// /v1/customers: the recipient (dest) of NF-e and the identified consumer of NFC-e.
+import { z } from 'zod';
+import { addressSchema, cnpjSchema, cpfSchema } from './common.ts';
+
+const customerFields = {
+  cpf: cpfSchema.optional(),
+  cnpj: cnpjSchema.optional(),
+  idEstrangeiro: z.string().trim().min(1).max(20).optional(),
+  xNome: z.string().trim().min(2).max(60),
+  ie: z
+    .string()
+    .trim()
+    .transform((s) => s.replace(/[.\-/\s]/g, '').toUpperCase())
+    .refine((s) => s === 'ISENTO' || /^\d{2,14}$/.test(s), { error: 'must be 2 to 14 digits or ISENTO' })
+    .optional(),
+  /** indIEDest: 1 contribuinte, 2 isento, 9 não contribuinte; derived when absent. */
+  indIEDest: z.union([z.literal(1), z.literal(2), z.literal(9)], { error: 'must be 1, 2 or 9' }).optional(),
+  email: z.email().optional(),
+  fone: z
+    .string()
+    .transform((s) => s.replace(/\D/g, ''))
+    .refine((s) => /^\d{6,14}$/.test(s), { error: 'must have 6 to 14 digits' })
+    .optional(),
+  endereco: addressSchema.optional(),
+};
+
+export const customerCreateSchema = z.strictObject(customerFields).superRefine((c, ctx) => {
+  const ids = [c.cpf, c.cnpj, c.idEstrangeiro].filter((v) => v !== undefined).length;
+  if (ids !== 1) {
+    ctx.addIssue({ code: 'custom', path: ['cpf'], message: 'give exactly one of cpf, cnpj or idEstrangeiro' });
+  }
+  if (c.indIEDest === 1 && (c.ie === undefined || c.ie === 'ISENTO')) {
+    ctx.addIssue({ code: 'custom', path: ['ie'], message: 'indIEDest 1 requires the IE' });
+  }
+});
+export type CustomerCreate = z.output<typeof customerCreateSchema>;
+
+/** PUT replaces the customer: same shape as create. */
+export const customerUpdateSchema = customerCreateSchema;
+
+export interface CustomerView {
+  id: string;
+  companyId: string;
+  cpf: string | null;
+  cnpj: string | null;
+  idEstrangeiro: string | null;
+  xNome: string;
+  ie: string | null;
+  indIEDest: number;
+  email: string | null;
+  fone: string | null;
+  endereco: {
+    xLgr: string | null;
+    nro: string | null;
+    xCpl: string | null;
+    xBairro: string | null;
+    cMun: string | null;
+    xMun: string | null;
+    uf: string | null;
+    cep: string | null;
+  } | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const customerListQuerySchema = z.object({
+  q: z.string().trim().min(1).max(60).optional(),
+});
