@@ -1,0 +1,92 @@
+// Starts the real service on a free port over a real SQLite file in a temp dir, with a manual clock.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ManualClock } from '../../src-main/clock.ts';
+import { createLogger } from '../../src-main/logger.ts';
+import { startService, type RunningService } from '../../src-main/service.ts';
+
+export interface Harness {
+  service: RunningService;
+  clock: ManualClock;
+  dataDir: string;
+  logs: string[];
+  apiKey: string;
+  companyId: string;
+  request(method: string, url: string, options?: RequestOptions): Promise<TestResponse>;
+  stop(): Promise<void>;
+}
+
+export interface RequestOptions {
+  key?: string | null;
+  json?: unknown;
+  body?: string | Buffer | FormData;
+  headers?: Record<string, string>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  body: unknown;
+  text: string;
+}
+
+export function tempDataDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-test-'));
+}
+
+export async function startHarness(options: { dataDir?: string; clock?: ManualClock } = {}): Promise<Harness> {
+  const dataDir = options.dataDir ?? tempDataDir();
+  const clock = options.clock ?? new ManualClock(new Date());
+  const logs: string[] = [];
+  const service = await startService(
+    { host: '127.0.0.1', port: 0, dataDir, masterKey: undefined, logLevel: 'warn' },
+    { clock, logger: createLogger('warn', (line) => logs.push(line)), shutdownGraceMs: 2000 },
+  );
+  if (service.bootstrap.sandbox === null) throw new Error('harness expects a sandbox bootstrap');
+  const { apiKey, companyId } = service.bootstrap.sandbox;
+  const request = async (method: string, url: string, opts: RequestOptions = {}): Promise<TestResponse> => {
+    const headers: Record<string, string> = { ...opts.headers };
+    const key = opts.key === undefined ? apiKey : opts.key;
+    if (key !== null) headers['X-API-Key'] = key;
+    let body: string | Buffer | FormData | undefined = opts.body;
+    if (opts.json !== undefined) {
+      body = JSON.stringify(opts.json);
+      headers['Content-Type'] = 'application/json';
+    }
+    const res = await fetch(`${service.url}${url}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    if ((res.headers.get('content-type') ?? '').includes('application/json')) parsed = JSON.parse(text);
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
+  return {
+    service,
+    clock,
+    dataDir,
+    logs,
+    apiKey,
+    companyId,
+    request,
+    stop: () => service.close(),
+  };
+}
+
+/** A valid company body (São Paulo) for POST /v1/companies. */
+export function companyBody(cnpj: string, overrides: Record<string, unknown> = {}) {
+  return {
+    cnpj,
+    ie: '123456789012',
+    xNome: 'EMPRESA TESTE LTDA',
+    crt: 3,
+    endereco: {
+      xLgr: 'Rua Augusta',
+      nro: '10',
+      xBairro: 'Consolação',
+      cMun: '3550308',
+      uf: 'SP',
+      cep: '01305-000',
+    },
+    ...overrides,
+  };
+}
