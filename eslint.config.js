@@ -55,7 +55,10 @@ export default tseslint.config(
         {
           paths: fiscalForbidden,
           patterns: [
-            { group: ['**/db/**', '**/api/**', '**/authority/**', '**/desktop/**'], message: 'fiscal code is pure.' },
+            {
+              group: ['**/db/**', '**/api/**', '**/authority/**', '**/desktop/**'],
+              message: 'fiscal code is pure.',
+            },
           ],
         },
       ],

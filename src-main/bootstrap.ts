@@ -98,7 +98,11 @@ export async function bootstrapSandbox(
     const companyRow = await companiesRepository.findById(trx, company.id);
     if (companyRow === undefined) throw new Error('demo company vanished during bootstrap');
     const cert = await uploadCertificate(txDeps, companyRow, pfx, certPassword);
-    const key = await createApiKey(trx, clock, org.id, { name: 'sandbox', scope: 'organization', plan: 'terminal' });
+    const key = await createApiKey(trx, clock, org.id, {
+      name: 'sandbox',
+      scope: 'organization',
+      plan: 'terminal',
+    });
     const info: SandboxInfo = { baseUrl, apiKey: key.key, companyId: company.id };
     fs.mkdirSync(dataDir, { recursive: true });
     fs.writeFileSync(certFile, pfx, { mode: 0o600 });

@@ -71,20 +71,30 @@ async function main(argv: string[]): Promise<void> {
         break;
       case 'company create': {
         const org = required(values.org, 'org');
-        if ((await apiKeysRepository.findOrganization(db, org)) === undefined) throw new UsageError(`no organization ${org}`);
+        if ((await apiKeysRepository.findOrganization(db, org)) === undefined)
+          throw new UsageError(`no organization ${org}`);
         const raw: unknown = JSON.parse(fs.readFileSync(required(values.file, 'file'), 'utf8'));
-        const input = parseOrThrow(companyCreateSchema, raw, [], (r) => municipioDetails(r, ['endereco', 'cMun']));
+        const input = parseOrThrow(companyCreateSchema, raw, [], (r) =>
+          municipioDetails(r, ['endereco', 'cMun']),
+        );
         print(await createCompany({ db, clock, secrets }, org, input));
         break;
       }
       case 'company list': {
-        const { rows } = await companiesRepository.listByOrganization(db, required(values.org, 'org'), null, 1, 100);
+        const { rows } = await companiesRepository.listByOrganization(
+          db,
+          required(values.org, 'org'),
+          null,
+          1,
+          100,
+        );
         print(rows.map(toCompanyView));
         break;
       }
       case 'key create': {
         const org = required(values.org, 'org');
-        if ((await apiKeysRepository.findOrganization(db, org)) === undefined) throw new UsageError(`no organization ${org}`);
+        if ((await apiKeysRepository.findOrganization(db, org)) === undefined)
+          throw new UsageError(`no organization ${org}`);
         const input = parseOrThrow(apiKeyCreateSchema, {
           name: required(values.name, 'name'),
           scope: values.company === undefined ? 'organization' : 'company',
@@ -97,7 +107,10 @@ async function main(argv: string[]): Promise<void> {
       }
       case 'key rotate': {
         const grace = values['grace-seconds'];
-        const { graceSeconds } = parseOrThrow(apiKeyRotateSchema, grace === undefined ? {} : { graceSeconds: Number(grace) });
+        const { graceSeconds } = parseOrThrow(
+          apiKeyRotateSchema,
+          grace === undefined ? {} : { graceSeconds: Number(grace) },
+        );
         print(await rotateApiKey(db, clock, required(values.id, 'id'), graceSeconds));
         break;
       }

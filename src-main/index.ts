@@ -7,7 +7,8 @@ async function main(): Promise<void> {
   const service = await startService(config);
   const out = (line: string) => process.stdout.write(`${line}\n`);
   out(`Balcão service listening on ${service.url}  (data dir ${config.dataDir})`);
-  if (service.migrationsApplied.length > 0) out(`Migrations applied: ${service.migrationsApplied.join(', ')}`);
+  if (service.migrationsApplied.length > 0)
+    out(`Migrations applied: ${service.migrationsApplied.join(', ')}`);
   for (const line of service.bootstrap.lines) out(line);
   out(`Health: ${service.url}/healthz   API: ${service.url}/v1   UI: ${service.url}/`);
 

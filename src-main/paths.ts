@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 function findProjectRoot(start: string): string {
   let dir = start;
   for (;;) {
-    if (fs.existsSync(path.join(dir, 'resources')) && fs.existsSync(path.join(dir, 'package.json'))) return dir;
+    if (fs.existsSync(path.join(dir, 'resources')) && fs.existsSync(path.join(dir, 'package.json')))
+      return dir;
     const parent = path.dirname(dir);
     if (parent === dir) throw new Error(`no resources/ folder above ${start}`);
     dir = parent;

@@ -32,7 +32,9 @@ export interface ServiceOptions {
 }
 
 function readVersion(): string {
-  const pkg = JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string };
+  const pkg = JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as {
+    version: string;
+  };
   return pkg.version;
 }
 
@@ -43,7 +45,10 @@ function uiDir(): string | null {
   return fs.existsSync(path.join(plain, 'index.html')) ? plain : null;
 }
 
-export async function startService(config: ServiceConfig, options: ServiceOptions = {}): Promise<RunningService> {
+export async function startService(
+  config: ServiceConfig,
+  options: ServiceOptions = {},
+): Promise<RunningService> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
   fs.mkdirSync(config.dataDir, { recursive: true });

@@ -10,6 +10,8 @@ export function decimalText(intDigits: number, fracDigits: number, label = 'a de
     .transform((value) => (typeof value === 'number' ? numberToDecimalText(value) : value.trim()))
     .refine((text) => pattern.test(text), {
       error: `must be ${label} with up to ${intDigits} integer and ${fracDigits} decimal digits`,
+      // Later checks (like the 100% ceiling) would only repeat the complaint about the same field.
+      abort: true,
     });
 }
 

@@ -5,7 +5,8 @@ import type { ApiKeysTable, OrganizationsTable } from '../db/schema.ts';
 export type ApiKeyRow = ApiKeysTable;
 
 export const apiKeysRepository = {
-  insertOrganization: (db: Db, row: OrganizationsTable) => db.insertInto('organizations').values(row).execute(),
+  insertOrganization: (db: Db, row: OrganizationsTable) =>
+    db.insertInto('organizations').values(row).execute(),
 
   findOrganization: (db: Db, id: string) =>
     db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst(),
@@ -17,13 +18,26 @@ export const apiKeysRepository = {
   findByLookup: (db: Db, lookup: string) =>
     db.selectFrom('api_keys').selectAll().where('lookup', '=', lookup).executeTakeFirst(),
 
-  findById: (db: Db, id: string) => db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst(),
+  findById: (db: Db, id: string) =>
+    db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst(),
 
-  listByOrganization: async (db: Db, organizationId: string, companyId: string | null, page: number, pageSize: number) => {
+  listByOrganization: async (
+    db: Db,
+    organizationId: string,
+    companyId: string | null,
+    page: number,
+    pageSize: number,
+  ) => {
     let query = db.selectFrom('api_keys').where('organization_id', '=', organizationId);
     if (companyId !== null) query = query.where('company_id', '=', companyId);
     const [rows, count] = await Promise.all([
-      query.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(pageSize).offset((page - 1) * pageSize).execute(),
+      query
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id')
+        .limit(pageSize)
+        .offset((page - 1) * pageSize)
+        .execute(),
       query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(count.n) };

@@ -4,7 +4,12 @@ import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/client.ts';
 import { newId } from '../ids.ts';
 import { ApiError, forbidden, notFound } from '../api/errors.ts';
-import { RATE_PLANS, type ApiKeyCreate, type ApiKeyCreated, type ApiKeyView } from '../../src-shared/contracts/api-keys.ts';
+import {
+  RATE_PLANS,
+  type ApiKeyCreate,
+  type ApiKeyCreated,
+  type ApiKeyView,
+} from '../../src-shared/contracts/api-keys.ts';
 import { apiKeysRepository, type ApiKeyRow } from './repository.ts';
 import { companiesRepository } from '../companies/repository.ts';
 
@@ -51,7 +56,11 @@ function mintKey(): { key: string; lookup: string; secretHash: string } {
   return { key, lookup, secretHash: hashKey(key) };
 }
 
-export async function createOrganization(db: Db, clock: Clock, name: string): Promise<{ id: string; name: string }> {
+export async function createOrganization(
+  db: Db,
+  clock: Clock,
+  name: string,
+): Promise<{ id: string; name: string }> {
   const row = { id: newId('org'), name, created_at: clock.now().toISOString() };
   await apiKeysRepository.insertOrganization(db, row);
   return { id: row.id, name: row.name };
@@ -126,7 +135,12 @@ export async function authenticate(
 }
 
 /** Records use at most once a minute per key so that authentication is not a write per request. */
-export async function touchKey(db: Db, clock: Clock, keyId: string, lastUsedAt: string | null): Promise<void> {
+export async function touchKey(
+  db: Db,
+  clock: Clock,
+  keyId: string,
+  lastUsedAt: string | null,
+): Promise<void> {
   const now = clock.now();
   if (lastUsedAt !== null && now.getTime() - new Date(lastUsedAt).getTime() < 60_000) return;
   await apiKeysRepository.update(db, keyId, { last_used_at: now.toISOString() });
@@ -136,7 +150,8 @@ async function keyVisibleTo(db: Db, auth: AuthContext, keyId: string): Promise<A
   const row = await apiKeysRepository.findById(db, keyId);
   if (row === undefined) throw notFound('API key');
   const visible =
-    row.organization_id === auth.organizationId && (auth.scope === 'organization' || row.company_id === auth.companyId);
+    row.organization_id === auth.organizationId &&
+    (auth.scope === 'organization' || row.company_id === auth.companyId);
   if (!visible) throw forbidden();
   return row;
 }
@@ -146,7 +161,13 @@ export async function getApiKey(db: Db, auth: AuthContext, keyId: string): Promi
 }
 
 export async function listApiKeys(db: Db, auth: AuthContext, page: number, pageSize: number) {
-  const { rows, total } = await apiKeysRepository.listByOrganization(db, auth.organizationId, auth.companyId, page, pageSize);
+  const { rows, total } = await apiKeysRepository.listByOrganization(
+    db,
+    auth.organizationId,
+    auth.companyId,
+    page,
+    pageSize,
+  );
   return { items: rows.map(toView), total };
 }
 
@@ -154,7 +175,12 @@ export async function listApiKeys(db: Db, auth: AuthContext, page: number, pageS
  * Issues a successor with the same scope and plan; the old key keeps working until `graceSeconds` from now
  * (or its own earlier expiry), so terminals can be reconfigured without a stop.
  */
-export async function rotateApiKey(db: Db, clock: Clock, keyId: string, graceSeconds: number): Promise<ApiKeyCreated> {
+export async function rotateApiKey(
+  db: Db,
+  clock: Clock,
+  keyId: string,
+  graceSeconds: number,
+): Promise<ApiKeyCreated> {
   return inTransaction(db, async (trx) => {
     const old = await apiKeysRepository.findById(trx, keyId);
     if (old === undefined) throw notFound('API key');
@@ -175,8 +201,14 @@ export async function rotateApiKey(db: Db, clock: Clock, keyId: string, graceSec
     };
     await apiKeysRepository.insert(trx, successor);
     const graceEnd = new Date(now.getTime() + graceSeconds * 1000);
-    const oldExpiry = old.expires_at === null ? graceEnd : new Date(Math.min(graceEnd.getTime(), new Date(old.expires_at).getTime()));
-    await apiKeysRepository.update(trx, old.id, { expires_at: oldExpiry.toISOString(), replaced_by: successor.id });
+    const oldExpiry =
+      old.expires_at === null
+        ? graceEnd
+        : new Date(Math.min(graceEnd.getTime(), new Date(old.expires_at).getTime()));
+    await apiKeysRepository.update(trx, old.id, {
+      expires_at: oldExpiry.toISOString(),
+      replaced_by: successor.id,
+    });
     return { ...toView(successor), key: minted.key };
   });
 }

@@ -1,6 +1,6 @@
 // The three list shapes of the seed: §4.1 page/pageSize, §4.2 limit/offset, §4.6 data/meta.
 import type { Request } from 'express';
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   offsetQuerySchema,
   pageLimitQuerySchema,

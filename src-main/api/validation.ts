@@ -18,12 +18,17 @@ export function parseOrThrow<S extends z.ZodType>(
   extraChecks?: (raw: unknown) => ErrorDetail[],
 ): z.output<S> {
   if (input === undefined) {
-    throw validationError([{ field: 'body', error: 'a JSON body with Content-Type application/json is required' }]);
+    throw validationError([
+      { field: 'body', error: 'a JSON body with Content-Type application/json is required' },
+    ]);
   }
   const result = schema.safeParse(input);
   const details: ErrorDetail[] = result.success
     ? []
-    : result.error.issues.map((issue) => ({ field: formatFieldPath([...prefix, ...issue.path]), error: issue.message }));
+    : result.error.issues.map((issue) => ({
+        field: formatFieldPath([...prefix, ...issue.path]),
+        error: issue.message,
+      }));
   for (const extra of extraChecks?.(input) ?? []) {
     if (!details.some((d) => d.field === extra.field)) details.push(extra);
   }

@@ -12,7 +12,12 @@ export const catalogRepository = {
   findProfile: (db: Db, id: string) =>
     db.selectFrom('fiscal_profiles').selectAll().where('id', '=', id).executeTakeFirst(),
   findProfileByName: (db: Db, companyId: string, name: string) =>
-    db.selectFrom('fiscal_profiles').selectAll().where('company_id', '=', companyId).where('name', '=', name).executeTakeFirst(),
+    db
+      .selectFrom('fiscal_profiles')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('name', '=', name)
+      .executeTakeFirst(),
   updateProfile: (db: Db, id: string, changes: Partial<FiscalProfileRow>) =>
     db.updateTable('fiscal_profiles').set(changes).where('id', '=', id).execute(),
   deleteProfile: (db: Db, id: string) => db.deleteFrom('fiscal_profiles').where('id', '=', id).execute(),
@@ -29,16 +34,28 @@ export const catalogRepository = {
   listProfiles: async (db: Db, companyId: string, page: number, pageSize: number) => {
     const query = db.selectFrom('fiscal_profiles').where('company_id', '=', companyId);
     const [rows, count] = await Promise.all([
-      query.selectAll().orderBy('name').orderBy('id').limit(pageSize).offset((page - 1) * pageSize).execute(),
+      query
+        .selectAll()
+        .orderBy('name')
+        .orderBy('id')
+        .limit(pageSize)
+        .offset((page - 1) * pageSize)
+        .execute(),
       query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(count.n) };
   },
 
   insertProduct: (db: Db, row: ProductRow) => db.insertInto('products').values(row).execute(),
-  findProduct: (db: Db, id: string) => db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst(),
+  findProduct: (db: Db, id: string) =>
+    db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst(),
   findProductByCode: (db: Db, companyId: string, cProd: string) =>
-    db.selectFrom('products').selectAll().where('company_id', '=', companyId).where('c_prod', '=', cProd).executeTakeFirst(),
+    db
+      .selectFrom('products')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('c_prod', '=', cProd)
+      .executeTakeFirst(),
   updateProduct: (db: Db, id: string, changes: Partial<ProductRow>) =>
     db.updateTable('products').set(changes).where('id', '=', id).execute(),
   deleteProduct: (db: Db, id: string) => db.deleteFrom('products').where('id', '=', id).execute(),
@@ -54,11 +71,21 @@ export const catalogRepository = {
     if (filter.q !== undefined) {
       const like = escapeLike(filter.q);
       query = query.where((eb) =>
-        eb.or([eb('x_prod', 'like', like), eb('c_prod', '=', filter.q as string), eb('c_ean', '=', filter.q as string)]),
+        eb.or([
+          eb('x_prod', 'like', like),
+          eb('c_prod', '=', filter.q as string),
+          eb('c_ean', '=', filter.q as string),
+        ]),
       );
     }
     const [rows, count] = await Promise.all([
-      query.selectAll().orderBy('x_prod').orderBy('id').limit(pageSize).offset((page - 1) * pageSize).execute(),
+      query
+        .selectAll()
+        .orderBy('x_prod')
+        .orderBy('id')
+        .limit(pageSize)
+        .offset((page - 1) * pageSize)
+        .execute(),
       query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(count.n) };

@@ -44,7 +44,11 @@ function productView(row: ProductRow): ProductView {
   };
 }
 
-async function owned<T extends { company_id: string }>(row: T | undefined, what: string, reachable: Reachable): Promise<T> {
+async function owned<T extends { company_id: string }>(
+  row: T | undefined,
+  what: string,
+  reachable: Reachable,
+): Promise<T> {
   if (row === undefined) throw notFound(what);
   if (!(await reachable(row.company_id))) throw forbidden();
   return row;
@@ -69,14 +73,21 @@ export async function createProfile(db: Db, clock: Clock, companyId: string, inp
   };
   await inTransaction(db, async (trx) => {
     if ((await catalogRepository.findProfileByName(trx, companyId, input.name)) !== undefined) {
-      throw conflict('A fiscal profile with this name already exists.', [{ field: 'name', error: 'already used' }]);
+      throw conflict('A fiscal profile with this name already exists.', [
+        { field: 'name', error: 'already used' },
+      ]);
     }
     await catalogRepository.insertProfile(trx, row);
   });
   return profileView(row);
 }
 
-export async function replaceProfile(db: Db, clock: Clock, existing: FiscalProfileRow, input: FiscalProfileCreate) {
+export async function replaceProfile(
+  db: Db,
+  clock: Clock,
+  existing: FiscalProfileRow,
+  input: FiscalProfileCreate,
+) {
   const changes = {
     name: input.name,
     cfop: input.CFOP,
@@ -86,7 +97,9 @@ export async function replaceProfile(db: Db, clock: Clock, existing: FiscalProfi
   await inTransaction(db, async (trx) => {
     const clash = await catalogRepository.findProfileByName(trx, existing.company_id, input.name);
     if (clash !== undefined && clash.id !== existing.id) {
-      throw conflict('A fiscal profile with this name already exists.', [{ field: 'name', error: 'already used' }]);
+      throw conflict('A fiscal profile with this name already exists.', [
+        { field: 'name', error: 'already used' },
+      ]);
     }
     await catalogRepository.updateProfile(trx, existing.id, changes);
   });
@@ -135,7 +148,12 @@ function productFields(input: ProductCreate, now: string) {
 
 export async function createProduct(db: Db, clock: Clock, companyId: string, input: ProductCreate) {
   const now = clock.now().toISOString();
-  const row: ProductRow = { id: newId('prd'), company_id: companyId, created_at: now, ...productFields(input, now) };
+  const row: ProductRow = {
+    id: newId('prd'),
+    company_id: companyId,
+    created_at: now,
+    ...productFields(input, now),
+  };
   await inTransaction(db, async (trx) => {
     await assertProfileOfCompany(trx, companyId, input.fiscalProfileId);
     if ((await catalogRepository.findProductByCode(trx, companyId, input.cProd)) !== undefined) {

@@ -8,16 +8,29 @@ export type CertificateRow = CertificatesTable;
 export const companiesRepository = {
   insert: (db: Db, row: CompanyRow) => db.insertInto('companies').values(row).execute(),
 
-  findById: (db: Db, id: string) => db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst(),
+  findById: (db: Db, id: string) =>
+    db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst(),
 
   findByCnpj: (db: Db, cnpj: string) =>
     db.selectFrom('companies').selectAll().where('cnpj', '=', cnpj).executeTakeFirst(),
 
-  listByOrganization: async (db: Db, organizationId: string, onlyId: string | null, page: number, pageSize: number) => {
+  listByOrganization: async (
+    db: Db,
+    organizationId: string,
+    onlyId: string | null,
+    page: number,
+    pageSize: number,
+  ) => {
     let query = db.selectFrom('companies').where('organization_id', '=', organizationId);
     if (onlyId !== null) query = query.where('id', '=', onlyId);
     const [rows, count] = await Promise.all([
-      query.selectAll().orderBy('created_at').orderBy('id').limit(pageSize).offset((page - 1) * pageSize).execute(),
+      query
+        .selectAll()
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(pageSize)
+        .offset((page - 1) * pageSize)
+        .execute(),
       query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(count.n) };
@@ -27,7 +40,11 @@ export const companiesRepository = {
     db.updateTable('companies').set(changes).where('id', '=', id).execute(),
 
   insertSequences: (db: Db, rows: NumberSequencesTable[]) =>
-    db.insertInto('number_sequences').values(rows).onConflict((oc) => oc.doNothing()).execute(),
+    db
+      .insertInto('number_sequences')
+      .values(rows)
+      .onConflict((oc) => oc.doNothing())
+      .execute(),
 
   listSequences: (db: Db, companyId: string, ambiente: Ambiente | null) => {
     let query = db.selectFrom('number_sequences').selectAll().where('company_id', '=', companyId);
@@ -44,7 +61,11 @@ export const companiesRepository = {
       .executeTakeFirst(),
 
   replaceActiveCertificate: async (db: Db, row: CertificateRow) => {
-    await db.updateTable('certificates').set({ active: 0 }).where('company_id', '=', row.company_id).execute();
+    await db
+      .updateTable('certificates')
+      .set({ active: 0 })
+      .where('company_id', '=', row.company_id)
+      .execute();
     await db.insertInto('certificates').values(row).execute();
   },
 };

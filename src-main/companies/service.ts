@@ -65,13 +65,19 @@ export function municipioDetails(raw: unknown, path: string[]): ErrorDetail[] {
  * Resolves which company a request acts on: a company key acts on its own company; an organization key
  * must name one (query `companyId` or header `X-Company-Id`) inside its organization.
  */
-export async function companyForRequest(db: Db, auth: AuthContext, requested: string | undefined): Promise<CompanyRow> {
+export async function companyForRequest(
+  db: Db,
+  auth: AuthContext,
+  requested: string | undefined,
+): Promise<CompanyRow> {
   if (auth.scope === 'company') {
     if (requested !== undefined && requested !== auth.companyId) throw forbidden();
     return companyForAuth(db, auth, auth.companyId as string);
   }
   if (requested === undefined) {
-    throw validationError([{ field: 'companyId', error: 'an organization key must say which company (companyId)' }]);
+    throw validationError([
+      { field: 'companyId', error: 'an organization key must say which company (companyId)' },
+    ]);
   }
   return companyForAuth(db, auth, requested);
 }
@@ -100,9 +106,12 @@ export async function createCompany(
     throw validationError([{ field: 'endereco.cMun', error: 'unknown IBGE municipality code' }]);
   }
   const now = clock.now().toISOString();
-  const authority: AuthorityTarget = input.authority ?? (input.ambiente === 'homologacao' ? 'sandbox' : 'sefaz');
+  const authority: AuthorityTarget =
+    input.authority ?? (input.ambiente === 'homologacao' ? 'sandbox' : 'sefaz');
   if (authority === 'sandbox' && input.ambiente === 'producao') {
-    throw validationError([{ field: 'authority', error: 'the sandbox authority serves only ambiente homologacao' }]);
+    throw validationError([
+      { field: 'authority', error: 'the sandbox authority serves only ambiente homologacao' },
+    ]);
   }
   const row: CompanyRow = {
     id: newId('cmp'),
@@ -133,7 +142,9 @@ export async function createCompany(
   const series = { 55: input.series?.nfe ?? 1, 65: input.series?.nfce ?? 1 } as const;
   await inTransaction(db, async (trx) => {
     if ((await companiesRepository.findByCnpj(trx, row.cnpj)) !== undefined) {
-      throw conflict('A company with this CNPJ already exists.', [{ field: 'cnpj', error: 'already registered' }]);
+      throw conflict('A company with this CNPJ already exists.', [
+        { field: 'cnpj', error: 'already registered' },
+      ]);
     }
     await companiesRepository.insert(trx, row);
     const ambientes: Ambiente[] = ['homologacao', 'producao'];
@@ -164,7 +175,9 @@ export async function updateCompanyConfig(
   const said: string[] = [];
   if (config.ambiente !== undefined) {
     if (config.ambiente === 'producao' && company.authority === 'sandbox') {
-      throw validationError([{ field: 'ambiente', error: 'a company on the sandbox authority stays in homologacao' }]);
+      throw validationError([
+        { field: 'ambiente', error: 'a company on the sandbox authority stays in homologacao' },
+      ]);
     }
     changes.ambiente = config.ambiente;
     said.push(`ambiente ${config.ambiente}`);
@@ -178,8 +191,16 @@ export async function updateCompanyConfig(
   return { success: true, message: `Configuration updated: ${said.join(', ')}.` };
 }
 
-export async function listSequences(db: Db, companyId: string, environment: Ambiente | 'all'): Promise<NfeSequenceView[]> {
-  const rows = await companiesRepository.listSequences(db, companyId, environment === 'all' ? null : environment);
+export async function listSequences(
+  db: Db,
+  companyId: string,
+  environment: Ambiente | 'all',
+): Promise<NfeSequenceView[]> {
+  const rows = await companiesRepository.listSequences(
+    db,
+    companyId,
+    environment === 'all' ? null : environment,
+  );
   return rows.map((r) => ({
     modelo: r.modelo as 55 | 65,
     serie: r.serie,
@@ -224,7 +245,9 @@ export async function uploadCertificate(
   } catch (error) {
     if (error instanceof CertificateError) {
       if (error.code === 'wrong_password') {
-        throw certificateInvalid('The certificate password is wrong.', [{ field: 'password', error: 'wrong password' }]);
+        throw certificateInvalid('The certificate password is wrong.', [
+          { field: 'password', error: 'wrong password' },
+        ]);
       }
       throw certificateInvalid('The file is not a usable A1 certificate (PKCS#12 with private key).', [
         { field: 'certificate', error: error.message },
@@ -244,9 +267,12 @@ export async function uploadCertificate(
       error: `certificate CNPJ ${status.cnpj} does not belong to company CNPJ ${company.cnpj}`,
     });
   }
-  if (status.expired) problems.push({ field: 'certificate', error: `certificate expired on ${status.notAfter}` });
-  if (status.notYetValid) problems.push({ field: 'certificate', error: `certificate valid only from ${status.notBefore}` });
-  if (problems.length > 0) throw certificateInvalid('The certificate cannot sign for this company.', problems);
+  if (status.expired)
+    problems.push({ field: 'certificate', error: `certificate expired on ${status.notAfter}` });
+  if (status.notYetValid)
+    problems.push({ field: 'certificate', error: `certificate valid only from ${status.notBefore}` });
+  if (problems.length > 0)
+    throw certificateInvalid('The certificate cannot sign for this company.', problems);
 
   const row: CertificateRow = {
     id: newId('crt'),
@@ -266,7 +292,11 @@ export async function uploadCertificate(
   return certificateView(row, now);
 }
 
-export async function getCertificateStatus(db: Db, clock: Clock, companyId: string): Promise<CertificateStatusView | null> {
+export async function getCertificateStatus(
+  db: Db,
+  clock: Clock,
+  companyId: string,
+): Promise<CertificateStatusView | null> {
   const row = await companiesRepository.activeCertificate(db, companyId);
   return row === undefined ? null : certificateView(row, clock.now());
 }

@@ -8,10 +8,16 @@ export type CustomerRow = CustomersTable;
 export const customersRepository = {
   insert: (db: Db, row: CustomerRow) => db.insertInto('customers').values(row).execute(),
 
-  findById: (db: Db, id: string) => db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst(),
+  findById: (db: Db, id: string) =>
+    db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst(),
 
   findByTaxId: (db: Db, companyId: string, field: 'cpf' | 'cnpj', value: string) =>
-    db.selectFrom('customers').selectAll().where('company_id', '=', companyId).where(field, '=', value).executeTakeFirst(),
+    db
+      .selectFrom('customers')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where(field, '=', value)
+      .executeTakeFirst(),
 
   replace: (db: Db, id: string, row: Omit<CustomerRow, 'id' | 'company_id' | 'created_at'>) =>
     db.updateTable('customers').set(row).where('id', '=', id).execute(),
@@ -29,7 +35,13 @@ export const customersRepository = {
       );
     }
     const [rows, count] = await Promise.all([
-      query.selectAll().orderBy('x_nome').orderBy('id').limit(pageSize).offset((page - 1) * pageSize).execute(),
+      query
+        .selectAll()
+        .orderBy('x_nome')
+        .orderBy('id')
+        .limit(pageSize)
+        .offset((page - 1) * pageSize)
+        .execute(),
       query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(count.n) };

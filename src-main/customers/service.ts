@@ -71,7 +71,12 @@ function fields(input: CustomerCreate, now: string): Omit<CustomerRow, 'id' | 'c
 async function assertUniqueTaxId(db: Db, companyId: string, input: CustomerCreate, exceptId: string | null) {
   const field = input.cpf !== undefined ? 'cpf' : input.cnpj !== undefined ? 'cnpj' : null;
   if (field === null) return;
-  const existing = await customersRepository.findByTaxId(db, companyId, field, (input.cpf ?? input.cnpj) as string);
+  const existing = await customersRepository.findByTaxId(
+    db,
+    companyId,
+    field,
+    (input.cpf ?? input.cnpj) as string,
+  );
   if (existing !== undefined && existing.id !== exceptId) {
     throw conflict(`A customer with this ${field.toUpperCase()} already exists.`, [
       { field, error: `already registered as customer ${existing.id}` },
@@ -81,7 +86,12 @@ async function assertUniqueTaxId(db: Db, companyId: string, input: CustomerCreat
 
 export async function createCustomer(db: Db, clock: Clock, company: CompanyRow, input: CustomerCreate) {
   const now = clock.now().toISOString();
-  const row: CustomerRow = { id: newId('cus'), company_id: company.id, created_at: now, ...fields(input, now) };
+  const row: CustomerRow = {
+    id: newId('cus'),
+    company_id: company.id,
+    created_at: now,
+    ...fields(input, now),
+  };
   await inTransaction(db, async (trx) => {
     await assertUniqueTaxId(trx, company.id, input, null);
     await customersRepository.insert(trx, row);
@@ -90,7 +100,11 @@ export async function createCustomer(db: Db, clock: Clock, company: CompanyRow, 
 }
 
 /** 404 when no such customer exists; 403 when it belongs to a company the key cannot reach. */
-export async function customerInCompanies(db: Db, id: string, reachable: (companyId: string) => Promise<boolean>) {
+export async function customerInCompanies(
+  db: Db,
+  id: string,
+  reachable: (companyId: string) => Promise<boolean>,
+) {
   const row = await customersRepository.findById(db, id);
   if (row === undefined) throw notFound('Customer');
   if (!(await reachable(row.company_id))) throw forbidden();
@@ -109,7 +123,13 @@ export async function replaceCustomer(db: Db, clock: Clock, existing: CustomerRo
 
 export const customerView = toView;
 
-export async function listCustomers(db: Db, companyId: string, q: string | undefined, page: number, pageSize: number) {
+export async function listCustomers(
+  db: Db,
+  companyId: string,
+  q: string | undefined,
+  page: number,
+  pageSize: number,
+) {
   const { rows, total } = await customersRepository.list(db, companyId, q, page, pageSize);
   return { items: rows.map(toView), total };
 }

@@ -1,6 +1,5 @@
 // Typed view of the SQLite schema for Kysely; must match the migrations in ./migrations.
 
-
 /** ISO 8601 timestamps are stored as TEXT so they sort and compare lexically. */
 type IsoTimestamp = string;
 
@@ -151,4 +150,3 @@ export interface Database {
   fiscal_profiles: FiscalProfilesTable;
   products: ProductsTable;
 }
-

@@ -38,9 +38,7 @@ function municipios(): ReadonlyMap<string, Municipio> {
       !isUf(value[1]) ||
       !cMunMatchesUf(cMun, value[1])
     ) {
-      throw new Error(
-        `${MUNICIPIOS_FILE}: bad entry ${JSON.stringify(cMun)}: ${JSON.stringify(value)}`,
-      );
+      throw new Error(`${MUNICIPIOS_FILE}: bad entry ${JSON.stringify(cMun)}: ${JSON.stringify(value)}`);
     }
     map.set(cMun, Object.freeze({ cMun, xMun: value[0], uf: value[1] }));
   }

@@ -17,9 +17,14 @@ export class SecretBox {
   seal(plain: Uint8Array | string): string {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const body = Buffer.concat([cipher.update(typeof plain === 'string' ? Buffer.from(plain, 'utf8') : plain), cipher.final()]);
+    const body = Buffer.concat([
+      cipher.update(typeof plain === 'string' ? Buffer.from(plain, 'utf8') : plain),
+      cipher.final(),
+    ]);
     const tag = cipher.getAuthTag();
-    return [VERSION, iv.toString('base64url'), tag.toString('base64url'), body.toString('base64url')].join('.');
+    return [VERSION, iv.toString('base64url'), tag.toString('base64url'), body.toString('base64url')].join(
+      '.',
+    );
   }
 
   open(sealed: string): Buffer {

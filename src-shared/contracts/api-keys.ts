@@ -23,14 +23,23 @@ export const apiKeyCreateSchema = z
       ctx.addIssue({ code: 'custom', path: ['companyId'], message: 'required for a company key' });
     }
     if (k.scope === 'organization' && k.companyId !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['companyId'], message: 'an organization key is not tied to one company' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['companyId'],
+        message: 'an organization key is not tied to one company',
+      });
     }
   });
 export type ApiKeyCreate = z.output<typeof apiKeyCreateSchema>;
 
 export const apiKeyRotateSchema = z.strictObject({
   /** How long the old key keeps working, in seconds (default 24 h, at most 30 days). */
-  graceSeconds: z.number().int().min(0).max(30 * 24 * 3600).default(24 * 3600),
+  graceSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(30 * 24 * 3600)
+    .default(24 * 3600),
 });
 
 export interface ApiKeyView {

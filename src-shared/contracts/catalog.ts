@@ -3,13 +3,75 @@ import { z } from 'zod';
 import { decimalText, rateText } from '../decimal-text.ts';
 
 // Code lists of the NF-e 4.00 layout (MOC 7.0 annex I), as of NT 2025.002.
-export const ICMS_CST = ['00', '02', '10', '15', '20', '30', '40', '41', '50', '51', '53', '60', '61', '70', '90'] as const;
+export const ICMS_CST = [
+  '00',
+  '02',
+  '10',
+  '15',
+  '20',
+  '30',
+  '40',
+  '41',
+  '50',
+  '51',
+  '53',
+  '60',
+  '61',
+  '70',
+  '90',
+] as const;
 export const ICMS_CSOSN = ['101', '102', '103', '201', '202', '203', '300', '400', '500', '900'] as const;
 export const PIS_COFINS_CST = [
-  '01', '02', '03', '04', '05', '06', '07', '08', '09', '49', '50', '51', '52', '53', '54', '55', '56',
-  '60', '61', '62', '63', '64', '65', '66', '67', '70', '71', '72', '73', '74', '75', '98', '99',
+  '01',
+  '02',
+  '03',
+  '04',
+  '05',
+  '06',
+  '07',
+  '08',
+  '09',
+  '49',
+  '50',
+  '51',
+  '52',
+  '53',
+  '54',
+  '55',
+  '56',
+  '60',
+  '61',
+  '62',
+  '63',
+  '64',
+  '65',
+  '66',
+  '67',
+  '70',
+  '71',
+  '72',
+  '73',
+  '74',
+  '75',
+  '98',
+  '99',
 ] as const;
-export const IPI_CST = ['00', '01', '02', '03', '04', '05', '49', '50', '51', '52', '53', '54', '55', '99'] as const;
+export const IPI_CST = [
+  '00',
+  '01',
+  '02',
+  '03',
+  '04',
+  '05',
+  '49',
+  '50',
+  '51',
+  '52',
+  '53',
+  '54',
+  '55',
+  '99',
+] as const;
 
 const cfop = z.string().regex(/^[1-7]\d{3}$/, { error: 'must be a 4-digit CFOP starting with 1-7' });
 
@@ -33,7 +95,11 @@ const icmsSchema = z
   })
   .superRefine((icms, ctx) => {
     if ((icms.CST === undefined) === (icms.CSOSN === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['CST'], message: 'give exactly one of CST (regime normal) or CSOSN (Simples Nacional)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CST'],
+        message: 'give exactly one of CST (regime normal) or CSOSN (Simples Nacional)',
+      });
     }
     const needsRate = icms.CST !== undefined && ['00', '10', '20', '51', '70', '90'].includes(icms.CST);
     if (needsRate && icms.pICMS === undefined && icms.CST !== '90' && icms.CST !== '51') {
@@ -42,7 +108,8 @@ const icmsSchema = z
     if ((icms.CST === '20' || icms.CST === '70') && icms.pRedBC === undefined) {
       ctx.addIssue({ code: 'custom', path: ['pRedBC'], message: `CST ${icms.CST} requires pRedBC` });
     }
-    const withSt = (icms.CST !== undefined && ['10', '30', '70'].includes(icms.CST)) ||
+    const withSt =
+      (icms.CST !== undefined && ['10', '30', '70'].includes(icms.CST)) ||
       (icms.CSOSN !== undefined && ['201', '202', '203'].includes(icms.CSOSN));
     if (withSt && icms.st === undefined) {
       ctx.addIssue({ code: 'custom', path: ['st'], message: 'this CST/CSOSN requires the ICMS-ST group' });
@@ -62,7 +129,10 @@ export const fiscalTaxesSchema = z.strictObject({
   IPI: z
     .strictObject({
       CST: z.enum(IPI_CST),
-      cEnq: z.string().regex(/^\d{3}$/, { error: 'must have 3 digits' }).default('999'),
+      cEnq: z
+        .string()
+        .regex(/^\d{3}$/, { error: 'must have 3 digits' })
+        .default('999'),
       pIPI: rateText.optional(),
     })
     .optional(),
@@ -103,11 +173,16 @@ export const productCreateSchema = z.strictObject({
   cEAN: z
     .string()
     .trim()
-    .refine((s) => s === 'SEM GTIN' || /^(\d{8}|\d{12,14})$/.test(s), { error: 'must be a GTIN-8/12/13/14 or SEM GTIN' })
+    .refine((s) => s === 'SEM GTIN' || /^(\d{8}|\d{12,14})$/.test(s), {
+      error: 'must be a GTIN-8/12/13/14 or SEM GTIN',
+    })
     .optional(),
   xProd: z.string().trim().min(1).max(120),
   NCM: z.string().regex(/^(\d{8}|00)$/, { error: 'must have 8 digits (or 00 for services)' }),
-  CEST: z.string().regex(/^\d{7}$/, { error: 'must have 7 digits' }).optional(),
+  CEST: z
+    .string()
+    .regex(/^\d{7}$/, { error: 'must have 7 digits' })
+    .optional(),
   uCom: z.string().trim().min(1).max(6),
   vUnCom: decimalText(11, 10, 'a unit price'),
   fiscalProfileId: z.string().min(1).optional(),

@@ -20,7 +20,12 @@ export const ufSchema = z
   .transform((s) => s.trim().toUpperCase())
   .refine(isUf, { error: 'unknown UF' });
 
-const text = (max: number, min = 1) => z.string().trim().min(min, { error: `must have at least ${min} characters` }).max(max);
+const text = (max: number, min = 1) =>
+  z
+    .string()
+    .trim()
+    .min(min, { error: `must have at least ${min} characters` })
+    .max(max);
 
 /** Address fields with the layout's names (TEnderEmi / TEndereco). */
 export const addressSchema = z
@@ -45,13 +50,20 @@ export const addressSchema = z
   .superRefine((address, ctx) => {
     const uf = isUf(address.uf) ? ufBySigla(address.uf) : undefined;
     if (uf !== undefined && !address.cMun.startsWith(String(uf.cUF))) {
-      ctx.addIssue({ code: 'custom', path: ['cMun'], message: `municipality code is not in UF ${address.uf}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['cMun'],
+        message: `municipality code is not in UF ${address.uf}`,
+      });
     }
   });
 
 export type AddressInput = z.output<typeof addressSchema>;
 
-const pageNumber = z.coerce.number().int({ error: 'must be an integer' }).min(1, { error: 'must be at least 1' });
+const pageNumber = z.coerce
+  .number()
+  .int({ error: 'must be an integer' })
+  .min(1, { error: 'must be at least 1' });
 const pageSize = z.coerce
   .number()
   .int({ error: 'must be an integer' })
@@ -63,7 +75,11 @@ export const pageQuerySchema = z.object({ page: pageNumber.default(1), pageSize:
 /** §4.2 style: `?limit=&offset=`. */
 export const offsetQuerySchema = z.object({
   limit: pageSize.default(20),
-  offset: z.coerce.number().int({ error: 'must be an integer' }).min(0, { error: 'must not be negative' }).default(0),
+  offset: z.coerce
+    .number()
+    .int({ error: 'must be an integer' })
+    .min(0, { error: 'must not be negative' })
+    .default(0),
 });
 /** §4.6 style: `?page=&limit=`. */
 export const pageLimitQuerySchema = z.object({ page: pageNumber.default(1), limit: pageSize.default(20) });

@@ -48,7 +48,11 @@ export const companyConfigSchema = z
       ctx.addIssue({ code: 'custom', path: [missing], message: 'csc_nfce and id_csc are set together' });
     }
     if (body.ambiente === undefined && body.csc_nfce === undefined && body.id_csc === undefined) {
-      ctx.addIssue({ code: 'custom', path: [], message: 'nothing to change: give ambiente and/or csc_nfce + id_csc' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [],
+        message: 'nothing to change: give ambiente and/or csc_nfce + id_csc',
+      });
     }
   });
 export type CompanyConfig = z.output<typeof companyConfigSchema>;

@@ -27,7 +27,11 @@ const customerFields = {
 export const customerCreateSchema = z.strictObject(customerFields).superRefine((c, ctx) => {
   const ids = [c.cpf, c.cnpj, c.idEstrangeiro].filter((v) => v !== undefined).length;
   if (ids !== 1) {
-    ctx.addIssue({ code: 'custom', path: ['cpf'], message: 'give exactly one of cpf, cnpj or idEstrangeiro' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['cpf'],
+      message: 'give exactly one of cpf, cnpj or idEstrangeiro',
+    });
   }
   if (c.indIEDest === 1 && (c.ie === undefined || c.ie === 'ISENTO')) {
     ctx.addIssue({ code: 'custom', path: ['ie'], message: 'indIEDest 1 requires the IE' });

@@ -63,7 +63,9 @@ describe('authentication', () => {
   });
 
   it('keeps a rotated key working through the grace period, then 401; the new key works', async () => {
-    const created = await h.request('POST', '/v1/api-keys', { json: { name: 'to-rotate', scope: 'organization' } });
+    const created = await h.request('POST', '/v1/api-keys', {
+      json: { name: 'to-rotate', scope: 'organization' },
+    });
     const old = created.body as { id: string; key: string };
     const rotated = await h.request('POST', `/v1/api-keys/${old.id}/rotate`, { json: { graceSeconds: 300 } });
     expect(rotated.status).toBe(201);
@@ -79,14 +81,20 @@ describe('authentication', () => {
   });
 
   it('refuses a revoked key with 401 and cannot rotate it (409)', async () => {
-    const created = await h.request('POST', '/v1/api-keys', { json: { name: 'to-revoke', scope: 'organization' } });
+    const created = await h.request('POST', '/v1/api-keys', {
+      json: { name: 'to-revoke', scope: 'organization' },
+    });
     const key = created.body as { id: string; key: string };
     const revoked = await h.request('POST', `/v1/api-keys/${key.id}/revoke`);
     expect(revoked.status).toBe(200);
     expect(revoked.body).toMatchObject({ id: key.id, revokedAt: expect.any(String) });
     const res = await h.request('GET', '/v1/companies', { key: key.key });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ error: 'unauthorized', message: 'The API key has been revoked.', details: [] });
+    expect(res.body).toEqual({
+      error: 'unauthorized',
+      message: 'The API key has been revoked.',
+      details: [],
+    });
     const rotate = await h.request('POST', `/v1/api-keys/${key.id}/rotate`, { json: {} });
     expect(rotate.status).toBe(409);
     expect(rotate.body).toMatchObject({ error: 'invalid_state' });
@@ -104,7 +112,9 @@ describe('authentication', () => {
         details: [],
       });
     }
-    const seqs = await h.request('GET', `/v1/companies/${otherCompanyId}/nfe-sequences`, { key: ownCompanyKey });
+    const seqs = await h.request('GET', `/v1/companies/${otherCompanyId}/nfe-sequences`, {
+      key: ownCompanyKey,
+    });
     expect(seqs.status).toBe(403);
   });
 
@@ -113,7 +123,10 @@ describe('authentication', () => {
     expect((list.body as { total: number }).total).toBe(2);
     const scoped = await h.request('GET', '/v1/companies', { key: ownCompanyKey });
     expect((scoped.body as { items: { id: string }[] }).items.map((c) => c.id)).toEqual([h.companyId]);
-    const create = await h.request('POST', '/v1/companies', { key: ownCompanyKey, json: companyBody(cnpj('333444550001')) });
+    const create = await h.request('POST', '/v1/companies', {
+      key: ownCompanyKey,
+      json: companyBody(cnpj('333444550001')),
+    });
     expect(create.status).toBe(403);
   });
 

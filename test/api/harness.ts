@@ -35,7 +35,9 @@ export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-test-'));
 }
 
-export async function startHarness(options: { dataDir?: string; clock?: ManualClock } = {}): Promise<Harness> {
+export async function startHarness(
+  options: { dataDir?: string; clock?: ManualClock } = {},
+): Promise<Harness> {
   const dataDir = options.dataDir ?? tempDataDir();
   const clock = options.clock ?? new ManualClock(new Date());
   const logs: string[] = [];

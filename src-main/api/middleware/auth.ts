@@ -51,7 +51,10 @@ export function requireApiKey(db: Db, clock: Clock, limiter: RateLimiter) {
       throw new ApiError(401, 'unauthorized', failureMessages[result.reason]);
     }
     const { auth } = result;
-    const decision = limiter.take(`key:${auth.keyId}`, { perSecond: auth.ratePerSecond, perMinute: auth.ratePerMinute });
+    const decision = limiter.take(`key:${auth.keyId}`, {
+      perSecond: auth.ratePerSecond,
+      perMinute: auth.ratePerMinute,
+    });
     setRateHeaders(res, decision);
     if (!decision.allowed) throw refuse(decision);
     res.locals['auth'] = auth;

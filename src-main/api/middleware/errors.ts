@@ -30,9 +30,11 @@ function fromBodyParser(error: unknown): ApiError | undefined {
 
 /** multer reports size and shape problems of multipart uploads with these codes. */
 function fromMulter(error: unknown): ApiError | undefined {
-  if (typeof error !== 'object' || error === null || (error as Error).name !== 'MulterError') return undefined;
+  if (typeof error !== 'object' || error === null || (error as Error).name !== 'MulterError')
+    return undefined;
   const { code, field } = error as { code: string; field?: string };
-  if (code === 'LIMIT_FILE_SIZE') return new ApiError(413, 'payload_too_large', 'The uploaded file is too large.');
+  if (code === 'LIMIT_FILE_SIZE')
+    return new ApiError(413, 'payload_too_large', 'The uploaded file is too large.');
   return new ApiError(400, 'validation_error', 'The multipart upload is malformed.', [
     { field: field ?? 'body', error: (error as Error).message },
   ]);
@@ -56,7 +58,10 @@ export function errorHandler(logger: Logger) {
       requestId,
       method: req.method,
       path: req.path,
-      error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+      error:
+        error instanceof Error
+          ? { name: error.name, message: error.message, stack: error.stack }
+          : String(error),
     });
     if (res.headersSent) {
       res.end();

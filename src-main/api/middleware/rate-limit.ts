@@ -52,7 +52,13 @@ export class RateLimiter {
     if (minuteLeft <= 0 || secondLeft <= 0) {
       // A refused request does not consume budget, so a client that backs off as told gets through.
       const retryAfter = minuteLeft <= 0 ? Math.max(1, reset - Math.floor(nowMs / 1000)) : 1;
-      return { allowed: false, limit: budget.perMinute, remaining: Math.max(0, minuteLeft), reset, retryAfter };
+      return {
+        allowed: false,
+        limit: budget.perMinute,
+        remaining: Math.max(0, minuteLeft),
+        reset,
+        retryAfter,
+      };
     }
     c.secondCount += 1;
     c.minuteCount += 1;

@@ -34,7 +34,10 @@ const certificateJsonSchema = z.strictObject({
 export function companyRoutes(deps: ApiDeps): Router {
   const { db } = deps;
   const router = Router();
-  const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: MAX_PFX_BYTES, files: 1, fields: 4 } });
+  const upload = multer({
+    storage: multer.memoryStorage(),
+    limits: { fileSize: MAX_PFX_BYTES, files: 1, fields: 4 },
+  });
 
   router.get('/', async (req, res) => {
     const auth = authOf(res);
@@ -52,7 +55,9 @@ export function companyRoutes(deps: ApiDeps): Router {
   router.post('/', async (req, res) => {
     const auth = authOf(res);
     if (auth.scope !== 'organization') throw forbidden('Only an organization key can create companies.');
-    const input = parseOrThrow(companyCreateSchema, req.body, [], (raw) => municipioDetails(raw, ['endereco', 'cMun']));
+    const input = parseOrThrow(companyCreateSchema, req.body, [], (raw) =>
+      municipioDetails(raw, ['endereco', 'cMun']),
+    );
     res.status(201).json(await createCompany(deps, auth.organizationId, input));
   });
 
@@ -85,19 +90,23 @@ export function companyRoutes(deps: ApiDeps): Router {
     let pfx: Uint8Array;
     let password: string;
     if (req.is('multipart/form-data')) {
-      await new Promise<void>((resolve, reject) => upload.single('certificate')(req, res, (e) => (e ? reject(e) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        upload.single('certificate')(req, res, (e) => (e ? reject(e) : resolve())),
+      );
       const details = [];
       if (req.file === undefined) details.push({ field: 'certificate', error: 'the .pfx file is required' });
       const body = req.body as Record<string, unknown> | undefined;
       const pwd = body?.['password'];
-      if (typeof pwd !== 'string' || pwd === '') details.push({ field: 'password', error: 'the password is required' });
+      if (typeof pwd !== 'string' || pwd === '')
+        details.push({ field: 'password', error: 'the password is required' });
       if (details.length > 0) throw validationError(details);
       pfx = (req.file as Express.Multer.File).buffer;
       password = pwd as string;
     } else {
       const input = parseOrThrow(certificateJsonSchema, req.body);
       pfx = Buffer.from(input.certificate, 'base64');
-      if (pfx.length > MAX_PFX_BYTES) throw validationError([{ field: 'certificate', error: 'file larger than 64 KiB' }]);
+      if (pfx.length > MAX_PFX_BYTES)
+        throw validationError([{ field: 'certificate', error: 'file larger than 64 KiB' }]);
       password = input.password;
     }
     res.status(201).json(await uploadCertificate(deps, company, pfx, password));

@@ -75,7 +75,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
   // At most one active certificate per company.
-  await sql`create unique index certificates_one_active on certificates(company_id) where active = 1`.execute(db);
+  await sql`create unique index certificates_one_active on certificates(company_id) where active = 1`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('number_sequences')
@@ -112,8 +114,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await sql`create unique index customers_cpf on customers(company_id, cpf) where cpf is not null`.execute(db);
-  await sql`create unique index customers_cnpj on customers(company_id, cnpj) where cnpj is not null`.execute(db);
+  await sql`create unique index customers_cpf on customers(company_id, cpf) where cpf is not null`.execute(
+    db,
+  );
+  await sql`create unique index customers_cnpj on customers(company_id, cnpj) where cnpj is not null`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('fiscal_profiles')
