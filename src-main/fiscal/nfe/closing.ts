@@ -1,0 +1,32 @@
+// Groups X (transp), YA (pag), Z (infAdic) and ZD (infRespTec), MOC 7.0 annex I.
+import { cents, formatCents } from '../../../src-shared/money.ts';
+import { el, group, opt } from '../xml.ts';
+import type { DetPagModel, NfeModel } from './model.ts';
+
+export function transpXml(model: NfeModel): string {
+  return group('transp', el('modFrete', model.modFrete));
+}
+
+function detPagXml(p: DetPagModel): string {
+  const card =
+    p.card === null
+      ? ''
+      : group('card', el('tpIntegra', p.card.tpIntegra), opt('CNPJ', p.card.CNPJ), opt('tBand', p.card.tBand), opt('cAut', p.card.cAut));
+  return group('detPag', opt('indPag', p.indPag), el('tPag', p.tPag), opt('xPag', p.xPag), el('vPag', formatCents(cents(p.vPag))), card);
+}
+
+/** vTroco is written only when change was given (YA09). */
+export function pagXml(detPag: DetPagModel[], vTroco: bigint): string {
+  return group('pag', ...detPag.map(detPagXml), vTroco > 0n ? el('vTroco', formatCents(vTroco)) : '');
+}
+
+export function infAdicXml(model: NfeModel): string {
+  if (model.infAdFisco === null && model.infCpl === null) return '';
+  return group('infAdic', opt('infAdFisco', model.infAdFisco), opt('infCpl', model.infCpl));
+}
+
+export function infRespTecXml(model: NfeModel): string {
+  const r = model.infRespTec;
+  if (r === null) return '';
+  return group('infRespTec', el('CNPJ', r.CNPJ), el('xContato', r.xContato), el('email', r.email), el('fone', r.fone));
+}

@@ -1,0 +1,142 @@
+// The one internal model of an NF-e/NFC-e 4.00 that both payload spellings normalize into; tags and codes
+// follow the Manual de Orientação do Contribuinte 7.0 so each field can be looked up there.
+import type { FiscalTaxes } from '../../../src-shared/contracts/catalog.ts';
+import type { UfSigla } from '../../../src-shared/uf.ts';
+
+export type Modelo = 55 | 65;
+export type TpAmb = 1 | 2;
+
+export interface EmitModel {
+  CNPJ: string;
+  xNome: string;
+  xFant: string | null;
+  IE: string;
+  IM: string | null;
+  CRT: 1 | 2 | 3 | 4;
+  enderEmit: {
+    xLgr: string;
+    nro: string;
+    xCpl: string | null;
+    xBairro: string;
+    cMun: string;
+    xMun: string;
+    UF: UfSigla;
+    CEP: string;
+    fone: string | null;
+  };
+}
+
+export interface DestModel {
+  CNPJ?: string;
+  CPF?: string;
+  idEstrangeiro?: string;
+  xNome?: string;
+  /** 1 contribuinte, 2 isento, 9 não contribuinte. */
+  indIEDest: 1 | 2 | 9;
+  IE?: string;
+  email?: string;
+  enderDest?: {
+    xLgr: string;
+    nro: string;
+    xCpl: string | null;
+    xBairro: string;
+    cMun: string;
+    xMun: string;
+    UF: UfSigla;
+    CEP: string | null;
+    fone: string | null;
+  };
+}
+
+/** Item as sold: amounts are exact decimal text; note-level charges are apportioned later. */
+export interface ItemModel {
+  cProd: string;
+  cEAN: string;
+  xProd: string;
+  NCM: string;
+  CEST: string | null;
+  CFOP: string;
+  uCom: string;
+  /** Decimal text, up to 4 decimals. */
+  qCom: string;
+  /** Decimal text, up to 10 decimals. */
+  vUnCom: string;
+  /** Item-level amounts given by the caller (decimal text, 2 decimals), before apportionment of note-level ones. */
+  vDesc: string | null;
+  vFrete: string | null;
+  vSeg: string | null;
+  vOutro: string | null;
+  /** Simple mode: rules from a fiscal profile. */
+  taxes: FiscalTaxes;
+  /** Detailed mode: values the caller computed; the service checks and totals them. */
+  detailed: DetailedTaxes | null;
+  infAdProd: string | null;
+}
+
+/** Tax values a caller already computed (detailed mode), all decimal text. */
+export interface DetailedTaxes {
+  vBC?: string;
+  vICMS?: string;
+  vBCST?: string;
+  vICMSST?: string;
+  vPIS?: string;
+  vCOFINS?: string;
+  vIPI?: string;
+  vTotTrib?: string;
+}
+
+export interface DetPagModel {
+  /** Meio de pagamento (tPag) code, e.g. '01' dinheiro, '17' PIX. */
+  tPag: string;
+  xPag: string | null;
+  vPag: string;
+  /** 0 à vista, 1 a prazo. */
+  indPag: 0 | 1 | null;
+  card: { tpIntegra: 1 | 2; CNPJ: string | null; tBand: string | null; cAut: string | null } | null;
+}
+
+export interface NfeModel {
+  modelo: Modelo;
+  serie: number;
+  nNF: number;
+  /** Random 8-digit code of the access key; different from nNF. */
+  cNF: string;
+  /** Emission instant; rendered in the emitter UF's offset. */
+  dhEmi: Date;
+  tpAmb: TpAmb;
+  /** 1 normal, 6 SVC-AN, 7 SVC-RS, 9 NFC-e offline contingency. */
+  tpEmis: 1 | 6 | 7 | 9;
+  contingency: { dhCont: Date; xJust: string } | null;
+  natOp: string;
+  /** 0 entrada, 1 saída. */
+  tpNF: 0 | 1;
+  /** 1 normal, 2 complementar, 3 ajuste, 4 devolução. */
+  finNFe: 1 | 2 | 3 | 4;
+  indFinal: 0 | 1;
+  indPres: 0 | 1 | 2 | 3 | 4 | 5 | 9;
+  indIntermed: 0 | 1 | null;
+  verProc: string;
+  emit: EmitModel;
+  dest: DestModel | null;
+  itens: ItemModel[];
+  /** Note-level amounts to apportion over the items (decimal text). */
+  vFrete: string | null;
+  vSeg: string | null;
+  vDesc: string | null;
+  vOutro: string | null;
+  /** 0 emitente, 1 destinatário, 2 terceiros, 3 próprio remetente, 4 próprio destinatário, 9 sem frete. */
+  modFrete: 0 | 1 | 2 | 3 | 4 | 9;
+  detPag: DetPagModel[];
+  /** Change given back (vTroco); computed when payments exceed vNF. */
+  vTroco: string | null;
+  infCpl: string | null;
+  infAdFisco: string | null;
+  /** Access keys of referenced notes (NFref/refNFe), e.g. for devolução. */
+  NFref: string[];
+  infRespTec: { CNPJ: string; xContato: string; email: string; fone: string } | null;
+  /** Tax reform rates for the year (LC 214/2025 transition): percent text. */
+  ibsCbsRates: { pCBS: string; pIBSUF: string; pIBSMun: string };
+}
+
+/** 2026 is the test year of the reform: CBS 0.9%, state IBS 0.1%, municipal IBS 0% (LC 214/2025 art. 343-346). */
+export const IBS_CBS_2026_RATES = { pCBS: '0.9000', pIBSUF: '0.1000', pIBSMun: '0.0000' } as const;

@@ -1,0 +1,43 @@
+// Small helpers to emit NF-e XML directly in canonical (C14N 1.0) form, which is what lets the signer hash
+// the bytes as written: no whitespace between tags, no self-closing tags, C14N escaping of text.
+
+/**
+ * Escapes element text as C14N 1.0 renders it (&amp; &lt; &gt; and CR as &#xD;). Quotes are left as they are:
+ * C14N does not escape them in text, and SEFAZ accepts them.
+ */
+export function escapeText(value: string): string {
+  return value.replace(/[&<>\r]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&#xD;'));
+}
+
+/**
+ * Free text as the schema's TString allows: no control characters, no leading/trailing or doubled spaces
+ * (pattern `[!-ÿ]{1}[ -ÿ]{0,}[!-ÿ]{1}|[!-ÿ]{1}`), characters outside Latin-1 replaced, length cut to `max`.
+ * This is what keeps rejection 215/225 (schema failure) from happening on names and descriptions.
+ */
+export function normalizeFreeText(value: string, max: number): string {
+  const latin1 = value
+    .normalize('NFC')
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/[\u201C\u201D]/g, '"')
+    .replace(/[\u2013\u2014]/g, '-')
+    .replace(/[^\u0020-\u007E\u00A0-\u00FF]/g, ' ')
+    .replace(/\u00A0/g, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim();
+  return latin1.length <= max ? latin1 : latin1.slice(0, max).trimEnd();
+}
+
+/** `<tag>text</tag>` with escaped text. */
+export function el(tag: string, text: string | number): string {
+  return `<${tag}>${escapeText(String(text))}</${tag}>`;
+}
+
+/** Same as `el` but omitted when the value is null/undefined. */
+export function opt(tag: string, text: string | number | null | undefined): string {
+  return text === null || text === undefined ? '' : el(tag, text);
+}
+
+/** `<tag>children</tag>` where children are already XML. */
+export function group(tag: string, ...children: string[]): string {
+  return `<${tag}>${children.join('')}</${tag}>`;
+}
