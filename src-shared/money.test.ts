@@ -1,6 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { apportion, cents, formatCents, formatScaled, lineTotal, parseScaled, percentOf, reduceBy, roundDiv, SCALE } from './money.ts';
+import {
+  apportion,
+  cents,
+  formatCents,
+  formatScaled,
+  lineTotal,
+  parseScaled,
+  percentOf,
+  reduceBy,
+  roundDiv,
+  SCALE,
+} from './money.ts';
 
 describe('money', () => {
   it('parses and formats exactly', () => {
@@ -25,7 +36,9 @@ describe('money', () => {
 
   it('computes line totals, rates and reductions to the cent', () => {
     // 3 × 0.3333333333 = 0.9999999999 → 1.00
-    expect(lineTotal(parseScaled('3', SCALE.quantity), parseScaled('0.3333333333', SCALE.unitPrice))).toBe(100n);
+    expect(lineTotal(parseScaled('3', SCALE.quantity), parseScaled('0.3333333333', SCALE.unitPrice))).toBe(
+      100n,
+    );
     // 0.1 + 0.2 style trap: 1.005 kg × 10.00 = 10.05
     expect(lineTotal(parseScaled('1.005', SCALE.quantity), parseScaled('10', SCALE.unitPrice))).toBe(1005n);
     expect(percentOf(cents('100.00'), parseScaled('18', SCALE.rate))).toBe(1800n);

@@ -22,7 +22,11 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 
 /** `2026-11-22T12:30:00-03:00`: local wall time of `timeZone` with its UTC offset at that instant. */
 export function formatDateTimeTz(date: Date, timeZone: string): string {
-  const parts = Object.fromEntries(formatter(timeZone).formatToParts(date).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(date)
+      .map((p) => [p.type, p.value]),
+  );
   const local = Date.UTC(
     Number(parts['year']),
     Number(parts['month']) - 1,

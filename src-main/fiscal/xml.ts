@@ -6,7 +6,9 @@
  * C14N does not escape them in text, and SEFAZ accepts them.
  */
 export function escapeText(value: string): string {
-  return value.replace(/[&<>\r]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&#xD;'));
+  return value.replace(/[&<>\r]/g, (c) =>
+    c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&#xD;',
+  );
 }
 
 /**

@@ -75,6 +75,9 @@ export const IPI_CST = [
 
 const cfop = z.string().regex(/^[1-7]\d{3}$/, { error: 'must be a 4-digit CFOP starting with 1-7' });
 
+/** MVA (margem de valor agregado) may exceed 100%: TDec_0302a04 allows up to 999.9999. */
+const mvaText = decimalText(3, 4, 'a percentage');
+
 const icmsSchema = z
   .strictObject({
     orig: z.number().int().min(0).max(8),
@@ -87,7 +90,7 @@ const icmsSchema = z
     st: z
       .strictObject({
         modBCST: z.number().int().min(0).max(6),
-        pMVAST: rateText.optional(),
+        pMVAST: mvaText.optional(),
         pRedBCST: rateText.optional(),
         pICMSST: rateText,
       })
@@ -119,13 +122,13 @@ const icmsSchema = z
     }
   });
 
-const pisCofins = (rateField: 'pPIS' | 'pCOFINS') =>
-  z.strictObject({ CST: z.enum(PIS_COFINS_CST), [rateField]: rateText.optional() });
+const pisSchema = z.strictObject({ CST: z.enum(PIS_COFINS_CST), pPIS: rateText.optional() });
+const cofinsSchema = z.strictObject({ CST: z.enum(PIS_COFINS_CST), pCOFINS: rateText.optional() });
 
 export const fiscalTaxesSchema = z.strictObject({
   ICMS: icmsSchema,
-  PIS: pisCofins('pPIS'),
-  COFINS: pisCofins('pCOFINS'),
+  PIS: pisSchema,
+  COFINS: cofinsSchema,
   IPI: z
     .strictObject({
       CST: z.enum(IPI_CST),

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { decimalText } from '../decimal-text.ts';
 import { fiscalTaxesSchema } from './catalog.ts';
 import { addressSchema, cnpjSchema, cpfSchema } from './common.ts';
+import { resolveTPag } from '../tables/payment-methods.ts';
 
 const money = decimalText(13, 2, 'an amount');
 const text = (max: number) => z.string().trim().min(1).max(max);
@@ -47,11 +48,22 @@ export const itemPayloadSchema = z.strictObject({
   codigo: text(60).optional(),
   descricao: text(120).optional(),
   gtin: z.string().trim().optional(),
-  ncm: z.string().regex(/^(\d{8}|00)$/, { error: 'must have 8 digits' }).optional(),
-  cest: z.string().regex(/^\d{7}$/, { error: 'must have 7 digits' }).optional(),
-  cfop: z.string().regex(/^[1-7]\d{3}$/, { error: 'must be a 4-digit CFOP' }).optional(),
+  ncm: z
+    .string()
+    .regex(/^(\d{8}|00)$/, { error: 'must have 8 digits' })
+    .optional(),
+  cest: z
+    .string()
+    .regex(/^\d{7}$/, { error: 'must have 7 digits' })
+    .optional(),
+  cfop: z
+    .string()
+    .regex(/^[1-7]\d{3}$/, { error: 'must be a 4-digit CFOP' })
+    .optional(),
   unidade: text(6).optional(),
-  quantidade: decimalText(11, 4, 'a quantity').refine((q) => !/^0+(\.0+)?$/.test(q), { error: 'must be positive' }),
+  quantidade: decimalText(11, 4, 'a quantity').refine((q) => !/^0+(\.0+)?$/.test(q), {
+    error: 'must be positive',
+  }),
   valorUnitario: decimalText(11, 10, 'a unit price').optional(),
   valorDesconto: money.optional(),
   valorFrete: money.optional(),
@@ -66,7 +78,12 @@ export const itemPayloadSchema = z.strictObject({
 });
 
 export const paymentPayloadSchema = z.strictObject({
-  forma: z.string().trim().min(1),
+  forma: z
+    .string()
+    .trim()
+    .refine((v) => resolveTPag(v) !== undefined, {
+      error: 'unknown payment method: a tPag code or a name such as dinheiro, pix',
+    }),
   valor: money,
   descricao: text(60).optional(),
   aPrazo: z.boolean().optional(),
@@ -74,7 +91,10 @@ export const paymentPayloadSchema = z.strictObject({
     .strictObject({
       integrado: z.boolean().default(false),
       cnpjCredenciadora: cnpjSchema.optional(),
-      bandeira: z.string().regex(/^\d{2}$/, { error: 'must be the 2-digit tBand code' }).optional(),
+      bandeira: z
+        .string()
+        .regex(/^\d{2}$/, { error: 'must be the 2-digit tBand code' })
+        .optional(),
       autorizacao: text(128).optional(),
     })
     .optional(),
@@ -87,18 +107,27 @@ export const nfePayloadSchema = z.strictObject({
   tipoOperacao: z.union([z.literal(0), z.literal(1)]).default(1),
   finalidade: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).default(1),
   consumidorFinal: z.boolean().optional(),
-  presenca: z.union([0, 1, 2, 3, 4, 5, 9].map((n) => z.literal(n)) as [z.ZodLiteral<number>, ...z.ZodLiteral<number>[]]).optional(),
+  presenca: z
+    .union(
+      [0, 1, 2, 3, 4, 5, 9].map((n) => z.literal(n)) as [z.ZodLiteral<number>, ...z.ZodLiteral<number>[]],
+    )
+    .optional(),
   intermediador: z.boolean().optional(),
   customerId: z.string().min(1).optional(),
   customer: customerPayloadSchema.optional(),
   cpfConsumidor: cpfSchema.optional(),
-  itens: z.array(itemPayloadSchema).min(1, { error: 'at least one item' }).max(990, { error: 'at most 990 items' }),
+  itens: z
+    .array(itemPayloadSchema)
+    .min(1, { error: 'at least one item' })
+    .max(990, { error: 'at most 990 items' }),
   pagamentos: z.array(paymentPayloadSchema).max(100).optional(),
   valorFrete: money.optional(),
   valorSeguro: money.optional(),
   valorDesconto: money.optional(),
   valorOutros: money.optional(),
-  modalidadeFrete: z.union([0, 1, 2, 3, 4, 9].map((n) => z.literal(n)) as [z.ZodLiteral<number>, ...z.ZodLiteral<number>[]]).optional(),
+  modalidadeFrete: z
+    .union([0, 1, 2, 3, 4, 9].map((n) => z.literal(n)) as [z.ZodLiteral<number>, ...z.ZodLiteral<number>[]])
+    .optional(),
   informacoesAdicionais: text(5000).optional(),
   informacoesFisco: text(2000).optional(),
   nfeReferenciada: z

@@ -11,8 +11,21 @@ function detPagXml(p: DetPagModel): string {
   const card =
     p.card === null
       ? ''
-      : group('card', el('tpIntegra', p.card.tpIntegra), opt('CNPJ', p.card.CNPJ), opt('tBand', p.card.tBand), opt('cAut', p.card.cAut));
-  return group('detPag', opt('indPag', p.indPag), el('tPag', p.tPag), opt('xPag', p.xPag), el('vPag', formatCents(cents(p.vPag))), card);
+      : group(
+          'card',
+          el('tpIntegra', p.card.tpIntegra),
+          opt('CNPJ', p.card.CNPJ),
+          opt('tBand', p.card.tBand),
+          opt('cAut', p.card.cAut),
+        );
+  return group(
+    'detPag',
+    opt('indPag', p.indPag),
+    el('tPag', p.tPag),
+    opt('xPag', p.xPag),
+    el('vPag', formatCents(cents(p.vPag))),
+    card,
+  );
 }
 
 /** vTroco is written only when change was given (YA09). */
@@ -28,5 +41,11 @@ export function infAdicXml(model: NfeModel): string {
 export function infRespTecXml(model: NfeModel): string {
   const r = model.infRespTec;
   if (r === null) return '';
-  return group('infRespTec', el('CNPJ', r.CNPJ), el('xContato', r.xContato), el('email', r.email), el('fone', r.fone));
+  return group(
+    'infRespTec',
+    el('CNPJ', r.CNPJ),
+    el('xContato', r.xContato),
+    el('email', r.email),
+    el('fone', r.fone),
+  );
 }

@@ -54,6 +54,13 @@ export function prodXml(model: NfeModel, item: ItemModel, index: number, amounts
   );
 }
 
-export function detXml(nItem: number, prod: string, imposto: string, infAdProd: string | null): string {
-  return `<det nItem="${nItem}">${prod}${imposto}${opt('infAdProd', infAdProd)}</det>`;
+/** `vItem` (PL_010, VB01) is already XML: it follows infAdProd in the det sequence. */
+export function detXml(
+  nItem: number,
+  prod: string,
+  imposto: string,
+  infAdProd: string | null,
+  vItem = '',
+): string {
+  return `<det nItem="${nItem}">${prod}${imposto}${opt('infAdProd', infAdProd)}${vItem}</det>`;
 }

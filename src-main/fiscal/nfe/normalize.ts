@@ -13,6 +13,7 @@ import {
 import { CARD_TPAG, resolveTPag } from '../../../src-shared/tables/payment-methods.ts';
 import { isUf } from '../../../src-shared/uf.ts';
 import { isValidAccessKey } from '../access-key.ts';
+import { findMunicipio } from '../../reference/ibge.ts';
 import { normalizeFreeText } from '../xml.ts';
 import type { DestModel, DetPagModel, EmitModel, ItemModel, Modelo, NfeModel, TpAmb } from './model.ts';
 
@@ -31,28 +32,38 @@ const ALIASES: Readonly<Record<string, string>> = {
 
 const snakeToCamel = (key: string) => key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 
-interface Converted {
-  value: unknown;
-  /** camelCase path string → the caller's path string. */
-  paths: Map<string, string>;
+/** Renames keys to spelling A (snake_case → camelCase, plus the aliases above). */
+export function toSpellingA(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(toSpellingA);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(node)) {
+    out[ALIASES[key] ?? (key.includes('_') ? snakeToCamel(key) : key)] = toSpellingA(child);
+  }
+  return out;
 }
 
-/** Renames keys to spelling A, remembering each original path so errors can speak the caller's spelling. */
-export function toSpellingA(input: unknown): Converted {
+/**
+ * camelCase path → the caller's own path, so errors speak the caller's spelling. Built only when there are
+ * errors to report: the happy path of a cashier's sale never pays for it.
+ */
+function originalPaths(input: unknown): Map<string, string> {
   const paths = new Map<string, string>();
-  const walk = (node: unknown, newPath: PropertyKey[], oldPath: PropertyKey[]): unknown => {
+  const walk = (node: unknown, newPath: PropertyKey[], oldPath: PropertyKey[]): void => {
     paths.set(formatFieldPath(newPath), formatFieldPath(oldPath));
-    if (Array.isArray(node)) return node.map((child, i) => walk(child, [...newPath, i], [...oldPath, i]));
-    if (typeof node !== 'object' || node === null) return node;
-    const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(node)) {
-      const renamed = ALIASES[key] ?? (key.includes('_') ? snakeToCamel(key) : key);
-      // `destinatario` in spelling A is also accepted, as the issue lists it among the dest spellings.
-      out[renamed] = walk(child, [...newPath, renamed], [...oldPath, key]);
+    if (Array.isArray(node)) node.forEach((child, i) => walk(child, [...newPath, i], [...oldPath, i]));
+    else if (typeof node === 'object' && node !== null) {
+      for (const [key, child] of Object.entries(node)) {
+        walk(
+          child,
+          [...newPath, ALIASES[key] ?? (key.includes('_') ? snakeToCamel(key) : key)],
+          [...oldPath, key],
+        );
+      }
     }
-    return out;
   };
-  return { value: walk(input, [], []), paths };
+  walk(input, [], []);
+  return paths;
 }
 
 export interface NormalizeContext {
@@ -75,25 +86,34 @@ export interface NormalizeContext {
   };
 }
 
-export type NormalizeResult = { ok: true; model: NfeModel; payload: NfePayload } | { ok: false; errors: ErrorDetail[] };
+export type NormalizeResult =
+  { ok: true; model: NfeModel; payload: NfePayload } | { ok: false; errors: ErrorDetail[] };
 
 class Problems {
-  readonly list: ErrorDetail[] = [];
-  constructor(private readonly paths: Map<string, string>) {}
+  private readonly found: { path: PropertyKey[]; error: string }[] = [];
+  private paths: Map<string, string> | undefined;
+  constructor(private readonly input: unknown) {}
   add(path: PropertyKey[], error: string): void {
-    const key = formatFieldPath(path);
-    this.list.push({ field: this.original(key), error });
+    this.found.push({ path, error });
+  }
+  get empty(): boolean {
+    return this.found.length === 0;
+  }
+  get list(): ErrorDetail[] {
+    return this.found.map(({ path, error }) => ({ field: this.original(formatFieldPath(path)), error }));
   }
   /** Maps a camelCase path back to the caller's spelling, also for fields the caller did not send. */
-  original(key: string): string {
+  private original(key: string): string {
+    this.paths ??= originalPaths(this.input);
     const exact = this.paths.get(key);
     if (exact !== undefined) return exact;
     const cut = key.lastIndexOf('.');
     if (cut > 0) {
       const parent = this.paths.get(key.slice(0, cut));
       const leaf = key.slice(cut + 1);
-      const parentIsSnake = parent !== undefined && parent !== key.slice(0, cut);
-      if (parent !== undefined) return `${parent}.${parentIsSnake ? leaf.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) : leaf}`;
+      const parentIsSnake = parent !== key.slice(0, cut);
+      if (parent !== undefined)
+        return `${parent}.${parentIsSnake ? leaf.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) : leaf}`;
     }
     return key;
   }
@@ -111,14 +131,22 @@ function destFromCustomerView(c: CustomerView): DestModel {
   if (c.ie !== null && c.ie !== 'ISENTO' && c.indIEDest === 1) dest.IE = c.ie;
   if (c.email !== null) dest.email = c.email;
   const e = c.endereco;
-  if (e !== null && e.xLgr !== null && e.nro !== null && e.xBairro !== null && e.cMun !== null && e.uf !== null && isUf(e.uf)) {
+  if (
+    e !== null &&
+    e.xLgr !== null &&
+    e.nro !== null &&
+    e.xBairro !== null &&
+    e.cMun !== null &&
+    e.uf !== null &&
+    isUf(e.uf)
+  ) {
     dest.enderDest = {
       xLgr: e.xLgr,
       nro: e.nro,
       xCpl: e.xCpl,
       xBairro: e.xBairro,
       cMun: e.cMun,
-      xMun: e.xMun ?? '',
+      xMun: e.xMun ?? findMunicipio(e.cMun)?.xMun ?? '',
       UF: e.uf,
       CEP: e.cep,
       fone: null,
@@ -134,14 +162,16 @@ function destFromPayload(c: CustomerPayload, problems: Problems): DestModel | nu
     return null;
   }
   const ie = c.ie?.replace(/[.\-/\s]/g, '').toUpperCase();
-  const indIEDest = c.indIEDest ?? (c.cnpj !== undefined && ie !== undefined && ie !== '' ? (ie === 'ISENTO' ? 2 : 1) : 9);
+  const indIEDest =
+    c.indIEDest ?? (c.cnpj !== undefined && ie !== undefined && ie !== '' ? (ie === 'ISENTO' ? 2 : 1) : 9);
   const dest: DestModel = { indIEDest };
   if (c.cpf !== undefined) dest.CPF = c.cpf;
   if (c.cnpj !== undefined) dest.CNPJ = c.cnpj;
   if (c.idEstrangeiro !== undefined) dest.idEstrangeiro = c.idEstrangeiro;
   if (c.nome !== undefined) dest.xNome = normalizeFreeText(c.nome, 60);
   if (indIEDest === 1) {
-    if (ie === undefined || !/^\d{2,14}$/.test(ie)) problems.add(['customer', 'ie'], 'indIEDest 1 requires the IE (digits)');
+    if (ie === undefined || !/^\d{2,14}$/.test(ie))
+      problems.add(['customer', 'ie'], 'indIEDest 1 requires the IE (digits)');
     else dest.IE = ie;
   }
   if (c.email !== undefined) dest.email = c.email;
@@ -149,10 +179,48 @@ function destFromPayload(c: CustomerPayload, problems: Problems): DestModel | nu
   if (e !== undefined) {
     const a =
       'logradouro' in e
-        ? { xLgr: e.logradouro, nro: e.numero, xCpl: e.complemento ?? null, xBairro: e.bairro, cMun: e.codigoMunicipio, xMun: e.municipio ?? '', uf: e.uf.toUpperCase(), cep: e.cep?.replace(/\D/g, '') ?? null, fone: e.telefone?.replace(/\D/g, '') ?? null }
-        : { xLgr: e.xLgr, nro: e.nro, xCpl: e.xCpl ?? null, xBairro: e.xBairro, cMun: e.cMun, xMun: e.xMun ?? '', uf: e.uf, cep: e.cep, fone: e.fone ?? null };
+        ? {
+            xLgr: e.logradouro,
+            nro: e.numero,
+            xCpl: e.complemento ?? null,
+            xBairro: e.bairro,
+            cMun: e.codigoMunicipio,
+            xMun: e.municipio ?? '',
+            uf: e.uf.toUpperCase(),
+            cep: e.cep?.replace(/\D/g, '') ?? null,
+            fone: e.telefone?.replace(/\D/g, '') ?? null,
+          }
+        : {
+            xLgr: e.xLgr,
+            nro: e.nro,
+            xCpl: e.xCpl ?? null,
+            xBairro: e.xBairro,
+            cMun: e.cMun,
+            xMun: e.xMun ?? '',
+            uf: e.uf,
+            cep: e.cep,
+            fone: e.fone ?? null,
+          };
+    const municipio = findMunicipio(a.cMun);
+    const cMunPath = ['customer', 'endereco', 'logradouro' in e ? 'codigoMunicipio' : 'cMun'];
     if (!isUf(a.uf)) problems.add(['customer', 'endereco', 'uf'], 'unknown UF');
-    else dest.enderDest = { xLgr: a.xLgr, nro: a.nro, xCpl: a.xCpl, xBairro: a.xBairro, cMun: a.cMun, xMun: a.xMun, UF: a.uf, CEP: a.cep, fone: a.fone };
+    else if (municipio === undefined) problems.add(cMunPath, 'unknown IBGE municipality code');
+    else if (municipio.uf !== a.uf) problems.add(cMunPath, `municipality code is not in UF ${a.uf}`);
+    else {
+      // xMun is optional in the payload; the XML needs it, and the IBGE name is the one SEFAZ knows.
+      const xMun = a.xMun === '' ? municipio.xMun : a.xMun;
+      dest.enderDest = {
+        xLgr: a.xLgr,
+        nro: a.nro,
+        xCpl: a.xCpl,
+        xBairro: a.xBairro,
+        cMun: a.cMun,
+        xMun,
+        UF: a.uf,
+        CEP: a.cep,
+        fone: a.fone,
+      };
+    }
   }
   return dest;
 }
@@ -208,13 +276,19 @@ function resolveItem(
   const usesCsosn = taxes.ICMS.CSOSN !== undefined;
   const simples = ctx.emit.CRT === 1 || ctx.emit.CRT === 4;
   if (usesCsosn !== simples) {
-    problems.add(at('fiscalProfileId'), simples ? 'a Simples Nacional emitter (CRT 1/4) uses CSOSN' : 'a regime normal emitter (CRT 2/3) uses CST');
+    problems.add(
+      at('fiscalProfileId'),
+      simples
+        ? 'a Simples Nacional emitter (CRT 1/4) uses CSOSN'
+        : 'a regime normal emitter (CRT 2/3) uses CST',
+    );
   }
   if (ctx.modelo === 65 && taxes.IPI !== undefined) {
     problems.add(at('fiscalProfileId'), 'NFC-e items have no IPI group');
   }
   const gtin = item.gtin ?? product?.cEAN ?? null;
-  if (gtin !== null && gtin !== 'SEM GTIN' && !/^(\d{8}|\d{12,14})$/.test(gtin)) problems.add(at('gtin'), 'must be a GTIN-8/12/13/14');
+  if (gtin !== null && gtin !== 'SEM GTIN' && !/^(\d{8}|\d{12,14})$/.test(gtin))
+    problems.add(at('gtin'), 'must be a GTIN-8/12/13/14');
   return {
     cProd: normalizeFreeText(cProd as string, 60),
     cEAN: gtin ?? 'SEM GTIN',
@@ -231,7 +305,8 @@ function resolveItem(
     vOutro: item.valorOutros ?? null,
     taxes,
     detailed: item.impostos ?? null,
-    infAdProd: item.informacoesAdicionais === undefined ? null : normalizeFreeText(item.informacoesAdicionais, 500),
+    infAdProd:
+      item.informacoesAdicionais === undefined ? null : normalizeFreeText(item.informacoesAdicionais, 500),
   };
 }
 
@@ -247,7 +322,8 @@ function resolvePayments(payload: NfePayload, modelo: Modelo, problems: Problems
   return payload.pagamentos.map((p, i) => {
     const tPag = resolveTPag(p.forma);
     if (tPag === undefined) problems.add(['pagamentos', i, 'forma'], `unknown payment method '${p.forma}'`);
-    if (tPag === '99' && p.descricao === undefined) problems.add(['pagamentos', i, 'descricao'], 'required for forma 99 (outros)');
+    if (tPag === '99' && p.descricao === undefined)
+      problems.add(['pagamentos', i, 'descricao'], 'required for forma 99 (outros)');
     const needsCard = tPag !== undefined && CARD_TPAG.has(tPag);
     const card = p.cartao ?? (needsCard ? { integrado: false } : undefined);
     return {
@@ -269,9 +345,8 @@ function resolvePayments(payload: NfePayload, modelo: Modelo, problems: Problems
 }
 
 export function normalizeNfe(raw: unknown, ctx: NormalizeContext): NormalizeResult {
-  const { value, paths } = toSpellingA(raw);
-  const problems = new Problems(paths);
-  const parsed = nfePayloadSchema.safeParse(value);
+  const problems = new Problems(raw);
+  const parsed = nfePayloadSchema.safeParse(toSpellingA(raw));
   if (!parsed.success) {
     zodProblems(parsed.error, problems);
     return { ok: false, errors: problems.list };
@@ -282,7 +357,9 @@ export function normalizeNfe(raw: unknown, ctx: NormalizeContext): NormalizeResu
   }
 
   // dest: exactly one of customerId, customer/destinatario, cpfConsumidor.
-  const destSources = [payload.customerId, payload.customer, payload.cpfConsumidor].filter((v) => v !== undefined).length;
+  const destSources = [payload.customerId, payload.customer, payload.cpfConsumidor].filter(
+    (v) => v !== undefined,
+  ).length;
   let dest: DestModel | null = null;
   if (destSources > 1) {
     problems.add(['customer'], 'give only one of customerId, customer/destinatario or cpfConsumidor');
@@ -296,9 +373,12 @@ export function normalizeNfe(raw: unknown, ctx: NormalizeContext): NormalizeResu
     dest = { CPF: payload.cpfConsumidor, indIEDest: 9 };
   }
   if (ctx.modelo === 55) {
-    if (dest === null && destSources === 0) problems.add(['customer'], 'an NF-e needs a recipient (customerId or customer)');
-    if (dest !== null && dest.xNome === undefined) problems.add(['customer', 'nome'], 'required for an NF-e recipient');
-    if (dest !== null && dest.enderDest === undefined) problems.add(['customer', 'endereco'], 'required for an NF-e recipient');
+    if (dest === null && destSources === 0)
+      problems.add(['customer'], 'an NF-e needs a recipient (customerId or customer)');
+    if (dest !== null && dest.xNome === undefined)
+      problems.add(['customer', 'nome'], 'required for an NF-e recipient');
+    if (dest !== null && dest.enderDest === undefined)
+      problems.add(['customer', 'endereco'], 'required for an NF-e recipient');
   } else if (dest !== null) {
     // NFC-e: consumers are never ICMS contributors (MOC 7.0 E16a, rule 790).
     dest.indIEDest = 9;
@@ -319,14 +399,22 @@ export function normalizeNfe(raw: unknown, ctx: NormalizeContext): NormalizeResu
 
   // Rule 696: an operation with a non-contributor is an operation with the final consumer.
   const nonContributor = dest === null || dest.indIEDest === 9;
-  let indFinal: 0 | 1 = payload.consumidorFinal === undefined ? (ctx.modelo === 65 || nonContributor ? 1 : 0) : payload.consumidorFinal ? 1 : 0;
+  let indFinal: 0 | 1 =
+    payload.consumidorFinal === undefined
+      ? ctx.modelo === 65 || nonContributor
+        ? 1
+        : 0
+      : payload.consumidorFinal
+        ? 1
+        : 0;
   if (nonContributor) indFinal = 1;
-  const indPres = (payload.presenca ?? (ctx.modelo === 65 ? 1 : payload.finalidade === 1 ? 9 : 0)) as NfeModel['indPres'];
+  const indPres = (payload.presenca ??
+    (ctx.modelo === 65 ? 1 : payload.finalidade === 1 ? 9 : 0)) as NfeModel['indPres'];
   if (ctx.modelo === 65 && indPres !== 1 && indPres !== 4) {
     problems.add(['presenca'], 'an NFC-e is presencial (1) or entrega a domicílio (4)');
   }
 
-  if (problems.list.length > 0 || itens.some((i) => i === null)) return { ok: false, errors: problems.list };
+  if (!problems.empty || itens.some((i) => i === null)) return { ok: false, errors: problems.list };
 
   const model: NfeModel = {
     modelo: ctx.modelo,
@@ -355,8 +443,12 @@ export function normalizeNfe(raw: unknown, ctx: NormalizeContext): NormalizeResu
     modFrete: (payload.modalidadeFrete ?? 9) as NfeModel['modFrete'],
     detPag,
     vTroco: null,
-    infCpl: payload.informacoesAdicionais === undefined ? null : normalizeFreeText(payload.informacoesAdicionais, 5000),
-    infAdFisco: payload.informacoesFisco === undefined ? null : normalizeFreeText(payload.informacoesFisco, 2000),
+    infCpl:
+      payload.informacoesAdicionais === undefined
+        ? null
+        : normalizeFreeText(payload.informacoesAdicionais, 5000),
+    infAdFisco:
+      payload.informacoesFisco === undefined ? null : normalizeFreeText(payload.informacoesFisco, 2000),
     NFref,
     infRespTec: ctx.infRespTec,
     ibsCbsRates: ctx.ibsCbsRates,

@@ -1,0 +1,93 @@
+// Assembles the unsigned NFe document from the model and its computed taxes, in PL_010 order and already in
+// canonical form, so that sign.ts can hash the bytes as written.
+import { cents, formatCents, sum } from '../../../src-shared/money.ts';
+import type { ErrorDetail } from '../../../src-shared/contracts/errors.ts';
+import { ufBySigla } from '../../../src-shared/uf.ts';
+import { buildAccessKey } from '../access-key.ts';
+import type { ComputedNote } from '../taxes/types.ts';
+import { el } from '../xml.ts';
+import { infAdicXml, infRespTecXml, pagXml, transpXml } from './closing.ts';
+import { detXml, prodXml } from './det.ts';
+import { dhEmiText, ideXml } from './ide.ts';
+import { impostoXml } from './imposto.ts';
+import type { NfeModel } from './model.ts';
+import { destXml, emitXml } from './parties.ts';
+import { totalXml } from './total.ts';
+
+export const NFE_NAMESPACE = 'http://www.portalfiscal.inf.br/nfe';
+
+export interface BuiltNfe {
+  /** Unsigned `<NFe>` document, canonical. */
+  xml: string;
+  chave: string;
+  cDV: number;
+  dhEmi: string;
+  vNF: bigint;
+  vTroco: bigint;
+}
+
+export type BuildResult = { ok: true; built: BuiltNfe } | { ok: false; errors: ErrorDetail[] };
+
+/**
+ * Checks the payments against the note total (rejection 865: total of payments below vNF) and derives the
+ * change (vTroco = Σ vPag − vNF, YA09). tPag 90 "sem pagamento" carries vPag 0 and no check.
+ */
+function paymentBalance(model: NfeModel, vNF: bigint): { vTroco: bigint; errors: ErrorDetail[] } {
+  if (model.detPag.every((p) => p.tPag === '90')) return { vTroco: 0n, errors: [] };
+  const paid = sum(model.detPag.map((p) => cents(p.vPag)));
+  if (paid < vNF) {
+    return {
+      vTroco: 0n,
+      errors: [
+        {
+          field: 'pagamentos',
+          error: `payments add up to ${formatCents(paid)}, less than the note total ${formatCents(vNF)}`,
+        },
+      ],
+    };
+  }
+  return { vTroco: paid - vNF, errors: [] };
+}
+
+export function buildNfe(model: NfeModel, computed: ComputedNote): BuildResult {
+  const vNF = computed.icmsTot.vNF;
+  const balance = paymentBalance(model, vNF);
+  if (balance.errors.length > 0) return { ok: false, errors: balance.errors };
+
+  const uf = ufBySigla(model.emit.enderEmit.UF);
+  if (uf === undefined) return { ok: false, errors: [{ field: 'emit.UF', error: 'unknown UF' }] };
+  const dhEmi = dhEmiText(model);
+  const { chave, cDV } = buildAccessKey({
+    cUF: uf.cUF,
+    dhEmi,
+    cnpjCpf: model.emit.CNPJ,
+    mod: model.modelo,
+    serie: model.serie,
+    nNF: model.nNF,
+    tpEmis: model.tpEmis,
+    cNF: model.cNF,
+  });
+
+  const ctx = { modelo: model.modelo, CRT: model.emit.CRT };
+  const dets = model.itens.map((item, i) => {
+    const c = computed.itens[i];
+    if (c === undefined) throw new Error(`item ${i + 1} has no computed taxes`);
+    const vItem = computed.ibsCbsTot === null ? '' : el('vItem', formatCents(c.vItem));
+    return detXml(c.nItem, prodXml(model, item, i, c), impostoXml(c, ctx), item.infAdProd, vItem);
+  });
+
+  // C14N attribute order: Id before versao (attributes sort by name, uppercase first).
+  const xml =
+    `<NFe xmlns="${NFE_NAMESPACE}"><infNFe Id="NFe${chave}" versao="4.00">` +
+    ideXml(model, cDV) +
+    emitXml(model) +
+    destXml(model) +
+    dets.join('') +
+    totalXml(computed) +
+    transpXml(model) +
+    pagXml(model.detPag, balance.vTroco) +
+    infAdicXml(model) +
+    infRespTecXml(model) +
+    `</infNFe></NFe>`;
+  return { ok: true, built: { xml, chave, cDV, dhEmi, vNF, vTroco: balance.vTroco } };
+}

@@ -1,0 +1,124 @@
+// The whole pure path of one NF-e/NFC-e: normalize → taxes → XML → sign → (NFC-e) QR code → schema check.
+// Nothing here touches the network or the database; the caller reserves the number and stores the result.
+import type { ErrorDetail } from '../../../src-shared/contracts/errors.ts';
+import { formatCents } from '../../../src-shared/money.ts';
+import type { A1Certificate } from '../certificate.ts';
+import { nfceUrls } from '../nfce-urls.ts';
+import { buildQrCode, QrCodeError, type QrCodeDest } from '../qrcode.ts';
+import { validateXml, type SchemaPackage } from '../schema.ts';
+import { signXmlDetailed } from '../sign.ts';
+import { computeTaxes } from '../taxes/compute.ts';
+import type { ComputedNote } from '../taxes/types.ts';
+import { escapeText } from '../xml.ts';
+import { buildNfe } from './build.ts';
+import type { NfeModel } from './model.ts';
+import { normalizeNfe, type NormalizeContext } from './normalize.ts';
+
+export interface NfceSettings {
+  /** QR code version the emitter's UF expects (NT 2025.001 lets each UF choose). */
+  qrVersion: 2 | 3;
+  /** v2: CSC id and token. */
+  cscId?: string;
+  csc?: string;
+}
+
+export interface PrepareContext extends NormalizeContext {
+  certificate: A1Certificate;
+  nfce?: NfceSettings;
+  schemaPackage?: SchemaPackage;
+}
+
+export interface PreparedNfe {
+  /** Signed `<NFe>` exactly as it will be transmitted and stored. */
+  xml: string;
+  chave: string;
+  dhEmi: string;
+  digestValue: string;
+  vNF: string;
+  vTroco: string;
+  qrCode: string | null;
+  urlChave: string | null;
+  model: NfeModel;
+  computed: ComputedNote;
+}
+
+export type PrepareResult =
+  | { ok: true; document: PreparedNfe }
+  | { ok: false; stage: 'payload' | 'taxes' | 'schema'; errors: ErrorDetail[] };
+
+function qrDest(model: NfeModel): QrCodeDest | undefined {
+  const d = model.dest;
+  if (d === null) return undefined;
+  if (d.CNPJ !== undefined) return { tpIdDest: 1, idDest: d.CNPJ };
+  if (d.CPF !== undefined) return { tpIdDest: 2, idDest: d.CPF };
+  return { tpIdDest: 3 };
+}
+
+export function prepareNfe(payload: unknown, ctx: PrepareContext): PrepareResult {
+  const normalized = normalizeNfe(payload, ctx);
+  if (!normalized.ok) return { ok: false, stage: 'payload', errors: normalized.errors };
+  const { model } = normalized;
+
+  const taxes = computeTaxes(model);
+  if (!taxes.ok) return { ok: false, stage: 'taxes', errors: taxes.errors };
+  const built = buildNfe(model, taxes.note);
+  if (!built.ok) return { ok: false, stage: 'payload', errors: built.errors };
+  const { chave, dhEmi } = built.built;
+  const vNF = formatCents(built.built.vNF);
+
+  const signed = signXmlDetailed(built.built.xml, { tag: 'infNFe', cert: ctx.certificate });
+  let xml = signed.xml;
+  let qrCode: string | null = null;
+  let urlChave: string | null = null;
+  if (model.modelo === 65) {
+    const settings = ctx.nfce ?? { qrVersion: 2 };
+    const urls = nfceUrls(model.emit.enderEmit.UF, model.tpAmb);
+    try {
+      qrCode = buildQrCode({
+        version: settings.qrVersion,
+        chave,
+        tpAmb: model.tpAmb,
+        tpEmis: model.tpEmis,
+        urlQRCode: urls.urlQRCode,
+        ...(settings.cscId === undefined ? {} : { cscId: settings.cscId }),
+        ...(settings.csc === undefined ? {} : { csc: settings.csc }),
+        dhEmi,
+        vNF,
+        digestValue: signed.digestValue,
+        ...(qrDest(model) === undefined ? {} : { dest: qrDest(model) as QrCodeDest }),
+        signingKeyPem: ctx.certificate.privateKeyPem,
+      });
+    } catch (error) {
+      if (error instanceof QrCodeError) return { ok: false, stage: 'payload', errors: error.details };
+      throw error;
+    }
+    urlChave = urls.urlChave;
+    // infNFeSupl sits between infNFe and the Signature and is not signed (MOC 7.0 ZX01).
+    const supl = `<infNFeSupl><qrCode>${escapeText(qrCode)}</qrCode><urlChave>${escapeText(urlChave)}</urlChave></infNFeSupl>`;
+    xml = xml.replace('</infNFe><Signature', `</infNFe>${supl}<Signature`);
+  }
+
+  const schema = validateXml(xml, 'nfe', { package: ctx.schemaPackage ?? 'PL_010' });
+  if (!schema.valid) {
+    return {
+      ok: false,
+      stage: 'schema',
+      errors: schema.errors.map((e) => ({ field: e.field ?? 'xml', error: e.message })),
+    };
+  }
+  return {
+    ok: true,
+    document: {
+      xml,
+      chave,
+      dhEmi,
+      digestValue: signed.digestValue,
+      vNF,
+      vTroco: formatCents(built.built.vTroco),
+      qrCode,
+      urlChave,
+      model,
+      computed: taxes.note,
+    },
+  };
+}

@@ -1,0 +1,300 @@
+// Computes every tax value of an NF-e/NFC-e from the internal model: item amounts, apportioned note charges,
+// ICMS/ICMS-ST, IPI, PIS, COFINS, IBS/CBS, and totals that are sums of the items' rounded values.
+import type { ErrorDetail } from '../../../src-shared/contracts/errors.ts';
+import { formatDateTimeTz } from '../datetime.ts';
+import {
+  apportion,
+  formatCents as fmt,
+  lineTotal,
+  percentOf,
+  SCALE,
+  sum,
+} from '../../../src-shared/money.ts';
+import { ufBySigla } from '../../../src-shared/uf.ts';
+import type { ItemModel, NfeModel } from '../nfe/model.ts';
+import { computeIbsCbs } from './ibscbs.ts';
+import { computeIcms } from './icms.ts';
+import { computeIpi } from './ipi.ts';
+import { Issues, readMoney, readRate, readScaled } from './issues.ts';
+import { computePisCofins } from './pis-cofins.ts';
+import type { Cents, ComputedItem, ComputedNote, IbsCbsTot, IcmsTot } from './types.ts';
+
+export type * from './types.ts';
+
+/**
+ * The outcome of `computeTaxes`. Problems are collected for the whole note (every item, every field) and
+ * returned together, in the `{ field, error }` shape of the API's ErrorDetail, rather than thrown one at a
+ * time; `computeTaxesOrThrow` turns them into a `TaxComputationError` for callers that prefer exceptions.
+ */
+export type ComputeResult = { ok: true; note: ComputedNote } | { ok: false; errors: ErrorDetail[] };
+
+export class TaxComputationError extends Error {
+  constructor(readonly details: ErrorDetail[]) {
+    super(`tax computation failed: ${details.map((d) => `${d.field}: ${d.error}`).join('; ')}`);
+    this.name = 'TaxComputationError';
+  }
+}
+
+/**
+ * First year in which IBS and CBS count in det/vItem and total/vNFTot. 2026 is the test year: the values are
+ * informed but not charged on top of the price (NT 2025.002-RTC rule W60-10; sped-nfe PR #1299).
+ */
+export const IBS_CBS_IN_TOTAL_FROM_YEAR = 2027;
+
+export function computeTaxesOrThrow(model: NfeModel): ComputedNote {
+  const result = computeTaxes(model);
+  if (!result.ok) throw new TaxComputationError(result.errors);
+  return result.note;
+}
+
+type ChargeName = 'vDesc' | 'vFrete' | 'vSeg' | 'vOutro';
+const CHARGES: readonly ChargeName[] = ['vDesc', 'vFrete', 'vSeg', 'vOutro'];
+
+/**
+ * Computes a note. Simple mode (item.detailed null) derives every value from the item's fiscal profile;
+ * detailed mode takes the caller's values (vBC, vICMS, vBCST, vICMSST, vPIS, vCOFINS, vIPI, vTotTrib), checks
+ * them against the tax situation and still derives what the caller cannot give (IBS/CBS, Simples credit).
+ * Rounding: half-up to cents once per value (src-shared/money.ts), totals are plain sums of those values.
+ */
+export function computeTaxes(model: NfeModel): ComputeResult {
+  const issues = new Issues();
+  if (model.itens.length === 0) issues.add('itens', 'a note needs at least one item');
+
+  const lines = model.itens.map((item, i) => readLine(item, `itens[${i}]`, issues));
+  const weights = lines.map((l) => l.vProd);
+  const shares: Record<ChargeName, Cents[]> = { vDesc: [], vFrete: [], vSeg: [], vOutro: [] };
+  for (const name of CHARGES) {
+    const total = readMoney(model[name], name, issues) ?? 0n;
+    // Note-level charges are split over the items by vProd so that the items add up to the note exactly
+    // (rejections 535-537 and 604 compare the total with the sum of the items).
+    shares[name] = lines.length === 0 ? [] : apportion(total, weights);
+  }
+  const totalVProd = sum(weights);
+  const noteDesc = sum(shares.vDesc);
+  if (noteDesc > totalVProd) {
+    issues.add(
+      'vDesc',
+      `the note discount ${fmt(noteDesc)} exceeds the sum of the items' vProd ${fmt(totalVProd)}`,
+    );
+  }
+
+  const validDate = !Number.isNaN(model.dhEmi.getTime());
+  if (!validDate) issues.add('dhEmi', 'must be a valid date');
+  const ibsCbsInTotal = validDate && emissionYear(model) >= IBS_CBS_IN_TOTAL_FROM_YEAR;
+  const itens = model.itens.map((item, i) =>
+    computeItem(model, item, i, {
+      vProd: lines[i]?.vProd ?? 0n,
+      vDesc: (lines[i]?.vDesc ?? 0n) + (shares.vDesc[i] ?? 0n),
+      vFrete: (lines[i]?.vFrete ?? 0n) + (shares.vFrete[i] ?? 0n),
+      vSeg: (lines[i]?.vSeg ?? 0n) + (shares.vSeg[i] ?? 0n),
+      vOutro: (lines[i]?.vOutro ?? 0n) + (shares.vOutro[i] ?? 0n),
+      ibsCbsInTotal,
+      issues,
+    }),
+  );
+  if (!issues.empty) return { ok: false, errors: issues.list };
+
+  const icmsTot = totalIcms(itens);
+  const ibsCbsTot = totalIbsCbs(itens);
+  return {
+    ok: true,
+    note: {
+      modelo: model.modelo,
+      CRT: model.emit.CRT,
+      itens,
+      icmsTot,
+      ibsCbsTot,
+      ibsCbsInTotal,
+      vNFTot: sum(itens.map((it) => it.vItem)),
+    },
+  };
+}
+
+interface Line {
+  vProd: Cents;
+  vDesc: Cents;
+  vFrete: Cents;
+  vSeg: Cents;
+  vOutro: Cents;
+}
+
+function readLine(item: ItemModel, path: string, issues: Issues): Line {
+  const qCom = readScaled(item.qCom, SCALE.quantity, `${path}.qCom`, issues);
+  const vUnCom = readScaled(item.vUnCom, SCALE.unitPrice, `${path}.vUnCom`, issues);
+  return {
+    vProd: lineTotal(qCom, vUnCom),
+    vDesc: readMoney(item.vDesc, `${path}.vDesc`, issues) ?? 0n,
+    vFrete: readMoney(item.vFrete, `${path}.vFrete`, issues) ?? 0n,
+    vSeg: readMoney(item.vSeg, `${path}.vSeg`, issues) ?? 0n,
+    vOutro: readMoney(item.vOutro, `${path}.vOutro`, issues) ?? 0n,
+  };
+}
+
+function computeItem(
+  model: NfeModel,
+  item: ItemModel,
+  index: number,
+  a: Line & { ibsCbsInTotal: boolean; issues: Issues },
+): ComputedItem {
+  const path = `itens[${index}]`;
+  const { issues } = a;
+  const taxes = item.taxes;
+  const detailed = item.detailed;
+  if (a.vDesc > a.vProd) {
+    issues.add(
+      `${path}.vDesc`,
+      `the item discount (with its share of the note's) ${fmt(a.vDesc)} exceeds vProd ${fmt(a.vProd)}`,
+    );
+  }
+  // The operation value: base of ICMS, IPI, PIS and COFINS (MOC 7.0 annex I, N15 "valor da operação").
+  const vOper = a.vProd - a.vDesc + a.vFrete + a.vSeg + a.vOutro;
+
+  const ipi = computeIpi({ path, config: taxes.IPI, modelo: model.modelo, base: vOper, detailed }, issues);
+  const vIPI = ipi?.trib?.vIPI ?? 0n;
+
+  // IPI integrates the ICMS base except between contributors for resale or industrialization
+  // (CF art. 155 §2 XI); indFinal = 1 is read as "not for resale". It always integrates the ST base.
+  const icms = computeIcms(
+    {
+      path,
+      config: taxes.ICMS,
+      CRT: model.emit.CRT,
+      modelo: model.modelo,
+      baseOwn: vOper + (model.indFinal === 1 ? vIPI : 0n),
+      baseSt: vOper + vIPI,
+      detailed,
+    },
+    issues,
+  );
+
+  const pis = computePisCofins(
+    {
+      tax: 'PIS',
+      path,
+      CST: taxes.PIS.CST,
+      rateText: taxes.PIS.pPIS,
+      base: vOper,
+      detailed: detailed === null ? null : { value: detailed.vPIS },
+    },
+    issues,
+  );
+  const cofins = computePisCofins(
+    {
+      tax: 'COFINS',
+      path,
+      CST: taxes.COFINS.CST,
+      rateText: taxes.COFINS.pCOFINS,
+      base: vOper,
+      detailed: detailed === null ? null : { value: detailed.vCOFINS },
+    },
+    issues,
+  );
+
+  const ibscbs = computeIbsCbs(
+    {
+      path,
+      config: taxes.IBSCBS,
+      defaults: model.ibsCbsRates,
+      base: {
+        vProd: a.vProd,
+        vDesc: a.vDesc,
+        vFrete: a.vFrete,
+        vSeg: a.vSeg,
+        vOutro: a.vOutro,
+        vICMS: icms.own?.vICMS ?? 0n,
+        vFCP: 0n,
+        vPIS: pis.value,
+        vCOFINS: cofins.value,
+      },
+    },
+    issues,
+  );
+
+  // Lei 12.741/2012: approximate burden over the sale value, from the profile's pTotTrib (IBPT table).
+  let vTotTrib: Cents | null = null;
+  const dTotTrib = detailed === null ? null : readMoney(detailed.vTotTrib, `${path}.vTotTrib`, issues);
+  if (dTotTrib !== null) vTotTrib = dTotTrib;
+  else {
+    const pTotTrib = readRate(taxes.pTotTrib, `${path}.taxes.pTotTrib`, issues);
+    if (pTotTrib !== null) vTotTrib = percentOf(vOper, pTotTrib);
+  }
+
+  // det/vItem (NT 2025.002-RTC VB01): the classic vNF formula per item, plus IBS/CBS once they are charged.
+  const vICMSST = icms.st?.vICMSST ?? 0n;
+  const reform = a.ibsCbsInTotal && ibscbs?.g ? ibscbs.g.vIBS + ibscbs.g.vCBS : 0n;
+  const vItem = a.vProd - a.vDesc + vICMSST + a.vFrete + a.vSeg + a.vOutro + vIPI + reform;
+
+  return {
+    nItem: index + 1,
+    vProd: a.vProd,
+    vDesc: a.vDesc,
+    vFrete: a.vFrete,
+    vSeg: a.vSeg,
+    vOutro: a.vOutro,
+    icms,
+    ipi,
+    pis,
+    cofins,
+    ibscbs,
+    vTotTrib,
+    vItem,
+  };
+}
+
+function totalIcms(itens: readonly ComputedItem[]): IcmsTot {
+  const of = (f: (it: ComputedItem) => Cents): Cents => sum(itens.map(f));
+  const t: Omit<IcmsTot, 'vNF'> = {
+    vBC: of((it) => it.icms.own?.vBC ?? 0n),
+    vICMS: of((it) => it.icms.own?.vICMS ?? 0n),
+    vICMSDeson: 0n,
+    vFCP: 0n,
+    vBCST: of((it) => it.icms.st?.vBCST ?? 0n),
+    vST: of((it) => it.icms.st?.vICMSST ?? 0n),
+    vFCPST: 0n,
+    vFCPSTRet: 0n,
+    vProd: of((it) => it.vProd),
+    vFrete: of((it) => it.vFrete),
+    vSeg: of((it) => it.vSeg),
+    vDesc: of((it) => it.vDesc),
+    vII: 0n,
+    vIPI: of((it) => it.ipi?.trib?.vIPI ?? 0n),
+    vIPIDevol: 0n,
+    vPIS: of((it) => it.pis.value),
+    vCOFINS: of((it) => it.cofins.value),
+    vOutro: of((it) => it.vOutro),
+    vTotTrib: itens.some((it) => it.vTotTrib !== null) ? of((it) => it.vTotTrib ?? 0n) : null,
+  };
+  // MOC 7.0 annex I, W16 (rejeição 610): the total of the note.
+  const vNF =
+    t.vProd -
+    t.vDesc -
+    t.vICMSDeson +
+    t.vST +
+    t.vFCPST +
+    t.vFrete +
+    t.vSeg +
+    t.vOutro +
+    t.vII +
+    t.vIPI +
+    t.vIPIDevol;
+  return { ...t, vNF };
+}
+
+function totalIbsCbs(itens: readonly ComputedItem[]): IbsCbsTot | null {
+  const groups = itens.flatMap((it) => (it.ibscbs?.g ? [it.ibscbs.g] : []));
+  if (groups.length === 0) return null;
+  return {
+    vBCIBSCBS: sum(groups.map((g) => g.vBC)),
+    vIBSUF: sum(groups.map((g) => g.vIBSUF)),
+    vIBSMun: sum(groups.map((g) => g.vIBSMun)),
+    vIBS: sum(groups.map((g) => g.vIBS)),
+    vCBS: sum(groups.map((g) => g.vCBS)),
+  };
+}
+
+/** Year of dhEmi in the emitter UF's zone, the date the authority reads from the document. */
+function emissionYear(model: NfeModel): number {
+  const timeZone = ufBySigla(model.emit.enderEmit.UF)?.timeZone ?? 'America/Sao_Paulo';
+  // The cached formatter of datetime.ts: building an Intl.DateTimeFormat per note cost ~9% of the whole path.
+  return Number(formatDateTimeTz(model.dhEmi, timeZone).slice(0, 4));
+}

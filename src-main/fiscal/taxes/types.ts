@@ -1,0 +1,187 @@
+// What the tax computation hands to the XML writers: every amount of every item as exact bigint (cents at
+// scale 2, rates in percent at scale 4, as src-shared/money.ts), and note totals that are sums of those.
+import type { ICMS_CSOSN, ICMS_CST, IPI_CST, PIS_COFINS_CST } from '../../../src-shared/contracts/catalog.ts';
+import type { EmitModel, Modelo } from '../nfe/model.ts';
+
+/** Money in cents (SCALE.money = 2). */
+export type Cents = bigint;
+/** A percentage at SCALE.rate = 4: 18% is 180000n. */
+export type Rate = bigint;
+
+export type IcmsCst = (typeof ICMS_CST)[number];
+export type IcmsCsosn = (typeof ICMS_CSOSN)[number];
+export type IpiCst = (typeof IPI_CST)[number];
+export type PisCofinsCst = (typeof PIS_COFINS_CST)[number];
+
+/** The element of the ICMS choice (MOC 7.0 groups N02..N10h) that an item is written with. */
+export type IcmsGroup =
+  | 'ICMS00'
+  | 'ICMS10'
+  | 'ICMS20'
+  | 'ICMS30'
+  | 'ICMS40'
+  | 'ICMS51'
+  | 'ICMS60'
+  | 'ICMS70'
+  | 'ICMS90'
+  | 'ICMSSN101'
+  | 'ICMSSN102'
+  | 'ICMSSN201'
+  | 'ICMSSN202'
+  | 'ICMSSN500'
+  | 'ICMSSN900';
+
+/** The emitter's own ICMS (vBC, pICMS, vICMS). For CST 51 `vICMS` is what is left after the deferral. */
+export interface IcmsOwn {
+  /** 0 MVA, 1 pauta, 2 preço tabelado máximo, 3 valor da operação. */
+  modBC: 0 | 1 | 2 | 3;
+  pRedBC: Rate | null;
+  vBC: Cents;
+  pICMS: Rate;
+  vICMS: Cents;
+}
+
+/** CST 51 (and 90) deferral: vICMSOp = vBC × pICMS, vICMSDif = vICMSOp × pDif, vICMS = vICMSOp − vICMSDif. */
+export interface IcmsDeferral {
+  vICMSOp: Cents;
+  pDif: Rate;
+  vICMSDif: Cents;
+}
+
+/** ICMS retained by substitution (ICMS-ST) charged on top of the price. */
+export interface IcmsSt {
+  /** 0-3 price lists, 4 MVA, 5 pauta, 6 valor da operação. */
+  modBCST: number;
+  pMVAST: Rate | null;
+  pRedBCST: Rate | null;
+  vBCST: Cents;
+  pICMSST: Rate;
+  vICMSST: Cents;
+}
+
+/** Simples Nacional credit the buyer may take (LC 123/2006 art. 23). */
+export interface IcmsCreditSn {
+  pCredSN: Rate;
+  vCredICMSSN: Cents;
+}
+
+export interface ComputedIcms {
+  orig: number;
+  group: IcmsGroup;
+  /** Exactly one of CST (regime normal, CRT 2/3) and CSOSN (Simples Nacional, CRT 1/4) is set. */
+  CST: IcmsCst | null;
+  CSOSN: IcmsCsosn | null;
+  own: IcmsOwn | null;
+  deferral: IcmsDeferral | null;
+  st: IcmsSt | null;
+  creditSn: IcmsCreditSn | null;
+}
+
+export interface ComputedIpi {
+  cEnq: string;
+  CST: IpiCst;
+  /** IPITrib (CST 00/49/50/99) values; null for IPINT. */
+  trib: { vBC: Cents; pIPI: Rate; vIPI: Cents } | null;
+}
+
+/** PIS or COFINS of one item; `group` is the element suffix (PISAliq, PISNT, PISOutr ...). */
+export interface ComputedPisCofins {
+  CST: PisCofinsCst;
+  group: 'Aliq' | 'NT' | 'Outr';
+  /** null for the NT group, which carries only the CST. */
+  vBC: Cents | null;
+  rate: Rate | null;
+  value: Cents;
+}
+
+/** IBS/CBS group (NT 2025.002-RTC, UB12). `g` is gIBSCBS, absent for CSTs that carry no values (400, 410). */
+export interface ComputedIbsCbs {
+  CST: string;
+  cClassTrib: string;
+  g: {
+    vBC: Cents;
+    pIBSUF: Rate;
+    vIBSUF: Cents;
+    pIBSMun: Rate;
+    vIBSMun: Cents;
+    /** vIBSUF + vIBSMun (UB35). */
+    vIBS: Cents;
+    pCBS: Rate;
+    vCBS: Cents;
+  } | null;
+}
+
+export interface ComputedItem {
+  /** 1-based det/@nItem. */
+  nItem: number;
+  /** qCom × vUnCom rounded half-up to cents (MOC rule 629 tolerates only that rounding). */
+  vProd: Cents;
+  /** The item's own amount plus its share of the note-level one (apportioned by vProd). */
+  vDesc: Cents;
+  vFrete: Cents;
+  vSeg: Cents;
+  vOutro: Cents;
+  icms: ComputedIcms;
+  ipi: ComputedIpi | null;
+  pis: ComputedPisCofins;
+  cofins: ComputedPisCofins;
+  ibscbs: ComputedIbsCbs | null;
+  /** Lei 12.741/2012 approximate burden; null when neither pTotTrib nor a detailed value was given. */
+  vTotTrib: Cents | null;
+  /**
+   * det/vItem (NT 2025.002-RTC, VB01): the item's share of the note total. In 2026 it is the classic vNF
+   * formula applied to the item; IBS/CBS are added only from 2027 (see `ComputedNote.ibsCbsInTotal`).
+   */
+  vItem: Cents;
+}
+
+/** total/ICMSTot (W02), every field a sum of the items' rounded values. */
+export interface IcmsTot {
+  vBC: Cents;
+  vICMS: Cents;
+  vICMSDeson: Cents;
+  vFCP: Cents;
+  vBCST: Cents;
+  vST: Cents;
+  vFCPST: Cents;
+  vFCPSTRet: Cents;
+  vProd: Cents;
+  vFrete: Cents;
+  vSeg: Cents;
+  vDesc: Cents;
+  vII: Cents;
+  vIPI: Cents;
+  vIPIDevol: Cents;
+  vPIS: Cents;
+  vCOFINS: Cents;
+  vOutro: Cents;
+  /** vProd − vDesc − vICMSDeson + vST + vFCPST + vFrete + vSeg + vOutro + vII + vIPI + vIPIDevol. */
+  vNF: Cents;
+  /** null when no item carries vTotTrib (the element is optional). */
+  vTotTrib: Cents | null;
+}
+
+/** total/IBSCBSTot (W34, type TIBSCBSMonoTot) restricted to what the items produce: no deferral, no credits. */
+export interface IbsCbsTot {
+  vBCIBSCBS: Cents;
+  vIBSUF: Cents;
+  vIBSMun: Cents;
+  vIBS: Cents;
+  vCBS: Cents;
+}
+
+export interface ComputedNote {
+  modelo: Modelo;
+  CRT: EmitModel['CRT'];
+  itens: ComputedItem[];
+  icmsTot: IcmsTot;
+  /** Present when at least one item has a gIBSCBS group. */
+  ibsCbsTot: IbsCbsTot | null;
+  /**
+   * Whether IBS/CBS count in vItem/vNFTot: not in 2026, the test year in which they are informative only
+   * (NT 2025.002-RTC rule W60-10; sped-nfe PR #1299 "vItem não deve somar IBSCBS em 2026").
+   */
+  ibsCbsInTotal: boolean;
+  /** total/vNFTot (W60): Σ vItem. Equal to vNF while `ibsCbsInTotal` is false. */
+  vNFTot: Cents;
+}
