@@ -43,6 +43,7 @@ export function toCompanyView(row: CompanyRow): CompanyView {
     ambiente: row.ambiente,
     authority: row.authority,
     csc: row.csc_id === null ? null : { id: row.csc_id, configured: true },
+    nfceQrVersion: row.nfce_qr_version === 3 ? 3 : 2,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -136,6 +137,7 @@ export async function createCompany(
     authority,
     csc_id: input.csc?.id ?? null,
     csc_token_enc: input.csc === undefined ? null : secrets.seal(input.csc.token),
+    nfce_qr_version: input.nfceQrVersion,
     created_at: now,
     updated_at: now,
   };
@@ -186,6 +188,10 @@ export async function updateCompanyConfig(
     changes.csc_id = config.id_csc;
     changes.csc_token_enc = secrets.seal(config.csc_nfce);
     said.push(`CSC id ${config.id_csc}`);
+  }
+  if (config.versao_qrcode !== undefined) {
+    changes.nfce_qr_version = config.versao_qrcode;
+    said.push(`QR code v${config.versao_qrcode}`);
   }
   await companiesRepository.update(db, company.id, changes);
   return { success: true, message: `Configuration updated: ${said.join(', ')}.` };

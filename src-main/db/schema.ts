@@ -37,6 +37,8 @@ export interface CompaniesTable {
   csc_id: string | null;
   /** CSC token encrypted with the data-dir master key (secret-box format). */
   csc_token_enc: string | null;
+  /** NFC-e QR code version (2 or 3) the company's UF expects. */
+  nfce_qr_version: number;
   created_at: IsoTimestamp;
   updated_at: IsoTimestamp;
 }

@@ -20,8 +20,19 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
+// One note asks for the same dhEmi several times (ide, access key, tax year): formatToParts is the costly part.
+let last: { ms: number; timeZone: string; text: string } | undefined;
+
 /** `2026-11-22T12:30:00-03:00`: local wall time of `timeZone` with its UTC offset at that instant. */
 export function formatDateTimeTz(date: Date, timeZone: string): string {
+  const ms = date.getTime();
+  if (last !== undefined && last.ms === ms && last.timeZone === timeZone) return last.text;
+  const text = formatUncached(date, timeZone);
+  last = { ms, timeZone, text };
+  return text;
+}
+
+function formatUncached(date: Date, timeZone: string): string {
   const parts = Object.fromEntries(
     formatter(timeZone)
       .formatToParts(date)

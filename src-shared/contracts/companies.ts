@@ -31,6 +31,7 @@ export const companyCreateSchema = z.strictObject({
   ambiente: ambienteSchema.default('homologacao'),
   authority: z.enum(['sandbox', 'sefaz']).optional(),
   csc: z.strictObject({ id: cscId, token: cscToken }).optional(),
+  nfceQrVersion: z.union([z.literal(2), z.literal(3)], { error: 'must be 2 or 3' }).default(2),
   series: z.strictObject({ nfe: serieSchema.default(1), nfce: serieSchema.default(1) }).optional(),
 });
 export type CompanyCreate = z.output<typeof companyCreateSchema>;
@@ -41,6 +42,8 @@ export const companyConfigSchema = z
     ambiente: ambienteSchema.optional(),
     csc_nfce: cscToken.optional(),
     id_csc: cscId.optional(),
+    /** NFC-e QR code version: 2 (CSC hash) or 3 (NT 2025.001), as the company's UF requires. */
+    versao_qrcode: z.union([z.literal(2), z.literal(3)], { error: 'must be 2 or 3' }).optional(),
   })
   .superRefine((body, ctx) => {
     if ((body.csc_nfce === undefined) !== (body.id_csc === undefined)) {
@@ -82,6 +85,7 @@ export interface CompanyView {
   authority: 'sandbox' | 'sefaz';
   /** The CSC token itself is a secret and never returned. */
   csc: { id: string; configured: true } | null;
+  nfceQrVersion: 2 | 3;
   createdAt: string;
   updatedAt: string;
 }

@@ -13,7 +13,10 @@ describe('migrations', () => {
     const dir = tempDataDir();
     const file = path.join(dir, 'balcao.sqlite');
     const first = openDatabase(file);
-    expect((await migrateToLatest(first.db)).applied).toEqual(['2026_11_22_0001_foundation']);
+    expect((await migrateToLatest(first.db)).applied).toEqual([
+      '2026_11_22_0001_foundation',
+      '2026_11_22_0002_nfce_qrcode_version',
+    ]);
     await first.db
       .insertInto('organizations')
       .values({ id: 'org_x', name: 'Kept', created_at: '2026-01-01T00:00:00.000Z' })
@@ -24,7 +27,10 @@ describe('migrations', () => {
     const rows = await second.db.selectFrom('organizations').selectAll().execute();
     expect(rows.map((r) => r.name)).toEqual(['Kept']);
     const bookkeeping = await sql<{ name: string }>`select name from kysely_migration`.execute(second.db);
-    expect(bookkeeping.rows.map((r) => r.name)).toEqual(['2026_11_22_0001_foundation']);
+    expect(bookkeeping.rows.map((r) => r.name)).toEqual([
+      '2026_11_22_0001_foundation',
+      '2026_11_22_0002_nfce_qrcode_version',
+    ]);
     await second.close();
   });
 
@@ -59,6 +65,7 @@ describe('migrations', () => {
           authority: 'sandbox',
           csc_id: null,
           csc_token_enc: null,
+          nfce_qr_version: 2,
           created_at: 'x',
           updated_at: 'x',
         })
