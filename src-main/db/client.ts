@@ -15,14 +15,22 @@ export interface OpenedDatabase {
 }
 
 export function openDatabase(file: string): OpenedDatabase {
+  return openSqlite<Database>(file);
+}
+
+/**
+ * Opens any SQLite file of the product with the same pragmas (the sandbox authority keeps its own file with
+ * its own schema). WAL lets readers proceed during a write; busy_timeout covers the CLI writing while the
+ * service runs; synchronous NORMAL in WAL mode loses no committed transaction on a process crash.
+ */
+export function openSqlite<Schema>(file: string): { db: Kysely<Schema>; close(): Promise<void> } {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
-  // WAL lets readers proceed during a write; busy_timeout covers the CLI writing while the service runs.
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
   return {
     db,
     close: async () => {
