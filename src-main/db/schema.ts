@@ -1,4 +1,5 @@
 // Typed view of the SQLite schema for Kysely; must match the migrations in ./migrations.
+import type { Generated } from 'kysely';
 
 /** ISO 8601 timestamps are stored as TEXT so they sort and compare lexically. */
 type IsoTimestamp = string;
@@ -142,6 +143,75 @@ export interface ProductsTable {
   updated_at: IsoTimestamp;
 }
 
+/** Document states (seed §3); `contingencia` = NFC-e issued offline (tpEmis 9), waiting to be transmitted. */
+export type DocumentStatus =
+  | 'rascunho'
+  | 'processando'
+  | 'contingencia'
+  | 'autorizada'
+  | 'erro'
+  | 'denegada'
+  | 'cancelada'
+  | 'substituida'
+  | 'inutilizada';
+
+export interface DocumentsTable {
+  id: string;
+  company_id: string;
+  modelo: number;
+  serie: number;
+  n_nf: number;
+  ambiente: Ambiente;
+  tp_emis: number;
+  chave: string;
+  status: DocumentStatus;
+  payload_json: string;
+  /** The signed NFe exactly as transmitted. */
+  xml: string;
+  digest_value: string;
+  v_nf: string;
+  dh_emi: string;
+  qr_code: string | null;
+  url_chave: string | null;
+  c_stat: string | null;
+  x_motivo: string | null;
+  n_prot: string | null;
+  authorized_at: string | null;
+  prot_xml: string | null;
+  proc_xml: string | null;
+  replaced_by: string | null;
+  replaces: string | null;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+}
+
+export type OutboxKind = 'autorizacao' | 'evento' | 'inutilizacao';
+/** `in_flight` rows found at start were interrupted mid-send: their result is unknown until consulted. */
+export type OutboxState = 'pending' | 'in_flight' | 'unknown' | 'done' | 'failed';
+
+export interface OutboxTable {
+  id: Generated<number>;
+  document_id: string | null;
+  company_id: string;
+  kind: OutboxKind;
+  message: string;
+  state: OutboxState;
+  attempts: number;
+  next_try_at: IsoTimestamp;
+  last_error: string | null;
+  last_c_stat: string | null;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+}
+
+export interface ContingencyModesTable {
+  company_id: string;
+  modelo: number;
+  mode: 'normal' | 'SVC-AN' | 'SVC-RS' | 'offline';
+  since: IsoTimestamp;
+  reason: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   companies: CompaniesTable;
@@ -151,4 +221,7 @@ export interface Database {
   customers: CustomersTable;
   fiscal_profiles: FiscalProfilesTable;
   products: ProductsTable;
+  documents: DocumentsTable;
+  outbox: OutboxTable;
+  contingency_modes: ContingencyModesTable;
 }
