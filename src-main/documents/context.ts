@@ -1,0 +1,135 @@
+// Everything the pure fiscal path needs about a company, loaded from the database: emitter, decrypted A1,
+// CSC, QR version, and the customers/products/profiles a payload refers to (fetched up front, so the pure
+// normalizer can look them up synchronously).
+import type { Db } from '../db/client.ts';
+import type { SecretBox } from '../security/secret-box.ts';
+import { readPkcs12, type A1Certificate } from '../fiscal/certificate.ts';
+import type { EmitModel } from '../fiscal/nfe/model.ts';
+import type { NormalizeContext } from '../fiscal/nfe/normalize.ts';
+import { companiesRepository, type CompanyRow } from '../companies/repository.ts';
+import { customersRepository } from '../customers/repository.ts';
+import { catalogRepository } from '../catalog/repository.ts';
+import { customerView } from '../customers/service.ts';
+import { productView, profileView } from '../catalog/service.ts';
+import { ApiError } from '../api/errors.ts';
+import type { UfSigla } from '../../src-shared/uf.ts';
+import type { CustomerView } from '../../src-shared/contracts/customers.ts';
+import type { FiscalProfileView, ProductView } from '../../src-shared/contracts/catalog.ts';
+
+export interface CompanyFiscal {
+  company: CompanyRow;
+  emit: EmitModel;
+  certificate: A1Certificate;
+  csc: { id: string; token: string } | null;
+  qrVersion: 2 | 3;
+  tpAmb: 1 | 2;
+}
+
+// Reading a PKCS#12 costs ~40 ms: keep the parsed certificate per company until its row changes.
+const certificateCache = new Map<string, { certId: string; cert: A1Certificate }>();
+
+export function emitFromCompany(c: CompanyRow): EmitModel {
+  return {
+    CNPJ: c.cnpj,
+    xNome: c.x_nome,
+    xFant: c.x_fant,
+    IE: c.ie,
+    IM: c.im,
+    CRT: c.crt as EmitModel['CRT'],
+    enderEmit: {
+      xLgr: c.x_lgr,
+      nro: c.nro,
+      xCpl: c.x_cpl,
+      xBairro: c.x_bairro,
+      cMun: c.c_mun,
+      xMun: c.x_mun,
+      UF: c.uf as UfSigla,
+      CEP: c.cep,
+      fone: c.fone,
+    },
+  };
+}
+
+export async function loadCompanyFiscal(
+  db: Db,
+  secrets: SecretBox,
+  companyId: string,
+): Promise<CompanyFiscal> {
+  const company = await companiesRepository.findById(db, companyId);
+  if (company === undefined) throw new Error(`company ${companyId} vanished`);
+  const certRow = await companiesRepository.activeCertificate(db, companyId);
+  if (certRow === undefined) {
+    throw new ApiError(
+      422,
+      'certificate_invalid',
+      'The company has no A1 certificate: upload one before issuing.',
+      [{ field: 'certificate', error: 'missing' }],
+    );
+  }
+  let cached = certificateCache.get(companyId);
+  if (cached === undefined || cached.certId !== certRow.id) {
+    cached = {
+      certId: certRow.id,
+      cert: readPkcs12(secrets.open(certRow.pfx_enc), secrets.openText(certRow.password_enc)),
+    };
+    certificateCache.set(companyId, cached);
+  }
+  return {
+    company,
+    emit: emitFromCompany(company),
+    certificate: cached.cert,
+    csc:
+      company.csc_id === null || company.csc_token_enc === null
+        ? null
+        : { id: company.csc_id, token: secrets.openText(company.csc_token_enc) },
+    qrVersion: company.nfce_qr_version === 3 ? 3 : 2,
+    tpAmb: company.ambiente === 'producao' ? 1 : 2,
+  };
+}
+
+function idsIn(payload: unknown, keys: readonly string[]): Set<string> {
+  const found = new Set<string>();
+  const walk = (node: unknown) => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (typeof node === 'object' && node !== null) {
+      for (const [k, v] of Object.entries(node)) {
+        if (keys.includes(k) && typeof v === 'string') found.add(v);
+        else walk(v);
+      }
+    }
+  };
+  walk(payload);
+  return found;
+}
+
+/** Loads the rows a payload names, restricted to the company, for the synchronous lookups of normalizeNfe. */
+export async function lookupsFor(
+  db: Db,
+  companyId: string,
+  payload: unknown,
+): Promise<NormalizeContext['lookup']> {
+  const customers = new Map<string, CustomerView>();
+  const products = new Map<string, ProductView>();
+  const profiles = new Map<string, FiscalProfileView>();
+  for (const id of idsIn(payload, ['customerId', 'customer_id'])) {
+    const row = await customersRepository.findById(db, id);
+    if (row?.company_id === companyId) customers.set(id, customerView(row));
+  }
+  const profileIds = idsIn(payload, ['fiscalProfileId', 'fiscal_profile_id']);
+  for (const id of idsIn(payload, ['productId', 'product_id'])) {
+    const row = await catalogRepository.findProduct(db, id);
+    if (row?.company_id === companyId) {
+      products.set(id, productView(row));
+      if (row.fiscal_profile_id !== null) profileIds.add(row.fiscal_profile_id);
+    }
+  }
+  for (const id of profileIds) {
+    const row = await catalogRepository.findProfile(db, id);
+    if (row?.company_id === companyId) profiles.set(id, profileView(row));
+  }
+  return {
+    customer: (id) => customers.get(id),
+    product: (id) => products.get(id),
+    profile: (id) => profiles.get(id),
+  };
+}

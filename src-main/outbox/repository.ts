@@ -1,0 +1,56 @@
+// Persistence of the transmission queue: one row per message to deliver to the authority.
+import type { Db } from '../db/client.ts';
+import type { OutboxTable } from '../db/schema.ts';
+import type { Selectable, Insertable } from 'kysely';
+
+export type OutboxRow = Selectable<OutboxTable>;
+
+export const outboxRepository = {
+  enqueue: async (db: Db, row: Insertable<OutboxTable>): Promise<number> => {
+    const inserted = await db.insertInto('outbox').values(row).returning('id').executeTakeFirstOrThrow();
+    return inserted.id;
+  },
+
+  findById: (db: Db, id: number) =>
+    db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst(),
+
+  openForDocument: (db: Db, documentId: string) =>
+    db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('document_id', '=', documentId)
+      .where('state', 'in', ['pending', 'in_flight', 'unknown'])
+      .orderBy('id')
+      .execute(),
+
+  due: (db: Db, now: string, limit: number) =>
+    db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('state', 'in', ['pending', 'unknown'])
+      .where('next_try_at', '<=', now)
+      .orderBy('next_try_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute(),
+
+  update: (db: Db, id: number, changes: Partial<Omit<OutboxRow, 'id'>>) =>
+    db.updateTable('outbox').set(changes).where('id', '=', id).execute(),
+
+  /** A send interrupted by a crash may or may not have reached the authority: look it up before resending. */
+  recoverInterrupted: async (db: Db, now: string): Promise<number> => {
+    const result = await db
+      .updateTable('outbox')
+      .set({ state: 'unknown', next_try_at: now, updated_at: now, last_error: 'interrupted while sending' })
+      .where('state', '=', 'in_flight')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  },
+
+  counts: (db: Db) =>
+    db
+      .selectFrom('outbox')
+      .select(['state', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('state')
+      .execute(),
+};

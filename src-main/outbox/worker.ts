@@ -1,0 +1,361 @@
+// The transmission queue worker: delivers outbox rows to the authority with exponential backoff and jitter,
+// never resends a note whose earlier send may have arrived without first looking it up, and settles
+// documents from the authority's protocols. Crash-safe: the row is marked in flight before each send.
+import type { Clock } from '../clock.ts';
+import { inTransaction, type Db } from '../db/client.ts';
+import type { Logger } from '../logger.ts';
+import { documentsRepository, type DocumentRow } from '../documents/repository.ts';
+import { outboxRepository, type OutboxRow } from './repository.ts';
+import {
+  AUTHORIZED_CSTAT,
+  AuthorityUnavailable,
+  DENIED_CSTAT,
+  PAUSED_CSTAT,
+  type AuthorityPort,
+  type ProtocolResult,
+} from './ports.ts';
+
+/** Builds the signed follow-up messages a resolution may need (they need the company's certificate). */
+export interface FollowUps {
+  /** envEvento 110112 cancelling `attempt` because `replacement` was issued for the same sale. */
+  substitution(attempt: DocumentRow, replacement: DocumentRow): Promise<string>;
+  /** inutNFe voiding the number of `attempt`, which never reached the authority. */
+  voidNumber(attempt: DocumentRow): Promise<string>;
+}
+
+export interface WorkerDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  authorityFor(companyId: string): Promise<AuthorityPort>;
+  followUps: FollowUps;
+  /** Told when a document reaches a final or contingency state (webhooks, printing). */
+  onDocumentChanged?(doc: DocumentRow): void;
+  random?: () => number;
+}
+
+export interface WorkerOptions {
+  pollMs: number;
+  batch: number;
+  baseBackoffMs: number;
+  maxBackoffMs: number;
+}
+
+const DEFAULTS: WorkerOptions = { pollMs: 1000, batch: 20, baseBackoffMs: 2000, maxBackoffMs: 10 * 60_000 };
+
+/** Event answers that mean the event is on record: 135/136 registered, 573 already registered before. */
+const EVENT_DONE: ReadonlySet<string> = new Set(['135', '136', '155', '573']);
+/** Inutilização answers that mean the range is void: 102 now, 563/256 it already was. */
+const VOID_DONE: ReadonlySet<string> = new Set(['102', '256', '563']);
+
+export class OutboxWorker {
+  private readonly options: WorkerOptions;
+  private readonly busy = new Map<number, Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
+
+  constructor(
+    private readonly deps: WorkerDeps,
+    options: Partial<WorkerOptions> = {},
+  ) {
+    this.options = { ...DEFAULTS, ...options };
+  }
+
+  /** Rows left in flight by a crash become `unknown`: consulted, never resent blind. */
+  async recover(): Promise<number> {
+    return outboxRepository.recoverInterrupted(this.deps.db, this.deps.clock.now().toISOString());
+  }
+
+  start(): void {
+    if (this.timer !== undefined) return;
+    this.timer = setInterval(() => {
+      this.ticking ??= this.tick()
+        .then(() => undefined)
+        .catch((error: unknown) => this.deps.logger.error('outbox tick failed', { error: String(error) }))
+        .finally(() => {
+          this.ticking = undefined;
+        });
+    }, this.options.pollMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.ticking;
+    await Promise.allSettled([...this.busy.values()]);
+  }
+
+  /** Processes the rows that are due; returns how many were looked at. */
+  async tick(): Promise<number> {
+    const rows = await outboxRepository.due(
+      this.deps.db,
+      this.deps.clock.now().toISOString(),
+      this.options.batch,
+    );
+    for (const row of rows) await this.process(row.id);
+    return rows.length;
+  }
+
+  /** Processes one row now (the cashier's synchronous path uses this); concurrent calls share one run. */
+  process(id: number): Promise<void> {
+    const running = this.busy.get(id);
+    if (running !== undefined) return running;
+    const run = this.processRow(id).finally(() => this.busy.delete(id));
+    this.busy.set(id, run);
+    return run;
+  }
+
+  isBusy(id: number): boolean {
+    return this.busy.has(id);
+  }
+
+  private backoff(attempts: number): string {
+    const random = this.deps.random ?? Math.random;
+    const exp = Math.min(this.options.maxBackoffMs, this.options.baseBackoffMs * 2 ** Math.min(attempts, 20));
+    // Full jitter keeps terminals that lost the network together from retrying in lockstep.
+    const delay = exp / 2 + random() * (exp / 2);
+    return new Date(this.deps.clock.now().getTime() + delay).toISOString();
+  }
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+
+  private async processRow(id: number): Promise<void> {
+    const row = await outboxRepository.findById(this.deps.db, id);
+    if (row === undefined || (row.state !== 'pending' && row.state !== 'unknown')) return;
+    const authority = await this.deps.authorityFor(row.company_id);
+    try {
+      if (row.kind === 'autorizacao') await this.processAuthorization(row, authority);
+      else if (row.kind === 'evento') await this.processSimple(row, () => authority.sendEvent(row.message));
+      else await this.processSimple(row, () => authority.sendInutilizacao(row.message));
+    } catch (error) {
+      if (error instanceof AuthorityUnavailable) {
+        const unknown = row.state === 'unknown' || error.mayHaveBeenReceived;
+        await outboxRepository.update(this.deps.db, row.id, {
+          state: row.kind === 'autorizacao' && unknown ? 'unknown' : 'pending',
+          next_try_at: this.backoff(row.attempts),
+          last_error: error.message,
+          updated_at: this.now(),
+        });
+        return;
+      }
+      this.deps.logger.error('outbox row failed unexpectedly', { id: row.id, error: String(error) });
+      await outboxRepository.update(this.deps.db, row.id, {
+        state: row.state === 'unknown' ? 'unknown' : 'pending',
+        next_try_at: this.backoff(row.attempts),
+        last_error: String(error),
+        updated_at: this.now(),
+      });
+    }
+  }
+
+  private async processAuthorization(row: OutboxRow, authority: AuthorityPort): Promise<void> {
+    const doc = await documentsRepository.findById(this.deps.db, row.document_id ?? '');
+    if (doc === undefined) throw new Error(`outbox row ${row.id} has no document`);
+
+    if (row.state === 'unknown') {
+      const answer = await authority.consult(doc.chave);
+      if (
+        answer.protocol !== null &&
+        (AUTHORIZED_CSTAT.has(answer.protocol.cStat) || DENIED_CSTAT.has(answer.protocol.cStat))
+      ) {
+        await this.settle(row, doc, answer.protocol);
+        return;
+      }
+      // 101/151: cancelled at the authority — it was authorized first; its protocol settles it as well.
+      if (answer.cStat !== '217') {
+        await outboxRepository.update(this.deps.db, row.id, {
+          next_try_at: this.backoff(row.attempts),
+          last_c_stat: answer.cStat,
+          last_error: answer.xMotivo,
+          updated_at: this.now(),
+        });
+        return;
+      }
+      // 217: the authority never received it. Safe to send, unless the sale was re-issued meanwhile.
+    }
+
+    const current = await documentsRepository.findById(this.deps.db, doc.id);
+    if (current?.replaced_by !== null && current?.replaced_by !== undefined) {
+      await this.voidReplacedAttempt(row, current);
+      return;
+    }
+
+    await outboxRepository.update(this.deps.db, row.id, {
+      state: 'in_flight',
+      attempts: row.attempts + 1,
+      updated_at: this.now(),
+    });
+    const answer = await authority.authorize(doc.xml);
+    const p = answer.protocol;
+    if (p !== null && (AUTHORIZED_CSTAT.has(p.cStat) || DENIED_CSTAT.has(p.cStat))) {
+      await this.settle(row, doc, p);
+    } else if (p !== null && (p.cStat === '204' || p.cStat === '539')) {
+      // Duplicate: an earlier send got through. The consultation returns the original protocol.
+      await outboxRepository.update(this.deps.db, row.id, {
+        state: 'unknown',
+        next_try_at: this.now(),
+        last_c_stat: p.cStat,
+        last_error: p.xMotivo,
+        updated_at: this.now(),
+      });
+    } else if (p === null && PAUSED_CSTAT.has(answer.cStat)) {
+      await outboxRepository.update(this.deps.db, row.id, {
+        state: 'pending',
+        next_try_at: this.backoff(row.attempts + 1),
+        last_c_stat: answer.cStat,
+        last_error: answer.xMotivo,
+        updated_at: this.now(),
+      });
+    } else {
+      const cStat = p?.cStat ?? answer.cStat;
+      const xMotivo = p?.xMotivo ?? answer.xMotivo;
+      await inTransaction(this.deps.db, async (trx) => {
+        await documentsRepository.update(trx, doc.id, {
+          status: 'erro',
+          c_stat: cStat,
+          x_motivo: xMotivo,
+          updated_at: this.now(),
+        });
+        await outboxRepository.update(trx, row.id, {
+          state: 'failed',
+          last_c_stat: cStat,
+          last_error: xMotivo,
+          updated_at: this.now(),
+        });
+      });
+      this.changed(doc.id);
+    }
+  }
+
+  private async settle(row: OutboxRow, doc: DocumentRow, protocol: ProtocolResult): Promise<void> {
+    const authorized = AUTHORIZED_CSTAT.has(protocol.cStat);
+    const now = this.now();
+    const followUp = await inTransaction(this.deps.db, async (trx) => {
+      const fresh = (await documentsRepository.findById(trx, doc.id)) ?? doc;
+      await documentsRepository.update(trx, doc.id, {
+        status: authorized ? 'autorizada' : 'denegada',
+        c_stat: protocol.cStat,
+        x_motivo: protocol.xMotivo,
+        n_prot: protocol.nProt,
+        authorized_at: protocol.dhRecbto,
+        prot_xml: protocol.xml,
+        // nfeProc (MOC 7.0 §5.4): the signed NFe and the protocol, both byte for byte.
+        proc_xml: `<nfeProc xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00">${fresh.xml}${protocol.xml}</nfeProc>`,
+        updated_at: now,
+      });
+      await outboxRepository.update(trx, row.id, {
+        state: 'done',
+        last_c_stat: protocol.cStat,
+        last_error: null,
+        updated_at: now,
+      });
+      if (authorized && fresh.replaced_by !== null) {
+        const replacement = await documentsRepository.findById(trx, fresh.replaced_by);
+        return replacement === undefined
+          ? null
+          : { attempt: { ...fresh, status: 'autorizada' as const, n_prot: protocol.nProt }, replacement };
+      }
+      return null;
+    });
+    this.changed(doc.id);
+    if (followUp !== null) {
+      // The sale was re-issued in contingency while this attempt was in doubt: cancel it by substitution.
+      const message = await this.deps.followUps.substitution(followUp.attempt, followUp.replacement);
+      await outboxRepository.enqueue(this.deps.db, {
+        document_id: doc.id,
+        company_id: doc.company_id,
+        kind: 'evento',
+        message,
+        state: 'pending',
+        attempts: 0,
+        next_try_at: this.now(),
+        last_error: null,
+        last_c_stat: null,
+        created_at: this.now(),
+        updated_at: this.now(),
+      });
+    }
+  }
+
+  private async voidReplacedAttempt(row: OutboxRow, doc: DocumentRow): Promise<void> {
+    const message = await this.deps.followUps.voidNumber(doc);
+    const now = this.now();
+    await inTransaction(this.deps.db, async (trx) => {
+      await outboxRepository.update(trx, row.id, {
+        state: 'done',
+        last_c_stat: '217',
+        last_error: 'never received; number voided',
+        updated_at: now,
+      });
+      await outboxRepository.enqueue(trx, {
+        document_id: doc.id,
+        company_id: doc.company_id,
+        kind: 'inutilizacao',
+        message,
+        state: 'pending',
+        attempts: 0,
+        next_try_at: now,
+        last_error: null,
+        last_c_stat: null,
+        created_at: now,
+        updated_at: now,
+      });
+    });
+  }
+
+  /** Events and inutilizações are idempotent at the authority (573 / 563 for repeats): resending is safe. */
+  private async processSimple(
+    row: OutboxRow,
+    send: () => Promise<{
+      cStat: string;
+      xMotivo: string;
+      result?: { cStat: string; xMotivo: string } | null;
+    }>,
+  ): Promise<void> {
+    await outboxRepository.update(this.deps.db, row.id, {
+      state: 'in_flight',
+      attempts: row.attempts + 1,
+      updated_at: this.now(),
+    });
+    const answer = await send();
+    const cStat = answer.result?.cStat ?? answer.cStat;
+    const xMotivo = answer.result?.xMotivo ?? answer.xMotivo;
+    const done = row.kind === 'evento' ? EVENT_DONE.has(cStat) : VOID_DONE.has(cStat);
+    if (!done && PAUSED_CSTAT.has(answer.cStat)) {
+      await outboxRepository.update(this.deps.db, row.id, {
+        state: 'pending',
+        next_try_at: this.backoff(row.attempts + 1),
+        last_c_stat: answer.cStat,
+        updated_at: this.now(),
+      });
+      return;
+    }
+    await inTransaction(this.deps.db, async (trx) => {
+      await outboxRepository.update(trx, row.id, {
+        state: done ? 'done' : 'failed',
+        last_c_stat: cStat,
+        last_error: done ? null : xMotivo,
+        updated_at: this.now(),
+      });
+      // Only cancellations (110111, 110112) and inutilizações change the note's state; a CC-e does not.
+      const cancels = row.kind === 'evento' && /<tpEvento>11011[12]<\/tpEvento>/.test(row.message);
+      if (done && row.document_id !== null && (cancels || row.kind === 'inutilizacao')) {
+        await documentsRepository.update(trx, row.document_id, {
+          status: cancels ? 'cancelada' : 'inutilizada',
+          updated_at: this.now(),
+        });
+      }
+    });
+    if (row.document_id !== null) this.changed(row.document_id);
+  }
+
+  private changed(documentId: string): void {
+    if (this.deps.onDocumentChanged === undefined) return;
+    void documentsRepository.findById(this.deps.db, documentId).then((doc) => {
+      if (doc !== undefined) this.deps.onDocumentChanged?.(doc);
+    });
+  }
+}
