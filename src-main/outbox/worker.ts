@@ -190,6 +190,7 @@ export class OutboxWorker {
     });
     const answer = await authority.authorize(doc.xml);
     const p = answer.protocol;
+    if (!PAUSED_CSTAT.has(answer.cStat)) await this.authorityAnswered(doc);
     if (p !== null && (AUTHORIZED_CSTAT.has(p.cStat) || DENIED_CSTAT.has(p.cStat))) {
       await this.settle(row, doc, p);
     } else if (p !== null && (p.cStat === '204' || p.cStat === '539')) {
@@ -228,6 +229,17 @@ export class OutboxWorker {
       });
       this.changed(doc.id);
     }
+  }
+
+  /** The authority is answering again: new NFC-e sales go back online (offline mode is a row, CONVENTIONS §5). */
+  private async authorityAnswered(doc: DocumentRow): Promise<void> {
+    if (doc.modelo !== 65) return;
+    await this.deps.db
+      .deleteFrom('contingency_modes')
+      .where('company_id', '=', doc.company_id)
+      .where('modelo', '=', 65)
+      .where('mode', '=', 'offline')
+      .execute();
   }
 
   private async settle(row: OutboxRow, doc: DocumentRow, protocol: ProtocolResult): Promise<void> {

@@ -1,0 +1,342 @@
+// Issuing NF-e/NFC-e: reserve the number, build and sign the note and queue it in ONE transaction; the
+// cashier's synchronous NFC-e sale with its fall-back to offline contingency (tpEmis 9) when the authority
+// does not answer in time, so a sale is never stopped by the network.
+import type { Clock } from '../clock.ts';
+import { inTransaction, type Db } from '../db/client.ts';
+import type { SecretBox } from '../security/secret-box.ts';
+import { newId } from '../ids.ts';
+import { ApiError, validationError } from '../api/errors.ts';
+import { randomCNF } from '../fiscal/access-key.ts';
+import { IBS_CBS_2026_RATES, type NfeModel } from '../fiscal/nfe/model.ts';
+import { prepareNfe, type PrepareContext, type PreparedNfe } from '../fiscal/nfe/prepare.ts';
+import { outboxRepository } from '../outbox/repository.ts';
+import type { OutboxWorker } from '../outbox/worker.ts';
+import { documentsRepository, type DocumentRow } from './repository.ts';
+import { loadCompanyFiscal, lookupsFor, type CompanyFiscal } from './context.ts';
+
+export const VER_PROC = 'Balcao 0.1.0';
+
+/** Justification written in offline NFC-e (xJust, 15–256 chars, MOC 7.0 B29). */
+const OFFLINE_JUSTIFICATION = 'Sem comunicacao com a SEFAZ no momento da venda';
+
+export interface IssueDeps {
+  db: Db;
+  clock: Clock;
+  secrets: SecretBox;
+  worker: OutboxWorker;
+}
+
+interface Emission {
+  tpEmis: NfeModel['tpEmis'];
+  contingency: NfeModel['contingency'];
+}
+
+function prepareOrThrow(payload: unknown, ctx: PrepareContext): PreparedNfe {
+  const result = prepareNfe(payload, ctx);
+  if (result.ok) return result.document;
+  if (result.stage === 'payload') throw validationError(result.errors);
+  // Tax or schema failures are fiscal-rule failures of a well-formed request (seed §7: 422).
+  throw new ApiError(
+    422,
+    'fiscal_rejection',
+    result.stage === 'schema'
+      ? 'The note does not validate against the official schema.'
+      : 'The taxes of the note cannot be computed.',
+    result.errors,
+  );
+}
+
+async function contextFor(
+  db: Db,
+  fiscal: CompanyFiscal,
+  payload: unknown,
+  modelo: 55 | 65,
+  serie: number,
+  nNF: number,
+  dhEmi: Date,
+  emission: Emission,
+): Promise<PrepareContext> {
+  return {
+    modelo,
+    emit: fiscal.emit,
+    tpAmb: fiscal.tpAmb,
+    serie,
+    nNF,
+    cNF: randomCNF(nNF),
+    dhEmi,
+    tpEmis: emission.tpEmis,
+    contingency: emission.contingency,
+    verProc: VER_PROC,
+    ibsCbsRates: { ...IBS_CBS_2026_RATES },
+    infRespTec: null,
+    lookup: await lookupsFor(db, fiscal.company.id, payload),
+    certificate: fiscal.certificate,
+    nfce: {
+      qrVersion: fiscal.qrVersion,
+      ...(fiscal.csc === null ? {} : { cscId: fiscal.csc.id, csc: fiscal.csc.token }),
+    },
+  };
+}
+
+function serieOf(payload: unknown, fallback: number): number {
+  const serie =
+    typeof payload === 'object' && payload !== null
+      ? (payload as Record<string, unknown>)['serie']
+      : undefined;
+  return typeof serie === 'number' && Number.isInteger(serie) ? serie : fallback;
+}
+
+async function defaultSerie(
+  db: Db,
+  companyId: string,
+  modelo: 55 | 65,
+  ambiente: 'homologacao' | 'producao',
+) {
+  const row = await db
+    .selectFrom('number_sequences')
+    .select('serie')
+    .where('company_id', '=', companyId)
+    .where('modelo', '=', modelo)
+    .where('ambiente', '=', ambiente)
+    .orderBy('serie')
+    .executeTakeFirst();
+  return row?.serie ?? 1;
+}
+
+function rowFrom(
+  id: string,
+  fiscal: CompanyFiscal,
+  modelo: 55 | 65,
+  serie: number,
+  nNF: number,
+  prepared: PreparedNfe,
+  payload: unknown,
+  status: DocumentRow['status'],
+  now: string,
+): DocumentRow {
+  return {
+    id,
+    company_id: fiscal.company.id,
+    modelo,
+    serie,
+    n_nf: nNF,
+    ambiente: fiscal.company.ambiente,
+    tp_emis: prepared.model.tpEmis,
+    chave: prepared.chave,
+    status,
+    payload_json: JSON.stringify(payload),
+    xml: prepared.xml,
+    digest_value: prepared.digestValue,
+    v_nf: prepared.vNF,
+    dh_emi: prepared.dhEmi,
+    qr_code: prepared.qrCode,
+    url_chave: prepared.urlChave,
+    c_stat: null,
+    x_motivo: null,
+    n_prot: null,
+    authorized_at: null,
+    prot_xml: null,
+    proc_xml: null,
+    replaced_by: null,
+    replaces: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+export interface Issued {
+  document: DocumentRow;
+  outboxId: number;
+}
+
+/**
+ * Reserves the next number, prepares and signs the note and queues it, in one transaction: a failure at
+ * any step leaves no number consumed and nothing half-written.
+ */
+export async function issueDocument(
+  deps: IssueDeps,
+  companyId: string,
+  modelo: 55 | 65,
+  payload: unknown,
+  emission: Emission = { tpEmis: 1, contingency: null },
+  replaces: DocumentRow | null = null,
+): Promise<Issued> {
+  const fiscal = await loadCompanyFiscal(deps.db, deps.secrets, companyId);
+  if (modelo === 65 && fiscal.qrVersion === 2 && fiscal.csc === null) {
+    throw validationError([
+      { field: 'csc_nfce', error: 'the company has no CSC: set it with PUT /v1/companies/:id/config' },
+    ]);
+  }
+  const serie = serieOf(payload, await defaultSerie(deps.db, companyId, modelo, fiscal.company.ambiente));
+  return inTransaction(deps.db, async (trx) => {
+    const now = deps.clock.now();
+    const nNF = await documentsRepository.reserveNumber(
+      trx,
+      companyId,
+      modelo,
+      serie,
+      fiscal.company.ambiente,
+      now.toISOString(),
+    );
+    const ctx = await contextFor(trx, fiscal, payload, modelo, serie, nNF, now, emission);
+    const prepared = prepareOrThrow(payload, ctx);
+    const row = rowFrom(
+      newId('doc'),
+      fiscal,
+      modelo,
+      serie,
+      nNF,
+      prepared,
+      payload,
+      emission.tpEmis === 9 ? 'contingencia' : 'processando',
+      now.toISOString(),
+    );
+    if (replaces !== null) row.replaces = replaces.id;
+    await documentsRepository.insert(trx, row);
+    if (replaces !== null)
+      await documentsRepository.update(trx, replaces.id, { replaced_by: row.id, updated_at: row.updated_at });
+    const outboxId = await outboxRepository.enqueue(trx, {
+      document_id: row.id,
+      company_id: companyId,
+      kind: 'autorizacao',
+      message: row.xml,
+      state: 'pending',
+      attempts: 0,
+      next_try_at: row.created_at,
+      last_error: null,
+      last_c_stat: null,
+      created_at: row.created_at,
+      updated_at: row.created_at,
+    });
+    return { document: row, outboxId };
+  });
+}
+
+async function offlineMode(db: Db, companyId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('contingency_modes')
+    .select('mode')
+    .where('company_id', '=', companyId)
+    .where('modelo', '=', 65)
+    .executeTakeFirst();
+  return row?.mode === 'offline';
+}
+
+export async function setNfceOffline(
+  db: Db,
+  clock: Clock,
+  companyId: string,
+  offline: boolean,
+  reason: string,
+): Promise<void> {
+  if (!offline) {
+    await db
+      .deleteFrom('contingency_modes')
+      .where('company_id', '=', companyId)
+      .where('modelo', '=', 65)
+      .execute();
+    return;
+  }
+  await db
+    .insertInto('contingency_modes')
+    .values({ company_id: companyId, modelo: 65, mode: 'offline', since: clock.now().toISOString(), reason })
+    .onConflict((oc) => oc.columns(['company_id', 'modelo']).doNothing())
+    .execute();
+}
+
+function offlineEmission(clock: Clock): Emission {
+  return { tpEmis: 9, contingency: { dhCont: clock.now(), xJust: OFFLINE_JUSTIFICATION } };
+}
+
+export interface SaleResult {
+  document: DocumentRow;
+  /** How the sale ended: authorized online, or issued in offline contingency (to be transmitted later). */
+  mode: 'online' | 'offline';
+}
+
+/**
+ * The cashier's sale: try the authority for at most `waitMs`; when it does not settle the note in time, the
+ * sale is issued in offline contingency and the NFC-e mode switches to offline so the next sales do not wait.
+ * An attempt that may have reached the authority keeps its number and is resolved later (consulted, then
+ * cancelled by substitution if authorized or voided if never received); one that certainly did not is
+ * re-signed as tpEmis 9 with the same number.
+ */
+export async function sellNfce(
+  deps: IssueDeps,
+  companyId: string,
+  payload: unknown,
+  waitMs: number,
+): Promise<SaleResult> {
+  if (await offlineMode(deps.db, companyId)) {
+    const { document } = await issueDocument(deps, companyId, 65, payload, offlineEmission(deps.clock));
+    return { document, mode: 'offline' };
+  }
+  const { document, outboxId } = await issueDocument(deps, companyId, 65, payload);
+  let timer: NodeJS.Timeout | undefined;
+  const attempt = deps.worker.process(outboxId);
+  await Promise.race([attempt, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+  clearTimeout(timer);
+
+  const after = await documentsRepository.findById(deps.db, document.id);
+  if (after !== undefined && after.status !== 'processando') return { document: after, mode: 'online' };
+
+  await setNfceOffline(deps.db, deps.clock, companyId, true, 'authority did not answer a sale in time');
+  const row = await outboxRepository.findById(deps.db, outboxId);
+  const certainlyNotReceived =
+    row !== undefined && row.state === 'pending' && row.attempts <= 1 && !deps.worker.isBusy(outboxId);
+  if (certainlyNotReceived) {
+    const reissued = await reissueSameNumberOffline(deps, document, outboxId);
+    if (reissued !== null) return { document: reissued, mode: 'offline' };
+  }
+  const { document: replacement } = await issueDocument(
+    deps,
+    companyId,
+    65,
+    payload,
+    offlineEmission(deps.clock),
+    document,
+  );
+  return { document: replacement, mode: 'offline' };
+}
+
+/** Re-signs a never-received attempt as tpEmis 9 under the same number (its key changes with tpEmis). */
+async function reissueSameNumberOffline(
+  deps: IssueDeps,
+  attempt: DocumentRow,
+  outboxId: number,
+): Promise<DocumentRow | null> {
+  const fiscal = await loadCompanyFiscal(deps.db, deps.secrets, attempt.company_id);
+  const payload: unknown = JSON.parse(attempt.payload_json);
+  return inTransaction(deps.db, async (trx) => {
+    const row = await outboxRepository.findById(trx, outboxId);
+    // Re-checked inside the transaction: the worker may have picked the row up meanwhile.
+    if (row === undefined || row.state !== 'pending' || deps.worker.isBusy(outboxId)) return null;
+    const ctx = await contextFor(
+      trx,
+      fiscal,
+      payload,
+      65,
+      attempt.serie,
+      attempt.n_nf,
+      deps.clock.now(),
+      offlineEmission(deps.clock),
+    );
+    const prepared = prepareOrThrow(payload, ctx);
+    const now = deps.clock.now().toISOString();
+    const updated = rowFrom(
+      attempt.id,
+      fiscal,
+      65,
+      attempt.serie,
+      attempt.n_nf,
+      prepared,
+      payload,
+      'contingencia',
+      now,
+    );
+    updated.created_at = attempt.created_at;
+    await documentsRepository.update(trx, attempt.id, updated);
+    await outboxRepository.update(trx, outboxId, { message: updated.xml, next_try_at: now, updated_at: now });
+    return updated;
+  });
+}
