@@ -1,0 +1,221 @@
+// The sale / queue / contingency logic against a scripted authority double (real SQLite, real signing); the
+// same flows run over real HTTPS against the sandbox authority in test/sandbox.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src-main/logger.ts';
+import { OutboxWorker, type FollowUps } from '../../src-main/outbox/worker.ts';
+import {
+  AuthorityUnavailable,
+  type AuthorityPort,
+  type ConsultAnswer,
+  type ProtocolResult,
+} from '../../src-main/outbox/ports.ts';
+import { sellNfce, issueDocument } from '../../src-main/documents/issue.ts';
+import { documentsRepository } from '../../src-main/documents/repository.ts';
+import { outboxRepository } from '../../src-main/outbox/repository.ts';
+import { startHarness, type Harness } from '../api/harness.ts';
+
+type Mode = 'ok' | 'refuse' | 'lose';
+
+/** Keeps what it authorized, like the real authority, and can fail the ways the field fails. */
+class ScriptedAuthority implements AuthorityPort {
+  mode: Mode = 'ok';
+  readonly authorized = new Map<string, ProtocolResult>();
+  readonly sends: string[] = [];
+  readonly events: string[] = [];
+  readonly voids: string[] = [];
+  private seq = 0;
+
+  private keyOf(xml: string): string {
+    return /Id="NFe(\w{44})"/.exec(xml)?.[1] ?? '';
+  }
+
+  async authorize(nfeXml: string) {
+    const chave = this.keyOf(nfeXml);
+    this.sends.push(chave);
+    if (this.mode === 'refuse') throw new AuthorityUnavailable('connection refused', false);
+    const existing = this.authorized.get(chave);
+    if (existing !== undefined) {
+      return {
+        cStat: '104',
+        xMotivo: 'Lote processado',
+        protocol: { ...existing, cStat: '204', xMotivo: 'Duplicidade de NF-e' },
+      };
+    }
+    const nProt = `1352600000${String(++this.seq).padStart(5, '0')}`;
+    const protocol: ProtocolResult = {
+      chNFe: chave,
+      cStat: '100',
+      xMotivo: 'Autorizado o uso da NF-e',
+      nProt,
+      dhRecbto: '2026-11-22T12:00:00-03:00',
+      xml: `<protNFe versao="4.00"><infProt><chNFe>${chave}</chNFe><nProt>${nProt}</nProt><cStat>100</cStat></infProt></protNFe>`,
+    };
+    this.authorized.set(chave, protocol);
+    if (this.mode === 'lose') throw new AuthorityUnavailable('socket closed before the answer', true);
+    return { cStat: '104', xMotivo: 'Lote processado', protocol };
+  }
+
+  async consult(chNFe: string): Promise<ConsultAnswer> {
+    if (this.mode === 'refuse') throw new AuthorityUnavailable('connection refused', false);
+    const p = this.authorized.get(chNFe);
+    return p === undefined
+      ? { cStat: '217', xMotivo: 'Rejeição: NF-e não consta na base de dados da SEFAZ', protocol: null }
+      : { cStat: p.cStat, xMotivo: p.xMotivo, protocol: p };
+  }
+
+  async sendEvent(envEvento: string) {
+    if (this.mode === 'refuse') throw new AuthorityUnavailable('connection refused', false);
+    this.events.push(envEvento);
+    return {
+      cStat: '128',
+      xMotivo: 'Lote de Evento Processado',
+      result: { cStat: '135', xMotivo: 'Evento registrado', nProt: '1', xml: '<retEvento/>' },
+    };
+  }
+
+  async sendInutilizacao(inutNFe: string) {
+    if (this.mode === 'refuse') throw new AuthorityUnavailable('connection refused', false);
+    this.voids.push(inutNFe);
+    return { cStat: '102', xMotivo: 'Inutilização de número homologado', nProt: '2', xml: '<retInutNFe/>' };
+  }
+}
+
+const followUps: FollowUps = {
+  substitution: async (attempt, replacement) =>
+    `<envEvento><tpEvento>110112</tpEvento><chNFe>${attempt.chave}</chNFe><chNFeRef>${replacement.chave}</chNFeRef></envEvento>`,
+  voidNumber: async (attempt) => `<inutNFe><nNFIni>${attempt.n_nf}</nNFIni></inutNFe>`,
+};
+
+let h: Harness;
+let authority: ScriptedAuthority;
+let worker: OutboxWorker;
+const sale = {
+  itens: [
+    {
+      codigo: 'A1',
+      descricao: 'Água 500 ml',
+      ncm: '22011000',
+      unidade: 'UN',
+      quantidade: 2,
+      valor_unitario: '3.50',
+      tributacao: { ICMS: { orig: 0, CSOSN: '102' }, PIS: { CST: '49' }, COFINS: { CST: '49' } },
+      cfop: '5102',
+    },
+  ],
+  pagamentos: [{ forma: 'dinheiro', valor: '10.00' }],
+};
+
+beforeAll(async () => {
+  h = await startHarness();
+  authority = new ScriptedAuthority();
+  worker = new OutboxWorker(
+    {
+      db: h.service.db,
+      clock: h.clock,
+      logger: createLogger('silent'),
+      authorityFor: async () => authority,
+      followUps,
+      random: () => 0.5,
+    },
+    { baseBackoffMs: 1000, maxBackoffMs: 60_000 },
+  );
+});
+afterAll(() => h.stop());
+
+const deps = () => ({ db: h.service.db, clock: h.clock, secrets: h.service.secrets, worker });
+const drain = async () => {
+  for (let i = 0; i < 10; i++) {
+    h.clock.advance(120_000);
+    if ((await worker.tick()) === 0) break;
+  }
+};
+
+describe('NFC-e sale and contingency', () => {
+  it('authorizes online when the authority answers', async () => {
+    authority.mode = 'ok';
+    const result = await sellNfce(deps(), h.companyId, sale, 2000);
+    expect(result.mode).toBe('online');
+    expect(result.document.status).toBe('autorizada');
+    expect(result.document.proc_xml).toContain('<protNFe versao="4.00">');
+    expect(
+      result.document.proc_xml?.startsWith(
+        '<nfeProc xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00"><NFe',
+      ),
+    ).toBe(true);
+  });
+
+  it('refused connection: same number re-signed offline, next sales go straight offline, all authorized later', async () => {
+    authority.mode = 'refuse';
+    const first = await sellNfce(deps(), h.companyId, sale, 2000);
+    expect(first.mode).toBe('offline');
+    expect(first.document.status).toBe('contingencia');
+    expect(first.document.tp_emis).toBe(9);
+    expect(first.document.xml).toContain('<tpEmis>9</tpEmis>');
+    const sendsBefore = authority.sends.length;
+    const second = await sellNfce(deps(), h.companyId, sale, 2000);
+    expect(second.mode).toBe('offline');
+    expect(second.document.n_nf).toBe(first.document.n_nf + 1);
+    expect(authority.sends.length).toBe(sendsBefore); // the second sale did not wait for the network
+    authority.mode = 'ok';
+    await drain();
+    for (const doc of [first.document, second.document]) {
+      expect((await documentsRepository.findById(h.service.db, doc.id))?.status).toBe('autorizada');
+    }
+    const back = await sellNfce(deps(), h.companyId, sale, 2000);
+    expect(back.mode).toBe('online');
+  });
+
+  it('lost response: re-issued under a new number, the first attempt found authorized and cancelled by substitution', async () => {
+    authority.mode = 'lose';
+    const result = await sellNfce(deps(), h.companyId, sale, 2000);
+    expect(result.mode).toBe('offline');
+    const replacement = result.document;
+    const attempt = await documentsRepository.findById(h.service.db, replacement.replaces ?? '');
+    expect(attempt?.replaced_by).toBe(replacement.id);
+    expect(replacement.n_nf).toBe((attempt?.n_nf ?? 0) + 1);
+    authority.mode = 'ok';
+    await drain();
+    expect((await documentsRepository.findById(h.service.db, attempt?.id ?? ''))?.status).toBe('cancelada');
+    expect((await documentsRepository.findById(h.service.db, replacement.id))?.status).toBe('autorizada');
+    const substitution = authority.events.find((e) => e.includes(attempt?.chave ?? '-'));
+    expect(substitution).toContain(`<chNFeRef>${replacement.chave}</chNFeRef>`);
+    // Never sent twice blind: the first key was sent exactly once.
+    expect(authority.sends.filter((k) => k === attempt?.chave)).toHaveLength(1);
+  });
+
+  it('crash while sending: the row is consulted first, and resent only when the authority never got it', async () => {
+    authority.mode = 'ok';
+    const { document, outboxId } = await issueDocument(deps(), h.companyId, 65, sale);
+    await outboxRepository.update(h.service.db, outboxId, { state: 'in_flight', attempts: 1 });
+    expect(await worker.recover()).toBe(1);
+    expect((await outboxRepository.findById(h.service.db, outboxId))?.state).toBe('unknown');
+    await drain();
+    expect((await documentsRepository.findById(h.service.db, document.id))?.status).toBe('autorizada');
+    expect(authority.sends.filter((k) => k === document.chave)).toHaveLength(1);
+  });
+
+  it('an attempt that never arrived and was replaced has its number voided, never sent', async () => {
+    authority.mode = 'ok';
+    const { document: attempt, outboxId } = await issueDocument(deps(), h.companyId, 65, sale);
+    await outboxRepository.update(h.service.db, outboxId, { state: 'unknown' });
+    await issueDocument(
+      deps(),
+      h.companyId,
+      65,
+      sale,
+      { tpEmis: 9, contingency: { dhCont: h.clock.now(), xJust: 'Sem comunicacao com a SEFAZ' } },
+      attempt,
+    );
+    await drain();
+    expect((await documentsRepository.findById(h.service.db, attempt.id))?.status).toBe('inutilizada');
+    expect(authority.sends).not.toContain(attempt.chave);
+    expect(authority.voids.some((v) => v.includes(`<nNFIni>${attempt.n_nf}</nNFIni>`))).toBe(true);
+  });
+
+  it('every reserved number ends authorized, cancelled or voided', async () => {
+    const docs = await documentsRepository.listByCompany(h.service.db, h.companyId);
+    const numbers = docs.map((d) => d.n_nf).sort((a, b) => a - b);
+    expect(numbers).toEqual(numbers.map((_, i) => i + 1));
+    expect(new Set(docs.map((d) => d.status))).toEqual(new Set(['autorizada', 'cancelada', 'inutilizada']));
+  });
+});
