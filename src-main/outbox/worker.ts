@@ -6,6 +6,7 @@ import { inTransaction, type Db } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import { documentsRepository, type DocumentRow } from '../documents/repository.ts';
 import { outboxRepository, type OutboxRow } from './repository.ts';
+import { nfeProc } from '../fiscal/proc.ts';
 import {
   AUTHORIZED_CSTAT,
   AuthorityUnavailable,
@@ -254,8 +255,9 @@ export class OutboxWorker {
         n_prot: protocol.nProt,
         authorized_at: protocol.dhRecbto,
         prot_xml: protocol.xml,
-        // nfeProc (MOC 7.0 §5.4): the signed NFe and the protocol, both byte for byte.
-        proc_xml: `<nfeProc xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00">${fresh.xml}${protocol.xml}</nfeProc>`,
+        // nfeProc (MOC 7.0 §5.4): the signed NFe and the protocol, both byte for byte; the assembler checks
+        // that the protocol belongs to this note (key, digest, environment).
+        proc_xml: nfeProc(fresh.xml, protocol.xml, { validate: false }).xml,
         updated_at: now,
       });
       await outboxRepository.update(trx, row.id, {

@@ -2,7 +2,8 @@
 // same flows run over real HTTPS against the sandbox authority in test/sandbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src-main/logger.ts';
-import { OutboxWorker, type FollowUps } from '../../src-main/outbox/worker.ts';
+import { OutboxWorker } from '../../src-main/outbox/worker.ts';
+import { followUpsFor } from '../../src-main/outbox/follow-ups.ts';
 import {
   AuthorityUnavailable,
   type AuthorityPort,
@@ -29,6 +30,22 @@ class ScriptedAuthority implements AuthorityPort {
     return /Id="NFe(\w{44})"/.exec(xml)?.[1] ?? '';
   }
 
+  private protocolFor(nfeXml: string, chave: string, nProt: string): ProtocolResult {
+    const tpAmb = /<tpAmb>(\d)<\/tpAmb>/.exec(nfeXml)?.[1] ?? '2';
+    const digVal = /<DigestValue>([^<]+)<\/DigestValue>/.exec(nfeXml)?.[1] ?? '';
+    return {
+      chNFe: chave,
+      cStat: '100',
+      xMotivo: 'Autorizado o uso da NF-e',
+      nProt,
+      dhRecbto: '2026-11-22T12:00:00-03:00',
+      xml:
+        `<protNFe versao="4.00"><infProt><tpAmb>${tpAmb}</tpAmb><verAplic>TESTE</verAplic><chNFe>${chave}</chNFe>` +
+        `<dhRecbto>2026-11-22T12:00:00-03:00</dhRecbto><nProt>${nProt}</nProt><digVal>${digVal}</digVal>` +
+        `<cStat>100</cStat><xMotivo>Autorizado o uso da NF-e</xMotivo></infProt></protNFe>`,
+    };
+  }
+
   async authorize(nfeXml: string) {
     const chave = this.keyOf(nfeXml);
     this.sends.push(chave);
@@ -42,14 +59,7 @@ class ScriptedAuthority implements AuthorityPort {
       };
     }
     const nProt = `1352600000${String(++this.seq).padStart(5, '0')}`;
-    const protocol: ProtocolResult = {
-      chNFe: chave,
-      cStat: '100',
-      xMotivo: 'Autorizado o uso da NF-e',
-      nProt,
-      dhRecbto: '2026-11-22T12:00:00-03:00',
-      xml: `<protNFe versao="4.00"><infProt><chNFe>${chave}</chNFe><nProt>${nProt}</nProt><cStat>100</cStat></infProt></protNFe>`,
-    };
+    const protocol = this.protocolFor(nfeXml, chave, nProt);
     this.authorized.set(chave, protocol);
     if (this.mode === 'lose') throw new AuthorityUnavailable('socket closed before the answer', true);
     return { cStat: '104', xMotivo: 'Lote processado', protocol };
@@ -80,12 +90,6 @@ class ScriptedAuthority implements AuthorityPort {
   }
 }
 
-const followUps: FollowUps = {
-  substitution: async (attempt, replacement) =>
-    `<envEvento><tpEvento>110112</tpEvento><chNFe>${attempt.chave}</chNFe><chNFeRef>${replacement.chave}</chNFeRef></envEvento>`,
-  voidNumber: async (attempt) => `<inutNFe><nNFIni>${attempt.n_nf}</nNFIni></inutNFe>`,
-};
-
 let h: Harness;
 let authority: ScriptedAuthority;
 let worker: OutboxWorker;
@@ -114,7 +118,7 @@ beforeAll(async () => {
       clock: h.clock,
       logger: createLogger('silent'),
       authorityFor: async () => authority,
-      followUps,
+      followUps: followUpsFor(h.service.db, h.service.secrets, h.clock),
       random: () => 0.5,
     },
     { baseBackoffMs: 1000, maxBackoffMs: 60_000 },
@@ -179,6 +183,10 @@ describe('NFC-e sale and contingency', () => {
     expect((await documentsRepository.findById(h.service.db, replacement.id))?.status).toBe('autorizada');
     const substitution = authority.events.find((e) => e.includes(attempt?.chave ?? '-'));
     expect(substitution).toContain(`<chNFeRef>${replacement.chave}</chNFeRef>`);
+    expect(substitution).toContain('<tpEvento>110112</tpEvento>');
+    const settled = await documentsRepository.findById(h.service.db, attempt?.id ?? '');
+    expect(settled?.n_prot).toMatch(/^\d{15}$/);
+    expect(substitution).toContain(`<nProt>${settled?.n_prot ?? 'none'}</nProt>`);
     // Never sent twice blind: the first key was sent exactly once.
     expect(authority.sends.filter((k) => k === attempt?.chave)).toHaveLength(1);
   });
@@ -209,7 +217,12 @@ describe('NFC-e sale and contingency', () => {
     await drain();
     expect((await documentsRepository.findById(h.service.db, attempt.id))?.status).toBe('inutilizada');
     expect(authority.sends).not.toContain(attempt.chave);
-    expect(authority.voids.some((v) => v.includes(`<nNFIni>${attempt.n_nf}</nNFIni>`))).toBe(true);
+    expect(
+      authority.voids.some((v) =>
+        v.includes(`<nNFIni>${attempt.n_nf}</nNFIni><nNFFin>${attempt.n_nf}</nNFFin>`),
+      ),
+    ).toBe(true);
+    expect(authority.voids[0]).toContain('<Signature xmlns="http://www.w3.org/2000/09/xmldsig#">');
   });
 
   it('every reserved number ends authorized, cancelled or voided', async () => {

@@ -1,0 +1,61 @@
+// The signed follow-up messages the queue may need to resolve a doubtful attempt: cancellation by
+// substitution (NT 2018.004, event 110112) and inutilização of a number that never reached the authority.
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/client.ts';
+import type { SecretBox } from '../security/secret-box.ts';
+import { buildEvent, signEvent } from '../fiscal/events.ts';
+import { buildInutilizacao, signInutilizacao } from '../fiscal/inutilizacao.ts';
+import { loadCompanyFiscal } from '../documents/context.ts';
+import { VER_PROC } from '../documents/issue.ts';
+import { ufBySigla } from '../../src-shared/uf.ts';
+import type { FollowUps } from './worker.ts';
+
+function schemaProblem(kind: string, errors: { message: string }[]): Error {
+  return new Error(`${kind} does not validate: ${errors.map((e) => e.message).join('; ')}`);
+}
+
+export function followUpsFor(db: Db, secrets: SecretBox, clock: Clock): FollowUps {
+  return {
+    async substitution(attempt, replacement) {
+      const fiscal = await loadCompanyFiscal(db, secrets, attempt.company_id);
+      if (attempt.n_prot === null) throw new Error(`document ${attempt.id} has no protocol to cancel`);
+      const built = buildEvent({
+        tpEvento: '110112',
+        tpAmb: fiscal.tpAmb,
+        CNPJ: fiscal.emit.CNPJ,
+        chNFe: attempt.chave,
+        nSeqEvento: 1,
+        dhEvento: clock.now(),
+        idLote: Date.now() % 1_000_000_000_000_000,
+        verAplic: VER_PROC,
+        nProt: attempt.n_prot,
+        xJust:
+          'Venda reemitida em contingencia off-line; NFC-e substituida pela de numero ' + replacement.n_nf,
+        chNFeRef: replacement.chave,
+      });
+      const signed = signEvent(built.xml, fiscal.certificate);
+      if (signed.errors.length > 0) throw schemaProblem('cancel by substitution', signed.errors);
+      return signed.xml;
+    },
+
+    async voidNumber(attempt) {
+      const fiscal = await loadCompanyFiscal(db, secrets, attempt.company_id);
+      const uf = ufBySigla(fiscal.emit.enderEmit.UF);
+      if (uf === undefined) throw new Error(`unknown UF ${fiscal.emit.enderEmit.UF}`);
+      const built = buildInutilizacao({
+        tpAmb: fiscal.tpAmb,
+        cUF: uf.cUF,
+        ano: attempt.dh_emi.slice(2, 4),
+        CNPJ: fiscal.emit.CNPJ,
+        mod: attempt.modelo as 55 | 65,
+        serie: attempt.serie,
+        nNFIni: attempt.n_nf,
+        nNFFin: attempt.n_nf,
+        xJust: 'Numero nao transmitido: venda reemitida em contingencia off-line com outro numero',
+      });
+      const signed = signInutilizacao(built.xml, fiscal.certificate);
+      if (signed.errors.length > 0) throw schemaProblem('inutilização', signed.errors);
+      return signed.xml;
+    },
+  };
+}
