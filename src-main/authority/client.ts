@@ -1,0 +1,625 @@
+// Typed calls to the NF-e 4.00 web services: builds each request message, wraps it in SOAP (soap.ts), sends
+// it through an AuthorityTransport and reads the answer, keeping the authority's own XML where it is evidence.
+import { gunzipSync } from 'node:zlib';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { ufByCode } from '../../src-shared/uf.ts';
+import { unwrapMessage, wrapRequest } from './soap.ts';
+import { httpStatusError, type AuthorityTransport } from './transport.ts';
+import type { AuthorityService, Endpoint } from './types.ts';
+
+const NFE_NS = 'http://www.portalfiscal.inf.br/nfe';
+
+export type TpAmb = 1 | 2;
+
+/** The authorization protocol of one NF-e (protNFe/infProt, leiauteNFe_v4.00.xsd TProtNFe). */
+export interface ProtNFe {
+  chNFe: string;
+  cStat: string;
+  xMotivo: string;
+  nProt?: string;
+  dhRecbto: string;
+  digVal?: string;
+  /**
+   * The protNFe element exactly as the authority sent it, to be placed after the NFe in nfeProc. It declares
+   * no namespace of its own (it inherits the NF-e default namespace, which nfeProc supplies again).
+   */
+  xml: string;
+}
+
+/** retEnviNFe: the lot receipt (async, cStat 103, nRec) or the processed lot (sync, cStat 104, protocols). */
+export interface AutorizacaoResult {
+  cStat: string;
+  xMotivo: string;
+  tpAmb: TpAmb;
+  cUF: string;
+  dhRecbto: string;
+  nRec?: string;
+  /** Average processing time in seconds the authority announces for an async lot. */
+  tMed?: string;
+  protocols: ProtNFe[];
+}
+
+/** retConsReciNFe: the result of an async lot. */
+export interface RetAutorizacaoResult {
+  cStat: string;
+  xMotivo: string;
+  tpAmb: TpAmb;
+  cUF: string;
+  dhRecbto: string;
+  nRec: string;
+  protocols: ProtNFe[];
+}
+
+/** retConsSitNFe: the situation of one NF-e. */
+export interface ConsultaProtocoloResult {
+  cStat: string;
+  xMotivo: string;
+  tpAmb: TpAmb;
+  cUF: string;
+  dhRecbto: string;
+  chNFe: string;
+  protocol?: ProtNFe;
+  /** Each procEventoNFe (cancellation, CC-e, ...) exactly as the authority sent it. */
+  events: string[];
+}
+
+/** retConsStatServ. */
+export interface StatusServicoResult {
+  cStat: string;
+  xMotivo: string;
+  tpAmb: TpAmb;
+  cUF: string;
+  dhRecbto: string;
+  tMed?: string;
+  dhRetorno?: string;
+  xObs?: string;
+}
+
+/** One retEvento of retEnvEvento. chNFe, tpEvento and nSeqEvento are optional in the schema (rejections). */
+export interface EventoResult {
+  cStat: string;
+  xMotivo: string;
+  chNFe?: string;
+  tpEvento?: string;
+  nSeqEvento?: string;
+  nProt?: string;
+  dhRegEvento: string;
+  /** The retEvento element exactly as the authority sent it, for procEventoNFe. */
+  xml: string;
+}
+
+export interface RecepcaoEventoResult {
+  cStat: string;
+  xMotivo: string;
+  idLote: string;
+  tpAmb: TpAmb;
+  cOrgao: string;
+  results: EventoResult[];
+}
+
+export interface InutilizacaoResult {
+  cStat: string;
+  xMotivo: string;
+  tpAmb: TpAmb;
+  cUF: string;
+  dhRecbto: string;
+  nProt?: string;
+  /** The retInutNFe element exactly as the authority sent it, for ProcInutNFe. */
+  xml: string;
+}
+
+export interface DistribuicaoDoc {
+  NSU: string;
+  /** The schema the document follows, e.g. 'resNFe_v1.01.xsd', 'procNFe_v4.00.xsd'. */
+  schema: string;
+  /** The document, gunzipped from docZip. */
+  xml: string;
+}
+
+export interface DistribuicaoResult {
+  cStat: string;
+  xMotivo: string;
+  tpAmb: TpAmb;
+  dhResp: string;
+  ultNSU: string;
+  maxNSU: string;
+  docs: DistribuicaoDoc[];
+}
+
+/** NT 2014.002 distDFeInt: the next documents after ultNSU (default 0), one NSU, or one access key. */
+export type DistribuicaoRequest = { tpAmb: TpAmb; cUFAutor: number | string; CNPJ: string } & (
+  | { ultNSU?: string | number; NSU?: undefined; chNFe?: undefined }
+  | { NSU: string | number; ultNSU?: undefined; chNFe?: undefined }
+  | { chNFe: string; ultNSU?: undefined; NSU?: undefined }
+);
+
+export interface AuthorityClient {
+  /** NFeAutorizacao4 with an enviNFe lot of signed NFe documents (indSinc 1: one NF-e, answer in place). */
+  autorizacao(req: { nfe: readonly string[]; idLote: string; indSinc: 0 | 1 }): Promise<AutorizacaoResult>;
+  /** NFeRetAutorizacao4: the result of an async lot by its receipt number. */
+  retAutorizacao(req: { tpAmb: TpAmb; nRec: string }): Promise<RetAutorizacaoResult>;
+  /** NFeConsultaProtocolo4: how the authority sees a note; settles sends that got no answer. */
+  consultaProtocolo(req: { tpAmb: TpAmb; chNFe: string }): Promise<ConsultaProtocoloResult>;
+  statusServico(req: { tpAmb: TpAmb; cUF: number | string }): Promise<StatusServicoResult>;
+  /** NFeRecepcaoEvento4 with a complete, signed envEvento, sent byte for byte. */
+  recepcaoEvento(req: { envEvento: string }): Promise<RecepcaoEventoResult>;
+  /** NFeInutilizacao4 with a signed inutNFe, sent byte for byte. */
+  inutilizacao(req: { inutNFe: string }): Promise<InutilizacaoResult>;
+  distribuicaoDFe(req: DistribuicaoRequest): Promise<DistribuicaoResult>;
+}
+
+export interface AuthorityClientOptions {
+  transport: AuthorityTransport;
+  /** Where each service is: usually `(service) => resolveEndpoint({ ...company, service })`. */
+  endpoint: (service: AuthorityService) => Endpoint | string;
+  /** Time allowed for each answer once the request is on its way. */
+  timeoutMs: number;
+}
+
+export type AuthorityResponseErrorKind = 'soap_fault' | 'not_xml' | 'unexpected_message';
+
+/**
+ * The authority answered, but not with the message the service defines: a SOAP Fault, a body that is not
+ * XML (an HTML error page behind a 200), or XML without the expected result. Unlike AuthorityUnavailableError
+ * the request did arrive; `mayHaveBeenReceived` says whether it may also have been processed: false only for
+ * a Sender (client) fault, where the authority refused the message itself.
+ */
+export class AuthorityResponseError extends Error {
+  readonly kind: AuthorityResponseErrorKind;
+  readonly service: AuthorityService;
+  readonly url: string;
+  readonly status: number;
+  readonly mayHaveBeenReceived: boolean;
+  /** SOAP fault code without prefix, e.g. 'Receiver', 'Sender' (SOAP 1.1: 'Server', 'Client'). */
+  readonly faultCode: string | undefined;
+  readonly faultReason: string | undefined;
+  /** The response body as received, for the log. */
+  readonly body: string;
+
+  constructor(init: {
+    kind: AuthorityResponseErrorKind;
+    service: AuthorityService;
+    url: string;
+    status: number;
+    body: string;
+    detail: string;
+    faultCode?: string;
+    faultReason?: string;
+  }) {
+    super(`${init.service} at ${init.url} (HTTP ${init.status}): ${init.kind}: ${init.detail}`);
+    this.name = 'AuthorityResponseError';
+    this.kind = init.kind;
+    this.service = init.service;
+    this.url = init.url;
+    this.status = init.status;
+    this.body = init.body;
+    this.faultCode = init.faultCode;
+    this.faultReason = init.faultReason;
+    this.mayHaveBeenReceived = !(
+      init.kind === 'soap_fault' && /^(Sender|Client)$/i.test(init.faultCode ?? '')
+    );
+  }
+}
+
+// --------------------------------------------------------------------------------------------------------
+// Parsing. Values stay strings (parseTagValue false): cStat, nProt, NSU and codes keep their leading zeros.
+
+// Elements that may repeat in the answers we read; the parser returns them as arrays even when single.
+const REPEATING = new Set(['protNFe', 'procEventoNFe', 'retEvento', 'docZip']);
+
+const messageParser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  removeNSPrefix: true,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  htmlEntities: false,
+  isArray: (name) => REPEATING.has(name),
+});
+
+const envelopeParser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  removeNSPrefix: true,
+  parseTagValue: false,
+  trimValues: true,
+  htmlEntities: false,
+});
+
+type Node = Record<string, unknown>;
+
+function isNode(value: unknown): value is Node {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Text of a child element: a plain string, or '#text' when the element also has attributes. */
+function text(node: unknown, name: string): string | undefined {
+  if (!isNode(node)) return undefined;
+  const value = node[name];
+  if (typeof value === 'string') return value;
+  if (isNode(value)) {
+    const t = value['#text'];
+    if (typeof t === 'string') return t;
+    if (typeof t === 'number') return String(t);
+    // An empty element that carries attributes only.
+    if (Object.keys(value).every((k) => k.startsWith('@_'))) return '';
+  }
+  return undefined;
+}
+
+function list(node: unknown, name: string): unknown[] {
+  if (!isNode(node)) return [];
+  const value = node[name];
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+/** Reads one answer and raises AuthorityResponseError('unexpected_message') for what is missing. */
+class Reader {
+  constructor(readonly fail: (detail: string) => never) {}
+
+  required(node: unknown, name: string, where: string): string {
+    const value = text(node, name);
+    if (value === undefined) this.fail(`<${where}> has no <${name}>`);
+    return value;
+  }
+
+  tpAmb(node: unknown, where: string): TpAmb {
+    const value = this.required(node, 'tpAmb', where);
+    if (value !== '1' && value !== '2') this.fail(`<${where}/tpAmb> is ${JSON.stringify(value)}`);
+    return value === '1' ? 1 : 2;
+  }
+
+  child(node: unknown, name: string, where: string): Node {
+    const value = isNode(node) ? node[name] : undefined;
+    if (!isNode(value)) this.fail(`<${where}> has no <${name}>`);
+    return value;
+  }
+}
+
+function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
+}
+
+/**
+ * The exact source text of the elements at `path` (local names from the document element down), so that
+ * signed or protocol-bearing XML (protNFe, retEvento, procEventoNFe, retInutNFe) is kept byte for byte.
+ * Expects well-formed XML (checked before); skips comments, CDATA, processing instructions and DOCTYPE.
+ */
+export function rawElements(xml: string, path: readonly string[]): string[] {
+  const out: string[] = [];
+  const stack: { local: string; start: number }[] = [];
+  const after = (token: string, from: number): number => {
+    const at = xml.indexOf(token, from);
+    if (at < 0) throw new Error(`unterminated markup: no ${JSON.stringify(token)} after offset ${from}`);
+    return at + token.length;
+  };
+  const atPath = (local: string): boolean =>
+    stack.length + 1 === path.length &&
+    path[stack.length] === local &&
+    stack.every((s, k) => s.local === path[k]);
+
+  let i = 0;
+  for (;;) {
+    const lt = xml.indexOf('<', i);
+    if (lt < 0) break;
+    if (xml.startsWith('<!--', lt)) i = after('-->', lt + 4);
+    else if (xml.startsWith('<![CDATA[', lt)) i = after(']]>', lt + 9);
+    else if (xml.startsWith('<?', lt)) i = after('?>', lt + 2);
+    else if (xml.startsWith('<!', lt)) i = after('>', lt + 2);
+    else if (xml.startsWith('</', lt)) {
+      i = after('>', lt + 2);
+      const top = stack.pop();
+      if (top !== undefined && atPath(top.local)) out.push(xml.slice(top.start, i));
+    } else {
+      // A start tag ends at the first '>' outside a quoted attribute value ('>' is legal inside one).
+      let j = lt + 1;
+      let quote: string | undefined;
+      for (; j < xml.length; j++) {
+        const c = xml[j];
+        if (quote !== undefined) {
+          if (c === quote) quote = undefined;
+        } else if (c === '"' || c === "'") quote = c;
+        else if (c === '>') break;
+      }
+      if (j >= xml.length) throw new Error(`unterminated start tag at offset ${lt}`);
+      const name = /^[^\s/>]+/.exec(xml.slice(lt + 1, j))?.[0] ?? '';
+      const local = name.slice(name.indexOf(':') + 1);
+      if (xml[j - 1] === '/') {
+        if (atPath(local)) out.push(xml.slice(lt, j + 1));
+      } else {
+        stack.push({ local, start: lt });
+      }
+      i = j + 1;
+    }
+  }
+  return out;
+}
+
+// --------------------------------------------------------------------------------------------------------
+// Requests. Canonical NF-e form: no declaration, no whitespace, xmlns then versao as the 4.00 examples.
+
+const ID_LOTE = /^[0-9]{1,15}$/; // leiauteNFe TIdLote
+const N_REC = /^[0-9]{15}$/; // tiposBasico TRec
+// TChNFe of PL_010: the emitter CNPJ (positions 7-20) may hold letters from July 2026 (IN RFB 2.229/2024).
+const CH_NFE = /^[0-9]{6}[0-9A-Z]{12}[0-9]{26}$/;
+const CNPJ = /^[0-9A-Z]{12}[0-9]{2}$/;
+const NSU = /^[0-9]{1,15}$/;
+
+/** Drops a BOM and XML declaration around a document and checks its root element and namespace. */
+function element(xml: string, root: string, what: string): string {
+  const body = xml
+    .replace(/^\uFEFF/, '')
+    .replace(/^\s*<\?xml[^?]*\?>/, '')
+    .trim();
+  const start = new RegExp(`^<${root}(\\s[^>]*)?>`).exec(body);
+  if (start === null || !body.endsWith(`</${root}>`)) {
+    throw new TypeError(`${what} must be one <${root}> element`);
+  }
+  if (!/\sxmlns="http:\/\/www\.portalfiscal\.inf\.br\/nfe"/.test(start[0])) {
+    throw new TypeError(`${what}: <${root}> must declare xmlns="${NFE_NS}" itself (it is sent as is)`);
+  }
+  return body;
+}
+
+function codeUf(value: number | string, what: string): string {
+  const code = typeof value === 'number' ? String(value).padStart(2, '0') : value;
+  if (ufByCode(code) === undefined)
+    throw new RangeError(`${what} must be an IBGE UF code, got ${JSON.stringify(value)}`);
+  return code;
+}
+
+function tpAmbText(tpAmb: TpAmb): string {
+  if (tpAmb !== 1 && tpAmb !== 2) throw new RangeError(`tpAmb must be 1 or 2, got ${JSON.stringify(tpAmb)}`);
+  return String(tpAmb);
+}
+
+function nsu(value: string | number, what: string): string {
+  const s = String(value);
+  if (!NSU.test(s)) throw new RangeError(`${what} must be up to 15 digits, got ${JSON.stringify(value)}`);
+  return s.padStart(15, '0');
+}
+
+// --------------------------------------------------------------------------------------------------------
+
+export function createAuthorityClient(options: AuthorityClientOptions): AuthorityClient {
+  const { transport, timeoutMs } = options;
+
+  /** Sends one message and returns the result message (exact bytes) with its parsed document element. */
+  async function call(
+    service: AuthorityService,
+    message: string,
+    root: string,
+  ): Promise<{ xml: string; node: Node; read: Reader }> {
+    const target = options.endpoint(service);
+    const url = typeof target === 'string' ? target : target.url;
+    const envelope = wrapRequest(service, message);
+    const { status, body } = await transport.send({ url, service, envelope, timeoutMs });
+
+    function fail(
+      kind: AuthorityResponseErrorKind,
+      detail: string,
+      fault?: { code: string; reason: string },
+    ): never {
+      throw new AuthorityResponseError({
+        kind,
+        service,
+        url,
+        status,
+        body,
+        detail,
+        ...(fault === undefined ? {} : { faultCode: fault.code, faultReason: fault.reason }),
+      });
+    }
+    const ok = status >= 200 && status < 300;
+    const trimmed = body.replace(/^\uFEFF/, '').trim();
+    const wellFormed = trimmed.startsWith('<') && XMLValidator.validate(trimmed) === true;
+    if (!wellFormed) {
+      if (!ok) throw httpStatusError(status, url, service);
+      fail('not_xml', `the body is not XML: ${JSON.stringify(trimmed.slice(0, 120))}`);
+    }
+    const fault = soapFault(envelopeParser.parse(trimmed));
+    if (fault !== undefined) fail('soap_fault', `${fault.code}: ${fault.reason}`, fault);
+    if (!ok) throw httpStatusError(status, url, service);
+
+    const wrapper = service === 'NFeDistribuicaoDFe' ? 'nfeDistDFeInteresseResult' : 'nfeResultMsg';
+    const xml = unwrapMessage(trimmed, wrapper);
+    if (xml === null) fail('unexpected_message', `no <${wrapper}> in the answer`);
+    const parsed: unknown = messageParser.parse(xml);
+    const node = isNode(parsed) ? parsed[root] : undefined;
+    if (!isNode(node)) {
+      const found = isNode(parsed) ? Object.keys(parsed).filter((k) => k !== '?xml') : [];
+      fail(
+        'unexpected_message',
+        `expected <${root}>, got ${found.map((k) => `<${k}>`).join(', ') || 'nothing'}`,
+      );
+    }
+    return { xml, node, read: new Reader((detail) => fail('unexpected_message', detail)) };
+  }
+
+  function protocol(raw: string, read: Reader): ProtNFe {
+    const parsed: unknown = messageParser.parse(raw);
+    const prot = list(parsed, 'protNFe')[0];
+    const inf = read.child(prot, 'infProt', 'protNFe');
+    return {
+      chNFe: read.required(inf, 'chNFe', 'infProt'),
+      cStat: read.required(inf, 'cStat', 'infProt'),
+      xMotivo: read.required(inf, 'xMotivo', 'infProt'),
+      ...optional('nProt', text(inf, 'nProt')),
+      dhRecbto: read.required(inf, 'dhRecbto', 'infProt'),
+      ...optional('digVal', text(inf, 'digVal')),
+      xml: raw,
+    };
+  }
+
+  return {
+    async autorizacao({ nfe, idLote, indSinc }) {
+      if (!ID_LOTE.test(idLote))
+        throw new RangeError(`idLote must be 1 to 15 digits, got ${JSON.stringify(idLote)}`);
+      if (indSinc !== 0 && indSinc !== 1)
+        throw new RangeError(`indSinc must be 0 or 1, got ${JSON.stringify(indSinc)}`);
+      // enviNFe_v4.00.xsd: 1 to 50 NFe; MOC 7.0 (rejection 452): a synchronous lot holds exactly one.
+      if (nfe.length < 1 || nfe.length > 50)
+        throw new RangeError(`a lot holds 1 to 50 NF-e, got ${nfe.length}`);
+      if (indSinc === 1 && nfe.length !== 1)
+        throw new RangeError('a synchronous lot (indSinc 1) holds one NF-e');
+      const docs = nfe.map((doc, i) => element(doc, 'NFe', `nfe[${i}]`)).join('');
+      const message = `<enviNFe xmlns="${NFE_NS}" versao="4.00"><idLote>${idLote}</idLote><indSinc>${indSinc}</indSinc>${docs}</enviNFe>`;
+      const { xml, node, read } = await call('NFeAutorizacao4', message, 'retEnviNFe');
+      const infRec = isNode(node.infRec) ? node.infRec : undefined;
+      return {
+        cStat: read.required(node, 'cStat', 'retEnviNFe'),
+        xMotivo: read.required(node, 'xMotivo', 'retEnviNFe'),
+        tpAmb: read.tpAmb(node, 'retEnviNFe'),
+        cUF: read.required(node, 'cUF', 'retEnviNFe'),
+        dhRecbto: read.required(node, 'dhRecbto', 'retEnviNFe'),
+        ...(infRec === undefined
+          ? {}
+          : { nRec: read.required(infRec, 'nRec', 'infRec'), ...optional('tMed', text(infRec, 'tMed')) }),
+        protocols: rawElements(xml, ['retEnviNFe', 'protNFe']).map((raw) => protocol(raw, read)),
+      };
+    },
+
+    async retAutorizacao({ tpAmb, nRec }) {
+      if (!N_REC.test(nRec)) throw new RangeError(`nRec must be 15 digits, got ${JSON.stringify(nRec)}`);
+      const message = `<consReciNFe xmlns="${NFE_NS}" versao="4.00"><tpAmb>${tpAmbText(tpAmb)}</tpAmb><nRec>${nRec}</nRec></consReciNFe>`;
+      const { xml, node, read } = await call('NFeRetAutorizacao4', message, 'retConsReciNFe');
+      return {
+        cStat: read.required(node, 'cStat', 'retConsReciNFe'),
+        xMotivo: read.required(node, 'xMotivo', 'retConsReciNFe'),
+        tpAmb: read.tpAmb(node, 'retConsReciNFe'),
+        cUF: read.required(node, 'cUF', 'retConsReciNFe'),
+        dhRecbto: read.required(node, 'dhRecbto', 'retConsReciNFe'),
+        nRec: read.required(node, 'nRec', 'retConsReciNFe'),
+        protocols: rawElements(xml, ['retConsReciNFe', 'protNFe']).map((raw) => protocol(raw, read)),
+      };
+    },
+
+    async consultaProtocolo({ tpAmb, chNFe }) {
+      if (!CH_NFE.test(chNFe))
+        throw new RangeError(`chNFe must be an access key of 44, got ${JSON.stringify(chNFe)}`);
+      const message = `<consSitNFe xmlns="${NFE_NS}" versao="4.00"><tpAmb>${tpAmbText(tpAmb)}</tpAmb><xServ>CONSULTAR</xServ><chNFe>${chNFe}</chNFe></consSitNFe>`;
+      const { xml, node, read } = await call('NFeConsultaProtocolo4', message, 'retConsSitNFe');
+      const prot = rawElements(xml, ['retConsSitNFe', 'protNFe'])[0];
+      return {
+        cStat: read.required(node, 'cStat', 'retConsSitNFe'),
+        xMotivo: read.required(node, 'xMotivo', 'retConsSitNFe'),
+        tpAmb: read.tpAmb(node, 'retConsSitNFe'),
+        cUF: read.required(node, 'cUF', 'retConsSitNFe'),
+        dhRecbto: read.required(node, 'dhRecbto', 'retConsSitNFe'),
+        chNFe: read.required(node, 'chNFe', 'retConsSitNFe'),
+        ...(prot === undefined ? {} : { protocol: protocol(prot, read) }),
+        events: rawElements(xml, ['retConsSitNFe', 'procEventoNFe']),
+      };
+    },
+
+    async statusServico({ tpAmb, cUF }) {
+      const message = `<consStatServ xmlns="${NFE_NS}" versao="4.00"><tpAmb>${tpAmbText(tpAmb)}</tpAmb><cUF>${codeUf(cUF, 'cUF')}</cUF><xServ>STATUS</xServ></consStatServ>`;
+      const { node, read } = await call('NFeStatusServico4', message, 'retConsStatServ');
+      return {
+        cStat: read.required(node, 'cStat', 'retConsStatServ'),
+        xMotivo: read.required(node, 'xMotivo', 'retConsStatServ'),
+        tpAmb: read.tpAmb(node, 'retConsStatServ'),
+        cUF: read.required(node, 'cUF', 'retConsStatServ'),
+        dhRecbto: read.required(node, 'dhRecbto', 'retConsStatServ'),
+        ...optional('tMed', text(node, 'tMed')),
+        ...optional('dhRetorno', text(node, 'dhRetorno')),
+        ...optional('xObs', text(node, 'xObs')),
+      };
+    },
+
+    async recepcaoEvento({ envEvento }) {
+      const message = element(envEvento, 'envEvento', 'envEvento');
+      const { xml, node, read } = await call('NFeRecepcaoEvento4', message, 'retEnvEvento');
+      const results = rawElements(xml, ['retEnvEvento', 'retEvento']).map((raw): EventoResult => {
+        const inf = read.child(list(messageParser.parse(raw), 'retEvento')[0], 'infEvento', 'retEvento');
+        return {
+          cStat: read.required(inf, 'cStat', 'retEvento/infEvento'),
+          xMotivo: read.required(inf, 'xMotivo', 'retEvento/infEvento'),
+          ...optional('chNFe', text(inf, 'chNFe')),
+          ...optional('tpEvento', text(inf, 'tpEvento')),
+          ...optional('nSeqEvento', text(inf, 'nSeqEvento')),
+          ...optional('nProt', text(inf, 'nProt')),
+          dhRegEvento: read.required(inf, 'dhRegEvento', 'retEvento/infEvento'),
+          xml: raw,
+        };
+      });
+      return {
+        cStat: read.required(node, 'cStat', 'retEnvEvento'),
+        xMotivo: read.required(node, 'xMotivo', 'retEnvEvento'),
+        idLote: read.required(node, 'idLote', 'retEnvEvento'),
+        tpAmb: read.tpAmb(node, 'retEnvEvento'),
+        cOrgao: read.required(node, 'cOrgao', 'retEnvEvento'),
+        results,
+      };
+    },
+
+    async inutilizacao({ inutNFe }) {
+      const message = element(inutNFe, 'inutNFe', 'inutNFe');
+      const { xml, node, read } = await call('NFeInutilizacao4', message, 'retInutNFe');
+      const inf = read.child(node, 'infInut', 'retInutNFe');
+      const raw = rawElements(xml, ['retInutNFe'])[0] ?? read.fail('no <retInutNFe> element');
+      return {
+        cStat: read.required(inf, 'cStat', 'infInut'),
+        xMotivo: read.required(inf, 'xMotivo', 'infInut'),
+        tpAmb: read.tpAmb(inf, 'infInut'),
+        cUF: read.required(inf, 'cUF', 'infInut'),
+        dhRecbto: read.required(inf, 'dhRecbto', 'infInut'),
+        ...optional('nProt', text(inf, 'nProt')),
+        xml: raw,
+      };
+    },
+
+    async distribuicaoDFe(req) {
+      if (!CNPJ.test(req.CNPJ))
+        throw new RangeError(`CNPJ must be 14 characters, got ${JSON.stringify(req.CNPJ)}`);
+      const given = [req.ultNSU, req.NSU, req.chNFe].filter((v) => v !== undefined).length;
+      if (given > 1) throw new RangeError('give one of ultNSU, NSU or chNFe');
+      let query: string;
+      if (req.NSU !== undefined) query = `<consNSU><NSU>${nsu(req.NSU, 'NSU')}</NSU></consNSU>`;
+      else if (req.chNFe !== undefined) {
+        if (!CH_NFE.test(req.chNFe))
+          throw new RangeError(`chNFe must be an access key, got ${JSON.stringify(req.chNFe)}`);
+        query = `<consChNFe><chNFe>${req.chNFe}</chNFe></consChNFe>`;
+      } else query = `<distNSU><ultNSU>${nsu(req.ultNSU ?? 0, 'ultNSU')}</ultNSU></distNSU>`;
+      // distDFeInt_v1.01.xsd (NT 2014.002): tpAmb, cUFAutor, CNPJ|CPF, then one of the three queries.
+      const message = `<distDFeInt xmlns="${NFE_NS}" versao="1.01"><tpAmb>${tpAmbText(req.tpAmb)}</tpAmb><cUFAutor>${codeUf(req.cUFAutor, 'cUFAutor')}</cUFAutor><CNPJ>${req.CNPJ}</CNPJ>${query}</distDFeInt>`;
+      const { node, read } = await call('NFeDistribuicaoDFe', message, 'retDistDFeInt');
+      const docs = list(node.loteDistDFeInt, 'docZip').map((doc): DistribuicaoDoc => {
+        const { '@_NSU': NSU, '@_schema': schema, '#text': content } = isNode(doc) ? doc : {};
+        if (typeof NSU !== 'string' || typeof schema !== 'string' || typeof content !== 'string') {
+          return read.fail('a <docZip> lacks its NSU, schema or content');
+        }
+        let xml: string;
+        try {
+          xml = gunzipSync(Buffer.from(content, 'base64')).toString('utf8');
+        } catch (cause) {
+          return read.fail(`<docZip NSU="${NSU}"> does not gunzip: ${String(cause)}`);
+        }
+        return { NSU, schema, xml };
+      });
+      return {
+        cStat: read.required(node, 'cStat', 'retDistDFeInt'),
+        xMotivo: read.required(node, 'xMotivo', 'retDistDFeInt'),
+        tpAmb: read.tpAmb(node, 'retDistDFeInt'),
+        dhResp: read.required(node, 'dhResp', 'retDistDFeInt'),
+        ultNSU: read.required(node, 'ultNSU', 'retDistDFeInt'),
+        maxNSU: read.required(node, 'maxNSU', 'retDistDFeInt'),
+        docs,
+      };
+    },
+  };
+}
+
+/** SOAP 1.2 (Code/Value, Reason/Text) or 1.1 (faultcode, faultstring) Fault in a parsed envelope. */
+function soapFault(envelope: unknown): { code: string; reason: string } | undefined {
+  const body = isNode(envelope) && isNode(envelope.Envelope) ? envelope.Envelope.Body : undefined;
+  const fault = isNode(body) ? body.Fault : undefined;
+  if (!isNode(fault)) return undefined;
+  const code = isNode(fault.Code) ? text(fault.Code, 'Value') : text(fault, 'faultcode');
+  const reasonNode = isNode(fault.Reason) ? list(fault.Reason, 'Text')[0] : undefined;
+  const reason = reasonNode !== undefined ? text({ t: reasonNode }, 't') : text(fault, 'faultstring');
+  // The code is a QName (soap12:Receiver); its prefix says nothing.
+  return { code: (code ?? '').replace(/^[^:]*:/, ''), reason: reason ?? '' };
+}

@@ -1,0 +1,158 @@
+// Adapts the SOAP client to the queue's AuthorityPort, one port per company: routes each message to the
+// endpoint of its model (read from the message itself), and turns every way of not getting an answer into
+// AuthorityUnavailable with an honest `mayHaveBeenReceived`.
+import { randomInt } from 'node:crypto';
+import type { Db } from '../db/client.ts';
+import type { SecretBox } from '../security/secret-box.ts';
+import { loadCompanyFiscal } from '../documents/context.ts';
+import {
+  AuthorityUnavailable,
+  type AuthorityPort,
+  type AuthorizeAnswer,
+  type ProtocolResult,
+} from '../outbox/ports.ts';
+import {
+  createAuthorityClient,
+  AuthorityResponseError,
+  type AuthorityClient,
+  type ProtNFe,
+} from './client.ts';
+import { resolveEndpoint } from './endpoints.ts';
+import { AuthorityUnavailableError, httpsTransport, type HttpsTransport } from './transport.ts';
+import type { AuthorityService } from './types.ts';
+import type { UfSigla } from '../../src-shared/uf.ts';
+
+export interface SandboxTarget {
+  url: string;
+  caPem: string;
+}
+
+function protocolOf(p: ProtNFe | undefined): ProtocolResult | null {
+  if (p === undefined) return null;
+  return {
+    chNFe: p.chNFe,
+    cStat: p.cStat,
+    xMotivo: p.xMotivo,
+    nProt: p.nProt ?? null,
+    dhRecbto: p.dhRecbto,
+    xml: p.xml,
+  };
+}
+
+async function guarded<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof AuthorityUnavailableError)
+      throw new AuthorityUnavailable(error.message, error.mayHaveBeenReceived);
+    // A SOAP fault or an unreadable answer decided nothing we can rely on; only a Sender fault proves the
+    // message was refused before processing.
+    if (error instanceof AuthorityResponseError)
+      throw new AuthorityUnavailable(error.message, error.mayHaveBeenReceived);
+    throw error;
+  }
+}
+
+const modeloOfKey = (chave: string): 55 | 65 => (chave.slice(20, 22) === '65' ? 65 : 55);
+const modeloOfMessage = (xml: string): 55 | 65 => {
+  const mod = /<mod>(\d\d)<\/mod>/.exec(xml)?.[1];
+  if (mod !== undefined) return mod === '65' ? 65 : 55;
+  const key = /<chNFe>(\w{44})<\/chNFe>/.exec(xml)?.[1];
+  return key === undefined ? 55 : modeloOfKey(key);
+};
+
+export function authorityPort(clients: (modelo: 55 | 65) => AuthorityClient, tpAmb: 1 | 2): AuthorityPort {
+  return {
+    async authorize(nfeXml): Promise<AuthorizeAnswer> {
+      const client = clients(modeloOfMessage(nfeXml));
+      const idLote = String(randomInt(1, 2 ** 47))
+        .padStart(15, '0')
+        .slice(-15);
+      const answer = await guarded(() => client.autorizacao({ nfe: [nfeXml], idLote, indSinc: 1 }));
+      if (answer.cStat === '103' && answer.nRec !== undefined) {
+        // The authority took the lote asynchronously: ask once for the result; a lote still in
+        // processing (105) is settled later by consultation, never by a resend.
+        const nRec = answer.nRec;
+        const ret = await guarded(() => client.retAutorizacao({ tpAmb, nRec }));
+        if (ret.cStat === '105') throw new AuthorityUnavailable('lote still in processing (105)', true);
+        return { cStat: ret.cStat, xMotivo: ret.xMotivo, protocol: protocolOf(ret.protocols[0]) };
+      }
+      return { cStat: answer.cStat, xMotivo: answer.xMotivo, protocol: protocolOf(answer.protocols[0]) };
+    },
+    async consult(chNFe) {
+      const answer = await guarded(() => clients(modeloOfKey(chNFe)).consultaProtocolo({ tpAmb, chNFe }));
+      return { cStat: answer.cStat, xMotivo: answer.xMotivo, protocol: protocolOf(answer.protocol) };
+    },
+    async sendEvent(envEvento) {
+      const answer = await guarded(() => clients(modeloOfMessage(envEvento)).recepcaoEvento({ envEvento }));
+      const r = answer.results[0];
+      return {
+        cStat: answer.cStat,
+        xMotivo: answer.xMotivo,
+        result:
+          r === undefined ? null : { cStat: r.cStat, xMotivo: r.xMotivo, nProt: r.nProt ?? null, xml: r.xml },
+      };
+    },
+    async sendInutilizacao(inutNFe) {
+      const answer = await guarded(() => clients(modeloOfMessage(inutNFe)).inutilizacao({ inutNFe }));
+      return { cStat: answer.cStat, xMotivo: answer.xMotivo, nProt: answer.nProt ?? null, xml: answer.xml };
+    },
+  };
+}
+
+export interface AuthorityResolverOptions {
+  db: Db;
+  secrets: SecretBox;
+  /** The embedded sandbox authority, for companies whose `authority` is `sandbox`. */
+  sandbox: SandboxTarget | null;
+  timeoutMs: number;
+  connectTimeoutMs?: number;
+}
+
+/** One port per company, rebuilt when its certificate changes; transports keep their TLS sessions alive. */
+export function authorityResolver(options: AuthorityResolverOptions) {
+  const cache = new Map<string, { certSubject: string; transport: HttpsTransport; port: AuthorityPort }>();
+  const resolve = async (companyId: string): Promise<AuthorityPort> => {
+    const fiscal = await loadCompanyFiscal(options.db, options.secrets, companyId);
+    const cached = cache.get(companyId);
+    const certSubject = `${fiscal.certificate.serialNumber}|${fiscal.company.authority}|${fiscal.company.ambiente}`;
+    if (cached !== undefined && cached.certSubject === certSubject) return cached.port;
+    cached?.transport.close();
+    const sandbox = fiscal.company.authority === 'sandbox' ? options.sandbox : null;
+    if (fiscal.company.authority === 'sandbox' && sandbox === null) {
+      throw new AuthorityUnavailable('the sandbox authority is not running', false);
+    }
+    const transport = httpsTransport({
+      certificate: fiscal.certificate,
+      ...(sandbox === null ? {} : { ca: sandbox.caPem }),
+      ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
+    });
+    const clients = new Map<number, AuthorityClient>();
+    const clientFor = (modelo: 55 | 65) => {
+      let client = clients.get(modelo);
+      if (client === undefined) {
+        const endpoint = (service: AuthorityService) =>
+          sandbox !== null
+            ? `${sandbox.url}/ws/${service}`
+            : resolveEndpoint({
+                uf: fiscal.emit.enderEmit.UF as UfSigla,
+                tpAmb: fiscal.tpAmb,
+                modelo,
+                service,
+                contingency: 'normal',
+              });
+        client = createAuthorityClient({ transport, endpoint, timeoutMs: options.timeoutMs });
+        clients.set(modelo, client);
+      }
+      return client;
+    };
+    const port = authorityPort(clientFor, fiscal.tpAmb);
+    cache.set(companyId, { certSubject, transport, port });
+    return port;
+  };
+  const close = () => {
+    for (const { transport } of cache.values()) transport.close();
+    cache.clear();
+  };
+  return { resolve, close };
+}
