@@ -11,14 +11,22 @@ import { createLogger, type Logger } from './logger.ts';
 import { SecretBox, loadMasterKey } from './security/secret-box.ts';
 import { RateLimiter } from './api/middleware/rate-limit.ts';
 import { createApp } from './api/server.ts';
+import type { ServiceHooks } from './api/context.ts';
 import { bootstrapSandbox, type BootstrapResult } from './bootstrap.ts';
 import { projectRoot } from './paths.ts';
+import { startSandboxAuthority, type SandboxAuthority } from './sandbox/server.ts';
+import { authorityResolver } from './authority/port.ts';
+import { OutboxWorker } from './outbox/worker.ts';
+import { followUpsFor } from './outbox/follow-ups.ts';
 
 export interface RunningService {
   url: string;
   port: number;
   db: Db;
   secrets: SecretBox;
+  /** The embedded sandbox authority (null when no company uses it). */
+  sandbox: SandboxAuthority | null;
+  worker: OutboxWorker;
   bootstrap: BootstrapResult;
   migrationsApplied: string[];
   close(): Promise<void>;
@@ -29,6 +37,36 @@ export interface ServiceOptions {
   logger?: Logger;
   /** How long graceful shutdown waits for in-flight requests before cutting connections. */
   shutdownGraceMs?: number;
+  /** Queue polling and authority timeouts (tests shorten them). */
+  outbox?: { pollMs?: number; baseBackoffMs?: number; maxBackoffMs?: number; requestTimeoutMs?: number };
+  /** Do not start the queue worker (tests that drive it by hand). */
+  startWorker?: boolean;
+  /**
+   * Where sandbox companies send their notes: the embedded authority (default), or one running elsewhere
+   * (`npm run sandbox`, or a test that must keep the authority alive while it kills this process).
+   */
+  sandbox?: 'embedded' | { url: string; caPem: string };
+}
+
+/**
+ * Registers the CSC of every sandbox company with the embedded authority, as a taxpayer registers its CSC
+ * on the SEFAZ portal, so the authority can check the QR code hash (rejection 464).
+ */
+export async function syncSandboxCompanies(
+  db: Db,
+  secrets: SecretBox,
+  sandbox: SandboxAuthority,
+): Promise<void> {
+  const companies = await db.selectFrom('companies').selectAll().where('authority', '=', 'sandbox').execute();
+  for (const c of companies) {
+    await sandbox.registry.configureCompany({
+      cnpj: c.cnpj,
+      csc:
+        c.csc_id === null || c.csc_token_enc === null
+          ? []
+          : [{ id: c.csc_id, token: secrets.openText(c.csc_token_enc) }],
+    });
+  }
 }
 
 function readVersion(): string {
@@ -58,7 +96,17 @@ export async function startService(
   try {
     const { applied } = await migrateToLatest(db);
     const limiter = new RateLimiter(clock);
-    const app = createApp({ db, clock, secrets, logger, limiter, uiDir: uiDir(), version: readVersion() });
+    const hooks: ServiceHooks = { companyChanged: () => Promise.resolve() };
+    const app = createApp({
+      db,
+      clock,
+      secrets,
+      logger,
+      hooks,
+      limiter,
+      uiDir: uiDir(),
+      version: readVersion(),
+    });
     server = await new Promise<Server>((resolve, reject) => {
       const s = app.listen(config.port, config.host);
       s.once('listening', () => resolve(s));
@@ -71,6 +119,44 @@ export async function startService(
     const sweeper = setInterval(() => limiter.sweep(), 60_000);
     sweeper.unref();
 
+    const usesSandbox =
+      (await db.selectFrom('companies').select('id').where('authority', '=', 'sandbox').limit(1).execute())
+        .length > 0;
+    const external = options.sandbox === undefined || options.sandbox === 'embedded' ? null : options.sandbox;
+    const sandbox =
+      usesSandbox && external === null
+        ? await startSandboxAuthority({
+            dataFile: path.join(config.dataDir, 'sandbox-authority.sqlite'),
+            clock,
+          })
+        : null;
+    if (sandbox !== null) {
+      await syncSandboxCompanies(db, secrets, sandbox);
+      hooks.companyChanged = () => syncSandboxCompanies(db, secrets, sandbox);
+    }
+    const resolver = authorityResolver({
+      db,
+      secrets,
+      sandbox: external ?? (sandbox === null ? null : { url: sandbox.url, caPem: sandbox.caPem }),
+      timeoutMs: options.outbox?.requestTimeoutMs ?? 15_000,
+    });
+    const worker = new OutboxWorker(
+      { db, clock, logger, authorityFor: resolver.resolve, followUps: followUpsFor(db, secrets, clock) },
+      {
+        ...(options.outbox?.pollMs === undefined ? {} : { pollMs: options.outbox.pollMs }),
+        ...(options.outbox?.baseBackoffMs === undefined
+          ? {}
+          : { baseBackoffMs: options.outbox.baseBackoffMs }),
+        ...(options.outbox?.maxBackoffMs === undefined ? {} : { maxBackoffMs: options.outbox.maxBackoffMs }),
+      },
+    );
+    const recovered = await worker.recover();
+    if (recovered > 0)
+      logger.warn('queue rows interrupted by the last stop will be consulted before any resend', {
+        recovered,
+      });
+    if (options.startWorker !== false) worker.start();
+
     const running = server;
     let closing: Promise<void> | undefined;
     const close = () => {
@@ -82,11 +168,15 @@ export async function startService(
           running.closeIdleConnections();
           setTimeout(() => running.closeAllConnections(), options.shutdownGraceMs ?? 10_000).unref();
         });
+        // After the last request: the queue finishes the send it is in, so its row is not left in flight.
+        await worker.stop();
+        resolver.close();
+        await sandbox?.close();
         await closeDb();
       })();
       return closing;
     };
-    return { url, port, db, secrets, bootstrap, migrationsApplied: applied, close };
+    return { url, port, db, secrets, sandbox, worker, bootstrap, migrationsApplied: applied, close };
   } catch (error) {
     server?.close();
     await closeDb();

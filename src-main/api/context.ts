@@ -9,4 +9,10 @@ export interface ApiDeps {
   clock: Clock;
   secrets: SecretBox;
   logger: Logger;
+  /** Told after a company's fiscal settings change (the embedded sandbox re-reads its CSC). */
+  hooks: ServiceHooks;
+}
+
+export interface ServiceHooks {
+  companyChanged(companyId: string): Promise<void>;
 }

@@ -54,6 +54,7 @@ export async function loadCompanyFiscal(
   db: Db,
   secrets: SecretBox,
   companyId: string,
+  now: Date = new Date(),
 ): Promise<CompanyFiscal> {
   const company = await companiesRepository.findById(db, companyId);
   if (company === undefined) throw new Error(`company ${companyId} vanished`);
@@ -64,6 +65,15 @@ export async function loadCompanyFiscal(
       'certificate_invalid',
       'The company has no A1 certificate: upload one before issuing.',
       [{ field: 'certificate', error: 'missing' }],
+    );
+  }
+  // Checked before anything is signed or sent: SEFAZ would refuse it anyway (rejections 280-286).
+  if (new Date(certRow.not_after).getTime() <= now.getTime()) {
+    throw new ApiError(
+      422,
+      'certificate_invalid',
+      `The A1 certificate expired on ${certRow.not_after}: upload a valid one.`,
+      [{ field: 'certificate', error: 'expired' }],
     );
   }
   let cached = certificateCache.get(companyId);

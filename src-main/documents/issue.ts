@@ -161,7 +161,7 @@ export async function issueDocument(
   emission: Emission = { tpEmis: 1, contingency: null },
   replaces: DocumentRow | null = null,
 ): Promise<Issued> {
-  const fiscal = await loadCompanyFiscal(deps.db, deps.secrets, companyId);
+  const fiscal = await loadCompanyFiscal(deps.db, deps.secrets, companyId, deps.clock.now());
   if (modelo === 65 && fiscal.qrVersion === 2 && fiscal.csc === null) {
     throw validationError([
       { field: 'csc_nfce', error: 'the company has no CSC: set it with PUT /v1/companies/:id/config' },
@@ -305,7 +305,7 @@ async function reissueSameNumberOffline(
   attempt: DocumentRow,
   outboxId: number,
 ): Promise<DocumentRow | null> {
-  const fiscal = await loadCompanyFiscal(deps.db, deps.secrets, attempt.company_id);
+  const fiscal = await loadCompanyFiscal(deps.db, deps.secrets, attempt.company_id, deps.clock.now());
   const payload: unknown = JSON.parse(attempt.payload_json);
   return inTransaction(deps.db, async (trx) => {
     const row = await outboxRepository.findById(trx, outboxId);

@@ -68,7 +68,9 @@ export function companyRoutes(deps: ApiDeps): Router {
   router.put('/:id/config', async (req, res) => {
     const company = await companyForAuth(db, authOf(res), req.params.id);
     const config = parseOrThrow(companyConfigSchema, req.body);
-    res.json(await updateCompanyConfig(deps, company, config));
+    const answer = await updateCompanyConfig(deps, company, config);
+    await deps.hooks.companyChanged(company.id);
+    res.json(answer);
   });
 
   router.get('/:id/nfe-sequences', async (req, res) => {

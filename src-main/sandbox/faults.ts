@@ -1,0 +1,307 @@
+// Fault injection for the sandbox authority: the failures a POS meets in the field (authority unreachable,
+// no answer, slow answer, service paused, answer lost after the note was authorized), switchable per test
+// and over HTTP, each for all services or for a set of them, optionally for the next N requests only.
+import type { AuthorityService } from '../authority/types.ts';
+import { SERVICE_WSDL } from '../authority/types.ts';
+
+export const AUTHORITY_SERVICES = Object.keys(SERVICE_WSDL) as readonly AuthorityService[];
+
+export interface FaultScope {
+  /** Services the fault applies to; default all seven. */
+  services?: readonly AuthorityService[];
+  /** Apply to the next `times` matching requests only, then clear itself; default until cleared. */
+  times?: number;
+}
+
+export interface RandomFaults {
+  /** Seed of the deterministic generator (mulberry32): the same seed gives the same sequence of faults. */
+  seed: number;
+  /** Probabilities in [0, 1] per request, drawn in this order from one uniform number (their sum <= 1). */
+  refuse?: number;
+  timeout?: number;
+  slow?: number;
+  pause?: number;
+  lose?: number;
+  /** Delay of a "slow" draw; default 2000 ms. */
+  slowMs?: number;
+  /** Services the draws apply to; default all. */
+  services?: readonly AuthorityService[];
+}
+
+/** What the server does with one request. */
+export interface FaultDecision {
+  /** Reset the connection without reading or answering (random `refuse`). */
+  refuse: boolean;
+  /** Read the request, never answer, keep the socket open. */
+  timeout: boolean;
+  /** Answer the service's lote-level 108/109 without processing. */
+  paused: 108 | 109 | null;
+  /** Delay before answering. */
+  slowMs: number;
+  /** Process and commit, then destroy the socket without answering. */
+  lose: boolean;
+}
+
+/** JSON view of the switches, as GET/POST /_sandbox/faults return it. */
+export interface FaultState {
+  online: boolean;
+  timeout: ScopedState | null;
+  slow: (ScopedState & { ms: number }) | null;
+  paused: (ScopedState & { cStat: 108 | 109 }) | null;
+  loseResponse: ScopedState | null;
+  random: RandomFaults | null;
+}
+
+interface ScopedState {
+  services: AuthorityService[] | 'all';
+  remaining: number | null;
+}
+
+interface Scoped {
+  services: ReadonlySet<AuthorityService> | null;
+  remaining: number | null;
+}
+
+function scoped(scope: FaultScope = {}): Scoped {
+  const times = scope.times;
+  if (times !== undefined && (!Number.isInteger(times) || times < 1)) {
+    throw new RangeError(`times must be a positive integer, got ${String(times)}`);
+  }
+  for (const s of scope.services ?? []) {
+    if (!AUTHORITY_SERVICES.includes(s)) throw new RangeError(`unknown service ${JSON.stringify(s)}`);
+  }
+  return { services: scope.services ? new Set(scope.services) : null, remaining: times ?? null };
+}
+
+function matches(fault: Scoped | null, service: AuthorityService): fault is Scoped {
+  return fault !== null && (fault.services === null || fault.services.has(service));
+}
+
+function stateOf(fault: Scoped): ScopedState {
+  return { services: fault.services === null ? 'all' : [...fault.services], remaining: fault.remaining };
+}
+
+/** mulberry32: small, fast and good enough for reproducible chaos. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export class FaultControl {
+  private onlineFlag = true;
+  private timeoutFault: Scoped | null = null;
+  private slowFault: (Scoped & { ms: number }) | null = null;
+  private pausedFault: (Scoped & { cStat: 108 | 109 }) | null = null;
+  private loseFault: Scoped | null = null;
+  private randomConfig: RandomFaults | null = null;
+  private draw: (() => number) | null = null;
+  private pending: Promise<void> = Promise.resolve();
+  private backOnline: NodeJS.Timeout | null = null;
+
+  /** `switchListening` closes or reopens the listening socket (set by the server). */
+  constructor(private readonly switchListening: (online: boolean) => Promise<void>) {}
+
+  get online(): boolean {
+    return this.onlineFlag;
+  }
+
+  /**
+   * Offline: the server stops listening and drops open connections, so clients see "connection refused"
+   * before sending anything; online again: it listens on the same port. `forMs` schedules the way back.
+   */
+  setOnline(online: boolean, options: { forMs?: number } = {}): Promise<void> {
+    if (this.backOnline !== null) clearTimeout(this.backOnline);
+    this.backOnline = null;
+    this.pending = this.pending.then(async () => {
+      if (online !== this.onlineFlag) await this.switchListening(online);
+      this.onlineFlag = online;
+    });
+    if (!online && options.forMs !== undefined) {
+      this.backOnline = setTimeout(() => void this.setOnline(true), options.forMs);
+      this.backOnline.unref();
+    }
+    return this.pending;
+  }
+
+  /** Same as setOnline(false): connections are refused until setOnline(true). */
+  refuseConnections(): Promise<void> {
+    return this.setOnline(false);
+  }
+
+  /** Accept and read requests but never answer them. */
+  timeout(scope?: FaultScope): void {
+    this.timeoutFault = scoped(scope);
+  }
+
+  /** Answer after `ms` milliseconds. */
+  slow(ms: number, scope?: FaultScope): void {
+    if (!(ms >= 0)) throw new RangeError(`ms must be >= 0, got ${ms}`);
+    this.slowFault = { ...scoped(scope), ms };
+  }
+
+  /** Status answers 108/109; the other services answer it at the lote level without processing. */
+  pause(cStat: 108 | 109 | null, scope?: FaultScope): void {
+    if (cStat !== null && cStat !== 108 && cStat !== 109)
+      throw new RangeError('pause takes 108, 109 or null');
+    this.pausedFault = cStat === null ? null : { ...scoped(scope), cStat };
+  }
+
+  /** Process, authorize and commit the request, then drop the connection without answering. */
+  loseResponse(scope?: FaultScope): void {
+    this.loseFault = scoped(scope);
+  }
+
+  /** Seeded random faults per request; null turns them off. */
+  random(config: RandomFaults | null): void {
+    if (config === null) {
+      this.randomConfig = null;
+      this.draw = null;
+      return;
+    }
+    const total = ['refuse', 'timeout', 'slow', 'pause', 'lose']
+      .map((k) => config[k as keyof RandomFaults] as number | undefined)
+      .reduce<number>((sum, p) => {
+        if (p !== undefined && !(p >= 0 && p <= 1)) throw new RangeError('probabilities must be in [0, 1]');
+        return sum + (p ?? 0);
+      }, 0);
+    if (total > 1 + 1e-9) throw new RangeError(`the probabilities add up to ${total} > 1`);
+    scoped({ ...(config.services ? { services: config.services } : {}) });
+    this.randomConfig = { ...config };
+    this.draw = mulberry32(config.seed);
+  }
+
+  /** Clears every fault except the online switch (use setOnline(true) for that). */
+  clear(): void {
+    this.timeoutFault = null;
+    this.slowFault = null;
+    this.pausedFault = null;
+    this.loseFault = null;
+    this.random(null);
+  }
+
+  state(): FaultState {
+    return {
+      online: this.onlineFlag,
+      timeout: this.timeoutFault && stateOf(this.timeoutFault),
+      slow: this.slowFault && { ...stateOf(this.slowFault), ms: this.slowFault.ms },
+      paused: this.pausedFault && { ...stateOf(this.pausedFault), cStat: this.pausedFault.cStat },
+      loseResponse: this.loseFault && stateOf(this.loseFault),
+      random: this.randomConfig,
+    };
+  }
+
+  /** The pause in force for `service`, without consuming it (the status service and the registry read it). */
+  pausedFor(service: AuthorityService): 108 | 109 | null {
+    return matches(this.pausedFault, service) ? this.pausedFault.cStat : null;
+  }
+
+  /** Decides, and consumes the counted faults, for one request to `service`. */
+  decide(service: AuthorityService): FaultDecision {
+    const decision: FaultDecision = { refuse: false, timeout: false, paused: null, slowMs: 0, lose: false };
+    const take = (fault: Scoped | null, clear: () => void): boolean => {
+      if (!matches(fault, service)) return false;
+      if (fault.remaining !== null && --fault.remaining <= 0) clear();
+      return true;
+    };
+    if (take(this.timeoutFault, () => (this.timeoutFault = null))) decision.timeout = true;
+    const paused = this.pausedFault;
+    if (take(paused, () => (this.pausedFault = null)) && paused !== null) decision.paused = paused.cStat;
+    const slow = this.slowFault;
+    if (take(slow, () => (this.slowFault = null)) && slow !== null) decision.slowMs = slow.ms;
+    if (take(this.loseFault, () => (this.loseFault = null))) decision.lose = true;
+
+    const config = this.randomConfig;
+    if (config !== null && this.draw !== null && (!config.services || config.services.includes(service))) {
+      let u = this.draw();
+      const pick = (p: number | undefined): boolean => {
+        const hit = u < (p ?? 0);
+        u -= p ?? 0;
+        return hit;
+      };
+      if (pick(config.refuse)) decision.refuse = true;
+      else if (pick(config.timeout)) decision.timeout = true;
+      else if (pick(config.slow)) decision.slowMs = Math.max(decision.slowMs, config.slowMs ?? 2000);
+      else if (pick(config.pause)) decision.paused = decision.paused ?? 108;
+      else if (pick(config.lose)) decision.lose = true;
+    }
+    return decision;
+  }
+
+  /**
+   * Applies the JSON body of POST /_sandbox/faults (see server.ts) and returns the new state. The `online`
+   * switch is left to the server, which must answer before it stops listening (onlineRequest()).
+   */
+  apply(body: unknown): FaultState {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new RangeError('expected a JSON object');
+    }
+    const b = body as Record<string, unknown>;
+    const scope = (v: unknown): FaultScope | undefined => {
+      if (v === true || v === undefined) return undefined;
+      if (typeof v !== 'object' || v === null) throw new RangeError('a fault is true, null or an object');
+      const { services, times } = v as { services?: unknown; times?: unknown };
+      if (services !== undefined && !Array.isArray(services)) throw new RangeError('services must be a list');
+      if (times !== undefined && typeof times !== 'number') throw new RangeError('times must be a number');
+      return {
+        ...(services === undefined ? {} : { services: services as AuthorityService[] }),
+        ...(times === undefined ? {} : { times }),
+      };
+    };
+    if (b['clear'] === true) this.clear();
+    if ('timeout' in b) {
+      if (b['timeout'] === null || b['timeout'] === false) this.timeoutFault = null;
+      else this.timeout(scope(b['timeout']));
+    }
+    if ('slow' in b) {
+      const v = b['slow'];
+      if (v === null || v === false) this.slowFault = null;
+      else if (typeof v === 'number') this.slow(v);
+      else this.slow(Number((v as { ms?: unknown }).ms), scope(v));
+    }
+    if ('paused' in b) {
+      const v = b['paused'];
+      if (v === null || v === false) this.pause(null);
+      else if (v === 108 || v === 109) this.pause(v);
+      else this.pause((v as { cStat?: unknown }).cStat as 108 | 109, scope(v));
+    }
+    if ('loseResponse' in b) {
+      if (b['loseResponse'] === null || b['loseResponse'] === false) this.loseFault = null;
+      else this.loseResponse(scope(b['loseResponse']));
+    }
+    if ('random' in b) {
+      const v = b['random'];
+      if (v !== null && (typeof v !== 'object' || typeof (v as { seed?: unknown }).seed !== 'number')) {
+        throw new RangeError('random must be null or an object with a numeric seed');
+      }
+      this.random(v as RandomFaults | null);
+    }
+    return this.state();
+  }
+
+  /** The `online`/`forMs` part of a POST /_sandbox/faults body, validated; null when absent. */
+  static onlineRequest(body: unknown): { online: boolean; forMs?: number } | null {
+    if (typeof body !== 'object' || body === null || !('online' in body)) return null;
+    const { online, forMs } = body as { online?: unknown; forMs?: unknown };
+    if (typeof online !== 'boolean') throw new RangeError('online must be a boolean');
+    if (forMs !== undefined && (typeof forMs !== 'number' || !(forMs > 0))) {
+      throw new RangeError('forMs must be a positive number of milliseconds');
+    }
+    // Going offline closes this endpoint too: without forMs nobody could switch it back over HTTP.
+    if (!online && forMs === undefined) {
+      throw new RangeError('online: false over HTTP needs forMs (the endpoint goes offline too)');
+    }
+    return forMs === undefined ? { online } : { online, forMs };
+  }
+
+  /** Stops the timer that brings the server back online (at close). */
+  dispose(): void {
+    if (this.backOnline !== null) clearTimeout(this.backOnline);
+    this.backOnline = null;
+  }
+}

@@ -1,0 +1,298 @@
+// The sandbox authority's registry: what a real SEFAZ knows about companies (CSC of the NFC-e QR code,
+// irregular emitters and recipients for 301/302), its runtime settings, and read access to everything it
+// registered (notes, authorizations per key, events, inutilizações, distribution documents, exchanges).
+import type { AuthorityService } from '../authority/types.ts';
+import type { Clock } from '../clock.ts';
+import { normalizeCnpj } from '../../src-shared/tax-ids.ts';
+import { cnpjRoot } from './certificates.ts';
+import type { FaultControl } from './faults.ts';
+import { processDueLotes } from './services/authorization.ts';
+import type { SandboxSettings } from './services/common.ts';
+import type { NoteStatus, SandboxDb, SandboxTx } from './store.ts';
+
+export interface SandboxNote {
+  chave: string;
+  cnpj: string;
+  cUF: number;
+  mod: number;
+  serie: number;
+  nNF: number;
+  tpEmis: number;
+  tpAmb: number;
+  status: NoteStatus;
+  /** 100, 150, 301 or 302 (a cancelled note keeps its authorization cStat; status says cancelada). */
+  cStat: number;
+  nProt: string;
+  dhRecbto: string;
+  authorizedAt: Date;
+  digVal: string;
+  destId: string | null;
+  nRec: string | null;
+  /** The NFe element as received. */
+  xml: string;
+  protNFe: string;
+}
+
+export interface SandboxEvent {
+  chave: string;
+  tpEvento: string;
+  nSeqEvento: number;
+  cStat: number;
+  nProt: string;
+  author: string;
+  dhRegEvento: string;
+  linked: boolean;
+  xml: string;
+  retEvento: string;
+}
+
+export interface SandboxInutilizacao {
+  cnpj: string;
+  cUF: number;
+  ano: number;
+  mod: number;
+  serie: number;
+  nNFIni: number;
+  nNFFin: number;
+  tpAmb: number;
+  nProt: string;
+  dhRecbto: string;
+  xml: string;
+}
+
+export interface SandboxDocument {
+  nsu: number;
+  schema: string;
+  chave: string;
+  xml: string;
+}
+
+export type ExchangeOutcome = 'answered' | 'lost' | 'timeout' | 'refused' | 'fault';
+
+export interface SandboxExchange {
+  at: Date;
+  service: AuthorityService;
+  clientCnpj: string | null;
+  cStat: string | null;
+  outcome: ExchangeOutcome;
+}
+
+export interface CompanyConfig {
+  cnpj: string;
+  /** CSCs of the NFC-e QR code v2; they belong to the CNPJ-base (NT 2025.001: "por UF/CNPJ-8"). */
+  csc?: ReadonlyArray<{ id: string; token: string; revoked?: boolean }>;
+  /** Irregular emitter: its notes are denied with 301. */
+  emitterDenied?: boolean;
+  /** Irregular recipient: notes addressed to it are denied with 302. */
+  recipientDenied?: boolean;
+}
+
+/** Runs `work` after the due asynchronous lotes, one at a time with the requests the server handles. */
+export type Serialized = <T>(work: (db: SandboxTx, now: Date) => Promise<T>) => Promise<T>;
+
+export class SandboxRegistry {
+  constructor(
+    private readonly db: SandboxDb,
+    private readonly serialized: Serialized,
+    private readonly clock: Clock,
+    private readonly faults: FaultControl,
+    /** Live settings object shared with the server (updateSettings mutates it). */
+    readonly settings: SandboxSettings,
+  ) {}
+
+  async configureCompany(config: CompanyConfig): Promise<void> {
+    const cnpj = normalizeCnpj(config.cnpj);
+    const updatedAt = this.clock.now().toISOString();
+    await this.serialized(async (db) => {
+      if (config.emitterDenied !== undefined || config.recipientDenied !== undefined) {
+        const flags = {
+          ...(config.emitterDenied === undefined ? {} : { emitter_denied: config.emitterDenied ? 1 : 0 }),
+          ...(config.recipientDenied === undefined
+            ? {}
+            : { recipient_denied: config.recipientDenied ? 1 : 0 }),
+        };
+        await db
+          .insertInto('companies')
+          .values({ cnpj, emitter_denied: 0, recipient_denied: 0, ...flags, updated_at: updatedAt })
+          .onConflict((oc) => oc.column('cnpj').doUpdateSet({ ...flags, updated_at: updatedAt }))
+          .execute();
+      }
+      for (const csc of config.csc ?? []) {
+        if (!/^[0-9]{1,6}$/.test(csc.id) || csc.token.trim() === '') {
+          throw new RangeError('a CSC has an id of 1-6 digits and a non-empty token');
+        }
+        const row = { token: csc.token, revoked: csc.revoked ? 1 : 0, updated_at: updatedAt };
+        await db
+          .insertInto('cscs')
+          .values({ cnpj: cnpjRoot(cnpj), csc_id: String(Number(csc.id)), ...row })
+          .onConflict((oc) => oc.columns(['cnpj', 'csc_id']).doUpdateSet(row))
+          .execute();
+      }
+    });
+  }
+
+  setCsc(cnpj: string, id: string, token: string): Promise<void> {
+    return this.configureCompany({ cnpj, csc: [{ id, token }] });
+  }
+
+  async revokeCsc(cnpj: string, id: string): Promise<void> {
+    await this.serialized((db) =>
+      db
+        .updateTable('cscs')
+        .set({ revoked: 1, updated_at: this.clock.now().toISOString() })
+        .where('cnpj', '=', cnpjRoot(normalizeCnpj(cnpj)))
+        .where('csc_id', '=', String(Number(id)))
+        .execute(),
+    );
+  }
+
+  denyEmitter(cnpj: string, denied = true): Promise<void> {
+    return this.configureCompany({ cnpj, emitterDenied: denied });
+  }
+
+  denyRecipient(cnpjOrCpf: string, denied = true): Promise<void> {
+    return this.configureCompany({ cnpj: cnpjOrCpf, recipientDenied: denied });
+  }
+
+  /** Pauses every service (108/109) or resumes them; the same switch as faults.pause(). */
+  setPaused(cStat: 108 | 109 | null): void {
+    this.faults.pause(cStat);
+  }
+
+  get paused(): 108 | 109 | null {
+    return this.faults.pausedFor('NFeStatusServico4');
+  }
+
+  updateSettings(changes: Partial<SandboxSettings>): void {
+    Object.assign(this.settings, changes);
+  }
+
+  async notes(cnpj?: string): Promise<SandboxNote[]> {
+    const rows = await this.serialized((db) => {
+      let q = db.selectFrom('notes').selectAll();
+      if (cnpj !== undefined) q = q.where('cnpj', '=', normalizeCnpj(cnpj));
+      return q.orderBy('authorized_at').orderBy('n_prot').execute();
+    });
+    return rows.map((r) => ({
+      chave: r.chave,
+      cnpj: r.cnpj,
+      cUF: r.c_uf,
+      mod: r.mod,
+      serie: r.serie,
+      nNF: r.n_nf,
+      tpEmis: r.tp_emis,
+      tpAmb: r.tp_amb,
+      status: r.status,
+      cStat: r.c_stat,
+      nProt: r.n_prot,
+      dhRecbto: r.dh_recbto,
+      authorizedAt: new Date(r.authorized_at),
+      digVal: r.dig_val,
+      destId: r.dest_id,
+      nRec: r.n_rec,
+      xml: r.xml,
+      protNFe: r.prot_xml,
+    }));
+  }
+
+  async note(chave: string): Promise<SandboxNote | undefined> {
+    return (await this.notes()).find((n) => n.chave === chave);
+  }
+
+  /** Authorization and denial protocols issued for `chave`: more than 1 would be a duplicate. */
+  async authorizationCount(chave: string): Promise<number> {
+    const row = await this.serialized((db) =>
+      db
+        .selectFrom('protocols')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('chave', '=', chave)
+        .where('kind', 'in', ['autorizacao', 'denegacao'])
+        .executeTakeFirstOrThrow(),
+    );
+    return Number(row.n);
+  }
+
+  async events(chave?: string): Promise<SandboxEvent[]> {
+    const rows = await this.serialized((db) => {
+      let q = db.selectFrom('events').selectAll();
+      if (chave !== undefined) q = q.where('chave', '=', chave);
+      return q.orderBy('id').execute();
+    });
+    return rows.map((r) => ({
+      chave: r.chave,
+      tpEvento: r.tp_evento,
+      nSeqEvento: r.n_seq_evento,
+      cStat: r.c_stat,
+      nProt: r.n_prot,
+      author: r.author,
+      dhRegEvento: r.dh_reg_evento,
+      linked: r.linked === 1,
+      xml: r.xml,
+      retEvento: r.ret_xml,
+    }));
+  }
+
+  async inutilizacoes(cnpj?: string): Promise<SandboxInutilizacao[]> {
+    const rows = await this.serialized((db) => {
+      let q = db.selectFrom('inutilizacoes').selectAll();
+      if (cnpj !== undefined) q = q.where('cnpj', '=', normalizeCnpj(cnpj));
+      return q.orderBy('id').execute();
+    });
+    return rows.map((r) => ({
+      cnpj: r.cnpj,
+      cUF: r.c_uf,
+      ano: r.ano,
+      mod: r.mod,
+      serie: r.serie,
+      nNFIni: r.n_nf_ini,
+      nNFFin: r.n_nf_fin,
+      tpAmb: r.tp_amb,
+      nProt: r.n_prot,
+      dhRecbto: r.dh_recbto,
+      xml: r.xml,
+    }));
+  }
+
+  /** The distribution documents of `interested` (CNPJ or CPF), by NSU. */
+  async documents(interested: string): Promise<SandboxDocument[]> {
+    const rows = await this.serialized((db) =>
+      db
+        .selectFrom('dfe_docs')
+        .selectAll()
+        .where('interested', '=', normalizeCnpj(interested))
+        .orderBy('nsu')
+        .execute(),
+    );
+    return rows.map((r) => ({ nsu: r.nsu, schema: r.schema, chave: r.chave, xml: r.xml }));
+  }
+
+  /** Every request the web services received, with what happened to it. */
+  async exchanges(): Promise<SandboxExchange[]> {
+    const rows = await this.serialized((db) =>
+      db.selectFrom('exchanges').selectAll().orderBy('id').execute(),
+    );
+    return rows.map((r) => ({
+      at: new Date(r.at),
+      service: r.service as AuthorityService,
+      clientCnpj: r.client_cnpj,
+      cStat: r.c_stat,
+      outcome: r.outcome as ExchangeOutcome,
+    }));
+  }
+}
+
+/** Builds the serialized runner: one transaction per unit of work, due lotes processed first. */
+export function serializer(db: SandboxDb, clock: Clock, settings: SandboxSettings): Serialized {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(work: (tx: SandboxTx, now: Date) => Promise<T>): Promise<T> => {
+    const run = tail.then(() =>
+      db.transaction().execute(async (trx) => {
+        const now = clock.now();
+        await processDueLotes(trx, now, settings);
+        return work(trx, now);
+      }),
+    );
+    tail = run.catch(() => undefined);
+    return run;
+  };
+}

@@ -1,0 +1,172 @@
+// The sandbox authority's SQLite file: table types, opening with its own migrations, the numbering of
+// protocols, receipts and NSUs, and the date-time formats the answers use.
+import { Migrator, type Generated, type Kysely, type Transaction } from 'kysely';
+import { openSqlite } from '../db/client.ts';
+import { formatDateTimeTz } from '../fiscal/datetime.ts';
+import { ufByCode } from '../../src-shared/uf.ts';
+import { sandboxMigrationProvider } from './migrations/index.ts';
+
+export type NoteStatus = 'autorizada' | 'denegada' | 'cancelada';
+
+export interface SandboxDatabase {
+  server_identity: { id: number; key_pem: string; cert_pem: string; created_at: string };
+  sequences: { name: string; value: number };
+  companies: { cnpj: string; emitter_denied: number; recipient_denied: number; updated_at: string };
+  cscs: { cnpj: string; csc_id: string; token: string; revoked: number; updated_at: string };
+  notes: {
+    chave: string;
+    cnpj: string;
+    c_uf: number;
+    mod: number;
+    serie: number;
+    n_nf: number;
+    tp_emis: number;
+    tp_amb: number;
+    natural_key: string;
+    status: NoteStatus;
+    c_stat: number;
+    n_prot: string;
+    dh_recbto: string;
+    authorized_at: string;
+    dig_val: string;
+    dh_emi: string;
+    v_nf: string;
+    tp_nf: string;
+    x_nome: string;
+    ie: string;
+    dest_id: string | null;
+    n_rec: string | null;
+    xml: string;
+    prot_xml: string;
+  };
+  protocols: {
+    n_prot: string;
+    kind: 'autorizacao' | 'denegacao' | 'evento' | 'inutilizacao';
+    chave: string | null;
+    issued_at: string;
+  };
+  lotes: {
+    n_rec: string;
+    c_uf: number;
+    tp_amb: number;
+    client_cnpj: string | null;
+    received_at: string;
+    ready_at: string;
+    processed_at: string | null;
+    /** JSON array of the NFe elements exactly as received. */
+    nfes: string;
+    /** JSON array of protNFe elements once processed. */
+    results: string | null;
+  };
+  events: {
+    id: Generated<number>;
+    chave: string;
+    tp_evento: string;
+    n_seq_evento: number;
+    tp_amb: number;
+    c_orgao: number;
+    author: string;
+    dh_evento: string;
+    c_stat: number;
+    n_prot: string;
+    dh_reg_evento: string;
+    linked: number;
+    registered_at: string;
+    xml: string;
+    ret_xml: string;
+  };
+  inutilizacoes: {
+    id: Generated<number>;
+    cnpj: string;
+    c_uf: number;
+    ano: number;
+    mod: number;
+    serie: number;
+    n_nf_ini: number;
+    n_nf_fin: number;
+    tp_amb: number;
+    n_prot: string;
+    dh_recbto: string;
+    registered_at: string;
+    xml: string;
+    ret_xml: string;
+  };
+  dfe_docs: {
+    interested: string;
+    nsu: number;
+    schema: string;
+    chave: string;
+    xml: string;
+    created_at: string;
+  };
+  dist_queries: {
+    id: Generated<number>;
+    interested: string;
+    ult_nsu: number;
+    c_stat: number;
+    answered_at: string;
+  };
+  exchanges: {
+    id: Generated<number>;
+    at: string;
+    service: string;
+    client_cnpj: string | null;
+    c_stat: string | null;
+    outcome: string;
+  };
+}
+
+export type SandboxDb = Kysely<SandboxDatabase>;
+export type SandboxTx = Transaction<SandboxDatabase> | SandboxDb;
+
+export async function openSandboxStore(file: string): Promise<{ db: SandboxDb; close(): Promise<void> }> {
+  const opened = openSqlite<SandboxDatabase>(file);
+  const migrator = new Migrator({ db: opened.db, provider: sandboxMigrationProvider });
+  const { error } = await migrator.migrateToLatest();
+  if (error) {
+    await opened.close();
+    throw error instanceof Error ? error : new Error(`sandbox migration failed: ${String(error)}`);
+  }
+  return opened;
+}
+
+/** Next value of a named counter, starting at 1; runs inside the caller's transaction. */
+export async function nextSequence(db: SandboxTx, name: string): Promise<number> {
+  const row = await db
+    .insertInto('sequences')
+    .values({ name, value: 1 })
+    .onConflict((oc) => oc.column('name').doUpdateSet((eb) => ({ value: eb('sequences.value', '+', 1) })))
+    .returning('value')
+    .executeTakeFirstOrThrow();
+  return row.value;
+}
+
+/**
+ * nProt, TProt of 15 digits: 1 position for the authority type (1 = SEFAZ of a UF, 2 = Receita Federal, which
+ * runs the Ambiente Nacional), the 2-digit organ code, the 2-digit year and a 10-digit sequence in the year
+ * (retDistDFeInt/resNFe_v1.01.xsd documentation of nProt; e.g. 135180009082761).
+ */
+export async function nextProtocol(db: SandboxTx, cOrgao: number, at: Date): Promise<string> {
+  const yy = String(at.getUTCFullYear() % 100).padStart(2, '0');
+  const organ = String(cOrgao).padStart(2, '0');
+  const seq = await nextSequence(db, `nProt:${organ}:${yy}`);
+  return `${cOrgao >= 90 ? '2' : '1'}${organ}${yy}${String(seq).padStart(10, '0')}`;
+}
+
+/** nRec, TRec of 15 digits: UF code, authority type 1 and a 12-digit sequence. */
+export async function nextReceipt(db: SandboxTx, cUF: number): Promise<string> {
+  const seq = await nextSequence(db, `nRec:${cUF}`);
+  return `${String(cUF).padStart(2, '0')}1${String(seq).padStart(12, '0')}`;
+}
+
+/** The Ambiente Nacional (cOrgao 91) and the distribution service answer in Brasília time. */
+export const AN_TIME_ZONE = 'America/Sao_Paulo';
+
+/** TDateTimeUTC in the UF's own offset (dhRecbto, dhRegEvento), e.g. 2026-11-22T12:30:00-03:00. */
+export function localDateTime(at: Date, cOrgao: number): string {
+  return formatDateTimeTz(at, ufByCode(cOrgao)?.timeZone ?? AN_TIME_ZONE);
+}
+
+export function nsuText(nsu: number): string {
+  return String(nsu).padStart(15, '0');
+}
