@@ -129,8 +129,10 @@ export class OutboxWorker {
     const authority = await this.deps.authorityFor(row.company_id);
     try {
       if (row.kind === 'autorizacao') await this.processAuthorization(row, authority);
-      else if (row.kind === 'evento') await this.processSimple(row, () => authority.sendEvent(row.message));
-      else await this.processSimple(row, () => authority.sendInutilizacao(row.message));
+      else if (row.kind === 'evento') {
+        if (!(await this.substituteReady(row))) return;
+        await this.processSimple(row, () => authority.sendEvent(row.message));
+      } else await this.processSimple(row, () => authority.sendInutilizacao(row.message));
     } catch (error) {
       if (error instanceof AuthorityUnavailable) {
         const unknown = row.state === 'unknown' || error.mayHaveBeenReceived;
@@ -230,6 +232,23 @@ export class OutboxWorker {
       });
       this.changed(doc.id);
     }
+  }
+
+  /**
+   * A cancellation by substitution names the note that replaces the cancelled one (chNFeRef), and the
+   * authority accepts it only once that note is authorized (rejection 580): until then the event waits.
+   */
+  private async substituteReady(row: OutboxRow): Promise<boolean> {
+    const ref = /<chNFeRef>(\w{44})<\/chNFeRef>/.exec(row.message)?.[1];
+    if (ref === undefined) return true;
+    const replacement = await documentsRepository.findByChave(this.deps.db, ref);
+    if (replacement?.status === 'autorizada') return true;
+    await outboxRepository.update(this.deps.db, row.id, {
+      next_try_at: this.backoff(Math.min(row.attempts, 3)),
+      last_error: 'waiting for the substitute note to be authorized',
+      updated_at: this.now(),
+    });
+    return false;
   }
 
   /** The authority is answering again: new NFC-e sales go back online (offline mode is a row, CONVENTIONS §5). */

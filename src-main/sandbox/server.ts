@@ -301,12 +301,14 @@ export async function startSandboxAuthority(options: StartSandboxOptions): Promi
       await logExchange(service, clientCnpj, null, 'refused');
       return;
     }
-    const body = await readBody(req);
     if (decision.timeout) {
-      // Never answered: the socket stays open until the client gives up or the server closes.
+      // Never answered: the socket stays open until the client gives up or the server closes. Logged
+      // first, because the client usually aborts the upload when its own timer fires.
       await logExchange(service, clientCnpj, null, 'timeout');
+      req.resume();
       return;
     }
+    const body = await readBody(req);
     if (body === null) {
       sendFault(res, 413, 'Sender', 'Mensagem acima do tamanho máximo');
       return;
