@@ -142,6 +142,7 @@ describe('reliability under faults and kills', () => {
         {
           sales,
           documents: docs.length,
+          issuedOffline: offline,
           byStatus,
           kills,
           runs: runs + 1,
