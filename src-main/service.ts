@@ -18,6 +18,9 @@ import { startSandboxAuthority, type SandboxAuthority } from './sandbox/server.t
 import { authorityResolver } from './authority/port.ts';
 import { OutboxWorker } from './outbox/worker.ts';
 import { followUpsFor } from './outbox/follow-ups.ts';
+import { svcFor } from './authority/endpoints.ts';
+import { switchNfeToSvc } from './documents/issue.ts';
+import type { UfSigla } from '../src-shared/uf.ts';
 
 export interface RunningService {
   url: string;
@@ -140,8 +143,30 @@ export async function startService(
       sandbox: external ?? (sandbox === null ? null : { url: sandbox.url, caPem: sandbox.caPem }),
       timeoutMs: options.outbox?.requestTimeoutMs ?? 15_000,
     });
-    const worker = new OutboxWorker(
-      { db, clock, logger, authorityFor: resolver.resolve, followUps: followUpsFor(db, secrets, clock) },
+    const worker: OutboxWorker = new OutboxWorker(
+      {
+        db,
+        clock,
+        logger,
+        authorityFor: resolver.resolve,
+        followUps: followUpsFor(db, secrets, clock),
+        onUfUnavailable: async (doc, outboxId, reason) => {
+          const company = await db
+            .selectFrom('companies')
+            .select('uf')
+            .where('id', '=', doc.company_id)
+            .executeTakeFirstOrThrow();
+          const svc = svcFor(company.uf as UfSigla);
+          await switchNfeToSvc(
+            { db, clock, secrets, worker },
+            doc,
+            outboxId,
+            svc,
+            `SEFAZ ${company.uf} indisponivel: ${reason}`,
+          );
+          logger.warn('NF-e switched to SVC contingency', { companyId: doc.company_id, svc, reason });
+        },
+      },
       {
         ...(options.outbox?.pollMs === undefined ? {} : { pollMs: options.outbox.pollMs }),
         ...(options.outbox?.baseBackoffMs === undefined

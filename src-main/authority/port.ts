@@ -19,8 +19,8 @@ import {
 } from './client.ts';
 import { resolveEndpoint } from './endpoints.ts';
 import { AuthorityUnavailableError, httpsTransport, type HttpsTransport } from './transport.ts';
-import type { AuthorityService } from './types.ts';
-import type { UfSigla } from '../../src-shared/uf.ts';
+import type { AuthorityService, ContingencyMode } from './types.ts';
+import { ufBySigla, type UfSigla } from '../../src-shared/uf.ts';
 
 export interface SandboxTarget {
   url: string;
@@ -61,10 +61,29 @@ const modeloOfMessage = (xml: string): 55 | 65 => {
   return key === undefined ? 55 : modeloOfKey(key);
 };
 
-export function authorityPort(clients: (modelo: 55 | 65) => AuthorityClient, tpAmb: 1 | 2): AuthorityPort {
+/** tpEmis 6 and 7 are the virtual contingency authorities (MOC 7.0 B22); everything else goes to the UF. */
+const CONTINGENCY_OF_TPEMIS: Readonly<Record<string, ContingencyMode>> = { '6': 'SVC-AN', '7': 'SVC-RS' };
+const contingencyOfKey = (chave: string): ContingencyMode =>
+  CONTINGENCY_OF_TPEMIS[chave.charAt(34)] ?? 'normal';
+const contingencyOfMessage = (xml: string): ContingencyMode => {
+  const tpEmis = /<tpEmis>(\d)<\/tpEmis>/.exec(xml)?.[1];
+  if (tpEmis !== undefined) return CONTINGENCY_OF_TPEMIS[tpEmis] ?? 'normal';
+  const key = /<chNFe>(\w{44})<\/chNFe>/.exec(xml)?.[1];
+  return key === undefined ? 'normal' : contingencyOfKey(key);
+};
+
+export function authorityPort(
+  clients: (modelo: 55 | 65, contingency: ContingencyMode) => AuthorityClient,
+  tpAmb: 1 | 2,
+  cUF: number,
+): AuthorityPort {
   return {
+    async status(modelo) {
+      const answer = await guarded(() => clients(modelo, 'normal').statusServico({ tpAmb, cUF }));
+      return { cStat: answer.cStat, xMotivo: answer.xMotivo };
+    },
     async authorize(nfeXml): Promise<AuthorizeAnswer> {
-      const client = clients(modeloOfMessage(nfeXml));
+      const client = clients(modeloOfMessage(nfeXml), contingencyOfMessage(nfeXml));
       const idLote = String(randomInt(1, 2 ** 47))
         .padStart(15, '0')
         .slice(-15);
@@ -80,11 +99,15 @@ export function authorityPort(clients: (modelo: 55 | 65) => AuthorityClient, tpA
       return { cStat: answer.cStat, xMotivo: answer.xMotivo, protocol: protocolOf(answer.protocols[0]) };
     },
     async consult(chNFe) {
-      const answer = await guarded(() => clients(modeloOfKey(chNFe)).consultaProtocolo({ tpAmb, chNFe }));
+      const answer = await guarded(() =>
+        clients(modeloOfKey(chNFe), contingencyOfKey(chNFe)).consultaProtocolo({ tpAmb, chNFe }),
+      );
       return { cStat: answer.cStat, xMotivo: answer.xMotivo, protocol: protocolOf(answer.protocol) };
     },
     async sendEvent(envEvento) {
-      const answer = await guarded(() => clients(modeloOfMessage(envEvento)).recepcaoEvento({ envEvento }));
+      const answer = await guarded(() =>
+        clients(modeloOfMessage(envEvento), contingencyOfMessage(envEvento)).recepcaoEvento({ envEvento }),
+      );
       const r = answer.results[0];
       return {
         cStat: answer.cStat,
@@ -94,7 +117,9 @@ export function authorityPort(clients: (modelo: 55 | 65) => AuthorityClient, tpA
       };
     },
     async sendInutilizacao(inutNFe) {
-      const answer = await guarded(() => clients(modeloOfMessage(inutNFe)).inutilizacao({ inutNFe }));
+      const answer = await guarded(() =>
+        clients(modeloOfMessage(inutNFe), 'normal').inutilizacao({ inutNFe }),
+      );
       return { cStat: answer.cStat, xMotivo: answer.xMotivo, nProt: answer.nProt ?? null, xml: answer.xml };
     },
   };
@@ -127,9 +152,9 @@ export function authorityResolver(options: AuthorityResolverOptions) {
       ...(sandbox === null ? {} : { ca: sandbox.caPem }),
       ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
     });
-    const clients = new Map<number, AuthorityClient>();
-    const clientFor = (modelo: 55 | 65) => {
-      let client = clients.get(modelo);
+    const clients = new Map<string, AuthorityClient>();
+    const clientFor = (modelo: 55 | 65, contingency: ContingencyMode) => {
+      let client = clients.get(`${modelo}:${contingency}`);
       if (client === undefined) {
         const endpoint = (service: AuthorityService) =>
           sandbox !== null
@@ -139,14 +164,14 @@ export function authorityResolver(options: AuthorityResolverOptions) {
                 tpAmb: fiscal.tpAmb,
                 modelo,
                 service,
-                contingency: 'normal',
+                contingency,
               });
         client = createAuthorityClient({ transport, endpoint, timeoutMs: options.timeoutMs });
-        clients.set(modelo, client);
+        clients.set(`${modelo}:${contingency}`, client);
       }
       return client;
     };
-    const port = authorityPort(clientFor, fiscal.tpAmb);
+    const port = authorityPort(clientFor, fiscal.tpAmb, ufBySigla(fiscal.emit.enderEmit.UF)?.cUF ?? 0);
     cache.set(companyId, { certSubject, transport, port });
     return port;
   };

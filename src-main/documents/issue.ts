@@ -7,6 +7,7 @@ import type { SecretBox } from '../security/secret-box.ts';
 import { newId } from '../ids.ts';
 import { ApiError, validationError } from '../api/errors.ts';
 import { randomCNF } from '../fiscal/access-key.ts';
+import { normalizeFreeText } from '../fiscal/xml.ts';
 import { IBS_CBS_2026_RATES, type NfeModel } from '../fiscal/nfe/model.ts';
 import { prepareNfe, type PrepareContext, type PreparedNfe } from '../fiscal/nfe/prepare.ts';
 import { outboxRepository } from '../outbox/repository.ts';
@@ -158,9 +159,11 @@ export async function issueDocument(
   companyId: string,
   modelo: 55 | 65,
   payload: unknown,
-  emission: Emission = { tpEmis: 1, contingency: null },
+  emissionOverride: Emission | null = null,
   replaces: DocumentRow | null = null,
 ): Promise<Issued> {
+  const emission =
+    emissionOverride ?? (modelo === 55 ? await nfeEmission(deps.db, companyId) : NORMAL_EMISSION);
   const fiscal = await loadCompanyFiscal(deps.db, deps.secrets, companyId, deps.clock.now());
   if (modelo === 65 && fiscal.qrVersion === 2 && fiscal.csc === null) {
     throw validationError([
@@ -244,6 +247,59 @@ export async function setNfceOffline(
     .execute();
 }
 
+const NORMAL_EMISSION: Emission = { tpEmis: 1, contingency: null };
+
+/** tpEmis of each virtual contingency authority (MOC 7.0 B22: 6 SVC-AN, 7 SVC-RS). */
+const SVC_TPEMIS = { 'SVC-AN': 6, 'SVC-RS': 7 } as const;
+
+/** The NF-e emission in force: normal, or SVC while the company's contingency row says so. */
+export async function nfeEmission(db: Db, companyId: string): Promise<Emission> {
+  const row = await db
+    .selectFrom('contingency_modes')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('modelo', '=', 55)
+    .executeTakeFirst();
+  if (row === undefined || (row.mode !== 'SVC-AN' && row.mode !== 'SVC-RS')) return NORMAL_EMISSION;
+  return { tpEmis: SVC_TPEMIS[row.mode], contingency: { dhCont: new Date(row.since), xJust: row.reason } };
+}
+
+/**
+ * Switches the company's NF-e to its UF's virtual contingency authority (a persisted row, so a restart
+ * keeps it) and re-signs `attempt` for it under the same number: the attempt never reached the UF
+ * (its send was refused or the service paused), and tpEmis 6/7 gives it a new key.
+ */
+export async function switchNfeToSvc(
+  deps: IssueDeps,
+  attempt: DocumentRow,
+  outboxId: number,
+  svc: 'SVC-AN' | 'SVC-RS',
+  reason: string,
+): Promise<DocumentRow | null> {
+  // xJust is TString 15-256 (MOC 7.0 B29): the reason comes from error texts, so it is normalized here.
+  const xJust = normalizeFreeText(reason, 256).padEnd(15, '.');
+  await deps.db
+    .insertInto('contingency_modes')
+    .values({
+      company_id: attempt.company_id,
+      modelo: 55,
+      mode: svc,
+      since: deps.clock.now().toISOString(),
+      reason: xJust,
+    })
+    .onConflict((oc) => oc.columns(['company_id', 'modelo']).doNothing())
+    .execute();
+  if (attempt.tp_emis !== 1) return null;
+  return resignSameNumber(
+    deps,
+    attempt,
+    outboxId,
+    await nfeEmission(deps.db, attempt.company_id),
+    'processando',
+    true,
+  );
+}
+
 function offlineEmission(clock: Clock): Emission {
   return { tpEmis: 9, contingency: { dhCont: clock.now(), xJust: OFFLINE_JUSTIFICATION } };
 }
@@ -285,7 +341,13 @@ export async function sellNfce(
   const certainlyNotReceived =
     row !== undefined && row.state === 'pending' && row.attempts <= 1 && !deps.worker.isBusy(outboxId);
   if (certainlyNotReceived) {
-    const reissued = await reissueSameNumberOffline(deps, document, outboxId);
+    const reissued = await resignSameNumber(
+      deps,
+      document,
+      outboxId,
+      offlineEmission(deps.clock),
+      'contingencia',
+    );
     if (reissued !== null) return { document: reissued, mode: 'offline' };
   }
   const { document: replacement } = await issueDocument(
@@ -299,44 +361,47 @@ export async function sellNfce(
   return { document: replacement, mode: 'offline' };
 }
 
-/** Re-signs a never-received attempt as tpEmis 9 under the same number (its key changes with tpEmis). */
-async function reissueSameNumberOffline(
+/**
+ * Re-signs a never-received attempt with another tpEmis under the same number (its key changes with tpEmis).
+ * `busyOk`: the caller is the worker itself, inside its own processing of this row.
+ */
+async function resignSameNumber(
   deps: IssueDeps,
   attempt: DocumentRow,
   outboxId: number,
+  emission: Emission,
+  status: DocumentRow['status'],
+  busyOk = false,
 ): Promise<DocumentRow | null> {
   const fiscal = await loadCompanyFiscal(deps.db, deps.secrets, attempt.company_id, deps.clock.now());
   const payload: unknown = JSON.parse(attempt.payload_json);
+  const modelo = attempt.modelo as 55 | 65;
   return inTransaction(deps.db, async (trx) => {
     const row = await outboxRepository.findById(trx, outboxId);
     // Re-checked inside the transaction: the worker may have picked the row up meanwhile.
-    if (row === undefined || row.state !== 'pending' || deps.worker.isBusy(outboxId)) return null;
-    const ctx = await contextFor(
-      trx,
-      fiscal,
-      payload,
-      65,
-      attempt.serie,
-      attempt.n_nf,
-      deps.clock.now(),
-      offlineEmission(deps.clock),
-    );
+    if (row === undefined || row.state !== 'pending' || (!busyOk && deps.worker.isBusy(outboxId)))
+      return null;
+    const now = deps.clock.now();
+    const ctx = await contextFor(trx, fiscal, payload, modelo, attempt.serie, attempt.n_nf, now, emission);
     const prepared = prepareOrThrow(payload, ctx);
-    const now = deps.clock.now().toISOString();
     const updated = rowFrom(
       attempt.id,
       fiscal,
-      65,
+      modelo,
       attempt.serie,
       attempt.n_nf,
       prepared,
       payload,
-      'contingencia',
-      now,
+      status,
+      now.toISOString(),
     );
     updated.created_at = attempt.created_at;
     await documentsRepository.update(trx, attempt.id, updated);
-    await outboxRepository.update(trx, outboxId, { message: updated.xml, next_try_at: now, updated_at: now });
+    await outboxRepository.update(trx, outboxId, {
+      message: updated.xml,
+      next_try_at: updated.updated_at,
+      updated_at: updated.updated_at,
+    });
     return updated;
   });
 }

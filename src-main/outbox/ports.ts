@@ -40,6 +40,8 @@ export interface InutilizacaoAnswer {
 
 export interface AuthorityPort {
   authorize(nfeXml: string): Promise<AuthorizeAnswer>;
+  /** NFeStatusServico4 of the company's own authority (not the contingency one) for `modelo`. */
+  status(modelo: 55 | 65): Promise<{ cStat: string; xMotivo: string }>;
   consult(chNFe: string): Promise<ConsultAnswer>;
   sendEvent(envEvento: string): Promise<EventAnswer>;
   sendInutilizacao(inutNFe: string): Promise<InutilizacaoAnswer>;

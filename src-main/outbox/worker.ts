@@ -32,6 +32,11 @@ export interface WorkerDeps {
   followUps: FollowUps;
   /** Told when a document reaches a final or contingency state (webhooks, printing). */
   onDocumentChanged?(doc: DocumentRow): void;
+  /**
+   * An NF-e could not be delivered to its UF although it certainly did not arrive (refused, or the service
+   * paused): the service switches the company to SVC and re-signs the note (tpEmis 6/7).
+   */
+  onUfUnavailable?(doc: DocumentRow, outboxId: number, reason: string): Promise<void>;
   random?: () => number;
 }
 
@@ -44,6 +49,11 @@ export interface WorkerOptions {
 
 const DEFAULTS: WorkerOptions = { pollMs: 1000, batch: 20, baseBackoffMs: 2000, maxBackoffMs: 10 * 60_000 };
 
+/** Failed deliveries of one NF-e to its UF before switching to SVC (NT 2013.007 leaves the moment to the emitter). */
+const SVC_AFTER_ATTEMPTS = 2;
+/** How often a company in SVC asks its UF's status service whether it is back. */
+const SVC_PROBE_MS = 60_000;
+
 /** Event answers that mean the event is on record: 135/136 registered, 573 already registered before. */
 const EVENT_DONE: ReadonlySet<string> = new Set(['135', '136', '155', '573']);
 /** Inutilização answers that mean the range is void: 102 now, 563/256 it already was. */
@@ -53,6 +63,7 @@ export class OutboxWorker {
   private readonly options: WorkerOptions;
   private readonly busy = new Map<number, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
+  private lastSvcProbe = 0;
   private ticking: Promise<void> | undefined;
 
   constructor(
@@ -89,6 +100,7 @@ export class OutboxWorker {
 
   /** Processes the rows that are due; returns how many were looked at. */
   async tick(): Promise<number> {
+    await this.probeSvcReturn();
     const rows = await outboxRepository.due(
       this.deps.db,
       this.deps.clock.now().toISOString(),
@@ -142,6 +154,7 @@ export class OutboxWorker {
           last_error: error.message,
           updated_at: this.now(),
         });
+        if (row.kind === 'autorizacao' && !unknown) await this.maybeSwitchToSvc(row.id, error.message);
         return;
       }
       this.deps.logger.error('outbox row failed unexpectedly', { id: row.id, error: String(error) });
@@ -213,6 +226,7 @@ export class OutboxWorker {
         last_error: answer.xMotivo,
         updated_at: this.now(),
       });
+      await this.maybeSwitchToSvc(row.id, `${answer.cStat} ${answer.xMotivo}`);
     } else {
       const cStat = p?.cStat ?? answer.cStat;
       const xMotivo = p?.xMotivo ?? answer.xMotivo;
@@ -231,6 +245,44 @@ export class OutboxWorker {
         });
       });
       this.changed(doc.id);
+    }
+  }
+
+  /** An NF-e that keeps failing at its UF, certainly undelivered, moves the company to SVC. */
+  private async maybeSwitchToSvc(outboxId: number, reason: string): Promise<void> {
+    if (this.deps.onUfUnavailable === undefined) return;
+    const row = await outboxRepository.findById(this.deps.db, outboxId);
+    if (row === undefined || row.state !== 'pending' || row.attempts < SVC_AFTER_ATTEMPTS) return;
+    const doc = await documentsRepository.findById(this.deps.db, row.document_id ?? '');
+    if (doc === undefined || doc.modelo !== 55 || doc.tp_emis !== 1) return;
+    await this.deps.onUfUnavailable(doc, outboxId, reason);
+  }
+
+  /** Leaves SVC when the UF's own status service answers 107 "Serviço em Operação" again. */
+  private async probeSvcReturn(): Promise<void> {
+    const nowMs = this.deps.clock.now().getTime();
+    if (nowMs - this.lastSvcProbe < SVC_PROBE_MS) return;
+    this.lastSvcProbe = nowMs;
+    const modes = await this.deps.db
+      .selectFrom('contingency_modes')
+      .selectAll()
+      .where('modelo', '=', 55)
+      .where('mode', 'in', ['SVC-AN', 'SVC-RS'])
+      .execute();
+    for (const mode of modes) {
+      try {
+        const answer = await (await this.deps.authorityFor(mode.company_id)).status(55);
+        if (answer.cStat === '107') {
+          await this.deps.db
+            .deleteFrom('contingency_modes')
+            .where('company_id', '=', mode.company_id)
+            .where('modelo', '=', 55)
+            .execute();
+          this.deps.logger.info('NF-e back from SVC to the UF authority', { companyId: mode.company_id });
+        }
+      } catch (error) {
+        if (!(error instanceof AuthorityUnavailable)) throw error;
+      }
     }
   }
 

@@ -10,7 +10,7 @@ import {
   type ConsultAnswer,
   type ProtocolResult,
 } from '../../src-main/outbox/ports.ts';
-import { sellNfce, issueDocument } from '../../src-main/documents/issue.ts';
+import { sellNfce, issueDocument, switchNfeToSvc } from '../../src-main/documents/issue.ts';
 import { documentsRepository } from '../../src-main/documents/repository.ts';
 import { outboxRepository } from '../../src-main/outbox/repository.ts';
 import { startHarness, type Harness } from '../api/harness.ts';
@@ -20,6 +20,8 @@ type Mode = 'ok' | 'refuse' | 'lose';
 /** Keeps what it authorized, like the real authority, and can fail the ways the field fails. */
 class ScriptedAuthority implements AuthorityPort {
   mode: Mode = 'ok';
+  /** The UF's own NF-e service is down; the SVC (tpEmis 6/7) answers. */
+  ufDown = false;
   readonly authorized = new Map<string, ProtocolResult>();
   readonly sends: string[] = [];
   readonly events: string[] = [];
@@ -46,10 +48,19 @@ class ScriptedAuthority implements AuthorityPort {
     };
   }
 
+  async status() {
+    return this.ufDown
+      ? { cStat: '108', xMotivo: 'Serviço Paralisado Momentaneamente' }
+      : { cStat: '107', xMotivo: 'Serviço em Operação' };
+  }
+
   async authorize(nfeXml: string) {
     const chave = this.keyOf(nfeXml);
     this.sends.push(chave);
     if (this.mode === 'refuse') throw new AuthorityUnavailable('connection refused', false);
+    if (this.ufDown && nfeXml.includes('<mod>55</mod>') && nfeXml.includes('<tpEmis>1</tpEmis>')) {
+      throw new AuthorityUnavailable('connect ECONNREFUSED (UF)', false);
+    }
     const existing = this.authorized.get(chave);
     if (existing !== undefined) {
       return {
@@ -127,6 +138,12 @@ beforeAll(async () => {
 afterAll(() => h.stop());
 
 const deps = () => ({ db: h.service.db, clock: h.clock, secrets: h.service.secrets, worker });
+const drainWith = async (w: OutboxWorker) => {
+  for (let i = 0; i < 10; i++) {
+    h.clock.advance(120_000);
+    if ((await w.tick()) === 0) break;
+  }
+};
 const drain = async () => {
   for (let i = 0; i < 10; i++) {
     h.clock.advance(120_000);
@@ -225,8 +242,90 @@ describe('NFC-e sale and contingency', () => {
     expect(authority.voids[0]).toContain('<Signature xmlns="http://www.w3.org/2000/09/xmldsig#">');
   });
 
+  it('NF-e: the UF refuses twice → SVC-AN (tpEmis 6, same number), new notes in SVC, back when the UF answers 107', async () => {
+    authority.mode = 'ok';
+    authority.ufDown = true;
+    const svcWorker: OutboxWorker = new OutboxWorker(
+      {
+        db: h.service.db,
+        clock: h.clock,
+        logger: createLogger('silent'),
+        authorityFor: async () => authority,
+        followUps: followUpsFor(h.service.db, h.service.secrets, h.clock),
+        // Called later, once svcDeps exists: the worker and the issuing deps refer to each other.
+        onUfUnavailable: (doc, id, reason) =>
+          switchNfeToSvc(svcDeps, doc, id, 'SVC-AN', `SEFAZ SP indisponivel: ${reason}`).then(
+            () => undefined,
+          ),
+      },
+      { baseBackoffMs: 1000, maxBackoffMs: 60_000 },
+    );
+    const svcDeps = { db: h.service.db, clock: h.clock, secrets: h.service.secrets, worker: svcWorker };
+    const nfe = {
+      naturezaOperacao: 'Venda',
+      customer: {
+        cnpj: '11222333000181',
+        nome: 'Cliente PJ',
+        ie: '110042490114',
+        endereco: {
+          logradouro: 'Rua B',
+          numero: '2',
+          bairro: 'Centro',
+          codigoMunicipio: '3550308',
+          uf: 'SP',
+          cep: '01000000',
+        },
+      },
+      itens: [
+        {
+          codigo: 'X',
+          descricao: 'Item',
+          ncm: '22011000',
+          unidade: 'UN',
+          quantidade: 1,
+          valorUnitario: '10.00',
+          cfop: '5102',
+          tributacao: { ICMS: { orig: 0, CSOSN: '102' }, PIS: { CST: '49' }, COFINS: { CST: '49' } },
+        },
+      ],
+      pagamentos: [{ forma: '15', valor: '10.00' }],
+    };
+    const { document, outboxId } = await issueDocument(svcDeps, h.companyId, 55, nfe);
+    await svcWorker.process(outboxId);
+    h.clock.advance(120_000);
+    await svcWorker.process(outboxId);
+    const switched = await documentsRepository.findById(h.service.db, document.id);
+    expect(switched?.tp_emis).toBe(6);
+    expect(switched?.n_nf).toBe(document.n_nf);
+    expect(switched?.chave).not.toBe(document.chave);
+    expect(switched?.xml).toMatch(
+      /<tpEmis>6<\/tpEmis>.*<dhCont>[^<]+<\/dhCont><xJust>SEFAZ SP indisponivel: connect ECONNREFUSED \(UF\)<\/xJust>/,
+    );
+    await svcWorker.process(outboxId);
+    expect((await documentsRepository.findById(h.service.db, document.id))?.status).toBe('autorizada');
+    // The tpEmis 1 key was refused twice and never authorized; the number lives on under the SVC key.
+    expect(authority.sends.filter((k) => k === document.chave)).toHaveLength(2);
+    expect(authority.authorized.has(document.chave)).toBe(false);
+
+    const during = await issueDocument(svcDeps, h.companyId, 55, nfe);
+    expect(during.document.tp_emis).toBe(6);
+
+    authority.ufDown = false;
+    h.clock.advance(61_000);
+    await svcWorker.tick();
+    const after = await issueDocument(svcDeps, h.companyId, 55, nfe);
+    expect(after.document.tp_emis).toBe(1);
+    await drainWith(svcWorker);
+    for (const d of [during.document, after.document]) {
+      expect((await documentsRepository.findById(h.service.db, d.id))?.status).toBe('autorizada');
+    }
+  });
+
   it('every reserved number ends authorized, cancelled or voided', async () => {
-    const docs = await documentsRepository.listByCompany(h.service.db, h.companyId);
+    const all = await documentsRepository.listByCompany(h.service.db, h.companyId);
+    const nfe = all.filter((d) => d.modelo === 55).map((d) => d.n_nf);
+    expect(nfe).toEqual(nfe.map((_, i) => i + 1));
+    const docs = all.filter((d) => d.modelo === 65);
     const numbers = docs.map((d) => d.n_nf).sort((a, b) => a - b);
     expect(numbers).toEqual(numbers.map((_, i) => i + 1));
     expect(new Set(docs.map((d) => d.status))).toEqual(new Set(['autorizada', 'cancelada', 'inutilizada']));
