@@ -1,5 +1,6 @@
 // Persistence of API keys (hashed) and organizations.
 import type { Db } from '../db/client.ts';
+import { pageOf } from '../db/paginate.ts';
 import type { ApiKeysTable, OrganizationsTable } from '../db/schema.ts';
 
 export type ApiKeyRow = ApiKeysTable;
@@ -30,17 +31,7 @@ export const apiKeysRepository = {
   ) => {
     let query = db.selectFrom('api_keys').where('organization_id', '=', organizationId);
     if (companyId !== null) query = query.where('company_id', '=', companyId);
-    const [rows, count] = await Promise.all([
-      query
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id')
-        .limit(pageSize)
-        .offset((page - 1) * pageSize)
-        .execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows, total: Number(count.n) };
+    return pageOf(query, (q) => q.selectAll().orderBy('created_at', 'desc').orderBy('id'), page, pageSize);
   },
 
   update: (db: Db, id: string, changes: Partial<Omit<ApiKeyRow, 'id'>>) =>

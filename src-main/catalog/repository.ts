@@ -1,5 +1,6 @@
 // Persistence of fiscal profiles and products.
 import type { Db } from '../db/client.ts';
+import { pageOf } from '../db/paginate.ts';
 import type { FiscalProfilesTable, ProductsTable } from '../db/schema.ts';
 
 export type FiscalProfileRow = FiscalProfilesTable;
@@ -33,17 +34,7 @@ export const catalogRepository = {
     ),
   listProfiles: async (db: Db, companyId: string, page: number, pageSize: number) => {
     const query = db.selectFrom('fiscal_profiles').where('company_id', '=', companyId);
-    const [rows, count] = await Promise.all([
-      query
-        .selectAll()
-        .orderBy('name')
-        .orderBy('id')
-        .limit(pageSize)
-        .offset((page - 1) * pageSize)
-        .execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows, total: Number(count.n) };
+    return pageOf(query, (q) => q.selectAll().orderBy('name').orderBy('id'), page, pageSize);
   },
 
   insertProduct: (db: Db, row: ProductRow) => db.insertInto('products').values(row).execute(),
@@ -78,16 +69,6 @@ export const catalogRepository = {
         ]),
       );
     }
-    const [rows, count] = await Promise.all([
-      query
-        .selectAll()
-        .orderBy('x_prod')
-        .orderBy('id')
-        .limit(pageSize)
-        .offset((page - 1) * pageSize)
-        .execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows, total: Number(count.n) };
+    return pageOf(query, (q) => q.selectAll().orderBy('x_prod').orderBy('id'), page, pageSize);
   },
 };

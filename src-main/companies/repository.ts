@@ -1,5 +1,6 @@
 // Persistence of companies, their numbering sequences and their A1 certificates.
 import type { Db } from '../db/client.ts';
+import { pageOf } from '../db/paginate.ts';
 import type { Ambiente, CertificatesTable, CompaniesTable, NumberSequencesTable } from '../db/schema.ts';
 
 export type CompanyRow = CompaniesTable;
@@ -23,17 +24,7 @@ export const companiesRepository = {
   ) => {
     let query = db.selectFrom('companies').where('organization_id', '=', organizationId);
     if (onlyId !== null) query = query.where('id', '=', onlyId);
-    const [rows, count] = await Promise.all([
-      query
-        .selectAll()
-        .orderBy('created_at')
-        .orderBy('id')
-        .limit(pageSize)
-        .offset((page - 1) * pageSize)
-        .execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows, total: Number(count.n) };
+    return pageOf(query, (q) => q.selectAll().orderBy('created_at').orderBy('id'), page, pageSize);
   },
 
   update: (db: Db, id: string, changes: Partial<Omit<CompanyRow, 'id'>>) =>

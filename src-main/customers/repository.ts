@@ -1,6 +1,7 @@
 // Persistence of customers (NF-e recipients / identified NFC-e consumers).
 import { sql } from 'kysely';
 import type { Db } from '../db/client.ts';
+import { pageOf } from '../db/paginate.ts';
 import type { CustomersTable } from '../db/schema.ts';
 
 export type CustomerRow = CustomersTable;
@@ -34,16 +35,6 @@ export const customersRepository = {
         ]),
       );
     }
-    const [rows, count] = await Promise.all([
-      query
-        .selectAll()
-        .orderBy('x_nome')
-        .orderBy('id')
-        .limit(pageSize)
-        .offset((page - 1) * pageSize)
-        .execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows, total: Number(count.n) };
+    return pageOf(query, (q) => q.selectAll().orderBy('x_nome').orderBy('id'), page, pageSize);
   },
 };
