@@ -99,7 +99,7 @@ export async function startService(
   try {
     const { applied } = await migrateToLatest(db);
     const limiter = new RateLimiter(clock);
-    const hooks: ServiceHooks = { companyChanged: () => Promise.resolve() };
+    const hooks: ServiceHooks = { companyChanged: () => Promise.resolve(), worker: null };
     const app = createApp({
       db,
       clock,
@@ -175,6 +175,7 @@ export async function startService(
         ...(options.outbox?.maxBackoffMs === undefined ? {} : { maxBackoffMs: options.outbox.maxBackoffMs }),
       },
     );
+    hooks.worker = worker;
     const recovered = await worker.recover();
     if (recovered > 0)
       logger.warn('queue rows interrupted by the last stop will be consulted before any resend', {

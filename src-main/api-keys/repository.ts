@@ -31,7 +31,12 @@ export const apiKeysRepository = {
   ) => {
     let query = db.selectFrom('api_keys').where('organization_id', '=', organizationId);
     if (companyId !== null) query = query.where('company_id', '=', companyId);
-    return pageOf(query, (q) => q.selectAll().orderBy('created_at', 'desc').orderBy('id'), page, pageSize);
+    return pageOf(
+      query,
+      (q) => q.selectAll().orderBy('created_at', 'desc').orderBy('id'),
+      pageSize,
+      (page - 1) * pageSize,
+    );
   },
 
   update: (db: Db, id: string, changes: Partial<Omit<ApiKeyRow, 'id'>>) =>

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.ts';
 import type { Db } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import type { SecretBox } from '../security/secret-box.ts';
+import type { OutboxWorker } from '../outbox/worker.ts';
 
 export interface ApiDeps {
   db: Db;
@@ -15,4 +16,6 @@ export interface ApiDeps {
 
 export interface ServiceHooks {
   companyChanged(companyId: string): Promise<void>;
+  /** The transmission queue, set once the service has started it (routes are built before it exists). */
+  worker: OutboxWorker | null;
 }

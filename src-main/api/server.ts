@@ -10,6 +10,7 @@ import { companyRoutes } from './routes/companies.ts';
 import { customerRoutes } from './routes/customers.ts';
 import { fiscalProfileRoutes, productRoutes } from './routes/catalog.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
+import { documentRoutes } from './routes/documents.ts';
 
 export const BODY_LIMIT = '1mb';
 
@@ -56,6 +57,8 @@ export function createApp(options: AppOptions): Express {
   v1.use('/fiscal-profiles', fiscalProfileRoutes(options));
   v1.use('/products', productRoutes(options));
   v1.use('/api-keys', apiKeyRoutes(options));
+  v1.use('/nfe', documentRoutes(options, 55));
+  v1.use('/nfce', documentRoutes(options, 65));
   app.use('/v1', v1);
 
   if (options.uiDir !== null && fs.existsSync(options.uiDir)) {

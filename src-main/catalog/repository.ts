@@ -34,7 +34,7 @@ export const catalogRepository = {
     ),
   listProfiles: async (db: Db, companyId: string, page: number, pageSize: number) => {
     const query = db.selectFrom('fiscal_profiles').where('company_id', '=', companyId);
-    return pageOf(query, (q) => q.selectAll().orderBy('name').orderBy('id'), page, pageSize);
+    return pageOf(query, (q) => q.selectAll().orderBy('name').orderBy('id'), pageSize, (page - 1) * pageSize);
   },
 
   insertProduct: (db: Db, row: ProductRow) => db.insertInto('products').values(row).execute(),
@@ -69,6 +69,11 @@ export const catalogRepository = {
         ]),
       );
     }
-    return pageOf(query, (q) => q.selectAll().orderBy('x_prod').orderBy('id'), page, pageSize);
+    return pageOf(
+      query,
+      (q) => q.selectAll().orderBy('x_prod').orderBy('id'),
+      pageSize,
+      (page - 1) * pageSize,
+    );
   },
 };

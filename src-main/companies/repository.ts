@@ -24,7 +24,12 @@ export const companiesRepository = {
   ) => {
     let query = db.selectFrom('companies').where('organization_id', '=', organizationId);
     if (onlyId !== null) query = query.where('id', '=', onlyId);
-    return pageOf(query, (q) => q.selectAll().orderBy('created_at').orderBy('id'), page, pageSize);
+    return pageOf(
+      query,
+      (q) => q.selectAll().orderBy('created_at').orderBy('id'),
+      pageSize,
+      (page - 1) * pageSize,
+    );
   },
 
   update: (db: Db, id: string, changes: Partial<Omit<CompanyRow, 'id'>>) =>

@@ -35,6 +35,11 @@ export const customersRepository = {
         ]),
       );
     }
-    return pageOf(query, (q) => q.selectAll().orderBy('x_nome').orderBy('id'), page, pageSize);
+    return pageOf(
+      query,
+      (q) => q.selectAll().orderBy('x_nome').orderBy('id'),
+      pageSize,
+      (page - 1) * pageSize,
+    );
   },
 };

@@ -8,14 +8,11 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 export async function pageOf<DB, TB extends keyof DB, Row>(
   base: SelectQueryBuilder<DB, TB, object>,
   list: (query: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<DB, TB, Row>,
-  page: number,
-  pageSize: number,
+  limit: number,
+  offset: number,
 ): Promise<{ rows: Row[]; total: number }> {
   const [rows, count] = await Promise.all([
-    list(base)
-      .limit(pageSize)
-      .offset((page - 1) * pageSize)
-      .execute(),
+    list(base).limit(limit).offset(offset).execute(),
     base.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number((count as { n: number }).n) };

@@ -12,6 +12,7 @@ import { IBS_CBS_2026_RATES, type NfeModel } from '../fiscal/nfe/model.ts';
 import { prepareNfe, type PrepareContext, type PreparedNfe } from '../fiscal/nfe/prepare.ts';
 import { outboxRepository } from '../outbox/repository.ts';
 import type { OutboxWorker } from '../outbox/worker.ts';
+import { assertAllowed } from './state-machine.ts';
 import { documentsRepository, type DocumentRow } from './repository.ts';
 import { loadCompanyFiscal, lookupsFor, type CompanyFiscal } from './context.ts';
 
@@ -215,7 +216,7 @@ export async function issueDocument(
   });
 }
 
-async function offlineMode(db: Db, companyId: string): Promise<boolean> {
+export async function offlineMode(db: Db, companyId: string): Promise<boolean> {
   const row = await db
     .selectFrom('contingency_modes')
     .select('mode')
@@ -404,4 +405,149 @@ async function resignSameNumber(
     });
     return updated;
   });
+}
+
+/** A draft older than this is re-signed with a fresh dhEmi when sent (NFC-e online accepts 5 minutes). */
+const DRAFT_FRESH_MS = 4 * 60_000;
+
+/**
+ * Creates a draft (seed: `rascunho`): the number is reserved and the note is built, taxed, validated and
+ * signed, but nothing is queued; PUT may change it (same number) until it is sent.
+ */
+export async function createDraft(
+  deps: IssueDeps,
+  companyId: string,
+  modelo: 55 | 65,
+  payload: unknown,
+): Promise<DocumentRow> {
+  const fiscal = await loadCompanyFiscal(deps.db, deps.secrets, companyId, deps.clock.now());
+  if (modelo === 65 && fiscal.qrVersion === 2 && fiscal.csc === null) {
+    throw validationError([
+      { field: 'csc_nfce', error: 'the company has no CSC: set it with PUT /v1/companies/:id/config' },
+    ]);
+  }
+  const emission = modelo === 55 ? await nfeEmission(deps.db, companyId) : NORMAL_EMISSION;
+  const serie = serieOf(payload, await defaultSerie(deps.db, companyId, modelo, fiscal.company.ambiente));
+  return inTransaction(deps.db, async (trx) => {
+    const now = deps.clock.now();
+    const nNF = await documentsRepository.reserveNumber(
+      trx,
+      companyId,
+      modelo,
+      serie,
+      fiscal.company.ambiente,
+      now.toISOString(),
+    );
+    const ctx = await contextFor(trx, fiscal, payload, modelo, serie, nNF, now, emission);
+    const row = rowFrom(
+      newId('doc'),
+      fiscal,
+      modelo,
+      serie,
+      nNF,
+      prepareOrThrow(payload, ctx),
+      payload,
+      'rascunho',
+      now.toISOString(),
+    );
+    await documentsRepository.insert(trx, row);
+    return row;
+  });
+}
+
+async function rebuild(
+  deps: IssueDeps,
+  doc: DocumentRow,
+  payload: unknown,
+  trx: Db,
+  status: DocumentRow['status'],
+) {
+  const fiscal = await loadCompanyFiscal(trx, deps.secrets, doc.company_id, deps.clock.now());
+  const modelo = doc.modelo as 55 | 65;
+  const emission =
+    modelo === 55
+      ? await nfeEmission(trx, doc.company_id)
+      : (await offlineMode(trx, doc.company_id))
+        ? offlineEmission(deps.clock)
+        : NORMAL_EMISSION;
+  const now = deps.clock.now();
+  const ctx = await contextFor(trx, fiscal, payload, modelo, doc.serie, doc.n_nf, now, emission);
+  const row = rowFrom(
+    doc.id,
+    fiscal,
+    modelo,
+    doc.serie,
+    doc.n_nf,
+    prepareOrThrow(payload, ctx),
+    payload,
+    status,
+    now.toISOString(),
+  );
+  row.created_at = doc.created_at;
+  return row;
+}
+
+/** PUT: only a draft or a rejected note changes; it keeps its number (seed §4.1). */
+export async function updateDraft(deps: IssueDeps, id: string, payload: unknown): Promise<DocumentRow> {
+  return inTransaction(deps.db, async (trx) => {
+    const doc = await documentsRepository.findById(trx, id);
+    if (doc === undefined) throw new ApiError(404, 'not_found', 'Document not found.');
+    assertAllowed(doc.status, 'update');
+    const row = await rebuild(deps, doc, payload, trx, 'rascunho');
+    await documentsRepository.update(trx, doc.id, row);
+    return row;
+  });
+}
+
+/**
+ * Sends a draft or a rejected note: re-signed when stale or changed, queued in the same transaction that
+ * moves it to `processando`, so two concurrent sends cannot both pass (the second sees the new state).
+ * With `waitMs` the answer waits (bounded) for the authority's decision.
+ */
+export async function sendDocument(deps: IssueDeps, id: string, waitMs: number | null): Promise<DocumentRow> {
+  const queued = await inTransaction(deps.db, async (trx) => {
+    const doc = await documentsRepository.findById(trx, id);
+    if (doc === undefined) throw new ApiError(404, 'not_found', 'Document not found.');
+    assertAllowed(doc.status, 'send');
+    const stale =
+      doc.status === 'erro' ||
+      deps.clock.now().getTime() - new Date(doc.updated_at).getTime() > DRAFT_FRESH_MS;
+    const row = stale
+      ? await rebuild(deps, doc, JSON.parse(doc.payload_json) as unknown, trx, 'processando')
+      : doc;
+    const status = row.tp_emis === 9 ? 'contingencia' : 'processando';
+    const now = deps.clock.now().toISOString();
+    await documentsRepository.update(trx, doc.id, {
+      ...row,
+      status,
+      c_stat: null,
+      x_motivo: null,
+      updated_at: now,
+    });
+    const outboxId = await outboxRepository.enqueue(trx, {
+      document_id: doc.id,
+      company_id: doc.company_id,
+      kind: 'autorizacao',
+      message: row.xml,
+      state: 'pending',
+      attempts: 0,
+      next_try_at: now,
+      last_error: null,
+      last_c_stat: null,
+      created_at: now,
+      updated_at: now,
+    });
+    return outboxId;
+  });
+  if (waitMs !== null) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      deps.worker.process(queued),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs))),
+    ]);
+    clearTimeout(timer);
+  }
+  const after = await documentsRepository.findById(deps.db, id);
+  if (after === undefined) throw new Error(`document ${id} vanished`);
+  return after;
 }

@@ -1,0 +1,147 @@
+// /v1/nfe and /v1/nfce: create (draft or the cashier's synchronous sale), change, send, read, XML, list,
+// cancel. The state machine lives in documents/state-machine.ts; these handlers only parse and delegate.
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
+import type { ApiDeps } from '../context.ts';
+import { authOf } from '../middleware/auth.ts';
+import { ApiError, forbidden, notFound } from '../errors.ts';
+import { parseOrThrow } from '../validation.ts';
+import { offsetList, offsetQuery, pageList, pageQuery, parseQuery } from '../pagination.ts';
+import { companyOfRequest, reachableBy } from './scoping.ts';
+import { createDraft, sellNfce, sendDocument, updateDraft, type IssueDeps } from '../../documents/issue.ts';
+import { documentsRepository, type DocumentRow } from '../../documents/repository.ts';
+import { documentView } from '../../documents/view.ts';
+import { cancelDocument } from '../../documents/cancel.ts';
+import { statusFilter } from '../../documents/state-machine.ts';
+import { pageOf } from '../../db/paginate.ts';
+
+/** How long a synchronous answer waits for the authority before answering with the state it has. */
+const SYNC_WAIT_MS = 10_000;
+/** The cashier's sale waits less: past this it completes offline (tpEmis 9). */
+const SALE_WAIT_MS = 3_000;
+
+const listFilterSchema = z.object({
+  status: z
+    .enum([
+      'rascunho',
+      'processando',
+      'contingencia',
+      'autorizada',
+      'erro',
+      'rejeitada',
+      'denegada',
+      'cancelada',
+      'inutilizada',
+    ])
+    .optional(),
+  data_inicio: z.iso.date({ error: 'must be a date AAAA-MM-DD' }).optional(),
+  data_fim: z.iso.date({ error: 'must be a date AAAA-MM-DD' }).optional(),
+  modelo: z.enum(['55', '65']).optional(),
+});
+
+const cancelSchema = z.strictObject({
+  justificativa: z
+    .string()
+    .trim()
+    .min(15, { error: 'must have at least 15 characters' })
+    .max(255, { error: 'must have at most 255 characters' }),
+});
+
+export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
+  const { db } = deps;
+  const router = Router();
+  const basePath = modelo === 55 ? '/v1/nfe' : '/v1/nfce';
+  const issueDeps = (): IssueDeps => {
+    if (deps.hooks.worker === null)
+      throw new ApiError(503 as number, 'internal_error', 'The transmission queue is starting.');
+    return { db, clock: deps.clock, secrets: deps.secrets, worker: deps.hooks.worker };
+  };
+  const view = (doc: DocumentRow) => documentView(doc, doc.modelo === 65 ? '/v1/nfce' : '/v1/nfe');
+
+  async function documentFor(req: Request, res: Response): Promise<DocumentRow> {
+    const doc = await documentsRepository.findById(db, String(req.params['id']));
+    if (doc === undefined || (modelo === 65 && doc.modelo !== 65)) throw notFound('Document');
+    if (!(await reachableBy(db, authOf(res))(doc.company_id))) throw forbidden();
+    return doc;
+  }
+
+  router.post('/', async (req, res) => {
+    const company = await companyOfRequest(db, req, res);
+    if (req.body === undefined) parseOrThrow(z.object({}), undefined);
+    if (modelo === 65) {
+      // The cashier's path: the sale is issued and sent at once, authorized or in offline contingency.
+      const result = await sellNfce(issueDeps(), company.id, req.body, SALE_WAIT_MS);
+      res.status(201).json(view(result.document));
+      return;
+    }
+    res.status(201).json(view(await createDraft(issueDeps(), company.id, 55, req.body)));
+  });
+
+  router.put('/:id', async (req, res) => {
+    const doc = await documentFor(req, res);
+    if (req.body === undefined) parseOrThrow(z.object({}), undefined);
+    res.json(view(await updateDraft(issueDeps(), doc.id, req.body)));
+  });
+
+  router.post('/:id/send', async (req, res) => {
+    const doc = await documentFor(req, res);
+    const sync = req.query['sync'] === 'true';
+    const sent = await sendDocument(issueDeps(), doc.id, sync ? SYNC_WAIT_MS : null);
+    if (!sync) {
+      res.status(202).json(view(sent));
+      return;
+    }
+    res.status(200).json({
+      id: sent.id,
+      numero: sent.n_nf,
+      serie: sent.serie,
+      status: sent.status,
+      chave_acesso: sent.chave,
+      protocolo: sent.n_prot,
+      autorizada_em: sent.authorized_at,
+      danfe_url: `${basePath}/${sent.id}/danfe`,
+      xml_url: `${basePath}/${sent.id}/xml`,
+    });
+  });
+
+  router.get('/:id', async (req, res) => {
+    res.json(view(await documentFor(req, res)));
+  });
+
+  router.get('/:id/xml', async (req, res) => {
+    const doc = await documentFor(req, res);
+    // nfeProc once authorized; before that the signed NFe itself.
+    res.type('application/xml').send(doc.proc_xml ?? doc.xml);
+  });
+
+  router.post('/:id/cancel', async (req, res) => {
+    const doc = await documentFor(req, res);
+    const { justificativa } = parseOrThrow(cancelSchema, req.body ?? {});
+    res.status(202).json(view(await cancelDocument(issueDeps(), doc.id, justificativa)));
+  });
+
+  router.get('/', async (req, res) => {
+    const company = await companyOfRequest(db, req, res);
+    const filter = parseQuery(req, listFilterSchema);
+    const listModelo =
+      modelo === 65 ? 65 : filter.modelo === undefined ? null : (Number(filter.modelo) as 55 | 65);
+    let query = db.selectFrom('documents').where('company_id', '=', company.id);
+    if (listModelo !== null) query = query.where('modelo', '=', listModelo);
+    if (filter.status !== undefined) query = query.where('status', 'in', statusFilter(filter.status));
+    if (filter.data_inicio !== undefined) query = query.where('dh_emi', '>=', filter.data_inicio);
+    if (filter.data_fim !== undefined) query = query.where('dh_emi', '<', `${filter.data_fim}T99`);
+    const order = (q: typeof query) => q.selectAll().orderBy('created_at', 'desc').orderBy('id');
+    if (listModelo === 65) {
+      // §4.2: NFC-e lists page by limit/offset.
+      const { limit, offset } = offsetQuery(req);
+      const { rows, total } = await pageOf(query, order, limit, offset);
+      res.json(offsetList(rows.map(view), total, limit, offset));
+      return;
+    }
+    const { page, pageSize } = pageQuery(req);
+    const { rows, total } = await pageOf(query, order, pageSize, (page - 1) * pageSize);
+    res.json(pageList(rows.map(view), total, page, pageSize));
+  });
+
+  return router;
+}

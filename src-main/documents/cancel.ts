@@ -1,0 +1,81 @@
+// Cancellation (event 110111): allowed only for an authorized note within the legal deadline — 24 h for
+// NF-e, 30 min for NFC-e (MOC 7.0 rejection 501) — and queued like every message to the authority.
+import { ApiError, invalidState } from '../api/errors.ts';
+import { inTransaction } from '../db/client.ts';
+import { buildEvent, signEvent } from '../fiscal/events.ts';
+import { outboxRepository } from '../outbox/repository.ts';
+import { loadCompanyFiscal } from './context.ts';
+import type { IssueDeps } from './issue.ts';
+import { documentsRepository, type DocumentRow } from './repository.ts';
+import { assertAllowed } from './state-machine.ts';
+
+const DEADLINE_MS: Readonly<Record<number, number>> = { 55: 24 * 3600_000, 65: 30 * 60_000 };
+
+export async function cancelDocument(
+  deps: IssueDeps,
+  id: string,
+  justificativa: string,
+): Promise<DocumentRow> {
+  const current = await documentsRepository.findById(deps.db, id);
+  if (current === undefined) throw new ApiError(404, 'not_found', 'Document not found.');
+  assertAllowed(current.status, 'cancel');
+  const fiscal = await loadCompanyFiscal(deps.db, deps.secrets, current.company_id, deps.clock.now());
+  const now = deps.clock.now();
+  const authorizedAt = new Date(current.authorized_at ?? current.dh_emi);
+  const deadline = DEADLINE_MS[current.modelo] ?? DEADLINE_MS[55] ?? 0;
+  if (now.getTime() - authorizedAt.getTime() > deadline) {
+    throw new ApiError(
+      422,
+      'fiscal_rejection',
+      current.modelo === 65
+        ? 'An NFC-e can be cancelled only within 30 minutes of its authorization.'
+        : 'An NF-e can be cancelled only within 24 hours of its authorization.',
+      [{ field: 'status', error: `authorized at ${authorizedAt.toISOString()}` }],
+      { cStat: '501', xMotivo: 'Rejeição: Prazo de cancelamento superior ao previsto na Legislação' },
+    );
+  }
+  const built = buildEvent({
+    tpEvento: '110111',
+    tpAmb: fiscal.tpAmb,
+    CNPJ: fiscal.emit.CNPJ,
+    chNFe: current.chave,
+    nSeqEvento: 1,
+    dhEvento: now,
+    idLote: now.getTime() % 1_000_000_000_000_000,
+    nProt: current.n_prot ?? '',
+    xJust: justificativa,
+  });
+  const signed = signEvent(built.xml, fiscal.certificate);
+  if (signed.errors.length > 0) {
+    throw new ApiError(
+      422,
+      'fiscal_rejection',
+      'The cancellation event does not validate against the schema.',
+      signed.errors.map((e) => ({ field: e.field ?? 'xml', error: e.message })),
+    );
+  }
+  return inTransaction(deps.db, async (trx) => {
+    const doc = await documentsRepository.findById(trx, id);
+    if (doc === undefined) throw new ApiError(404, 'not_found', 'Document not found.');
+    assertAllowed(doc.status, 'cancel');
+    const open = await outboxRepository.openForDocument(trx, doc.id);
+    if (open.some((row) => row.kind === 'evento' && row.message.includes('<tpEvento>110111</tpEvento>'))) {
+      throw invalidState(doc.status, 'cancel again (a cancellation is already being sent)');
+    }
+    const stamp = now.toISOString();
+    await outboxRepository.enqueue(trx, {
+      document_id: doc.id,
+      company_id: doc.company_id,
+      kind: 'evento',
+      message: signed.xml,
+      state: 'pending',
+      attempts: 0,
+      next_try_at: stamp,
+      last_error: null,
+      last_c_stat: null,
+      created_at: stamp,
+      updated_at: stamp,
+    });
+    return doc;
+  });
+}

@@ -1,0 +1,103 @@
+// The NF-e/NFC-e object the API returns: identification, state, the authority's answer, totals and items
+// read back from the signed XML (the document of record), and links to its XML and DANFE.
+import { XMLParser } from 'fast-xml-parser';
+import type { DocumentRow } from './repository.ts';
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  parseTagValue: false,
+  isArray: (name) => name === 'det' || name === 'detPag',
+});
+
+type Node = Record<string, unknown>;
+const obj = (v: unknown): Node => (typeof v === 'object' && v !== null ? (v as Node) : {});
+const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+export interface DocumentView {
+  id: string;
+  modelo: number;
+  serie: number;
+  numero: number;
+  status: string;
+  ambiente: string;
+  tipo_emissao: number;
+  chave_acesso: string;
+  protocolo: string | null;
+  autorizada_em: string | null;
+  dh_emissao: string;
+  valor_total: string;
+  cStat: string | null;
+  xMotivo: string | null;
+  mensagens: { cStat: string; xMotivo: string }[];
+  qr_code: string | null;
+  url_chave: string | null;
+  substitui: string | null;
+  substituida_por: string | null;
+  totais: Record<string, string>;
+  itens: {
+    nItem: number;
+    codigo: string | null;
+    descricao: string | null;
+    ncm: string | null;
+    cfop: string | null;
+    quantidade: string | null;
+    valor_unitario: string | null;
+    valor_total: string | null;
+  }[];
+  xml_url: string;
+  danfe_url: string;
+  criada_em: string;
+  atualizada_em: string;
+}
+
+export function documentView(doc: DocumentRow, basePath: '/v1/nfe' | '/v1/nfce'): DocumentView {
+  const root = obj(obj(parser.parse(doc.xml))['NFe']);
+  const inf = obj(root['infNFe']);
+  const icmsTot = obj(obj(inf['total'])['ICMSTot']);
+  const totais: Record<string, string> = {};
+  for (const [k, v] of Object.entries(icmsTot)) if (typeof v === 'string') totais[k] = v;
+  const dets = Array.isArray(inf['det']) ? (inf['det'] as unknown[]) : [];
+  return {
+    id: doc.id,
+    modelo: doc.modelo,
+    serie: doc.serie,
+    numero: doc.n_nf,
+    status: doc.status,
+    ambiente: doc.ambiente,
+    tipo_emissao: doc.tp_emis,
+    chave_acesso: doc.chave,
+    protocolo: doc.n_prot,
+    autorizada_em: doc.authorized_at,
+    dh_emissao: doc.dh_emi,
+    valor_total: doc.v_nf,
+    cStat: doc.c_stat,
+    xMotivo: doc.x_motivo,
+    // The authority's messages when it rejected the note (seed §2.5).
+    mensagens:
+      doc.status === 'erro' && doc.c_stat !== null
+        ? [{ cStat: doc.c_stat, xMotivo: doc.x_motivo ?? '' }]
+        : [],
+    qr_code: doc.qr_code,
+    url_chave: doc.url_chave,
+    substitui: doc.replaces,
+    substituida_por: doc.replaced_by,
+    totais,
+    itens: dets.map((d, i) => {
+      const prod = obj(obj(d)['prod']);
+      return {
+        nItem: i + 1,
+        codigo: text(prod['cProd']),
+        descricao: text(prod['xProd']),
+        ncm: text(prod['NCM']),
+        cfop: text(prod['CFOP']),
+        quantidade: text(prod['qCom']),
+        valor_unitario: text(prod['vUnCom']),
+        valor_total: text(prod['vProd']),
+      };
+    }),
+    xml_url: `${basePath}/${doc.id}/xml`,
+    danfe_url: `${basePath}/${doc.id}/danfe`,
+    criada_em: doc.created_at,
+    atualizada_em: doc.updated_at,
+  };
+}

@@ -1,0 +1,191 @@
+// /v1/nfe and /v1/nfce against the running service and its embedded sandbox authority (real HTTPS + mTLS).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness.ts';
+
+let h: Harness;
+const item = {
+  codigo: 'A1',
+  descricao: 'Agua mineral 500 ml',
+  ncm: '22011000',
+  unidade: 'UN',
+  quantidade: 2,
+  valor_unitario: '3.50',
+  cfop: '5102',
+  tributacao: { ICMS: { orig: 0, CSOSN: '102' }, PIS: { CST: '49' }, COFINS: { CST: '49' } },
+};
+const nfce = { itens: [item], pagamentos: [{ metodo: 'dinheiro', valor: '10.00' }] };
+const nfe = {
+  naturezaOperacao: 'Venda de mercadoria',
+  customer: {
+    cnpj: '11222333000181',
+    nome: 'Mercado Central Ltda',
+    ie: '110042490114',
+    endereco: {
+      logradouro: 'Rua B',
+      numero: '2',
+      bairro: 'Centro',
+      codigoMunicipio: '3550308',
+      uf: 'SP',
+      cep: '01000000',
+    },
+  },
+  itens: [{ ...item, cfop: '5102' }],
+  pagamentos: [{ forma: '15', valor: '7.00' }],
+};
+
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.stop());
+
+type Doc = {
+  id: string;
+  numero: number;
+  status: string;
+  chave_acesso: string;
+  protocolo: string | null;
+  itens: unknown[];
+  totais: Record<string, string>;
+};
+
+async function settle(
+  id: string,
+  path = '/v1/nfe',
+  until = (d: Doc) => d.status !== 'processando',
+): Promise<Doc> {
+  for (let i = 0; i < 50; i++) {
+    await h.service.worker.tick();
+    const doc = (await h.request('GET', `${path}/${id}`)).body as Doc;
+    if (until(doc)) return doc;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`document ${id} did not settle`);
+}
+
+describe('/v1/nfce', () => {
+  it('sells: 201 authorized by the sandbox, with key, protocol, items and totals; XML is the nfeProc', async () => {
+    const res = await h.request('POST', `/v1/nfce?companyId=${h.companyId}`, { json: nfce });
+    expect(res.status).toBe(201);
+    const doc = res.body as Doc;
+    expect(doc.status).toBe('autorizada');
+    expect(doc.chave_acesso).toMatch(/^35\d{4}12345678000195650010{5}\d{4}/);
+    expect(doc.protocolo).toMatch(/^\d{15}$/);
+    expect(doc.itens).toHaveLength(1);
+    expect(doc.totais['vNF']).toBe('7.00');
+    const xml = await h.request('GET', `/v1/nfce/${doc.id}/xml`);
+    expect(xml.headers.get('content-type')).toContain('application/xml');
+    expect(
+      xml.text.startsWith('<nfeProc xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00"><NFe'),
+    ).toBe(true);
+    expect(xml.text).toContain(`<nProt>${doc.protocolo ?? ''}</nProt>`);
+  });
+
+  it('lists NFC-e in the §4.2 shape with limit/offset', async () => {
+    await h.request('POST', `/v1/nfce?companyId=${h.companyId}`, { json: nfce });
+    const res = await h.request('GET', `/v1/nfce?companyId=${h.companyId}&limit=1&offset=1`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ total: 2, limit: 1, offset: 1 });
+    expect((res.body as { items: unknown[] }).items).toHaveLength(1);
+  });
+
+  it('reports every payload fault in the caller spelling and reserves no number', async () => {
+    const res = await h.request('POST', `/v1/nfce?companyId=${h.companyId}`, {
+      json: {
+        itens: [{ ...item, ncm: '123', valor_unitario: 'x' }],
+        pagamentos: [{ metodo: 'escambo', valor: 1 }],
+      },
+    });
+    expect(res.status).toBe(400);
+    expect((res.body as { details: { field: string }[] }).details.map((d) => d.field).sort()).toEqual([
+      'itens[0].ncm',
+      'itens[0].valor_unitario',
+      'pagamentos[0].metodo',
+    ]);
+    const next = await h.request('POST', `/v1/nfce?companyId=${h.companyId}`, { json: nfce });
+    expect((next.body as Doc).numero).toBe(3);
+  });
+
+  it('cancel: short justification 400, within 30 min 202 then cancelada, after 30 min 422 with cStat 501', async () => {
+    const sold = (await h.request('POST', `/v1/nfce?companyId=${h.companyId}`, { json: nfce })).body as Doc;
+    const short = await h.request('POST', `/v1/nfe/${sold.id}/cancel`, { json: { justificativa: 'curta' } });
+    expect(short.status).toBe(400);
+    expect((short.body as { details: { field: string }[] }).details[0]?.field).toBe('justificativa');
+    const ok = await h.request('POST', `/v1/nfe/${sold.id}/cancel`, {
+      json: { justificativa: 'Cliente desistiu da compra no caixa' },
+    });
+    expect(ok.status).toBe(202);
+    const again = await h.request('POST', `/v1/nfe/${sold.id}/cancel`, {
+      json: { justificativa: 'Cliente desistiu da compra no caixa' },
+    });
+    expect(again.status).toBe(409);
+    expect(await settle(sold.id, '/v1/nfce', (d) => d.status === 'cancelada')).toMatchObject({
+      status: 'cancelada',
+    });
+
+    const late = (await h.request('POST', `/v1/nfce?companyId=${h.companyId}`, { json: nfce })).body as Doc;
+    h.clock.advance(31 * 60_000);
+    const refused = await h.request('POST', `/v1/nfe/${late.id}/cancel`, {
+      json: { justificativa: 'Cliente desistiu da compra no caixa' },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ error: 'fiscal_rejection', cStat: '501' });
+  });
+});
+
+describe('/v1/nfe', () => {
+  it('draft → PUT keeps the number → send (sync) authorized; every later change is 409 naming the state', async () => {
+    const created = await h.request('POST', `/v1/nfe?companyId=${h.companyId}`, { json: nfe });
+    expect(created.status).toBe(201);
+    const draft = created.body as Doc;
+    expect(draft.status).toBe('rascunho');
+    const changed = await h.request('PUT', `/v1/nfe/${draft.id}`, {
+      json: { ...nfe, itens: [{ ...item, quantidade: 3 }], pagamentos: [{ forma: '15', valor: '10.50' }] },
+    });
+    expect(changed.status).toBe(200);
+    expect((changed.body as Doc).numero).toBe(draft.numero);
+    expect((changed.body as Doc).totais['vNF']).toBe('10.50');
+    const sent = await h.request('POST', `/v1/nfe/${draft.id}/send?sync=true`);
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({
+      id: draft.id,
+      numero: draft.numero,
+      status: 'autorizada',
+      protocolo: expect.stringMatching(/^\d{15}$/),
+    });
+    for (const [method, path] of [
+      ['POST', `/v1/nfe/${draft.id}/send`],
+      ['PUT', `/v1/nfe/${draft.id}`],
+    ] as const) {
+      const res = await h.request(method, path, { json: nfe });
+      expect(res.status).toBe(409);
+      expect(res.body).toMatchObject({
+        error: 'invalid_state',
+        details: [{ field: 'status', error: "current state is 'autorizada'" }],
+      });
+    }
+  });
+
+  it('two concurrent sends of one draft: exactly one is accepted', async () => {
+    const draft = (await h.request('POST', `/v1/nfe?companyId=${h.companyId}`, { json: nfe })).body as Doc;
+    const [a, b] = await Promise.all([
+      h.request('POST', `/v1/nfe/${draft.id}/send`),
+      h.request('POST', `/v1/nfe/${draft.id}/send`),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([202, 409]);
+    expect((await settle(draft.id)).status).toBe('autorizada');
+  });
+
+  it('lists with status filters (rejeitada is erro) and dates; unknown ids 404, other companies 403', async () => {
+    const list = await h.request('GET', `/v1/nfe?companyId=${h.companyId}&status=autorizada&modelo=55`);
+    expect(list.status).toBe(200);
+    expect((list.body as { total: number; page: number; pageSize: number }).total).toBe(2);
+    const rejected = await h.request('GET', `/v1/nfe?companyId=${h.companyId}&status=rejeitada`);
+    expect((rejected.body as { total: number }).total).toBe(0);
+    const bad = await h.request('GET', `/v1/nfe?companyId=${h.companyId}&status=xyz&data_inicio=2026-13-01`);
+    expect((bad.body as { details: { field: string }[] }).details.map((d) => d.field).sort()).toEqual([
+      'data_inicio',
+      'status',
+    ]);
+    expect((await h.request('GET', '/v1/nfe/doc_missing')).status).toBe(404);
+  });
+});
