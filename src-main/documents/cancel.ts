@@ -63,18 +63,12 @@ export async function cancelDocument(
       throw invalidState(doc.status, 'cancel again (a cancellation is already being sent)');
     }
     const stamp = now.toISOString();
-    await outboxRepository.enqueue(trx, {
-      document_id: doc.id,
-      company_id: doc.company_id,
+    await outboxRepository.enqueueMessage(trx, {
+      documentId: doc.id,
+      companyId: doc.company_id,
       kind: 'evento',
       message: signed.xml,
-      state: 'pending',
-      attempts: 0,
-      next_try_at: stamp,
-      last_error: null,
-      last_c_stat: null,
-      created_at: stamp,
-      updated_at: stamp,
+      now: stamp,
     });
     return doc;
   });

@@ -199,18 +199,12 @@ export async function issueDocument(
     await documentsRepository.insert(trx, row);
     if (replaces !== null)
       await documentsRepository.update(trx, replaces.id, { replaced_by: row.id, updated_at: row.updated_at });
-    const outboxId = await outboxRepository.enqueue(trx, {
-      document_id: row.id,
-      company_id: companyId,
+    const outboxId = await outboxRepository.enqueueMessage(trx, {
+      documentId: row.id,
+      companyId,
       kind: 'autorizacao',
       message: row.xml,
-      state: 'pending',
-      attempts: 0,
-      next_try_at: row.created_at,
-      last_error: null,
-      last_c_stat: null,
-      created_at: row.created_at,
-      updated_at: row.created_at,
+      now: row.created_at,
     });
     return { document: row, outboxId };
   });
@@ -524,18 +518,12 @@ export async function sendDocument(deps: IssueDeps, id: string, waitMs: number |
       x_motivo: null,
       updated_at: now,
     });
-    const outboxId = await outboxRepository.enqueue(trx, {
-      document_id: doc.id,
-      company_id: doc.company_id,
+    const outboxId = await outboxRepository.enqueueMessage(trx, {
+      documentId: doc.id,
+      companyId: doc.company_id,
       kind: 'autorizacao',
       message: row.xml,
-      state: 'pending',
-      attempts: 0,
-      next_try_at: now,
-      last_error: null,
-      last_c_stat: null,
-      created_at: now,
-      updated_at: now,
+      now: now,
     });
     return outboxId;
   });

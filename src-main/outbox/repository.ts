@@ -11,6 +11,31 @@ export const outboxRepository = {
     return inserted.id;
   },
 
+  /** Queues one message to deliver now: the common case of `enqueue`. */
+  enqueueMessage: (
+    db: Db,
+    m: {
+      documentId: string | null;
+      companyId: string;
+      kind: OutboxTable['kind'];
+      message: string;
+      now: string;
+    },
+  ): Promise<number> =>
+    outboxRepository.enqueue(db, {
+      document_id: m.documentId,
+      company_id: m.companyId,
+      kind: m.kind,
+      message: m.message,
+      state: 'pending',
+      attempts: 0,
+      next_try_at: m.now,
+      last_error: null,
+      last_c_stat: null,
+      created_at: m.now,
+      updated_at: m.now,
+    }),
+
   findById: (db: Db, id: number) =>
     db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst(),
 

@@ -349,18 +349,12 @@ export class OutboxWorker {
     if (followUp !== null) {
       // The sale was re-issued in contingency while this attempt was in doubt: cancel it by substitution.
       const message = await this.deps.followUps.substitution(followUp.attempt, followUp.replacement);
-      await outboxRepository.enqueue(this.deps.db, {
-        document_id: doc.id,
-        company_id: doc.company_id,
+      await outboxRepository.enqueueMessage(this.deps.db, {
+        documentId: doc.id,
+        companyId: doc.company_id,
         kind: 'evento',
-        message,
-        state: 'pending',
-        attempts: 0,
-        next_try_at: this.now(),
-        last_error: null,
-        last_c_stat: null,
-        created_at: this.now(),
-        updated_at: this.now(),
+        message: message,
+        now: this.now(),
       });
     }
   }
@@ -375,18 +369,12 @@ export class OutboxWorker {
         last_error: 'never received; number voided',
         updated_at: now,
       });
-      await outboxRepository.enqueue(trx, {
-        document_id: doc.id,
-        company_id: doc.company_id,
+      await outboxRepository.enqueueMessage(trx, {
+        documentId: doc.id,
+        companyId: doc.company_id,
         kind: 'inutilizacao',
-        message,
-        state: 'pending',
-        attempts: 0,
-        next_try_at: now,
-        last_error: null,
-        last_c_stat: null,
-        created_at: now,
-        updated_at: now,
+        message: message,
+        now: now,
       });
     });
   }
