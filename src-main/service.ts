@@ -18,6 +18,8 @@ import { startSandboxAuthority, type SandboxAuthority } from './sandbox/server.t
 import { authorityResolver } from './authority/port.ts';
 import { OutboxWorker } from './outbox/worker.ts';
 import { followUpsFor } from './outbox/follow-ups.ts';
+import { startWebhookDelivery } from './webhooks/delivery.ts';
+import { publishDocumentEvent } from './webhooks/publisher.ts';
 import { svcFor } from './authority/endpoints.ts';
 import { switchNfeToSvc } from './documents/issue.ts';
 import type { UfSigla } from '../src-shared/uf.ts';
@@ -150,6 +152,8 @@ export async function startService(
         logger,
         authorityFor: resolver.resolve,
         followUps: followUpsFor(db, secrets, clock),
+        // Webhooks (nfe.autorizada, nfce.contingencia, ...): queued rows, delivered on their own timers.
+        onDocumentChanged: (doc) => void publishDocumentEvent(db, clock, doc, logger),
         onUfUnavailable: async (doc, outboxId, reason) => {
           const company = await db
             .selectFrom('companies')
@@ -182,6 +186,10 @@ export async function startService(
         recovered,
       });
     if (options.startWorker !== false) worker.start();
+    const webhooks = await startWebhookDelivery(
+      { db, clock, secrets, logger },
+      { start: options.startWorker !== false },
+    );
 
     const running = server;
     let closing: Promise<void> | undefined;
@@ -196,6 +204,7 @@ export async function startService(
         });
         // After the last request: the queue finishes the send it is in, so its row is not left in flight.
         await worker.stop();
+        await webhooks.stop();
         resolver.close();
         await sandbox?.close();
         await closeDb();

@@ -10,7 +10,9 @@ import { companyRoutes } from './routes/companies.ts';
 import { customerRoutes } from './routes/customers.ts';
 import { fiscalProfileRoutes, productRoutes } from './routes/catalog.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import { documentRoutes } from './routes/documents.ts';
+import { documentActionRoutes } from './routes/document-actions.ts';
 
 export const BODY_LIMIT = '1mb';
 
@@ -57,8 +59,11 @@ export function createApp(options: AppOptions): Express {
   v1.use('/fiscal-profiles', fiscalProfileRoutes(options));
   v1.use('/products', productRoutes(options));
   v1.use('/api-keys', apiKeyRoutes(options));
+  v1.use('/webhooks', webhookRoutes(options));
   v1.use('/nfe', documentRoutes(options, 55));
   v1.use('/nfce', documentRoutes(options, 65));
+  // Mounted on /v1 itself: its routes live under /nfe/… and /companies/:id/abandoned-numbers.
+  v1.use(documentActionRoutes(options));
   app.use('/v1', v1);
 
   if (options.uiDir !== null && fs.existsSync(options.uiDir)) {

@@ -200,6 +200,9 @@ export interface OutboxTable {
   next_try_at: IsoTimestamp;
   last_error: string | null;
   last_c_stat: string | null;
+  /** retEvento / retInutNFe exactly as received, and its protocol, once the authority answered. */
+  answer_xml: Generated<string | null>;
+  answer_n_prot: Generated<string | null>;
   created_at: IsoTimestamp;
   updated_at: IsoTimestamp;
 }
@@ -224,4 +227,60 @@ export interface Database {
   documents: DocumentsTable;
   outbox: OutboxTable;
   contingency_modes: ContingencyModesTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+}
+
+export interface WebhooksTable {
+  id: string;
+  company_id: string;
+  url: string;
+  /** JSON array of event names and wildcards. */
+  events_json: string;
+  ativo: number;
+  descricao: string | null;
+  permitir_rede_local: number;
+  /** Signing secret sealed with the master key (secret-box format). */
+  secret_enc: string;
+  secret_rotated_at: IsoTimestamp | null;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+}
+
+/** `in_flight` rows found at start were interrupted mid-send and are sent again (receivers dedupe by id). */
+export type WebhookDeliveryStatus = 'pending' | 'in_flight' | 'delivered' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  company_id: string;
+  event: string;
+  event_id: string;
+  /** The exact JSON body that is signed and sent. */
+  payload: string;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  next_try_at: IsoTimestamp | null;
+  expires_at: IsoTimestamp;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_duration_ms: number | null;
+  redelivery_of: string | null;
+  dedupe_key: string | null;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+  delivered_at: IsoTimestamp | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: string;
+  attempt: number;
+  started_at: IsoTimestamp;
+  finished_at: IsoTimestamp | null;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number | null;
+  response_excerpt: string | null;
 }

@@ -385,7 +385,9 @@ export class OutboxWorker {
     send: () => Promise<{
       cStat: string;
       xMotivo: string;
-      result?: { cStat: string; xMotivo: string } | null;
+      xml?: string;
+      nProt?: string | null;
+      result?: { cStat: string; xMotivo: string; xml: string; nProt: string | null } | null;
     }>,
   ): Promise<void> {
     await outboxRepository.update(this.deps.db, row.id, {
@@ -396,7 +398,14 @@ export class OutboxWorker {
     const answer = await send();
     const cStat = answer.result?.cStat ?? answer.cStat;
     const xMotivo = answer.result?.xMotivo ?? answer.xMotivo;
-    const done = row.kind === 'evento' ? EVENT_DONE.has(cStat) : VOID_DONE.has(cStat);
+    // 256 "a number of the range is already voided" settles a single-number range only.
+    const singleNumber = /<nNFIni>(\d+)<\/nNFIni><nNFFin>\1<\/nNFFin>/.test(row.message);
+    const done =
+      row.kind === 'evento'
+        ? EVENT_DONE.has(cStat)
+        : VOID_DONE.has(cStat) && (cStat !== '256' || singleNumber);
+    const answerXml = answer.result?.xml ?? answer.xml ?? null;
+    const answerNProt = answer.result?.nProt ?? answer.nProt ?? null;
     if (!done && PAUSED_CSTAT.has(answer.cStat)) {
       await outboxRepository.update(this.deps.db, row.id, {
         state: 'pending',
@@ -411,6 +420,8 @@ export class OutboxWorker {
         state: done ? 'done' : 'failed',
         last_c_stat: cStat,
         last_error: done ? null : xMotivo,
+        answer_xml: answerXml,
+        answer_n_prot: answerNProt,
         updated_at: this.now(),
       });
       // Only cancellations (110111, 110112) and inutilizações change the note's state; a CC-e does not.

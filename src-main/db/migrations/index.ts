@@ -3,11 +3,17 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as foundation from './2026_11_22_0001_foundation.ts';
 import * as nfceQrVersion from './2026_11_22_0002_nfce_qrcode_version.ts';
 import * as documentsOutbox from './2026_11_22_0003_documents_outbox.ts';
+import * as webhooks from './2026_11_22_0004_webhooks.ts';
+import * as documentEvents from './2026_11_22_0005_document_events.ts';
+import * as outboxAnswers from './2026_11_22_0007_outbox_answers.ts';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_0001_foundation': foundation,
   '2026_11_22_0002_nfce_qrcode_version': nfceQrVersion,
   '2026_11_22_0003_documents_outbox': documentsOutbox,
+  '2026_11_22_0004_webhooks': webhooks,
+  '2026_11_22_0005_document_events': documentEvents,
+  '2026_11_22_0007_outbox_answers': outboxAnswers,
 };
 
 export const migrationProvider: MigrationProvider = {

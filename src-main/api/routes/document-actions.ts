@@ -1,0 +1,256 @@
+// Actions on issued notes and on the numbering, mounted on /v1 itself because they span two resources:
+//   POST /nfe/:id/correction-letter, GET /nfe/:id/correction-letters, GET /nfe/:id/events  (CC-e, events)
+//   POST /nfe/inutilizar, GET /nfe/inutilizar/:id                                            (inutilização)
+//   POST /nfe/:id/devolucao                                                                  (devolução draft)
+//   GET  /companies/:id/abandoned-numbers, POST /companies/:id/abandoned-numbers/void
+// Handlers only parse and delegate to src-main/documents/.
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
+import type { ApiDeps } from '../context.ts';
+import { authOf } from '../middleware/auth.ts';
+import { ApiError, forbidden, notFound, validationError } from '../errors.ts';
+import { parseOrThrow } from '../validation.ts';
+import { parseQuery } from '../pagination.ts';
+import { companyOfRequest, reachableBy } from './scoping.ts';
+import { companyForAuth } from '../../companies/service.ts';
+import type { IssueDeps } from '../../documents/issue.ts';
+import { documentsRepository, type DocumentRow } from '../../documents/repository.ts';
+import { documentView } from '../../documents/view.ts';
+import {
+  correctionLetterView,
+  eventView,
+  issueCorrectionLetter,
+  listEvents,
+  TP_CCE,
+} from '../../documents/events-service.ts';
+import {
+  findVoid,
+  SPELLING_A,
+  voidNumbers,
+  voidView,
+  type VoidFieldNames,
+  type VoidRequest,
+} from '../../documents/inutilizar.ts';
+import { createDevolucao, devolucaoRequestSchema } from '../../documents/devolucao.ts';
+import {
+  abandonedNumbers,
+  rangesOf,
+  voidAbandoned,
+  ABANDONED_JUSTIFICATION,
+} from '../../documents/abandoned.ts';
+import { toSpellingA } from '../../fiscal/nfe/normalize.ts';
+
+const correctionText = z
+  .string()
+  .trim()
+  .min(15, { error: 'must have at least 15 characters' })
+  .max(1000, { error: 'must have at most 1000 characters' });
+
+/** Spelling A `correcao`, spelling B `texto_correcao`; exactly one. */
+const correctionSchema = z.strictObject({
+  correcao: correctionText.optional(),
+  texto_correcao: correctionText.optional(),
+});
+
+const justificativa = z
+  .string()
+  .trim()
+  .min(15, { error: 'must have at least 15 characters' })
+  .max(255, { error: 'must have at most 255 characters' });
+const modelo = z
+  .union([z.literal(55), z.literal(65), z.literal('55'), z.literal('65')], {
+    error: 'must be 55 (NF-e) or 65 (NFC-e)',
+  })
+  .transform((m) => Number(m) as 55 | 65);
+const serie = z.number({ error: 'must be a number' }).int().min(0).max(999);
+const numero = z.number({ error: 'must be a number' }).int().min(1).max(999_999_999);
+
+const voidSchemaA = z.strictObject({
+  modelo: modelo.default(55),
+  serie,
+  numeroInicial: numero,
+  numeroFinal: numero,
+  justificativa,
+});
+const voidSchemaB = z.strictObject({
+  modelo: modelo.default(55),
+  serie,
+  numero_inicial: numero,
+  numero_final: numero,
+  justificativa,
+});
+const SPELLING_B: VoidFieldNames = {
+  ...SPELLING_A,
+  numeroInicial: 'numero_inicial',
+  numeroFinal: 'numero_final',
+};
+
+const hours = z
+  .string()
+  .regex(/^\d{1,5}$/, { error: 'must be a whole number of hours' })
+  .transform(Number)
+  .pipe(z.number().max(8760, { error: 'must be at most 8760 (one year)' }));
+const abandonedQuery = z.object({
+  older_than_hours: hours.optional(),
+  olderThanHours: hours.optional(),
+});
+const abandonedVoidSchema = z.strictObject({
+  older_than_hours: z.number().int().min(0).max(8760).optional(),
+  olderThanHours: z.number().int().min(0).max(8760).optional(),
+  justificativa: justificativa.optional(),
+});
+
+const DEFAULT_ABANDONED_HOURS = 24;
+
+export function documentActionRoutes(deps: ApiDeps): Router {
+  const { db } = deps;
+  const router = Router();
+  const issueDeps = (): IssueDeps => {
+    if (deps.hooks.worker === null)
+      throw new ApiError(503 as number, 'internal_error', 'The transmission queue is starting.');
+    return { db, clock: deps.clock, secrets: deps.secrets, worker: deps.hooks.worker };
+  };
+
+  /** The note of `:id`, 404 when it exists nowhere, 403 when the key cannot reach its company. */
+  async function documentFor(req: Request, res: Response): Promise<DocumentRow> {
+    const doc = await documentsRepository.findById(db, String(req.params['id']));
+    if (doc === undefined) throw notFound('Document');
+    if (!(await reachableBy(db, authOf(res))(doc.company_id))) throw forbidden();
+    return doc;
+  }
+
+  // --- carta de correção and events ---------------------------------------------------------------
+
+  router.post('/nfe/:id/correction-letter', async (req, res) => {
+    const doc = await documentFor(req, res);
+    const body = parseOrThrow(correctionSchema, req.body);
+    if (body.correcao !== undefined && body.texto_correcao !== undefined) {
+      throw validationError([
+        { field: 'texto_correcao', error: 'give only one of correcao and texto_correcao' },
+      ]);
+    }
+    const field = body.correcao !== undefined ? 'correcao' : 'texto_correcao';
+    const text = body.correcao ?? body.texto_correcao;
+    if (text === undefined) throw validationError([{ field: 'correcao', error: 'required' }]);
+    const letter = await issueCorrectionLetter(issueDeps(), doc.id, text, field);
+    res.status(202).json(correctionLetterView(letter));
+  });
+
+  router.get('/nfe/:id/correction-letters', async (req, res) => {
+    const doc = await documentFor(req, res);
+    const rows = await listEvents(db, doc.id, TP_CCE);
+    res.json({ items: rows.map(correctionLetterView) });
+  });
+
+  router.get('/nfe/:id/events', async (req, res) => {
+    const doc = await documentFor(req, res);
+    const rows = await listEvents(db, doc.id);
+    res.json({ items: rows.map(eventView) });
+  });
+
+  // --- inutilização -------------------------------------------------------------------------------
+
+  router.post('/nfe/inutilizar', async (req, res) => {
+    const company = await companyOfRequest(db, req, res);
+    const raw: unknown = req.body;
+    const spellingB =
+      typeof raw === 'object' && raw !== null && ('numero_inicial' in raw || 'numero_final' in raw);
+    let request: VoidRequest;
+    if (spellingB) {
+      const b = parseOrThrow(voidSchemaB, raw);
+      request = {
+        modelo: b.modelo,
+        serie: b.serie,
+        numeroInicial: b.numero_inicial,
+        numeroFinal: b.numero_final,
+        justificativa: b.justificativa,
+      };
+    } else {
+      request = parseOrThrow(voidSchemaA, raw);
+    }
+    const row = await voidNumbers(issueDeps(), company.id, request, spellingB ? SPELLING_B : SPELLING_A);
+    const view = await voidView(db, row);
+    if (row.status === 'rejeitada') {
+      throw new ApiError(
+        422,
+        'fiscal_rejection',
+        'The authority refused the inutilização.',
+        [{ field: spellingB ? 'numero_inicial' : 'numeroInicial', error: view.xMotivo ?? 'refused' }],
+        { cStat: view.cStat ?? '', xMotivo: view.xMotivo ?? '' },
+      );
+    }
+    // Homologated: 200. Still on its way (the authority did not answer in time): 202, the queue goes on.
+    res.status(row.status === 'homologada' ? 200 : 202).json(view);
+  });
+
+  // An inutilização answered 202 (still on its way) is followed here until the queue settles it.
+  router.get('/nfe/inutilizar/:id', async (req, res) => {
+    const row = await findVoid(db, String(req.params['id']));
+    if (row === undefined) throw notFound('Inutilização');
+    if (!(await reachableBy(db, authOf(res))(row.company_id))) throw forbidden();
+    res.json(await voidView(db, row));
+  });
+
+  // --- devolução ----------------------------------------------------------------------------------
+
+  router.post('/nfe/:id/devolucao', async (req, res) => {
+    const doc = await documentFor(req, res);
+    const raw: unknown = req.body ?? {};
+    const request = parseOrThrow(devolucaoRequestSchema, toSpellingA(raw));
+    const draft = await createDevolucao(issueDeps(), doc.id, request);
+    res.status(201).json(documentView(draft, '/v1/nfe'));
+  });
+
+  // --- abandoned numbers --------------------------------------------------------------------------
+
+  router.get('/companies/:id/abandoned-numbers', async (req, res) => {
+    const company = await companyForAuth(db, authOf(res), String(req.params['id']));
+    const query = parseQuery(req, abandonedQuery);
+    const olderThanHours = query.older_than_hours ?? query.olderThanHours ?? DEFAULT_ABANDONED_HOURS;
+    const cutoff = new Date(deps.clock.now().getTime() - olderThanHours * 3600_000);
+    const numbers = await abandonedNumbers(db, company.id, cutoff);
+    const ranges = rangesOf(numbers);
+    res.json({
+      older_than_hours: olderThanHours,
+      cutoff: cutoff.toISOString(),
+      total: numbers.length,
+      items: numbers.map((n) => ({
+        id: n.documentId,
+        modelo: n.modelo,
+        serie: n.serie,
+        numero: n.numero,
+        status: n.status,
+        ambiente: n.ambiente,
+        criada_em: n.criada_em,
+        atualizada_em: n.atualizada_em,
+      })),
+      offer:
+        ranges.length === 0
+          ? null
+          : {
+              message:
+                'These numbers were reserved but never issued: void them (inutilização) so the series has no gaps.',
+              method: 'POST',
+              url: `/v1/companies/${company.id}/abandoned-numbers/void`,
+              body: { older_than_hours: olderThanHours, justificativa: ABANDONED_JUSTIFICATION },
+              ranges,
+            },
+    });
+  });
+
+  router.post('/companies/:id/abandoned-numbers/void', async (req, res) => {
+    const company = await companyForAuth(db, authOf(res), String(req.params['id']));
+    const body = parseOrThrow(abandonedVoidSchema, req.body ?? {});
+    const olderThanHours = body.older_than_hours ?? body.olderThanHours ?? DEFAULT_ABANDONED_HOURS;
+    const cutoff = new Date(deps.clock.now().getTime() - olderThanHours * 3600_000);
+    const results = await voidAbandoned(issueDeps(), company.id, cutoff, body.justificativa);
+    res.json({
+      older_than_hours: olderThanHours,
+      cutoff: cutoff.toISOString(),
+      voided: results.reduce((n, r) => n + (r.inutilizacao?.documentos.length ?? 0), 0),
+      results,
+    });
+  });
+
+  return router;
+}

@@ -1,0 +1,260 @@
+// Devolução de venda: the seller issues an NF-e de entrada (tpNF 0, finNFe 4) that references the
+// authorized sale (NFref/refNFe, MOC 7.0 BA02; rejection 321 without it) and carries, item by item, the
+// devolução CFOP of the sale's CFOP (resources/tables/cfop-devolucao.json, from the CFOP table of the
+// Convênio s/nº de 1970, see resources/tables/PROVENANCE.md). The customer of the sale stays the
+// counterpart (dest). The result is a draft: it is checked, changed and sent like any other NF-e draft.
+import { readFileSync } from 'node:fs';
+import { XMLParser } from 'fast-xml-parser';
+import { z } from 'zod';
+import { ApiError, validationError } from '../api/errors.ts';
+import { resourcePath } from '../paths.ts';
+import { toSpellingA } from '../fiscal/nfe/normalize.ts';
+import { decimalText } from '../../src-shared/decimal-text.ts';
+import { cents, formatCents, parseScaled, roundDiv, SCALE, formatScaled } from '../../src-shared/money.ts';
+import type { ErrorDetail } from '../../src-shared/contracts/errors.ts';
+import { createDraft, type IssueDeps } from './issue.ts';
+import { documentsRepository, type DocumentRow } from './repository.ts';
+import { assertAllowed } from './state-machine.ts';
+
+const CFOP_FILE = resourcePath('tables', 'cfop-devolucao.json');
+
+let table: ReadonlyMap<string, string> | undefined;
+
+/** The sale CFOP → devolução CFOP pairs, read and checked on first use. */
+function cfopPairs(): ReadonlyMap<string, string> {
+  if (table !== undefined) return table;
+  const raw = JSON.parse(readFileSync(CFOP_FILE, 'utf8')) as { pairs?: unknown };
+  if (typeof raw.pairs !== 'object' || raw.pairs === null) throw new Error(`${CFOP_FILE}: no "pairs" object`);
+  const map = new Map<string, string>();
+  for (const [venda, entry] of Object.entries(raw.pairs as Record<string, unknown>)) {
+    const devolucao = (entry as { devolucao?: unknown } | null)?.devolucao;
+    // Saídas 5/6/7 (state, interstate, abroad) return as entradas 1/2/3 of the same scope.
+    if (
+      !/^[567]\d{3}$/.test(venda) ||
+      typeof devolucao !== 'string' ||
+      !/^[123]\d{3}$/.test(devolucao) ||
+      Number(venda[0]) - Number(devolucao[0]) !== 4
+    ) {
+      throw new Error(`${CFOP_FILE}: bad pair ${JSON.stringify(venda)}: ${JSON.stringify(entry)}`);
+    }
+    map.set(venda, devolucao);
+  }
+  table = map;
+  return map;
+}
+
+/** The devolução CFOP of a sale CFOP, or undefined when the table has no pair for it. */
+export function devolucaoCfop(cfopVenda: string): string | undefined {
+  return cfopPairs().get(cfopVenda);
+}
+
+export const devolucaoRequestSchema = z.strictObject({
+  /** A partial return: the items (nItem of the original) and how much of each comes back. */
+  itens: z
+    .array(
+      z.strictObject({
+        nItem: z.number().int().min(1).max(990),
+        quantidade: decimalText(11, 4, 'a quantity').refine((q) => !/^0+(\.0+)?$/.test(q), {
+          error: 'must be positive',
+        }),
+      }),
+    )
+    .min(1, { error: 'at least one item' })
+    .optional(),
+});
+
+export type DevolucaoRequest = z.output<typeof devolucaoRequestSchema>;
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  parseTagValue: false,
+  isArray: (name) => name === 'det',
+});
+
+type Node = Record<string, unknown>;
+const obj = (v: unknown): Node => (typeof v === 'object' && v !== null ? (v as Node) : {});
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+interface SoldItem {
+  cProd: string | undefined;
+  cEAN: string | undefined;
+  xProd: string | undefined;
+  NCM: string | undefined;
+  CEST: string | undefined;
+  CFOP: string;
+  uCom: string | undefined;
+  qCom: string;
+  vUnCom: string | undefined;
+  /** Item shares of discount, freight, insurance and other charges as the note carries them. */
+  vDesc: string | undefined;
+  vFrete: string | undefined;
+  vSeg: string | undefined;
+  vOutro: string | undefined;
+}
+
+/** The items as authorized: the signed XML is the document of record, whatever the payload left implicit. */
+function soldItems(xml: string): SoldItem[] {
+  const inf = obj(obj(obj(parser.parse(xml))['NFe'])['infNFe']);
+  const dets = Array.isArray(inf['det']) ? (inf['det'] as unknown[]) : [];
+  return dets.map((d) => {
+    const prod = obj(obj(d)['prod']);
+    return {
+      cProd: str(prod['cProd']),
+      cEAN: str(prod['cEAN']),
+      xProd: str(prod['xProd']),
+      NCM: str(prod['NCM']),
+      CEST: str(prod['CEST']),
+      CFOP: str(prod['CFOP']) ?? '',
+      uCom: str(prod['uCom']),
+      qCom: str(prod['qCom']) ?? '0',
+      vUnCom: str(prod['vUnCom']),
+      vDesc: str(prod['vDesc']),
+      vFrete: str(prod['vFrete']),
+      vSeg: str(prod['vSeg']),
+      vOutro: str(prod['vOutro']),
+    };
+  });
+}
+
+const NOTE_CHARGES = ['valorFrete', 'valorSeguro', 'valorDesconto', 'valorOutros'] as const;
+const ITEM_CHARGES = [
+  ['valorDesconto', 'vDesc'],
+  ['valorFrete', 'vFrete'],
+  ['valorSeguro', 'vSeg'],
+  ['valorOutros', 'vOutro'],
+] as const;
+
+/**
+ * Builds the devolução payload from the original's (in spelling A): every item keeps its product, taxes and
+ * values as sold, with the devolução CFOP and the returned quantity; charges of a partial quantity are
+ * prorated, rounded half-up to the cent (src-shared/money.ts).
+ */
+export function devolucaoPayload(original: DocumentRow, request: DevolucaoRequest): Record<string, unknown> {
+  const payload = obj(toSpellingA(JSON.parse(original.payload_json) as unknown));
+  const payloadItems = Array.isArray(payload['itens']) ? (payload['itens'] as unknown[]) : [];
+  const sold = soldItems(original.xml);
+  if (sold.length === 0 || sold.length !== payloadItems.length) {
+    throw new Error(`document ${original.id}: its payload and XML disagree on the items`);
+  }
+
+  // Which items come back, and how much of each.
+  const wanted = new Map<number, bigint>();
+  const problems: ErrorDetail[] = [];
+  (request.itens ?? sold.map((s, i) => ({ nItem: i + 1, quantidade: s.qCom }))).forEach((it, i) => {
+    const soldItem = sold[it.nItem - 1];
+    if (soldItem === undefined) {
+      problems.push({
+        field: `itens[${i}].nItem`,
+        error: `the original note has no item ${it.nItem} (it has ${sold.length})`,
+      });
+      return;
+    }
+    if (wanted.has(it.nItem)) {
+      problems.push({ field: `itens[${i}].nItem`, error: `item ${it.nItem} is listed twice` });
+      return;
+    }
+    const quantity = parseScaled(it.quantidade, SCALE.quantity);
+    if (quantity > parseScaled(soldItem.qCom, SCALE.quantity)) {
+      problems.push({
+        field: `itens[${i}].quantidade`,
+        error: `more than the ${soldItem.qCom} sold in item ${it.nItem}`,
+      });
+      return;
+    }
+    wanted.set(it.nItem, quantity);
+  });
+  if (problems.length > 0) throw validationError(problems);
+
+  const noPair: ErrorDetail[] = [];
+  const itens: unknown[] = [];
+  for (const [nItem, quantity] of [...wanted].sort((a, b) => a[0] - b[0])) {
+    const s = sold[nItem - 1] as SoldItem;
+    const cfop = devolucaoCfop(s.CFOP);
+    if (cfop === undefined) {
+      noPair.push({
+        field: `itens[${nItem - 1}].cfop`,
+        error: `item ${nItem}: CFOP ${s.CFOP} is not a sale with a devolução CFOP (resources/tables/cfop-devolucao.json)`,
+      });
+      continue;
+    }
+    const soldQuantity = parseScaled(s.qCom, SCALE.quantity);
+    const prorate = (money: string) =>
+      quantity === soldQuantity ? money : formatCents(roundDiv(cents(money) * quantity, soldQuantity));
+    const item: Node = { ...obj(payloadItems[nItem - 1]) };
+    // Values as sold (a product's price or description may have changed since).
+    if (s.cProd !== undefined) item['codigo'] = s.cProd;
+    if (s.xProd !== undefined) item['descricao'] = s.xProd;
+    if (s.NCM !== undefined) item['ncm'] = s.NCM;
+    if (s.CEST !== undefined) item['cest'] = s.CEST;
+    if (s.cEAN !== undefined) item['gtin'] = s.cEAN;
+    if (s.uCom !== undefined) item['unidade'] = s.uCom;
+    if (s.vUnCom !== undefined) item['valorUnitario'] = s.vUnCom;
+    item['cfop'] = cfop;
+    item['quantidade'] = quantity === soldQuantity ? s.qCom : formatScaled(quantity, SCALE.quantity);
+    for (const [field, tag] of ITEM_CHARGES) {
+      const value = s[tag];
+      if (value === undefined) delete item[field];
+      else item[field] = prorate(value);
+    }
+    const impostos = item['impostos'];
+    if (typeof impostos === 'object' && impostos !== null && quantity !== soldQuantity) {
+      item['impostos'] = Object.fromEntries(
+        Object.entries(impostos).map(([k, v]) => [k, typeof v === 'string' ? prorate(v) : v]),
+      );
+    }
+    itens.push(item);
+  }
+  if (noPair.length > 0) {
+    throw new ApiError(
+      422,
+      'fiscal_rejection',
+      'Some items were not sold under a CFOP that has a devolução pair; return them with a note of your own.',
+      noPair,
+    );
+  }
+
+  const next: Node = { ...payload };
+  // The series and model are the NF-e defaults; payments become tPag 90 (sem pagamento, MOC 7.0 YA02);
+  // presence and intermediary describe the sale, not the return.
+  for (const key of ['modelo', 'serie', 'pagamentos', 'presenca', 'intermediador', ...NOTE_CHARGES]) {
+    delete next[key];
+  }
+  next['naturezaOperacao'] = 'Devolucao de venda';
+  next['tipoOperacao'] = 0;
+  next['finalidade'] = 4;
+  next['nfeReferenciada'] = [original.chave];
+  next['informacoesAdicionais'] =
+    `Devolucao referente a ${original.modelo === 65 ? 'NFC-e' : 'NF-e'} numero ${original.n_nf} ` +
+    `serie ${original.serie}, chave de acesso ${original.chave}`;
+  next['itens'] = itens;
+  return next;
+}
+
+/**
+ * Creates the devolução draft of an authorized note. A payload that no longer makes a valid NF-e (e.g. an
+ * NFC-e sold to an unidentified consumer: an NF-e needs the recipient's name and address) is a 422 listing
+ * what is missing, in the fields of the original's payload.
+ */
+export async function createDevolucao(
+  deps: IssueDeps,
+  originalId: string,
+  request: DevolucaoRequest,
+): Promise<DocumentRow> {
+  const original = await documentsRepository.findById(deps.db, originalId);
+  if (original === undefined) throw new ApiError(404, 'not_found', 'Document not found.');
+  assertAllowed(original.status, 'devolve');
+  const payload = devolucaoPayload(original, request);
+  try {
+    return await createDraft(deps, original.company_id, 55, payload);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'validation_error') {
+      throw new ApiError(
+        422,
+        'fiscal_rejection',
+        'The original note cannot be turned into a devolução NF-e as it is: issue it with POST /v1/nfe.',
+        error.details,
+      );
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,393 @@
+// Events of a note kept as rows (document_events): the carta de correção (110110, MOC 7.0 §6 "Carta de
+// Correção Eletrônica") with its automatic nSeqEvento 1..20, and the cancellations the queue sends, adopted
+// from the outbox. The queue delivers every event; its outcome is read back from the outbox row each event
+// names (refreshEvents), since the worker itself only settles the note's status for cancellations.
+import { randomUUID } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import { ApiError } from '../api/errors.ts';
+import { inTransaction, type Db } from '../db/client.ts';
+import { buildEvent, DESC_EVENTO, EventError, isTpEvento, signEvent } from '../fiscal/events.ts';
+import { procEventoNFe } from '../fiscal/proc.ts';
+import { outboxRepository, type OutboxRow } from '../outbox/repository.ts';
+import { loadCompanyFiscal } from './context.ts';
+import type { IssueDeps } from './issue.ts';
+import { documentsRepository, type DocumentRow } from './repository.ts';
+import { assertAllowed } from './state-machine.ts';
+
+export type EventStatus = 'processando' | 'registrada' | 'rejeitada';
+
+/** The document_events table (migration 2026_11_22_0005); typed here with Kysely's withTables. */
+export interface DocumentEventsTable {
+  id: string;
+  document_id: string;
+  company_id: string;
+  tp_evento: string;
+  n_seq: number;
+  status: EventStatus;
+  payload: string;
+  xml: string;
+  outbox_id: number | null;
+  c_stat: string | null;
+  x_motivo: string | null;
+  n_prot: string | null;
+  proc_xml: string | null;
+  registered_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type DocumentEventRow = Selectable<DocumentEventsTable>;
+
+export const eventTables = (db: Db) => db.withTables<{ document_events: DocumentEventsTable }>();
+
+export const TP_CCE = '110110';
+/** MOC 7.0: a note takes at most 20 cartas de correção (nSeqEvento 1..20; rejection 594 beyond). */
+export const MAX_CCE = 20;
+
+/**
+ * Texts of the answers the queue keeps only as a cStat (the worker stores xMotivo only for failures);
+ * MOC 7.0 annex "Tabela de códigos de erros e descrições de mensagens de erros".
+ */
+export const CSTAT_TEXT: Readonly<Record<string, string>> = {
+  '102': 'Inutilização de número homologado',
+  '135': 'Evento registrado e vinculado a NF-e',
+  '136': 'Evento registrado, mas não vinculado a NF-e',
+  '155': 'Cancelamento homologado fora de prazo',
+  '256': 'Rejeição: Uma NF-e da faixa já está inutilizada na Base de dados da SEFAZ',
+  '563': 'Rejeição: Já existe pedido de Inutilização com a mesma faixa de inutilização',
+  '573': 'Rejeição: Duplicidade de Evento',
+  '594': 'Rejeição: O número de sequencia do evento informado é maior que o permitido',
+  '784': 'Rejeição: NFC-e não permite o evento de Carta de Correção',
+};
+
+const newEventId = () => `evt_${randomUUID().replaceAll('-', '')}`;
+
+/** The event's outcome as the outbox row tells it; `null` while the row is still on its way. */
+export function outcomeOf(row: OutboxRow): {
+  status: EventStatus;
+  c_stat: string | null;
+  x_motivo: string | null;
+  n_prot: string | null;
+  proc_xml: string | null;
+  registered_at: string | null;
+} | null {
+  if (row.state === 'done') {
+    const cStat = row.last_c_stat;
+    let procXml: string | null = null;
+    try {
+      // procEventoNFe (MOC 7.0 §5): the signed event and the authority's retEvento, byte for byte.
+      procXml =
+        row.answer_xml === null ? null : procEventoNFe(row.message, row.answer_xml, { validate: false }).xml;
+    } catch {
+      procXml = null;
+    }
+    return {
+      proc_xml: procXml,
+      status: 'registrada',
+      c_stat: cStat,
+      x_motivo: cStat === null ? null : (CSTAT_TEXT[cStat] ?? null),
+      // The event's protocol (retEvento/nProt), kept by the queue with the answer.
+      n_prot: row.answer_n_prot,
+      registered_at: row.updated_at,
+    };
+  }
+  if (row.state === 'failed') {
+    return {
+      status: 'rejeitada',
+      c_stat: row.last_c_stat,
+      x_motivo: row.last_error,
+      n_prot: null,
+      proc_xml: null,
+      registered_at: null,
+    };
+  }
+  return null;
+}
+
+const tag = (xml: string, name: string) =>
+  new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1] ?? undefined;
+
+/** Undoes the XML escaping of a text node (xml.ts escapes &, <, > and quotes). */
+const unescapeXml = (text: string) =>
+  text
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&quot;', '"')
+    .replaceAll('&apos;', "'")
+    .replaceAll('&amp;', '&');
+
+/**
+ * Brings the document's events up to date: events queued elsewhere (cancellation 110111, substitution
+ * 110112) are adopted from the outbox, and every event still on its way takes the outcome of its row.
+ */
+export async function refreshEvents(db: Db, documentId: string): Promise<void> {
+  const edb = eventTables(db);
+  const orphans = await edb
+    .selectFrom('outbox')
+    .leftJoin('document_events', 'document_events.outbox_id', 'outbox.id')
+    .selectAll('outbox')
+    .where('outbox.document_id', '=', documentId)
+    .where('outbox.kind', '=', 'evento')
+    .where('document_events.id', 'is', null)
+    .orderBy('outbox.id')
+    .execute();
+  for (const row of orphans) {
+    const tpEvento = tag(row.message, 'tpEvento');
+    const nSeq = Number(tag(row.message, 'nSeqEvento') ?? '1');
+    if (tpEvento === undefined || !Number.isInteger(nSeq) || nSeq < 1 || nSeq > 20) continue;
+    const xJust = tag(row.message, 'xJust');
+    const xCorrecao = tag(row.message, 'xCorrecao');
+    const payload =
+      xCorrecao !== undefined
+        ? { correcao: unescapeXml(xCorrecao) }
+        : xJust !== undefined
+          ? { justificativa: unescapeXml(xJust) }
+          : {};
+    // Adopted with its outcome at once: a refused attempt and its retry may share a sequence number.
+    const outcome = outcomeOf(row);
+    await edb
+      .insertInto('document_events')
+      .values({
+        id: newEventId(),
+        document_id: documentId,
+        company_id: row.company_id,
+        tp_evento: tpEvento,
+        n_seq: nSeq,
+        status: 'processando',
+        payload: JSON.stringify(payload),
+        xml: row.message,
+        outbox_id: row.id,
+        c_stat: null,
+        x_motivo: null,
+        n_prot: null,
+        proc_xml: null,
+        registered_at: null,
+        created_at: row.created_at,
+        updated_at: outcome === null ? row.created_at : row.updated_at,
+        ...outcome,
+      })
+      // A repeat of a registered sequence (the partial unique index) is not adopted twice.
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+
+  const open = await edb
+    .selectFrom('document_events')
+    .innerJoin('outbox', 'outbox.id', 'document_events.outbox_id')
+    .select(['document_events.id as eventId'])
+    .selectAll('outbox')
+    .where('document_events.document_id', '=', documentId)
+    .where('document_events.status', '=', 'processando')
+    .where('outbox.state', 'in', ['done', 'failed'])
+    .execute();
+  for (const row of open) {
+    const outcome = outcomeOf(row);
+    if (outcome === null) continue;
+    await edb
+      .updateTable('document_events')
+      .set({ ...outcome, updated_at: row.updated_at })
+      .where('id', '=', row.eventId)
+      .where('status', '=', 'processando')
+      .execute();
+  }
+}
+
+export async function listEvents(db: Db, documentId: string, tpEvento?: string): Promise<DocumentEventRow[]> {
+  await refreshEvents(db, documentId);
+  let query = eventTables(db).selectFrom('document_events').selectAll().where('document_id', '=', documentId);
+  if (tpEvento !== undefined) query = query.where('tp_evento', '=', tpEvento);
+  return query.orderBy('created_at').orderBy('n_seq').execute();
+}
+
+function cceRejected(cStat: '594' | '784', message: string, field: string, error: string): ApiError {
+  return new ApiError(422, 'fiscal_rejection', message, [{ field, error }], {
+    cStat,
+    xMotivo: CSTAT_TEXT[cStat] ?? '',
+  });
+}
+
+/**
+ * Queues a carta de correção for an authorized NF-e with the next free nSeqEvento (1..20). The number and
+ * the outbox row are taken in one transaction, so two concurrent letters never share a number.
+ * `field` is the caller's name of the text (correcao or texto_correcao), for error details.
+ */
+export async function issueCorrectionLetter(
+  deps: IssueDeps,
+  documentId: string,
+  correcao: string,
+  field = 'correcao',
+): Promise<DocumentEventRow> {
+  const current = await documentsRepository.findById(deps.db, documentId);
+  if (current === undefined) throw new ApiError(404, 'not_found', 'Document not found.');
+  // MOC 7.0: the CC-e exists for the NF-e only; the authority answers 784 for an NFC-e.
+  if (current.modelo !== 55) {
+    throw cceRejected(
+      '784',
+      'A correction letter (CC-e) applies to an NF-e (model 55) only.',
+      'modelo',
+      '65',
+    );
+  }
+  assertAllowed(current.status, 'correct');
+  const fiscal = await loadCompanyFiscal(deps.db, deps.secrets, current.company_id, deps.clock.now());
+  await refreshEvents(deps.db, documentId);
+
+  return inTransaction(deps.db, async (trx) => {
+    const doc = (await documentsRepository.findById(trx, documentId)) as DocumentRow;
+    assertAllowed(doc.status, 'correct');
+    const edb = eventTables(trx);
+    const taken = await edb
+      .selectFrom('document_events')
+      .select((eb) => eb.fn.max('n_seq').as('last'))
+      .where('document_id', '=', doc.id)
+      .where('tp_evento', '=', TP_CCE)
+      .where('status', '<>', 'rejeitada')
+      .executeTakeFirst();
+    const nSeq = Number(taken?.last ?? 0) + 1;
+    if (nSeq > MAX_CCE) {
+      throw cceRejected(
+        '594',
+        `An NF-e takes at most ${MAX_CCE} correction letters; the last one replaces all the earlier ones.`,
+        field,
+        `letter ${nSeq} exceeds the limit of ${MAX_CCE}`,
+      );
+    }
+    const now = deps.clock.now();
+    let built;
+    try {
+      built = buildEvent({
+        tpEvento: '110110',
+        tpAmb: fiscal.tpAmb,
+        CNPJ: fiscal.emit.CNPJ,
+        chNFe: doc.chave,
+        nSeqEvento: nSeq,
+        dhEvento: now,
+        idLote: now.getTime() % 1_000_000_000_000_000,
+        xCorrecao: correcao,
+      });
+    } catch (error) {
+      if (!(error instanceof EventError)) throw error;
+      throw new ApiError(
+        400,
+        'validation_error',
+        'The request has invalid fields.',
+        error.details.map((d) => ({ field: d.field === 'xCorrecao' ? field : d.field, error: d.error })),
+      );
+    }
+    const signed = signEvent(built.xml, fiscal.certificate);
+    if (signed.errors.length > 0) {
+      throw new ApiError(
+        422,
+        'fiscal_rejection',
+        'The correction letter does not validate against the schema.',
+        signed.errors.map((e) => ({ field: e.field ?? 'xml', error: e.message })),
+      );
+    }
+    const stamp = now.toISOString();
+    const outboxId = await outboxRepository.enqueue(trx, {
+      document_id: doc.id,
+      company_id: doc.company_id,
+      kind: 'evento',
+      message: signed.xml,
+      state: 'pending',
+      attempts: 0,
+      next_try_at: stamp,
+      last_error: null,
+      last_c_stat: null,
+      created_at: stamp,
+      updated_at: stamp,
+    });
+    const row: DocumentEventRow = {
+      id: newEventId(),
+      document_id: doc.id,
+      company_id: doc.company_id,
+      tp_evento: TP_CCE,
+      n_seq: nSeq,
+      status: 'processando',
+      payload: JSON.stringify({ correcao: unescapeXml(tag(built.xml, 'xCorrecao') ?? correcao) }),
+      xml: signed.xml,
+      outbox_id: outboxId,
+      c_stat: null,
+      x_motivo: null,
+      n_prot: null,
+      proc_xml: null,
+      registered_at: null,
+      created_at: stamp,
+      updated_at: stamp,
+    };
+    await edb.insertInto('document_events').values(row).execute();
+    return row;
+  });
+}
+
+function payloadOf(row: DocumentEventRow): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(row.payload);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+export interface CorrectionLetterView {
+  id: string;
+  nfeId: string;
+  sequencia: number;
+  status: EventStatus;
+  protocolo: string | null;
+  cStat: string | null;
+  xMotivo: string | null;
+  /** The text as sent (normalized to what the layout allows: Latin-1, single spaces). */
+  correcao: string;
+  criada_em: string;
+  registrada_em: string | null;
+}
+
+export function correctionLetterView(row: DocumentEventRow): CorrectionLetterView {
+  const correcao = payloadOf(row)['correcao'];
+  return {
+    id: row.id,
+    nfeId: row.document_id,
+    sequencia: row.n_seq,
+    status: row.status,
+    protocolo: row.n_prot,
+    cStat: row.c_stat,
+    xMotivo: row.x_motivo,
+    correcao: typeof correcao === 'string' ? correcao : '',
+    criada_em: row.created_at,
+    registrada_em: row.registered_at,
+  };
+}
+
+export interface EventView {
+  id: string;
+  nfeId: string;
+  tpEvento: string;
+  descricao: string;
+  sequencia: number;
+  status: EventStatus;
+  protocolo: string | null;
+  cStat: string | null;
+  xMotivo: string | null;
+  /** correcao (CC-e) or justificativa (cancellations). */
+  detalhes: Record<string, unknown>;
+  criada_em: string;
+  registrada_em: string | null;
+}
+
+export function eventView(row: DocumentEventRow): EventView {
+  return {
+    id: row.id,
+    nfeId: row.document_id,
+    tpEvento: row.tp_evento,
+    descricao: isTpEvento(row.tp_evento) ? DESC_EVENTO[row.tp_evento] : row.tp_evento,
+    sequencia: row.n_seq,
+    status: row.status,
+    protocolo: row.n_prot,
+    cStat: row.c_stat,
+    xMotivo: row.x_motivo,
+    detalhes: payloadOf(row),
+    criada_em: row.created_at,
+    registrada_em: row.registered_at,
+  };
+}

@@ -1,0 +1,353 @@
+// The webhook delivery worker: POSTs due deliveries on its own timers with bounded concurrency, signs each
+// request at send time, retries with exponential backoff and jitter for 24 h. Crash-safe like the outbox:
+// each attempt is a row written before the request, so a restart finds and resends interrupted ones.
+import { performance } from 'node:perf_hooks';
+import type { Clock } from '../clock.ts';
+import { inTransaction, type Db } from '../db/client.ts';
+import type { Logger } from '../logger.ts';
+import type { SecretBox } from '../security/secret-box.ts';
+import { webhookUrlProblem } from '../../src-shared/contracts/webhooks.ts';
+import { onDeliveryQueued } from './publisher.ts';
+import { deliveriesRepository, type DeliveryRow, type WebhookRow } from './repository.ts';
+import { httpWebhookSender, type WebhookSender } from './sender.ts';
+import { signatureHeader } from './signature.ts';
+
+export interface DeliveryWorkerDeps {
+  db: Db;
+  clock: Clock;
+  secrets: SecretBox;
+  logger: Logger;
+  sender?: WebhookSender;
+  random?: () => number;
+}
+
+export interface DeliveryWorkerOptions {
+  pollMs: number;
+  /** Requests out at once, over all webhooks; each webhook has at most one. */
+  concurrency: number;
+  timeoutMs: number;
+  baseBackoffMs: number;
+  maxBackoffMs: number;
+}
+
+export const DELIVERY_DEFAULTS: DeliveryWorkerOptions = {
+  pollMs: 1000,
+  concurrency: 4,
+  timeoutMs: 10_000,
+  baseBackoffMs: 60_000,
+  maxBackoffMs: 3600_000,
+};
+
+export const USER_AGENT = 'Balcao-Webhooks/1';
+
+interface Claim {
+  delivery: DeliveryRow;
+  webhook: WebhookRow;
+  attemptId: number;
+}
+
+interface Outcome {
+  statusCode: number | null;
+  error: string | null;
+  excerpt: string | null;
+  durationMs: number;
+  aborted: boolean;
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as NodeJS.ErrnoException).code;
+  // Connection errors of dual-stack attempts are AggregateErrors with an empty message and a code.
+  if (error.message === '') return code ?? error.name;
+  return code === undefined || error.message.includes(code) ? error.message : `${code}: ${error.message}`;
+}
+
+export class WebhookDeliveryWorker {
+  private readonly options: DeliveryWorkerOptions;
+  private readonly sender: WebhookSender;
+  private readonly running = new Map<
+    string,
+    { webhookId: string; done: Promise<void>; abort: AbortController }
+  >();
+  private timer: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
+  /** Fills run one after another so two of them never count the same free slot. */
+  private fills: Promise<unknown> = Promise.resolve();
+  private stopping = false;
+
+  constructor(
+    private readonly deps: DeliveryWorkerDeps,
+    options: Partial<DeliveryWorkerOptions> = {},
+  ) {
+    this.options = { ...DELIVERY_DEFAULTS, ...options };
+    this.sender = deps.sender ?? httpWebhookSender;
+  }
+
+  /**
+   * Requests cut off by a stop or crash: their attempt is recorded as interrupted and the delivery is sent
+   * again now (receivers dedupe on X-SVC-Delivery). Call once at start, before start().
+   */
+  async recover(): Promise<number> {
+    const now = this.now();
+    return inTransaction(this.deps.db, async (trx) => {
+      const rows = await trx
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('status', '=', 'in_flight')
+        .execute();
+      if (rows.length === 0) return 0;
+      const ids = rows.map((r) => r.id);
+      await trx
+        .updateTable('webhook_attempts')
+        .set({ finished_at: now, error: 'interrupted: the service stopped during the request' })
+        .where('delivery_id', 'in', ids)
+        .where('finished_at', 'is', null)
+        .execute();
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({
+          status: 'pending',
+          next_try_at: now,
+          last_error: 'interrupted: the service stopped during the request',
+          updated_at: now,
+        })
+        .where('id', 'in', ids)
+        .execute();
+      return ids.length;
+    });
+  }
+
+  start(): void {
+    if (this.timer !== undefined) return;
+    this.stopping = false;
+    const fill = () => {
+      void this.fill().catch((error: unknown) =>
+        this.deps.logger.error('webhook delivery poll failed', { error: String(error) }),
+      );
+    };
+    this.timer = setInterval(fill, this.options.pollMs);
+    this.timer.unref();
+    this.unsubscribe = onDeliveryQueued(fill);
+    fill();
+  }
+
+  /** Stops polling and aborts requests still out; their rows are left pending, to be sent again. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    await this.fills.catch(() => undefined);
+    for (const job of this.running.values()) job.abort.abort();
+    await Promise.allSettled([...this.running.values()].map((job) => job.done));
+  }
+
+  /** Starts the due deliveries there are slots for and waits for them; returns how many were sent. */
+  async tick(): Promise<number> {
+    const started = await this.fill();
+    await Promise.allSettled(started.map((id) => this.running.get(id)?.done));
+    return started.length;
+  }
+
+  /** Deliveries being sent right now. */
+  get inFlight(): number {
+    return this.running.size;
+  }
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+
+  private fill(): Promise<string[]> {
+    const run = this.fills.then(() => this.fillOnce());
+    this.fills = run.catch(() => undefined);
+    return run;
+  }
+
+  private async fillOnce(): Promise<string[]> {
+    const free = this.options.concurrency - this.running.size;
+    if (this.stopping || free <= 0) return [];
+    // More candidates than slots: several due rows of one webhook count as one.
+    const due = await deliveriesRepository.due(this.deps.db, this.now(), free * 4);
+    const busy = new Set([...this.running.values()].map((job) => job.webhookId));
+    const started: string[] = [];
+    for (const candidate of due) {
+      if (started.length >= free || this.stopping) break;
+      if (busy.has(candidate.webhook_id) || this.running.has(candidate.id)) continue;
+      const claim = await this.claim(candidate.id);
+      if (claim === null) continue;
+      busy.add(claim.webhook.id);
+      const abort = new AbortController();
+      const done = this.deliver(claim, abort.signal)
+        .catch((error: unknown) =>
+          this.deps.logger.error('webhook delivery failed unexpectedly', {
+            deliveryId: claim.delivery.id,
+            error: String(error),
+          }),
+        )
+        .finally(() => {
+          this.running.delete(claim.delivery.id);
+          // A freed slot takes the next due row at once when the worker runs on its own.
+          if (this.timer !== undefined && !this.stopping) void this.fill().catch(() => undefined);
+        });
+      this.running.set(claim.delivery.id, { webhookId: claim.webhook.id, done, abort });
+      started.push(claim.delivery.id);
+    }
+    return started;
+  }
+
+  /** Marks the row in flight and opens its attempt row in one transaction; null when someone else took it. */
+  private claim(id: string): Promise<Claim | null> {
+    const now = this.now();
+    return inTransaction(this.deps.db, async (trx) => {
+      const delivery = await deliveriesRepository.findById(trx, id);
+      if (delivery === undefined || delivery.status !== 'pending') return null;
+      const webhook = await trx
+        .selectFrom('webhooks')
+        .selectAll()
+        .where('id', '=', delivery.webhook_id)
+        .executeTakeFirst();
+      if (webhook === undefined || (webhook.ativo !== 1 && delivery.event !== 'ping')) return null;
+      const attempt = delivery.attempts + 1;
+      const taken = await trx
+        .updateTable('webhook_deliveries')
+        .set({ status: 'in_flight', attempts: attempt, updated_at: now })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) !== 1) return null;
+      const inserted = await trx
+        .insertInto('webhook_attempts')
+        .values({
+          delivery_id: id,
+          attempt,
+          started_at: now,
+          finished_at: null,
+          status_code: null,
+          error: null,
+          duration_ms: null,
+          response_excerpt: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return {
+        delivery: { ...delivery, status: 'in_flight' as const, attempts: attempt },
+        webhook,
+        attemptId: inserted.id,
+      };
+    });
+  }
+
+  private async deliver({ delivery, webhook, attemptId }: Claim, signal: AbortSignal): Promise<void> {
+    const started = performance.now();
+    const outcome: Outcome = { statusCode: null, error: null, excerpt: null, durationMs: 0, aborted: false };
+    const allowLan = webhook.permitir_rede_local === 1;
+    // The rules are checked again at send time: the stored URL predates any change to them.
+    const problem = webhookUrlProblem(webhook.url, allowLan);
+    if (problem !== null) outcome.error = `refused: ${problem}`;
+    else {
+      try {
+        const timestamp = Math.floor(this.deps.clock.now().getTime() / 1000);
+        const secret = this.deps.secrets.openText(webhook.secret_enc);
+        const answer = await this.sender.send({
+          url: webhook.url,
+          body: delivery.payload,
+          timeoutMs: this.options.timeoutMs,
+          allowLan,
+          signal,
+          headers: {
+            'Content-Type': 'application/json',
+            'User-Agent': USER_AGENT,
+            'X-SVC-Event': delivery.event,
+            'X-SVC-Delivery': delivery.id,
+            'X-SVC-Attempt': String(delivery.attempts),
+            'X-SVC-Timestamp': String(timestamp),
+            'X-SVC-Signature': signatureHeader(secret, timestamp, delivery.payload),
+          },
+        });
+        outcome.statusCode = answer.statusCode;
+        outcome.excerpt = answer.excerpt;
+      } catch (error) {
+        outcome.aborted = signal.aborted;
+        outcome.error = signal.aborted ? 'aborted: the service is stopping' : describe(error);
+      }
+    }
+    outcome.durationMs = Math.round(performance.now() - started);
+    await this.settle(delivery, attemptId, outcome);
+  }
+
+  private retryAt(attempts: number, now: Date, expiresAt: string): string {
+    const random = this.deps.random ?? Math.random;
+    const exp = Math.min(
+      this.options.maxBackoffMs,
+      this.options.baseBackoffMs * 2 ** Math.min(attempts - 1, 20),
+    );
+    // Half fixed, half random: receivers that come back are not hit by every retry in the same second.
+    const delay = exp / 2 + random() * (exp / 2);
+    return new Date(Math.min(now.getTime() + delay, Date.parse(expiresAt))).toISOString();
+  }
+
+  private async settle(delivery: DeliveryRow, attemptId: number, outcome: Outcome): Promise<void> {
+    const now = this.deps.clock.now();
+    const at = now.toISOString();
+    const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+    const error = outcome.error ?? (ok ? null : `receiver answered HTTP ${String(outcome.statusCode)}`);
+    const expired = now.getTime() >= Date.parse(delivery.expires_at);
+    const next: Partial<DeliveryRow> = ok
+      ? { status: 'delivered', next_try_at: null, delivered_at: at }
+      : outcome.aborted
+        ? { status: 'pending', next_try_at: at }
+        : expired
+          ? { status: 'failed', next_try_at: null }
+          : { status: 'pending', next_try_at: this.retryAt(delivery.attempts, now, delivery.expires_at) };
+    await inTransaction(this.deps.db, async (trx) => {
+      await trx
+        .updateTable('webhook_attempts')
+        .set({
+          finished_at: at,
+          status_code: outcome.statusCode,
+          error,
+          duration_ms: outcome.durationMs,
+          response_excerpt: outcome.excerpt,
+        })
+        .where('id', '=', attemptId)
+        .execute();
+      // Only the row this worker claimed: a webhook deleted meanwhile took its deliveries along.
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({
+          ...next,
+          last_status_code: outcome.statusCode,
+          last_error: error,
+          last_duration_ms: outcome.durationMs,
+          updated_at: at,
+        })
+        .where('id', '=', delivery.id)
+        .where('status', '=', 'in_flight')
+        .execute();
+    });
+    if (next.status === 'failed') {
+      this.deps.logger.warn('webhook delivery failed for good', {
+        deliveryId: delivery.id,
+        webhookId: delivery.webhook_id,
+        attempts: delivery.attempts,
+        lastError: error,
+      });
+    }
+  }
+}
+
+/** For the composition root: recovers interrupted deliveries, then starts polling unless told not to. */
+export async function startWebhookDelivery(
+  deps: DeliveryWorkerDeps,
+  options: Partial<DeliveryWorkerOptions> & { start?: boolean } = {},
+): Promise<WebhookDeliveryWorker> {
+  const { start, ...workerOptions } = options;
+  const worker = new WebhookDeliveryWorker(deps, workerOptions);
+  const recovered = await worker.recover();
+  if (recovered > 0)
+    deps.logger.warn('webhook deliveries interrupted by the last stop will be resent', { recovered });
+  if (start !== false) worker.start();
+  return worker;
+}

@@ -1,0 +1,209 @@
+// Turns a fiscal event into one queued delivery per matching active webhook of the company. Publishing
+// only inserts rows (the delivery worker sends them on its own timers) and never fails the caller's work.
+import { sql } from 'kysely';
+import type { Clock } from '../clock.ts';
+import { inTransaction, type Db } from '../db/client.ts';
+import type { Logger } from '../logger.ts';
+import type { DocumentRow } from '../documents/repository.ts';
+import {
+  eventMatches,
+  type PublishableEvent,
+  type WebhookEvent,
+  type WebhookPayload,
+} from '../../src-shared/contracts/webhooks.ts';
+import { deliveriesRepository, webhookId, webhooksRepository, type WebhookRow } from './repository.ts';
+
+/** A failing delivery is retried until this long after it was queued, then marked failed. */
+export const RETRY_WINDOW_MS = 24 * 3600_000;
+
+export interface PublishInput<D> {
+  companyId: string;
+  event: PublishableEvent;
+  data: D;
+  /** Publishers that may report the same fact twice give a key (e.g. document id + state): queued once. */
+  dedupeKey?: string;
+}
+
+export interface Published {
+  eventId: string;
+  /** One per webhook the event was queued for; empty when none matched or publishing failed. */
+  deliveryIds: string[];
+}
+
+const listeners = new Set<() => void>();
+
+/** Running workers listen so that new rows go out at once instead of at the next poll. */
+export function onDeliveryQueued(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function notifyQueued(): void {
+  // After the current turn: a caller's transaction holds the only connection until it commits, so the
+  // worker's query sees the rows once they are committed (or never, when the caller rolls back).
+  setImmediate(() => {
+    for (const listener of listeners) listener();
+  });
+}
+
+export function parseEvents(row: WebhookRow): string[] {
+  return JSON.parse(row.events_json) as string[];
+}
+
+export interface QueueInput {
+  event: WebhookEvent;
+  eventId: string;
+  payload: string;
+  redeliveryOf?: string;
+  dedupeKey?: string;
+}
+
+/** Inserts one pending delivery for `webhook`; false when its dedupe key was already queued. */
+export async function queueDelivery(
+  db: Db,
+  clock: Clock,
+  webhook: WebhookRow,
+  input: QueueInput,
+): Promise<string | null> {
+  const now = clock.now();
+  const id = webhookId('whd');
+  const inserted = await deliveriesRepository.insert(db, {
+    id,
+    webhook_id: webhook.id,
+    company_id: webhook.company_id,
+    event: input.event,
+    event_id: input.eventId,
+    payload: input.payload,
+    status: 'pending',
+    attempts: 0,
+    next_try_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + RETRY_WINDOW_MS).toISOString(),
+    last_status_code: null,
+    last_error: null,
+    last_duration_ms: null,
+    redelivery_of: input.redeliveryOf ?? null,
+    dedupe_key: input.dedupeKey ?? null,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    delivered_at: null,
+  });
+  if (inserted) notifyQueued();
+  return inserted ? id : null;
+}
+
+/** The exact body every webhook of this event receives. */
+export function payloadText<D>(payload: WebhookPayload<D>): string {
+  return JSON.stringify(payload);
+}
+
+async function fanOut<D>(db: Db, clock: Clock, eventId: string, input: PublishInput<D>): Promise<string[]> {
+  const hooks = (await webhooksRepository.activeOfCompany(db, input.companyId)).filter((w) =>
+    parseEvents(w).some((pattern) => eventMatches(pattern, input.event)),
+  );
+  if (hooks.length === 0) return [];
+  const payload = payloadText({
+    id: eventId,
+    event: input.event,
+    createdAt: clock.now().toISOString(),
+    companyId: input.companyId,
+    data: input.data,
+  });
+  const ids: string[] = [];
+  for (const hook of hooks) {
+    const id = await queueDelivery(db, clock, hook, {
+      event: input.event,
+      eventId,
+      payload,
+      ...(input.dedupeKey === undefined ? {} : { dedupeKey: input.dedupeKey }),
+    });
+    if (id !== null) ids.push(id);
+  }
+  return ids;
+}
+
+/**
+ * Queues `event` for every active webhook of the company whose events match. Inside a caller's transaction
+ * the rows commit with the caller's work; a failure here is logged and rolled back to a savepoint, so the
+ * caller's work goes on untouched.
+ */
+export async function publishEvent<D>(
+  db: Db,
+  clock: Clock,
+  input: PublishInput<D>,
+  options: { logger?: Logger } = {},
+): Promise<Published> {
+  const eventId = webhookId('evt');
+  try {
+    if (!db.isTransaction) {
+      return { eventId, deliveryIds: await inTransaction(db, (trx) => fanOut(trx, clock, eventId, input)) };
+    }
+    await sql`savepoint webhook_publish`.execute(db);
+    try {
+      const deliveryIds = await fanOut(db, clock, eventId, input);
+      await sql`release webhook_publish`.execute(db);
+      return { eventId, deliveryIds };
+    } catch (error) {
+      await sql`rollback to webhook_publish`.execute(db);
+      await sql`release webhook_publish`.execute(db);
+      throw error;
+    }
+  } catch (error) {
+    options.logger?.error('webhook event not queued', {
+      event: input.event,
+      companyId: input.companyId,
+      error: String(error),
+    });
+    return { eventId, deliveryIds: [] };
+  }
+}
+
+/** The event a document's new state means, per model; null for states no webhook event exists for. */
+export function documentEventOf(doc: Pick<DocumentRow, 'modelo' | 'status'>): PublishableEvent | null {
+  const byModel: Record<number, Partial<Record<DocumentRow['status'], PublishableEvent>>> = {
+    55: {
+      autorizada: 'nfe.autorizada',
+      erro: 'nfe.rejeitada',
+      cancelada: 'nfe.cancelada',
+      denegada: 'nfe.denegada',
+    },
+    65: { autorizada: 'nfce.autorizada', contingencia: 'nfce.contingencia', cancelada: 'nfce.cancelada' },
+  };
+  return byModel[doc.modelo]?.[doc.status] ?? null;
+}
+
+/** For the outbox worker's onDocumentChanged: a state reported twice is queued once (dedupe key). */
+export async function publishDocumentEvent(
+  db: Db,
+  clock: Clock,
+  doc: DocumentRow,
+  logger?: Logger,
+): Promise<Published | null> {
+  const event = documentEventOf(doc);
+  if (event === null) return null;
+  return publishEvent(
+    db,
+    clock,
+    {
+      companyId: doc.company_id,
+      event,
+      dedupeKey: `${doc.id}:${doc.status}`,
+      data: {
+        documentId: doc.id,
+        chave: doc.chave,
+        modelo: doc.modelo,
+        serie: doc.serie,
+        nNF: doc.n_nf,
+        ambiente: doc.ambiente,
+        tpEmis: doc.tp_emis,
+        status: doc.status,
+        cStat: doc.c_stat,
+        xMotivo: doc.x_motivo,
+        nProt: doc.n_prot,
+        vNF: doc.v_nf,
+        dhEmi: doc.dh_emi,
+        authorizedAt: doc.authorized_at,
+      },
+    },
+    logger === undefined ? {} : { logger },
+  );
+}

@@ -1,0 +1,108 @@
+// Persistence of webhooks, their deliveries and delivery attempts.
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/client.ts';
+import { pageOf } from '../db/paginate.ts';
+import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from '../db/schema.ts';
+import type { DeliveryStatus } from '../../src-shared/contracts/webhooks.ts';
+
+export type WebhookRow = WebhooksTable;
+export type DeliveryRow = WebhookDeliveriesTable;
+export type AttemptRow = Omit<WebhookAttemptsTable, 'id'> & { id: number };
+
+/** Same shape as src-main/ids.ts (prefix + random UUID) for the three webhook kinds of id. */
+export function webhookId(prefix: 'whk' | 'whd' | 'evt'): string {
+  return `${prefix}_${randomUUID().replaceAll('-', '')}`;
+}
+
+export const webhooksRepository = {
+  insert: (db: Db, row: WebhookRow) => db.insertInto('webhooks').values(row).execute(),
+
+  findById: (db: Db, id: string) =>
+    db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst(),
+
+  update: (db: Db, id: string, changes: Partial<Omit<WebhookRow, 'id' | 'company_id'>>) =>
+    db.updateTable('webhooks').set(changes).where('id', '=', id).execute(),
+
+  delete: (db: Db, id: string) => db.deleteFrom('webhooks').where('id', '=', id).execute(),
+
+  activeOfCompany: (db: Db, companyId: string) =>
+    db
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('ativo', '=', 1)
+      .orderBy('created_at')
+      .execute(),
+
+  list: (db: Db, companyId: string, page: number, pageSize: number) =>
+    pageOf(
+      db.selectFrom('webhooks').where('company_id', '=', companyId),
+      (q) => q.selectAll().orderBy('created_at').orderBy('id'),
+      pageSize,
+      (page - 1) * pageSize,
+    ),
+};
+
+export const deliveriesRepository = {
+  /** Inserts and tells whether the row is new; a repeated dedupe key is skipped. */
+  insert: async (db: Db, row: DeliveryRow): Promise<boolean> => {
+    const result = await db
+      .insertInto('webhook_deliveries')
+      .values(row)
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+  },
+
+  findById: (db: Db, id: string) =>
+    db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst(),
+
+  update: (db: Db, id: string, changes: Partial<Omit<DeliveryRow, 'id'>>) =>
+    db.updateTable('webhook_deliveries').set(changes).where('id', '=', id).execute(),
+
+  list: (
+    db: Db,
+    webhookId: string,
+    filters: { status?: DeliveryStatus | undefined; event?: string | undefined },
+    page: number,
+    pageSize: number,
+  ) => {
+    let query = db.selectFrom('webhook_deliveries').where('webhook_id', '=', webhookId);
+    if (filters.status !== undefined) query = query.where('status', '=', filters.status);
+    if (filters.event !== undefined) query = query.where('event', '=', filters.event);
+    return pageOf(
+      query,
+      (q) => q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
+      pageSize,
+      (page - 1) * pageSize,
+    );
+  },
+
+  /**
+   * Due rows, oldest first, of webhooks that are active (a ping is sent even to a paused one) and have
+   * nothing in flight: one slow receiver holds at most one of the worker's slots.
+   */
+  due: (db: Db, now: string, limit: number) =>
+    db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+      .select(['d.id', 'd.webhook_id'])
+      .where('d.status', '=', 'pending')
+      .where('d.next_try_at', '<=', now)
+      .where((eb) => eb.or([eb('w.ativo', '=', 1), eb('d.event', '=', 'ping')]))
+      .where('d.webhook_id', 'not in', (eb) =>
+        eb.selectFrom('webhook_deliveries').select('webhook_id').where('status', '=', 'in_flight'),
+      )
+      .orderBy('d.next_try_at')
+      .orderBy('d.created_at')
+      .limit(limit)
+      .execute(),
+
+  attempts: (db: Db, deliveryId: string): Promise<AttemptRow[]> =>
+    db
+      .selectFrom('webhook_attempts')
+      .selectAll()
+      .where('delivery_id', '=', deliveryId)
+      .orderBy('attempt')
+      .execute(),
+};

@@ -1,0 +1,255 @@
+// /v1/webhooks: subscriptions to fiscal events, their signed deliveries, and the URL rules (pure, so the
+// renderer can show the same errors the service gives).
+import { z } from 'zod';
+import { pageQuerySchema } from './common.ts';
+
+/** Events a webhook can receive (seed §6); `ping` is only sent by test-connection. */
+export const WEBHOOK_EVENTS = [
+  'nfe.autorizada',
+  'nfe.rejeitada',
+  'nfe.cancelada',
+  'nfe.cce',
+  'nfe.denegada',
+  'nfce.autorizada',
+  'nfce.contingencia',
+  'nfce.cancelada',
+  'nfse.autorizada',
+  'ping',
+] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+/** What publishers may emit: every event but the test-connection ping. */
+export type PublishableEvent = Exclude<WebhookEvent, 'ping'>;
+
+export const WEBHOOK_WILDCARDS = ['nfe.*', 'nfce.*', '*'] as const;
+export type WebhookEventPattern = WebhookEvent | (typeof WEBHOOK_WILDCARDS)[number];
+const PATTERNS: readonly string[] = [...WEBHOOK_EVENTS, ...WEBHOOK_WILDCARDS];
+
+/** `*` matches every event; `nfe.*` every event whose name starts with `nfe.` (so not `nfce.…`). */
+export function eventMatches(pattern: string, event: string): boolean {
+  if (pattern === '*') return true;
+  if (pattern.endsWith('.*')) return event.startsWith(pattern.slice(0, -1));
+  return pattern === event;
+}
+
+export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+
+const eventPattern = z.string().refine((s) => PATTERNS.includes(s), {
+  error: `unknown event; use one of ${PATTERNS.join(', ')}`,
+});
+const events = z
+  .array(eventPattern)
+  .min(1, { error: 'list at least one event' })
+  .max(20)
+  .transform((list) => [...new Set(list)] as WebhookEventPattern[]);
+// The URL's scheme and host are checked by webhookUrlProblem, which needs permitirRedeLocal as well.
+const url = z.string().trim().min(1).max(2048);
+const descricao = z.string().trim().max(200);
+
+export const webhookCreateSchema = z.strictObject({
+  url,
+  events,
+  ativo: z.boolean().default(true),
+  descricao: descricao.optional(),
+  /** Accept http:// and private, loopback or link-local hosts (a receiver on the shop's LAN). */
+  permitirRedeLocal: z.boolean().default(false),
+});
+export type WebhookCreate = z.output<typeof webhookCreateSchema>;
+
+/** PUT changes only the fields it names; `ativo: false` pauses deliveries, `descricao: null` clears it. */
+export const webhookUpdateSchema = z
+  .strictObject({
+    url: url.optional(),
+    events: events.optional(),
+    ativo: z.boolean().optional(),
+    descricao: descricao.nullable().optional(),
+    permitirRedeLocal: z.boolean().optional(),
+  })
+  .refine((u) => Object.keys(u).length > 0, { error: 'give at least one field to change' });
+export type WebhookUpdate = z.output<typeof webhookUpdateSchema>;
+
+export const DELIVERY_STATUSES = ['pending', 'in_flight', 'delivered', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** §4.1 paging plus filters, parsed together so every faulty parameter is reported at once. */
+export const deliveryListQuerySchema = pageQuerySchema.extend({
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  event: z.enum(WEBHOOK_EVENTS).optional(),
+});
+
+export interface WebhookView {
+  id: string;
+  companyId: string;
+  url: string;
+  events: WebhookEventPattern[];
+  ativo: boolean;
+  descricao: string | null;
+  permitirRedeLocal: boolean;
+  secretRotatedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Only the answers of create and rotate-secret carry the secret; it is never shown again. */
+export interface WebhookWithSecret extends WebhookView {
+  secret: string;
+}
+
+export interface DeliveryView {
+  id: string;
+  webhookId: string;
+  event: WebhookEvent;
+  /** The payload's `id`: the same for every webhook and redelivery of one event. */
+  eventId: string;
+  status: DeliveryStatus;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  lastDurationMs: number | null;
+  nextTryAt: string | null;
+  /** After this instant a failing delivery is not retried any more (24 h after it was created). */
+  expiresAt: string;
+  redeliveryOf: string | null;
+  createdAt: string;
+  updatedAt: string;
+  deliveredAt: string | null;
+}
+
+export interface AttemptView {
+  attempt: number;
+  startedAt: string;
+  finishedAt: string | null;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number | null;
+  /** The first 512 characters of the receiver's answer, for debugging. */
+  responseExcerpt: string | null;
+}
+
+export interface DeliveryDetailView extends DeliveryView {
+  /** The exact JSON text that is (or was) sent as the request body. */
+  payload: string;
+  attemptLog: AttemptView[];
+}
+
+/** The body of every delivery; stored as the exact JSON text that is signed and sent. */
+export interface WebhookPayload<D = unknown> {
+  id: string;
+  event: WebhookEvent;
+  createdAt: string;
+  companyId: string;
+  data: D;
+}
+
+export interface QueuedJob {
+  message: string;
+  jobId: string;
+}
+
+// --- URL rules --------------------------------------------------------------------------------------
+// Syntactic only (no DNS): the delivery worker repeats the check on the resolved addresses.
+
+/** `public` may be reached always; `private` only with permitirRedeLocal; `reserved` never. */
+export type HostClass = 'public' | 'private' | 'reserved';
+
+function parseIpv4(host: string): number[] | null {
+  const parts = host.split('.');
+  if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p))) return null;
+  const bytes = parts.map(Number);
+  return bytes.every((b) => b <= 255) ? bytes : null;
+}
+
+function classifyIpv4([a, b, c]: number[]): HostClass {
+  if (a === undefined || b === undefined || c === undefined) return 'reserved';
+  // RFC 6890: "this network", multicast, future use and broadcast are never a receiver.
+  if (a === 0 || a >= 224) return 'reserved';
+  if (a === 10 || a === 127) return 'private';
+  if (a === 100 && b >= 64 && b <= 127) return 'private'; // carrier-grade NAT (RFC 6598)
+  if (a === 169 && b === 254) return 'private'; // link-local, where cloud metadata services live
+  if (a === 172 && b >= 16 && b <= 31) return 'private';
+  if (a === 192 && b === 168) return 'private';
+  if (a === 192 && b === 0 && c === 0) return 'reserved'; // IETF protocol assignments
+  if (a === 198 && (b === 18 || b === 19)) return 'private'; // benchmarking (RFC 2544)
+  return 'public';
+}
+
+/** Expands an IPv6 text (with an optional dotted IPv4 tail) into its eight 16-bit groups. */
+function parseIpv6(text: string): number[] | null {
+  let host = text;
+  const dotted = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(host);
+  if (dotted !== null) {
+    const v4 = parseIpv4(dotted[2] ?? '');
+    if (v4 === null) return null;
+    const [a = 0, b = 0, c = 0, d = 0] = v4;
+    host = `${dotted[1] ?? ''}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = host.split('::');
+  if (halves.length > 2) return null;
+  const toGroups = (s: string) => (s === '' ? [] : s.split(':'));
+  const head = toGroups(halves[0] ?? '');
+  const rest = halves.length === 2 ? toGroups(halves[1] ?? '') : [];
+  if (![...head, ...rest].every((g) => /^[0-9a-f]{1,4}$/i.test(g))) return null;
+  const known = head.length + rest.length;
+  if (halves.length === 1 ? known !== 8 : known > 7) return null;
+  const zeros = new Array<number>(8 - known).fill(0);
+  return [...head, ...zeros.map(String), ...rest].map((g) => parseInt(g, 16));
+}
+
+function classifyIpv6(groups: number[]): HostClass {
+  const [g0 = 0, g1 = 0, , , , g5 = 0, g6 = 0, g7 = 0] = groups;
+  const embedded = [g6 >> 8, g6 & 0xff, g7 >> 8, g7 & 0xff];
+  const firstFiveZero = groups.slice(0, 5).every((g) => g === 0);
+  if (firstFiveZero && g5 === 0xffff) return classifyIpv4(embedded); // IPv4-mapped
+  if (groups.slice(0, 7).every((g) => g === 0)) return g7 === 1 ? 'private' : 'reserved'; // ::1 and ::
+  if (g0 === 0x64 && g1 === 0xff9b && groups.slice(2, 6).every((g) => g === 0)) return classifyIpv4(embedded);
+  if (g0 === 0x2002)
+    return classifyIpv4([g1 >> 8, g1 & 0xff, (groups[2] ?? 0) >> 8, (groups[2] ?? 0) & 0xff]);
+  if ((g0 & 0xfe00) === 0xfc00 || (g0 & 0xffc0) === 0xfe80) return 'private'; // unique local, link-local
+  if (g0 === 0x2001 && g1 === 0x0db8) return 'reserved'; // documentation
+  // Global unicast is 2000::/3; multicast and the unassigned rest are never a receiver.
+  return (g0 & 0xe000) === 0x2000 ? 'public' : 'reserved';
+}
+
+/** Names that only resolve inside a network: single labels, `localhost`, mDNS and private-use suffixes. */
+const LOCAL_SUFFIXES = ['.localhost', '.local', '.internal', '.lan', '.home.arpa'];
+
+/** Classifies a literal address or host name as it appears in a URL (IPv6 with or without brackets). */
+export function classifyHost(hostname: string): HostClass {
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
+  const v4 = parseIpv4(host);
+  if (v4 !== null) return classifyIpv4(v4);
+  if (host.includes(':')) {
+    const v6 = parseIpv6(host);
+    return v6 === null ? 'reserved' : classifyIpv6(v6);
+  }
+  if (host === 'localhost' || !host.includes('.') || LOCAL_SUFFIXES.some((s) => host.endsWith(s))) {
+    return 'private';
+  }
+  return 'public';
+}
+
+/** Why `raw` cannot be a receiver URL, or null when it can. */
+export function webhookUrlProblem(raw: string, permitirRedeLocal: boolean): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw.trim());
+  } catch {
+    return 'must be an absolute URL (https://…)';
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return 'must be an https:// URL';
+  if (parsed.protocol === 'http:' && !permitirRedeLocal) {
+    return 'must use https:// (http:// only with permitirRedeLocal)';
+  }
+  if (parsed.username !== '' || parsed.password !== '') {
+    return 'must not carry credentials; deliveries are authenticated by their signature';
+  }
+  // WHATWG URL parsing already turned 0x7f.1 or 2130706433 into 127.0.0.1, so literals are canonical.
+  const kind = classifyHost(parsed.hostname);
+  if (kind === 'reserved') return `host ${parsed.hostname} is not a unicast address a receiver can have`;
+  if (kind === 'private' && !permitirRedeLocal) {
+    return `host ${parsed.hostname} is private, loopback or local; set permitirRedeLocal to allow it`;
+  }
+  return null;
+}
