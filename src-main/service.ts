@@ -19,6 +19,7 @@ import { authorityResolver } from './authority/port.ts';
 import { OutboxWorker } from './outbox/worker.ts';
 import { followUpsFor } from './outbox/follow-ups.ts';
 import { startWebhookDelivery } from './webhooks/delivery.ts';
+import { startDistributionSync } from './received/sync.ts';
 import { publishDocumentEvent } from './webhooks/publisher.ts';
 import { svcFor } from './authority/endpoints.ts';
 import { switchNfeToSvc } from './documents/issue.ts';
@@ -180,6 +181,8 @@ export async function startService(
       },
     );
     hooks.worker = worker;
+    // Notes addressed to the companies (NFeDistribuicaoDFe), respecting the authority's hourly rule (656).
+    const distribution = startDistributionSync({ db, clock, logger, authorityFor: resolver.resolve });
     const recovered = await worker.recover();
     if (recovered > 0)
       logger.warn('queue rows interrupted by the last stop will be consulted before any resend', {
@@ -204,6 +207,7 @@ export async function startService(
         });
         // After the last request: the queue finishes the send it is in, so its row is not left in flight.
         await worker.stop();
+        await distribution.stop();
         await webhooks.stop();
         resolver.close();
         await sandbox?.close();

@@ -12,6 +12,8 @@ import { fiscalProfileRoutes, productRoutes } from './routes/catalog.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { documentRoutes } from './routes/documents.ts';
+import { batchRoutes } from './routes/batch.ts';
+import { receivedRoutes } from './routes/received.ts';
 import { documentActionRoutes } from './routes/document-actions.ts';
 
 export const BODY_LIMIT = '1mb';
@@ -60,6 +62,9 @@ export function createApp(options: AppOptions): Express {
   v1.use('/products', productRoutes(options));
   v1.use('/api-keys', apiKeyRoutes(options));
   v1.use('/webhooks', webhookRoutes(options));
+  // Before the documents router: its `GET /:id` would take /nfe/batch/… and /nfe/received.
+  v1.use('/nfe', batchRoutes(options));
+  v1.use('/nfe', receivedRoutes(options));
   v1.use('/nfe', documentRoutes(options, 55));
   v1.use('/nfce', documentRoutes(options, 65));
   // Mounted on /v1 itself: its routes live under /nfe/… and /companies/:id/abandoned-numbers.

@@ -72,8 +72,11 @@ const contingencyOfMessage = (xml: string): ContingencyMode => {
   return key === undefined ? 'normal' : contingencyOfKey(key);
 };
 
+/** Manifestation events (2102x0) go to the national environment (AN), NT 2012.002. */
+const manifestationOf = (xml: string): string | undefined => /<tpEvento>(2102\d0)<\/tpEvento>/.exec(xml)?.[1];
+
 export function authorityPort(
-  clients: (modelo: 55 | 65, contingency: ContingencyMode) => AuthorityClient,
+  clients: (modelo: 55 | 65, contingency: ContingencyMode, tpEvento?: string) => AuthorityClient,
   tpAmb: 1 | 2,
   cUF: number,
 ): AuthorityPort {
@@ -106,7 +109,13 @@ export function authorityPort(
     },
     async sendEvent(envEvento) {
       const answer = await guarded(() =>
-        clients(modeloOfMessage(envEvento), contingencyOfMessage(envEvento)).recepcaoEvento({ envEvento }),
+        clients(
+          modeloOfMessage(envEvento),
+          contingencyOfMessage(envEvento),
+          manifestationOf(envEvento),
+        ).recepcaoEvento({
+          envEvento,
+        }),
       );
       const r = answer.results[0];
       return {
@@ -121,6 +130,20 @@ export function authorityPort(
         clients(modeloOfMessage(inutNFe), 'normal').inutilizacao({ inutNFe }),
       );
       return { cStat: answer.cStat, xMotivo: answer.xMotivo, nProt: answer.nProt ?? null, xml: answer.xml };
+    },
+    async distribuicao({ CNPJ, ultNSU }) {
+      // NFeDistribuicaoDFe is national (model 55 endpoints of the Ambiente Nacional); cUFAutor is the company's UF.
+      const answer = await guarded(() =>
+        clients(55, 'normal').distribuicaoDFe({ tpAmb, cUFAutor: cUF, CNPJ, ultNSU }),
+      );
+      return {
+        cStat: answer.cStat,
+        xMotivo: answer.xMotivo,
+        dhResp: answer.dhResp,
+        ultNSU: answer.ultNSU,
+        maxNSU: answer.maxNSU,
+        docs: answer.docs.map((d) => ({ NSU: d.NSU, schema: d.schema, xml: d.xml })),
+      };
     },
   };
 }
@@ -153,8 +176,9 @@ export function authorityResolver(options: AuthorityResolverOptions) {
       ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
     });
     const clients = new Map<string, AuthorityClient>();
-    const clientFor = (modelo: 55 | 65, contingency: ContingencyMode) => {
-      let client = clients.get(`${modelo}:${contingency}`);
+    const clientFor = (modelo: 55 | 65, contingency: ContingencyMode, tpEvento?: string) => {
+      const cacheKey = `${modelo}:${contingency}:${tpEvento ?? ''}`;
+      let client = clients.get(cacheKey);
       if (client === undefined) {
         const endpoint = (service: AuthorityService) =>
           sandbox !== null
@@ -165,9 +189,10 @@ export function authorityResolver(options: AuthorityResolverOptions) {
                 modelo,
                 service,
                 contingency,
+                ...(tpEvento === undefined ? {} : { tpEvento }),
               });
         client = createAuthorityClient({ transport, endpoint, timeoutMs: options.timeoutMs });
-        clients.set(`${modelo}:${contingency}`, client);
+        clients.set(cacheKey, client);
       }
       return client;
     };

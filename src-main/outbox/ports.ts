@@ -38,6 +38,18 @@ export interface InutilizacaoAnswer {
   xml: string;
 }
 
+/** NFeDistribuicaoDFe (NT 2014.002): the documents addressed to the company after ultNSU. */
+export interface DistribuicaoAnswer {
+  /** 137 nothing found, 138 documents found, 656 consumo indevido, others rejections. */
+  cStat: string;
+  xMotivo: string;
+  dhResp: string;
+  ultNSU: string;
+  maxNSU: string;
+  /** Each document gunzipped: NSU, schema ('resNFe_v1.01.xsd', 'procNFe_v4.00.xsd', ...) and XML. */
+  docs: { NSU: string; schema: string; xml: string }[];
+}
+
 export interface AuthorityPort {
   authorize(nfeXml: string): Promise<AuthorizeAnswer>;
   /** NFeStatusServico4 of the company's own authority (not the contingency one) for `modelo`. */
@@ -45,6 +57,11 @@ export interface AuthorityPort {
   consult(chNFe: string): Promise<ConsultAnswer>;
   sendEvent(envEvento: string): Promise<EventAnswer>;
   sendInutilizacao(inutNFe: string): Promise<InutilizacaoAnswer>;
+  /**
+   * NFeDistribuicaoDFe at the Ambiente Nacional for `CNPJ` (the company's own, whose certificate signs the
+   * TLS session): the documents after `ultNSU`. Optional so that queue-only test doubles need not offer it.
+   */
+  distribuicao?(query: { CNPJ: string; ultNSU: string }): Promise<DistribuicaoAnswer>;
 }
 
 /**

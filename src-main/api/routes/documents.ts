@@ -1,6 +1,6 @@
 // /v1/nfe and /v1/nfce: create (draft or the cashier's synchronous sale), change, send, read, XML, list,
 // cancel. The state machine lives in documents/state-machine.ts; these handlers only parse and delegate.
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { ApiDeps } from '../context.ts';
 import { authOf } from '../middleware/auth.ts';
@@ -14,6 +14,7 @@ import { documentView } from '../../documents/view.ts';
 import { cancelDocument } from '../../documents/cancel.ts';
 import { statusFilter } from '../../documents/state-machine.ts';
 import { pageOf } from '../../db/paginate.ts';
+import { documentCompanyOf, idempotency } from '../../documents/idempotency.ts';
 
 /** How long a synchronous answer waits for the authority before answering with the state it has. */
 const SYNC_WAIT_MS = 10_000;
@@ -57,6 +58,11 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
     return { db, clock: deps.clock, secrets: deps.secrets, worker: deps.hooks.worker };
   };
   const view = (doc: DocumentRow) => documentView(doc, doc.modelo === 65 ? '/v1/nfce' : '/v1/nfe');
+  // Idempotency-Key: a retried sale or send returns the first answer and never transmits twice.
+  const idem = { db, clock: deps.clock, logger: deps.logger };
+  const passThrough: RequestHandler = (_req, _res, next) => next();
+  const saleIdempotency = modelo === 65 ? idempotency(idem) : passThrough;
+  const sendIdempotency = idempotency(idem, { companyOf: documentCompanyOf(db) });
 
   async function documentFor(req: Request, res: Response): Promise<DocumentRow> {
     const doc = await documentsRepository.findById(db, String(req.params['id']));
@@ -65,7 +71,7 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
     return doc;
   }
 
-  router.post('/', async (req, res) => {
+  router.post('/', saleIdempotency, async (req, res) => {
     const company = await companyOfRequest(db, req, res);
     if (req.body === undefined) parseOrThrow(z.object({}), undefined);
     if (modelo === 65) {
@@ -83,7 +89,7 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
     res.json(view(await updateDraft(issueDeps(), doc.id, req.body)));
   });
 
-  router.post('/:id/send', async (req, res) => {
+  router.post('/:id/send', sendIdempotency, async (req, res) => {
     const doc = await documentFor(req, res);
     const sync = req.query['sync'] === 'true';
     const sent = await sendDocument(issueDeps(), doc.id, sync ? SYNC_WAIT_MS : null);

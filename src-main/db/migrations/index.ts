@@ -6,6 +6,7 @@ import * as documentsOutbox from './2026_11_22_0003_documents_outbox.ts';
 import * as webhooks from './2026_11_22_0004_webhooks.ts';
 import * as documentEvents from './2026_11_22_0005_document_events.ts';
 import * as outboxAnswers from './2026_11_22_0007_outbox_answers.ts';
+import * as batchesReceived from './2026_11_22_0008_batches_received.ts';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_0001_foundation': foundation,
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_22_0004_webhooks': webhooks,
   '2026_11_22_0005_document_events': documentEvents,
   '2026_11_22_0007_outbox_answers': outboxAnswers,
+  '2026_11_22_0008_batches_received': batchesReceived,
 };
 
 export const migrationProvider: MigrationProvider = {

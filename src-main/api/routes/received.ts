@@ -1,0 +1,155 @@
+// /v1/nfe/received: notes addressed to the company (NFeDistribuicaoDFe), their sync and the recipient's
+// manifestation. Mounted on /nfe BEFORE the documents router (whose `GET /:id` would take `/received`); it
+// only answers its own paths.
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
+import type { ApiDeps } from '../context.ts';
+import { authOf } from '../middleware/auth.ts';
+import { ApiError, forbidden, notFound } from '../errors.ts';
+import { parseOrThrow } from '../validation.ts';
+import { pageList, pageQuery, parseQuery } from '../pagination.ts';
+import { companyOfRequest, reachableBy } from './scoping.ts';
+import { pageOf } from '../../db/paginate.ts';
+import { AuthorityUnavailable } from '../../outbox/ports.ts';
+import { receivedDb, type ReceivedNotesTable } from '../../received/tables.ts';
+import { distributionAuthority, syncReceived } from '../../received/sync.ts';
+import { manifestationsOf, manifestReceived, refreshManifestations } from '../../received/manifest.ts';
+import { receivedDetail, receivedView } from '../../received/view.ts';
+
+const listFilterSchema = z.object({
+  situacao: z.enum(['autorizada', 'denegada', 'cancelada']).optional(),
+  manifestacao: z
+    .enum(['sem_manifestacao', 'ciencia', 'confirmacao', 'desconhecimento', 'nao_realizada'])
+    .optional(),
+  cnpj_emitente: z
+    .string()
+    .transform((s) => s.replace(/[./-]/g, '').toUpperCase())
+    .refine((s) => /^[0-9A-Z]{12}[0-9]{2}$/.test(s) || /^[0-9]{11}$/.test(s), {
+      error: 'must be a CNPJ (14 positions) or CPF (11 digits)',
+    })
+    .optional(),
+  completa: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+  data_inicio: z.iso.date({ error: 'must be a date AAAA-MM-DD' }).optional(),
+  data_fim: z.iso.date({ error: 'must be a date AAAA-MM-DD' }).optional(),
+});
+
+const manifestSchema = z
+  .strictObject({
+    tipo: z.enum(['ciencia', 'confirmacao', 'desconhecimento', 'nao_realizada'], {
+      error: 'must be ciencia, confirmacao, desconhecimento or nao_realizada',
+    }),
+    justificativa: z
+      .string()
+      .trim()
+      .min(15, { error: 'must have at least 15 characters' })
+      .max(255, { error: 'must have at most 255 characters' })
+      .optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.tipo === 'nao_realizada' && body.justificativa === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['justificativa'],
+        message: 'is required for nao_realizada (15 to 255 characters)',
+      });
+    }
+  });
+
+export function receivedRoutes(deps: ApiDeps): Router {
+  const { db, clock } = deps;
+  const router = Router();
+
+  const receivedDeps = () => {
+    const authorityFor = distributionAuthority(db);
+    if (authorityFor === undefined) {
+      throw new ApiError(503 as number, 'internal_error', 'The distribution service is not running.');
+    }
+    return { db, clock, logger: deps.logger, authorityFor };
+  };
+
+  async function noteFor(req: Request, res: Response): Promise<ReceivedNotesTable> {
+    const id = String(req.params['id']);
+    const probe = await receivedDb(db)
+      .selectFrom('received_notes')
+      .select('company_id')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (probe === undefined) throw notFound('Received note');
+    if (!(await reachableBy(db, authOf(res))(probe.company_id))) throw forbidden();
+    await refreshManifestations(db, probe.company_id, clock.now());
+    return receivedDb(db)
+      .selectFrom('received_notes')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+  }
+
+  router.get('/received', async (req, res) => {
+    const company = await companyOfRequest(db, req, res);
+    const filter = parseQuery(req, listFilterSchema);
+    const { page, pageSize } = pageQuery(req);
+    await refreshManifestations(db, company.id, clock.now());
+    let query = receivedDb(db).selectFrom('received_notes').where('company_id', '=', company.id);
+    if (filter.situacao !== undefined) query = query.where('situacao', '=', filter.situacao);
+    if (filter.manifestacao === 'sem_manifestacao') query = query.where('manifestacao', 'is', null);
+    else if (filter.manifestacao !== undefined) query = query.where('manifestacao', '=', filter.manifestacao);
+    if (filter.cnpj_emitente !== undefined) query = query.where('emitente_cnpj', '=', filter.cnpj_emitente);
+    if (filter.completa !== undefined)
+      query = query.where('completa', '=', filter.completa === 'true' ? 1 : 0);
+    if (filter.data_inicio !== undefined) query = query.where('dh_emi', '>=', filter.data_inicio);
+    if (filter.data_fim !== undefined) query = query.where('dh_emi', '<', `${filter.data_fim}T99`);
+    const { rows, total } = await pageOf(
+      query,
+      (q) => q.selectAll().orderBy('dh_emi', 'desc').orderBy('id'),
+      pageSize,
+      (page - 1) * pageSize,
+    );
+    res.json(pageList(rows.map(receivedView), total, page, pageSize));
+  });
+
+  router.post('/received/sync', async (req, res) => {
+    const company = await companyOfRequest(db, req, res);
+    try {
+      res.json(await syncReceived(receivedDeps(), company.id));
+    } catch (error) {
+      if (error instanceof AuthorityUnavailable) {
+        throw new ApiError(
+          502,
+          'authority_unavailable',
+          `The tax authority did not answer: ${error.message}`,
+        );
+      }
+      throw error;
+    }
+  });
+
+  router.get('/received/:id', async (req, res) => {
+    const note = await noteFor(req, res);
+    const events = await receivedDb(db)
+      .selectFrom('received_events')
+      .selectAll()
+      .where('company_id', '=', note.company_id)
+      .where('chave', '=', note.chave)
+      .orderBy('nsu')
+      .execute();
+    res.json(receivedDetail(note, await manifestationsOf(db, note.id), events));
+  });
+
+  router.get('/received/:id/xml', async (req, res) => {
+    res.type('application/xml').send((await noteFor(req, res)).xml);
+  });
+
+  router.post('/received/:id/manifest', async (req, res) => {
+    const note = await noteFor(req, res);
+    const body = parseOrThrow(manifestSchema, req.body);
+    const updated = await manifestReceived(
+      { db, clock, secrets: deps.secrets },
+      note,
+      body.tipo,
+      body.justificativa,
+    );
+    res.status(202).json(receivedView(updated));
+  });
+
+  return router;
+}

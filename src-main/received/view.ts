@@ -1,0 +1,85 @@
+// The received note the API returns (GET /v1/nfe/received and /:id).
+import type { ReceivedEventsTable, ReceivedManifestationsTable, ReceivedNotesTable } from './tables.ts';
+import type { Selectable } from 'kysely';
+
+export interface ReceivedNoteView {
+  id: string;
+  chave_acesso: string;
+  emitente: { cnpj: string | null; nome: string | null; ie: string | null };
+  tipo_operacao: number | null;
+  valor_total: string | null;
+  dh_emissao: string | null;
+  situacao: ReceivedNotesTable['situacao'];
+  protocolo: string | null;
+  nsu: string;
+  schema: string;
+  /** true once the whole NF-e (procNFe) arrived; before that only the summary (resNFe) is known. */
+  completa: boolean;
+  manifestacao: { tipo: string; status: string } | null;
+  xml_url: string;
+  recebida_em: string;
+  atualizada_em: string;
+}
+
+export interface ReceivedNoteDetail extends ReceivedNoteView {
+  xml: string;
+  manifestacoes: {
+    tipo: string;
+    tpEvento: string;
+    status: string;
+    cStat: string | null;
+    xMotivo: string | null;
+    justificativa: string | null;
+    criada_em: string;
+  }[];
+  eventos: { tpEvento: string | null; nSeqEvento: number | null; nsu: string; schema: string }[];
+}
+
+export function receivedView(row: ReceivedNotesTable): ReceivedNoteView {
+  return {
+    id: row.id,
+    chave_acesso: row.chave,
+    emitente: { cnpj: row.emitente_cnpj, nome: row.emitente_nome, ie: row.emitente_ie },
+    tipo_operacao: row.tp_nf,
+    valor_total: row.valor,
+    dh_emissao: row.dh_emi,
+    situacao: row.situacao,
+    protocolo: row.n_prot,
+    nsu: row.nsu,
+    schema: row.schema,
+    completa: row.completa === 1,
+    manifestacao:
+      row.manifestacao === null
+        ? null
+        : { tipo: row.manifestacao, status: row.manifestacao_status ?? 'pendente' },
+    xml_url: `/v1/nfe/received/${row.id}/xml`,
+    recebida_em: row.created_at,
+    atualizada_em: row.updated_at,
+  };
+}
+
+export function receivedDetail(
+  row: ReceivedNotesTable,
+  manifestations: Selectable<ReceivedManifestationsTable>[],
+  events: Selectable<ReceivedEventsTable>[],
+): ReceivedNoteDetail {
+  return {
+    ...receivedView(row),
+    xml: row.xml,
+    manifestacoes: manifestations.map((m) => ({
+      tipo: m.tipo,
+      tpEvento: m.tp_evento,
+      status: m.state,
+      cStat: m.c_stat,
+      xMotivo: m.x_motivo,
+      justificativa: m.justificativa,
+      criada_em: m.created_at,
+    })),
+    eventos: events.map((e) => ({
+      tpEvento: e.tp_evento,
+      nSeqEvento: e.n_seq_evento,
+      nsu: e.nsu,
+      schema: e.schema,
+    })),
+  };
+}
