@@ -105,6 +105,35 @@ describe('/v1/nfce', () => {
     expect((next.body as Doc).numero).toBe(3);
   });
 
+  it('an offline sale (authority unreachable) completes in contingency, announces nfce.contingencia, is authorized later', async () => {
+    const hook = await h.request('POST', `/v1/webhooks?companyId=${h.companyId}`, {
+      json: { url: 'http://127.0.0.1:9/hook', events: ['nfce.*'], permitirRedeLocal: true },
+    });
+    expect(hook.status).toBe(201);
+    const sandbox = h.service.sandbox;
+    if (sandbox === null) throw new Error('the harness runs the embedded sandbox');
+    await sandbox.faults.setOnline(false);
+    let offline: Doc & { tipo_emissao: number };
+    try {
+      const res = await h.request('POST', `/v1/nfce?companyId=${h.companyId}`, { json: nfce });
+      expect(res.status).toBe(201);
+      offline = res.body as Doc & { tipo_emissao: number };
+      expect(offline.status).toBe('contingencia');
+      expect(offline.tipo_emissao).toBe(9);
+      const deliveries = await h.service.db
+        .selectFrom('webhook_deliveries')
+        .select(['event'])
+        .where('event', '=', 'nfce.contingencia')
+        .execute();
+      expect(deliveries).toHaveLength(1);
+    } finally {
+      await sandbox.faults.setOnline(true);
+    }
+    h.clock.advance(10 * 60_000);
+    const later = await settle(offline.id, '/v1/nfce', (d) => d.status === 'autorizada');
+    expect(later.protocolo).toMatch(/^\d{15}$/);
+  });
+
   it('cancel: short justification 400, within 30 min 202 then cancelada, after 30 min 422 with cStat 501', async () => {
     const sold = (await h.request('POST', `/v1/nfce?companyId=${h.companyId}`, { json: nfce })).body as Doc;
     const short = await h.request('POST', `/v1/nfe/${sold.id}/cancel`, { json: { justificativa: 'curta' } });

@@ -14,6 +14,7 @@ import { documentView } from '../../documents/view.ts';
 import { cancelDocument } from '../../documents/cancel.ts';
 import { statusFilter } from '../../documents/state-machine.ts';
 import { pageOf } from '../../db/paginate.ts';
+import { publishDocumentEvent } from '../../webhooks/publisher.ts';
 import { documentCompanyOf, idempotency } from '../../documents/idempotency.ts';
 
 /** How long a synchronous answer waits for the authority before answering with the state it has. */
@@ -77,6 +78,9 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
     if (modelo === 65) {
       // The cashier's path: the sale is issued and sent at once, authorized or in offline contingency.
       const result = await sellNfce(issueDeps(), company.id, req.body, SALE_WAIT_MS);
+      // An offline sale never passes through the queue's settle step: announce nfce.contingencia now
+      // (deduplicated per note and state, so an online one announced by the queue is not sent twice).
+      await publishDocumentEvent(db, deps.clock, result.document, deps.logger);
       res.status(201).json(view(result.document));
       return;
     }
