@@ -284,18 +284,12 @@ export async function issueCorrectionLetter(
       );
     }
     const stamp = now.toISOString();
-    const outboxId = await outboxRepository.enqueue(trx, {
-      document_id: doc.id,
-      company_id: doc.company_id,
+    const outboxId = await outboxRepository.enqueueMessage(trx, {
+      documentId: doc.id,
+      companyId: doc.company_id,
       kind: 'evento',
       message: signed.xml,
-      state: 'pending',
-      attempts: 0,
-      next_try_at: stamp,
-      last_error: null,
-      last_c_stat: null,
-      created_at: stamp,
-      updated_at: stamp,
+      now: stamp,
     });
     const row: DocumentEventRow = {
       id: newEventId(),

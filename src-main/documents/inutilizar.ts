@@ -370,18 +370,12 @@ export async function voidNumbers(
         .execute();
     }
 
-    const outboxId = await outboxRepository.enqueue(trx, {
-      document_id: null,
-      company_id: companyId,
+    const outboxId = await outboxRepository.enqueueMessage(trx, {
+      documentId: null,
+      companyId: companyId,
       kind: 'inutilizacao',
       message: signed.xml,
-      state: 'pending',
-      attempts: 0,
-      next_try_at: stamp,
-      last_error: null,
-      last_c_stat: null,
-      created_at: stamp,
-      updated_at: stamp,
+      now: stamp,
     });
     const row: NumberVoidRow = {
       id: `inu_${randomUUID().replaceAll('-', '')}`,

@@ -152,17 +152,19 @@ export interface Issued {
 }
 
 /**
- * Reserves the next number, prepares and signs the note and queues it, in one transaction: a failure at
- * any step leaves no number consumed and nothing half-written.
+ * Loads the company, checks what issuing needs, then in ONE transaction reserves the next number, builds,
+ * taxes, validates and signs the note and inserts it; `after` adds what goes with it (the queue row). A
+ * failure at any step leaves no number consumed and nothing half-written.
  */
-export async function issueDocument(
+async function insertNumbered<T>(
   deps: IssueDeps,
   companyId: string,
   modelo: 55 | 65,
   payload: unknown,
-  emissionOverride: Emission | null = null,
-  replaces: DocumentRow | null = null,
-): Promise<Issued> {
+  emissionOverride: Emission | null,
+  statusOf: (emission: Emission) => DocumentRow['status'],
+  after: (trx: Db, row: DocumentRow) => Promise<T>,
+): Promise<T> {
   const emission =
     emissionOverride ?? (modelo === 55 ? await nfeEmission(deps.db, companyId) : NORMAL_EMISSION);
   const fiscal = await loadCompanyFiscal(deps.db, deps.secrets, companyId, deps.clock.now());
@@ -174,13 +176,14 @@ export async function issueDocument(
   const serie = serieOf(payload, await defaultSerie(deps.db, companyId, modelo, fiscal.company.ambiente));
   return inTransaction(deps.db, async (trx) => {
     const now = deps.clock.now();
+    const stamp = now.toISOString();
     const nNF = await documentsRepository.reserveNumber(
       trx,
       companyId,
       modelo,
       serie,
       fiscal.company.ambiente,
-      now.toISOString(),
+      stamp,
     );
     const ctx = await contextFor(trx, fiscal, payload, modelo, serie, nNF, now, emission);
     const prepared = prepareOrThrow(payload, ctx);
@@ -192,22 +195,49 @@ export async function issueDocument(
       nNF,
       prepared,
       payload,
-      emission.tpEmis === 9 ? 'contingencia' : 'processando',
-      now.toISOString(),
+      statusOf(emission),
+      stamp,
     );
-    if (replaces !== null) row.replaces = replaces.id;
     await documentsRepository.insert(trx, row);
-    if (replaces !== null)
-      await documentsRepository.update(trx, replaces.id, { replaced_by: row.id, updated_at: row.updated_at });
-    const outboxId = await outboxRepository.enqueueMessage(trx, {
-      documentId: row.id,
-      companyId,
-      kind: 'autorizacao',
-      message: row.xml,
-      now: row.created_at,
-    });
-    return { document: row, outboxId };
+    return after(trx, row);
   });
+}
+
+/** Issues and queues a note; with `replaces`, it is the contingency re-issue of that doubtful attempt. */
+export async function issueDocument(
+  deps: IssueDeps,
+  companyId: string,
+  modelo: 55 | 65,
+  payload: unknown,
+  emissionOverride: Emission | null = null,
+  replaces: DocumentRow | null = null,
+): Promise<Issued> {
+  return insertNumbered(
+    deps,
+    companyId,
+    modelo,
+    payload,
+    emissionOverride,
+    (e) => (e.tpEmis === 9 ? 'contingencia' : 'processando'),
+    async (trx, row) => {
+      if (replaces !== null) {
+        row.replaces = replaces.id;
+        await documentsRepository.update(trx, row.id, { replaces: replaces.id });
+        await documentsRepository.update(trx, replaces.id, {
+          replaced_by: row.id,
+          updated_at: row.updated_at,
+        });
+      }
+      const outboxId = await outboxRepository.enqueueMessage(trx, {
+        documentId: row.id,
+        companyId,
+        kind: 'autorizacao',
+        message: row.xml,
+        now: row.created_at,
+      });
+      return { document: row, outboxId };
+    },
+  );
 }
 
 export async function offlineMode(db: Db, companyId: string): Promise<boolean> {
@@ -414,39 +444,15 @@ export async function createDraft(
   modelo: 55 | 65,
   payload: unknown,
 ): Promise<DocumentRow> {
-  const fiscal = await loadCompanyFiscal(deps.db, deps.secrets, companyId, deps.clock.now());
-  if (modelo === 65 && fiscal.qrVersion === 2 && fiscal.csc === null) {
-    throw validationError([
-      { field: 'csc_nfce', error: 'the company has no CSC: set it with PUT /v1/companies/:id/config' },
-    ]);
-  }
-  const emission = modelo === 55 ? await nfeEmission(deps.db, companyId) : NORMAL_EMISSION;
-  const serie = serieOf(payload, await defaultSerie(deps.db, companyId, modelo, fiscal.company.ambiente));
-  return inTransaction(deps.db, async (trx) => {
-    const now = deps.clock.now();
-    const nNF = await documentsRepository.reserveNumber(
-      trx,
-      companyId,
-      modelo,
-      serie,
-      fiscal.company.ambiente,
-      now.toISOString(),
-    );
-    const ctx = await contextFor(trx, fiscal, payload, modelo, serie, nNF, now, emission);
-    const row = rowFrom(
-      newId('doc'),
-      fiscal,
-      modelo,
-      serie,
-      nNF,
-      prepareOrThrow(payload, ctx),
-      payload,
-      'rascunho',
-      now.toISOString(),
-    );
-    await documentsRepository.insert(trx, row);
-    return row;
-  });
+  return insertNumbered(
+    deps,
+    companyId,
+    modelo,
+    payload,
+    null,
+    () => 'rascunho',
+    async (_trx, row) => row,
+  );
 }
 
 async function rebuild(

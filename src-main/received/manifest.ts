@@ -147,18 +147,12 @@ export async function manifestReceived(
 
   return inTransaction(deps.db, async (trx) => {
     const stamp = now.toISOString();
-    const outboxId = await outboxRepository.enqueue(trx, {
-      document_id: null,
-      company_id: note.company_id,
+    const outboxId = await outboxRepository.enqueueMessage(trx, {
+      documentId: null,
+      companyId: note.company_id,
       kind: 'evento',
       message: signed.xml,
-      state: 'pending',
-      attempts: 0,
-      next_try_at: stamp,
-      last_error: null,
-      last_c_stat: null,
-      created_at: stamp,
-      updated_at: stamp,
+      now: stamp,
     });
     const t = receivedDb(trx);
     await t
