@@ -85,7 +85,6 @@ describe('reliability under faults and kills', () => {
     let kills = 0;
     let runs = 0;
     let last = { code: null as number | null, killed: false, out: '' };
-    console.log(JSON.stringify(sandbox.faults.state()));
     // Kill the terminal at random moments until it completes the sales on its own.
     for (; runs < 40; runs++) {
       const killAfter = kills < 6 ? 300 + Math.floor(Math.random() * 2000) : null;
