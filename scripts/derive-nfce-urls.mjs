@@ -9,52 +9,11 @@
 // Always prints the ACBr cross-check as a Markdown table on stdout. Deterministic: rerunning on the same
 // input gives byte-identical output.
 
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { AMBIENTES, deriveArgs, readIni, UFS, writeOrCheck } from './lib/derive-common.mjs';
 
-const args = process.argv.slice(2);
-const check = args.includes('--check');
-const positional = args.filter((a) => a !== '--check');
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const refDir = resolve(positional[0] ?? resolve(repoRoot, '../shared/reference/webservices'));
-const outFile = resolve(positional[1] ?? resolve(repoRoot, 'resources/endpoints/nfce-urls.json'));
-
-// The 27 UFs (IBGE); every one of them issues NFC-e, so each must be present in both sources.
-const UFS = [
-  'AC',
-  'AL',
-  'AM',
-  'AP',
-  'BA',
-  'CE',
-  'DF',
-  'ES',
-  'GO',
-  'MA',
-  'MG',
-  'MS',
-  'MT',
-  'PA',
-  'PB',
-  'PE',
-  'PI',
-  'PR',
-  'RJ',
-  'RN',
-  'RO',
-  'RR',
-  'RS',
-  'SC',
-  'SE',
-  'SP',
-  'TO',
-];
-// tpAmb (MOC: 1 = produção, 2 = homologação) -> the element names of sped-nfe and the section suffix of ACBr.
-const AMBIENTES = [
-  { tpAmb: '1', sped: 'producao', acbr: 'P' },
-  { tpAmb: '2', sped: 'homologacao', acbr: 'H' },
-];
+const { check, refDir, outFile } = deriveArgs('resources/endpoints/nfce-urls.json');
 
 /** NfeConsultaQR per UF and environment from sped-nfe's storage/wsnfe_4.00_mod65.xml. */
 function readSpedQr(file) {
@@ -88,31 +47,6 @@ function readSpedChave(file) {
     }
   }
   return out;
-}
-
-/** Sections of an INI file; `Usar=<section>` (ACBr's inheritance) is resolved on lookup. */
-function readIni(file) {
-  const sections = new Map();
-  let current = null;
-  for (const line of readFileSync(file, 'latin1').split(/\r?\n/)) {
-    const t = line.trim();
-    if (t === '' || t.startsWith(';')) continue;
-    const header = t.match(/^\[(.+)\]$/);
-    if (header) {
-      current = new Map();
-      sections.set(header[1], current);
-      continue;
-    }
-    const eq = t.indexOf('=');
-    if (current !== null && eq > 0) current.set(t.slice(0, eq).trim(), t.slice(eq + 1).trim());
-  }
-  const lookup = (section, key, seen = new Set()) => {
-    const s = sections.get(section);
-    if (s === undefined || seen.has(section)) return undefined;
-    seen.add(section);
-    return s.get(key) ?? (s.has('Usar') ? lookup(s.get('Usar'), key, seen) : undefined);
-  };
-  return { lookup };
 }
 
 /** ACBr picks `<key>_<QR version>` first and the plain key otherwise; QR-code version 2 here. */
@@ -187,20 +121,4 @@ for (const r of report) {
 }
 console.log(`\n${same} of ${UFS.length * AMBIENTES.length * 2} values identical in both sources.`);
 
-if (check) {
-  let current = '';
-  try {
-    current = readFileSync(outFile, 'utf8');
-  } catch {
-    // reported below as a difference
-  }
-  if (current !== json) {
-    console.error(`${outFile} differs from a fresh derivation; rerun without --check`);
-    process.exit(1);
-  }
-  console.error(`${outFile} is up to date`);
-} else {
-  mkdirSync(dirname(outFile), { recursive: true });
-  writeFileSync(outFile, json);
-  console.error(`wrote ${UFS.length} UFs x ${AMBIENTES.length} environments to ${outFile}`);
-}
+writeOrCheck(outFile, json, check, `${UFS.length} UFs x ${AMBIENTES.length} environments`);

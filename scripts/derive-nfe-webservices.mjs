@@ -10,53 +10,12 @@
 // Always prints the ACBr cross-check as a Markdown table on stdout. Deterministic: rerunning on the same
 // input gives byte-identical output.
 
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { AMBIENTES, deriveArgs, readIni, UFS, writeOrCheck } from './lib/derive-common.mjs';
 
-const args = process.argv.slice(2);
-const check = args.includes('--check');
-const positional = args.filter((a) => a !== '--check');
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const refDir = resolve(positional[0] ?? resolve(repoRoot, '../shared/reference/webservices'));
-const outFile = resolve(positional[1] ?? resolve(repoRoot, 'resources/endpoints/nfe-webservices.json'));
-
-// The 27 UFs (IBGE).
-const UFS = [
-  'AC',
-  'AL',
-  'AM',
-  'AP',
-  'BA',
-  'CE',
-  'DF',
-  'ES',
-  'GO',
-  'MA',
-  'MG',
-  'MS',
-  'MT',
-  'PA',
-  'PB',
-  'PE',
-  'PI',
-  'PR',
-  'RJ',
-  'RN',
-  'RO',
-  'RR',
-  'RS',
-  'SC',
-  'SE',
-  'SP',
-  'TO',
-];
+const { check, refDir, outFile } = deriveArgs('resources/endpoints/nfe-webservices.json');
 const MODELS = ['55', '65'];
-// tpAmb (MOC: 1 = produção, 2 = homologação) -> the element names of sped-nfe and the section suffix of ACBr.
-const AMBIENTES = [
-  { tpAmb: '1', sped: 'producao', acbr: 'P' },
-  { tpAmb: '2', sped: 'homologacao', acbr: 'H' },
-];
 
 // Our service names (src-main/authority/types.ts) -> sped-nfe's element name, the layout version sped-nfe
 // records for it (checked, so a table moving to another version is noticed) and ACBr's ini key.
@@ -181,32 +140,6 @@ function readSped(file) {
     if (Object.keys(byAmb).length > 0) out.set(authority, byAmb);
   }
   return out;
-}
-
-/** Sections of an INI file; `Usar=<section>` (ACBr's inheritance) is resolved on lookup, keys case-blind. */
-function readIni(file) {
-  const sections = new Map();
-  let current = null;
-  for (const line of readFileSync(file, 'latin1').split(/\r?\n/)) {
-    const t = line.trim();
-    if (t === '' || t.startsWith(';')) continue;
-    const header = t.match(/^\[(.+)\]$/);
-    if (header) {
-      current = new Map();
-      sections.set(header[1], current);
-      continue;
-    }
-    const eq = t.indexOf('=');
-    if (current !== null && eq > 0) current.set(t.slice(0, eq).trim().toLowerCase(), t.slice(eq + 1).trim());
-  }
-  const lookup = (section, key, seen = new Set()) => {
-    const s = sections.get(section);
-    if (s === undefined || seen.has(section)) return undefined;
-    seen.add(section);
-    return s.get(key.toLowerCase()) ?? (s.has('usar') ? lookup(s.get('usar'), key, seen) : undefined);
-  };
-  const usar = (section) => sections.get(section)?.get('usar');
-  return { lookup, usar };
 }
 
 /** Scheme, case and a trailing '?wsdl' do not change which service is meant. */
@@ -394,20 +327,4 @@ console.log(
     `${substantive.length} differ (table above).`,
 );
 
-if (check) {
-  let current = '';
-  try {
-    current = readFileSync(outFile, 'utf8');
-  } catch {
-    // reported below as a difference
-  }
-  if (current !== json) {
-    console.error(`${outFile} differs from a fresh derivation; rerun without --check`);
-    process.exit(1);
-  }
-  console.error(`${outFile} is up to date`);
-} else {
-  mkdirSync(dirname(outFile), { recursive: true });
-  writeFileSync(outFile, json);
-  console.error(`wrote ${MODELS.length} models x ${AMBIENTES.length} environments to ${outFile}`);
-}
+writeOrCheck(outFile, json, check, `${MODELS.length} models x ${AMBIENTES.length} environments`);
