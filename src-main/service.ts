@@ -20,7 +20,7 @@ import { OutboxWorker } from './outbox/worker.ts';
 import { followUpsFor } from './outbox/follow-ups.ts';
 import { startWebhookDelivery } from './webhooks/delivery.ts';
 import { startDistributionSync } from './received/sync.ts';
-import { publishDocumentEvent } from './webhooks/publisher.ts';
+import { publishDocumentChange } from './webhooks/publisher.ts';
 import { svcFor } from './authority/endpoints.ts';
 import { switchNfeToSvc } from './documents/issue.ts';
 import type { UfSigla } from '../src-shared/uf.ts';
@@ -154,7 +154,7 @@ export async function startService(
         authorityFor: resolver.resolve,
         followUps: followUpsFor(db, secrets, clock),
         // Webhooks (nfe.autorizada, nfce.contingencia, ...): queued rows, delivered on their own timers.
-        onDocumentChanged: (doc) => void publishDocumentEvent(db, clock, doc, logger),
+        onDocumentChanged: (doc) => void publishDocumentChange(db, clock, doc, logger),
         onUfUnavailable: async (doc, outboxId, reason) => {
           const company = await db
             .selectFrom('companies')

@@ -78,12 +78,15 @@ export async function refreshManifestations(
   }
 }
 
+/** The note's manifestations, each with the event protocol the authority answered (kept on its queue row). */
 export async function manifestationsOf(db: Db, noteId: string) {
   return receivedDb(db)
-    .selectFrom('received_manifestations')
-    .selectAll()
-    .where('received_note_id', '=', noteId)
-    .orderBy('id')
+    .selectFrom('received_manifestations as m')
+    .innerJoin('outbox as o', 'o.id', 'm.outbox_id')
+    .selectAll('m')
+    .select(['o.answer_n_prot as n_prot'])
+    .where('m.received_note_id', '=', noteId)
+    .orderBy('m.id')
     .execute();
 }
 

@@ -29,6 +29,8 @@ export interface ReceivedNoteDetail extends ReceivedNoteView {
     status: string;
     cStat: string | null;
     xMotivo: string | null;
+    /** The event's protocol (nProt of retEvento) once registered. */
+    protocolo: string | null;
     justificativa: string | null;
     criada_em: string;
   }[];
@@ -60,7 +62,7 @@ export function receivedView(row: ReceivedNotesTable): ReceivedNoteView {
 
 export function receivedDetail(
   row: ReceivedNotesTable,
-  manifestations: Selectable<ReceivedManifestationsTable>[],
+  manifestations: (Selectable<ReceivedManifestationsTable> & { n_prot: string | null })[],
   events: Selectable<ReceivedEventsTable>[],
 ): ReceivedNoteDetail {
   return {
@@ -72,6 +74,8 @@ export function receivedDetail(
       status: m.state,
       cStat: m.c_stat,
       xMotivo: m.x_motivo,
+      // Only a registered manifestation has a protocol of its own.
+      protocolo: m.state === 'registrada' ? m.n_prot : null,
       justificativa: m.justificativa,
       criada_em: m.created_at,
     })),

@@ -5,6 +5,7 @@ import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import type { DocumentRow } from '../documents/repository.ts';
+import { listEvents, TP_CCE } from '../documents/events-service.ts';
 import {
   eventMatches,
   type PublishableEvent,
@@ -206,4 +207,61 @@ export async function publishDocumentEvent(
     },
     logger === undefined ? {} : { logger },
   );
+}
+
+/**
+ * `nfe.cce` for each correction letter the authority registered (once per letter). The queue reports only
+ * that the note's messages moved, so the registered letters are read back from the note's events.
+ */
+export async function publishCorrectionLetters(
+  db: Db,
+  clock: Clock,
+  doc: DocumentRow,
+  logger?: Logger,
+): Promise<Published[]> {
+  if (doc.modelo !== 55) return [];
+  const letters = await listEvents(db, doc.id, TP_CCE);
+  const published: Published[] = [];
+  for (const letter of letters) {
+    if (letter.status !== 'registrada') continue;
+    const payload = JSON.parse(letter.payload) as { correcao?: string };
+    published.push(
+      await publishEvent(
+        db,
+        clock,
+        {
+          companyId: doc.company_id,
+          event: 'nfe.cce',
+          dedupeKey: `${letter.id}:registrada`,
+          data: {
+            documentId: doc.id,
+            chave: doc.chave,
+            nSeqEvento: letter.n_seq,
+            correcao: payload.correcao ?? null,
+            cStat: letter.c_stat,
+            xMotivo: letter.x_motivo,
+            nProt: letter.n_prot,
+            registradaEm: letter.registered_at,
+          },
+        },
+        logger === undefined ? {} : { logger },
+      ),
+    );
+  }
+  return published;
+}
+
+/** Everything a change of a document may announce: its new state, and correction letters now registered. */
+export async function publishDocumentChange(
+  db: Db,
+  clock: Clock,
+  doc: DocumentRow,
+  logger?: Logger,
+): Promise<void> {
+  try {
+    await publishDocumentEvent(db, clock, doc, logger);
+    await publishCorrectionLetters(db, clock, doc, logger);
+  } catch (error) {
+    logger?.error('document change not announced', { documentId: doc.id, error: String(error) });
+  }
 }

@@ -405,6 +405,10 @@ describe('/v1/nfe/received', () => {
       manifestacao: { tipo: 'ciencia', status: 'registrada' },
       manifestacoes: [{ tipo: 'ciencia', tpEvento: '210210', status: 'registrada', cStat: '135' }],
     });
+    // The event's protocol is the one the authority registered it under.
+    const [registered] = (detail.body as { manifestacoes: { protocolo: string | null }[] }).manifestacoes;
+    expect(registered?.protocolo).toMatch(/^\d{15}$/);
+    expect(registered?.protocolo).toBe(events[0]?.nProt);
 
     const sync = await h.request('POST', `/v1/nfe/received/sync?companyId=${h.companyId}`);
     expect(sync.body).toMatchObject({ consultado: true, cStat: '138', novas: 0, atualizadas: 1 });

@@ -101,6 +101,11 @@ async function lettersUntil(id: string, done: (items: Letter[]) => boolean): Pro
 
 describe('carta de correção (CC-e)', () => {
   it('numbers letters 1, 2 … automatically; the queue registers them (135); both spellings', async () => {
+    const hook = (
+      await req('POST', `/v1/webhooks?companyId=${h.companyId}`, {
+        json: { url: 'https://erp.example.com.br/balcao/cce', events: ['nfe.cce'] },
+      })
+    ).body as { id: string };
     const doc = await authorizedNfe();
     const first = await req('POST', `/v1/nfe/${doc.id}/correction-letter`, {
       json: { correcao: 'Endereco de entrega: Rua B, 2, fundos' },
@@ -125,6 +130,36 @@ describe('carta de correção (CC-e)', () => {
       [2, 'registrada', '135'],
     ]);
     expect(letters[0]?.xMotivo).toBe('Evento registrado e vinculado a NF-e');
+
+    // Each registered letter is announced once as `nfe.cce` (re-reading the letters queues nothing more).
+    // Announcing runs after the queue's change callback, off the request path: poll for it.
+    let deliveries: { id: string; event: string }[] = [];
+    for (let i = 0; i < 50 && deliveries.length < 2; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      await lettersUntil(doc.id, () => true);
+      deliveries = (
+        (await req('GET', `/v1/webhooks/${hook.id}/deliveries?companyId=${h.companyId}`)).body as {
+          items: { id: string; event: string }[];
+        }
+      ).items;
+    }
+    expect(deliveries.map((d) => d.event)).toEqual(['nfe.cce', 'nfe.cce']);
+    const payloads = await Promise.all(
+      deliveries.map(async (d) => {
+        const detail = await req(
+          'GET',
+          `/v1/webhooks/${hook.id}/deliveries/${d.id}?companyId=${h.companyId}`,
+        );
+        return (JSON.parse((detail.body as { payload: string }).payload) as { data: Record<string, unknown> })
+          .data;
+      }),
+    );
+    expect(payloads.map((p) => [p.chave, p.nSeqEvento, p.cStat]).sort()).toEqual([
+      [doc.chave_acesso, 1, '135'],
+      [doc.chave_acesso, 2, '135'],
+    ]);
+    expect(payloads.every((p) => typeof p.nProt === 'string' && /^\d{15}$/.test(p.nProt))).toBe(true);
+    await req('DELETE', `/v1/webhooks/${hook.id}?companyId=${h.companyId}`);
     expect(letters[0]?.registrada_em).not.toBeNull();
     // The event's protocol comes back from the authority with the retEvento.
     expect((letters[0] as unknown as { protocolo: string | null }).protocolo).toMatch(/^\d{15}$/);
