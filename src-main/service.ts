@@ -20,6 +20,7 @@ import { OutboxWorker } from './outbox/worker.ts';
 import { followUpsFor } from './outbox/follow-ups.ts';
 import { startWebhookDelivery } from './webhooks/delivery.ts';
 import { startDistributionSync } from './received/sync.ts';
+import { startAbandonedCheck, type AbandonedCheck } from './documents/abandoned-check.ts';
 import { publishDocumentChange } from './webhooks/publisher.ts';
 import { svcFor } from './authority/endpoints.ts';
 import { switchNfeToSvc } from './documents/issue.ts';
@@ -33,6 +34,8 @@ export interface RunningService {
   /** The embedded sandbox authority (null when no company uses it). */
   sandbox: SandboxAuthority | null;
   worker: OutboxWorker;
+  /** The daily check for reserved numbers never issued (runOnce for tests and on-demand rounds). */
+  abandonedCheck: AbandonedCheck;
   bootstrap: BootstrapResult;
   migrationsApplied: string[];
   close(): Promise<void>;
@@ -183,6 +186,7 @@ export async function startService(
     hooks.worker = worker;
     // Notes addressed to the companies (NFeDistribuicaoDFe), respecting the authority's hourly rule (656).
     const distribution = startDistributionSync({ db, clock, logger, authorityFor: resolver.resolve });
+    const abandonedCheck = startAbandonedCheck({ db, clock, logger });
     const recovered = await worker.recover();
     if (recovered > 0)
       logger.warn('queue rows interrupted by the last stop will be consulted before any resend', {
@@ -208,6 +212,7 @@ export async function startService(
         // After the last request: the queue finishes the send it is in, so its row is not left in flight.
         await worker.stop();
         await distribution.stop();
+        await abandonedCheck.stop();
         await webhooks.stop();
         resolver.close();
         await sandbox?.close();
@@ -215,7 +220,18 @@ export async function startService(
       })();
       return closing;
     };
-    return { url, port, db, secrets, sandbox, worker, bootstrap, migrationsApplied: applied, close };
+    return {
+      url,
+      port,
+      db,
+      secrets,
+      sandbox,
+      worker,
+      abandonedCheck,
+      bootstrap,
+      migrationsApplied: applied,
+      close,
+    };
   } catch (error) {
     server?.close();
     await closeDb();

@@ -487,6 +487,17 @@ describe('abandoned numbers', () => {
       (await req('GET', `/v1/companies/${h.companyId}/abandoned-numbers?older_than_hours=x`)).status,
     ).toBe(400);
 
+    // The daily check finds the same numbers and its result shows beside the on-demand listing.
+    const reports = await h.service.abandonedCheck.runOnce();
+    const mine = reports.find((r) => r.companyId === h.companyId);
+    expect(mine?.total).toBe(body.total);
+    expect(mine?.ranges).toEqual(body.offer?.ranges);
+    expect(h.logs.some((line) => line.includes('reserved numbers never issued'))).toBe(true);
+    const withDaily = await req('GET', `/v1/companies/${h.companyId}/abandoned-numbers`);
+    expect(withDaily.body).toMatchObject({
+      verificacao_diaria: { verificada_em: mine?.checkedAt, older_than_hours: 24, total: body.total },
+    });
+
     const voided = await req('POST', `/v1/companies/${h.companyId}/abandoned-numbers/void`, {
       json: { older_than_hours: 24 },
     });

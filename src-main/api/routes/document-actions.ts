@@ -38,6 +38,7 @@ import {
   voidAbandoned,
   ABANDONED_JUSTIFICATION,
 } from '../../documents/abandoned.ts';
+import { ABANDONED_AFTER_HOURS, lastAbandonedCheck } from '../../documents/abandoned-check.ts';
 import { toSpellingA } from '../../fiscal/nfe/normalize.ts';
 
 const correctionText = z
@@ -100,7 +101,7 @@ const abandonedVoidSchema = z.strictObject({
   justificativa: justificativa.optional(),
 });
 
-const DEFAULT_ABANDONED_HOURS = 24;
+const DEFAULT_ABANDONED_HOURS = ABANDONED_AFTER_HOURS;
 
 export function documentActionRoutes(deps: ApiDeps): Router {
   const { db } = deps;
@@ -210,10 +211,16 @@ export function documentActionRoutes(deps: ApiDeps): Router {
     const cutoff = new Date(deps.clock.now().getTime() - olderThanHours * 3600_000);
     const numbers = await abandonedNumbers(db, company.id, cutoff);
     const ranges = rangesOf(numbers);
+    const daily = lastAbandonedCheck(db, company.id);
     res.json({
       older_than_hours: olderThanHours,
       cutoff: cutoff.toISOString(),
       total: numbers.length,
+      // What the daily check found last time it ran (it also runs shortly after each start).
+      verificacao_diaria:
+        daily === null
+          ? null
+          : { verificada_em: daily.checkedAt, older_than_hours: daily.olderThanHours, total: daily.total },
       items: numbers.map((n) => ({
         id: n.documentId,
         modelo: n.modelo,
