@@ -35,6 +35,41 @@ describe('authentication', () => {
     expect(res.body).toEqual({ error: 'unauthorized', message: 'Missing X-API-Key header.', details: [] });
   });
 
+  it('takes ?api_key= only on GETs of document files a browser opens by link', async () => {
+    const sale = await h.request('POST', `/v1/nfce?companyId=${h.companyId}`, {
+      json: {
+        itens: [
+          {
+            codigo: 'L1',
+            descricao: 'Produto de link',
+            ncm: '22011000',
+            unidade: 'UN',
+            quantidade: 1,
+            valor_unitario: '2.00',
+            cfop: '5102',
+            tributacao: { ICMS: { orig: 0, CSOSN: '102' }, PIS: { CST: '49' }, COFINS: { CST: '49' } },
+          },
+        ],
+        pagamentos: [{ metodo: 'dinheiro', valor: '2.00' }],
+      },
+    });
+    expect(sale.status).toBe(201);
+    const id = (sale.body as { id: string }).id;
+    const key = encodeURIComponent(h.apiKey);
+    const xml = await h.request('GET', `/v1/nfce/${id}/xml?api_key=${key}`, { key: null });
+    expect(xml.status).toBe(200);
+    expect(xml.text).toContain('<nfeProc');
+    expect(xml.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(xml.headers.get('cache-control')).toBe('private, no-store');
+    // Not for anything else: JSON reads, and never for a change of state.
+    expect((await h.request('GET', `/v1/nfce/${id}?api_key=${key}`, { key: null })).status).toBe(401);
+    expect((await h.request('GET', `/v1/companies?api_key=${key}`, { key: null })).status).toBe(401);
+    expect(
+      (await h.request('POST', `/v1/nfe/${id}/cancel?api_key=${key}`, { key: null, json: {} })).status,
+    ).toBe(401);
+    expect((await h.request('GET', `/v1/nfce/${id}/xml?api_key=blc_x_y`, { key: null })).status).toBe(401);
+  });
+
   it('refuses a malformed key and a well-formed unknown key with the same 401', async () => {
     const malformed = await h.request('GET', '/v1/companies', { key: 'nonsense' });
     const unknown = await h.request('GET', '/v1/companies', {

@@ -40,9 +40,27 @@ export function authOf(res: Response): AuthContext {
   return auth;
 }
 
+/**
+ * Downloads a browser opens by plain link (a DANFE in a new tab, an XML, a receipt preview) cannot send a
+ * header, so these GETs alone also take `?api_key=`; everything that changes state still needs the header.
+ */
+const BROWSER_LINK = /^\/(nfe|nfce)\/[^/]+\/(danfe|xml|escpos(\/preview\.png)?)$/;
+
+function presentedKey(req: Request, res: Response): string | undefined {
+  const header = req.get('X-API-Key');
+  if (header !== undefined) return header;
+  const query: unknown = req.query['api_key'];
+  if (typeof query !== 'string' || (req.method !== 'GET' && req.method !== 'HEAD')) return undefined;
+  if (!BROWSER_LINK.test(req.path)) return undefined;
+  // A key in a URL must not travel further: not to another site as Referer, not into a shared cache.
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('Cache-Control', 'private, no-store');
+  return query;
+}
+
 export function requireApiKey(db: Db, clock: Clock, limiter: RateLimiter) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const presented = req.get('X-API-Key');
+    const presented = presentedKey(req, res);
     const result = await authenticate(db, clock, presented);
     if (!result.ok) {
       const decision = limiter.take(`ip:${req.ip ?? 'unknown'}`, ANONYMOUS_BUDGET);
