@@ -142,6 +142,7 @@ export async function startService(
     if (sandbox !== null) {
       await syncSandboxCompanies(db, secrets, sandbox);
       hooks.companyChanged = () => syncSandboxCompanies(db, secrets, sandbox);
+      hooks.sandboxFaults = sandbox.faults;
     }
     const resolver = authorityResolver({
       db,

@@ -4,6 +4,7 @@ import type { Db } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import type { SecretBox } from '../security/secret-box.ts';
 import type { OutboxWorker } from '../outbox/worker.ts';
+import type { FaultControl } from '../sandbox/faults.ts';
 
 export interface ApiDeps {
   db: Db;
@@ -18,4 +19,6 @@ export interface ServiceHooks {
   companyChanged(companyId: string): Promise<void>;
   /** The transmission queue, set once the service has started it (routes are built before it exists). */
   worker: OutboxWorker | null;
+  /** Fault switches of the embedded sandbox authority; absent or null when none runs in this process. */
+  sandboxFaults?: FaultControl | null;
 }

@@ -15,6 +15,8 @@ import { documentRoutes } from './routes/documents.ts';
 import { batchRoutes } from './routes/batch.ts';
 import { receivedRoutes } from './routes/received.ts';
 import { documentActionRoutes } from './routes/document-actions.ts';
+import { statusRoutes } from './routes/status.ts';
+import { sandboxControlRoutes } from './routes/sandbox-control.ts';
 
 export const BODY_LIMIT = '1mb';
 
@@ -57,11 +59,13 @@ export function createApp(options: AppOptions): Express {
   v1.use(requireApiKey(db, clock, limiter));
   v1.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   v1.use('/companies', companyRoutes(options));
+  v1.use('/companies', statusRoutes(options));
   v1.use('/customers', customerRoutes(options));
   v1.use('/fiscal-profiles', fiscalProfileRoutes(options));
   v1.use('/products', productRoutes(options));
   v1.use('/api-keys', apiKeyRoutes(options));
   v1.use('/webhooks', webhookRoutes(options));
+  v1.use('/sandbox', sandboxControlRoutes(options));
   // Before the documents router: its `GET /:id` would take /nfe/batch/… and /nfe/received.
   v1.use('/nfe', batchRoutes(options));
   v1.use('/nfe', receivedRoutes(options));

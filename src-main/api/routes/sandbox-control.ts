@@ -1,0 +1,112 @@
+// GET/POST /v1/sandbox/faults: the embedded sandbox authority's fault switches (offline, timeouts, pauses...)
+// for the UI and browser tests, behind an organization key instead of the authority's own control port.
+import { Router } from 'express';
+import { z } from 'zod';
+import type { ApiDeps } from '../context.ts';
+import { authOf } from '../middleware/auth.ts';
+import { parseOrThrow } from '../validation.ts';
+import { forbidden, notFound, validationError } from '../errors.ts';
+import { AUTHORITY_SERVICES, type FaultControl } from '../../sandbox/faults.ts';
+import { statusRepository } from '../../status/repository.ts';
+
+const serviceList = z.array(z.enum(AUTHORITY_SERVICES as [string, ...string[]])).min(1);
+const scope = {
+  services: serviceList.optional(),
+  times: z.number().int().positive().optional(),
+};
+const onOff = z.union([z.boolean(), z.null(), z.strictObject(scope)], {
+  error: 'true, false, null or {services?, times?} with known services and times >= 1',
+});
+const probability = z.number().min(0).max(1).optional();
+
+/** The body of the authority's POST /_sandbox/faults (sandbox/server.ts), validated field by field. */
+const faultsBodySchema = z.strictObject({
+  clear: z.boolean().optional(),
+  online: z.boolean().optional(),
+  /** With online false: come back by itself after this many milliseconds. */
+  forMs: z.number().positive().optional(),
+  timeout: onOff.optional(),
+  slow: z
+    .union(
+      [z.number().min(0), z.literal(false), z.null(), z.strictObject({ ...scope, ms: z.number().min(0) })],
+      { error: 'milliseconds >= 0, false, null or {ms, services?, times?}' },
+    )
+    .optional(),
+  paused: z
+    .union(
+      [
+        z.literal(108),
+        z.literal(109),
+        z.literal(false),
+        z.null(),
+        z.strictObject({ ...scope, cStat: z.union([z.literal(108), z.literal(109)]) }),
+      ],
+      { error: '108, 109, false, null or {cStat: 108|109, services?, times?}' },
+    )
+    .optional(),
+  loseResponse: onOff.optional(),
+  random: z
+    .union([
+      z.null(),
+      z
+        .strictObject({
+          seed: z.number().int(),
+          refuse: probability,
+          timeout: probability,
+          slow: probability,
+          pause: probability,
+          lose: probability,
+          slowMs: z.number().min(0).optional(),
+          services: serviceList.optional(),
+        })
+        .refine(
+          (r) =>
+            [r.refuse, r.timeout, r.slow, r.pause, r.lose].reduce<number>((sum, p) => sum + (p ?? 0), 0) <=
+            1 + 1e-9,
+          { message: 'the probabilities add up to more than 1' },
+        ),
+    ])
+    .optional(),
+});
+
+export function sandboxControlRoutes({ db, hooks }: ApiDeps): Router {
+  const router = Router();
+
+  const faultsFor = async (organizationId: string, scopeOfKey: string): Promise<FaultControl> => {
+    const faults = hooks.sandboxFaults ?? null;
+    // An organization that issues only to SEFAZ has no sandbox to switch, even when others share this service.
+    if (faults === null || !(await statusRepository.organizationUsesSandbox(db, organizationId))) {
+      throw notFound('Embedded sandbox authority');
+    }
+    if (scopeOfKey !== 'organization') {
+      throw forbidden('Only an organization key can switch the sandbox authority.');
+    }
+    return faults;
+  };
+
+  router.get('/faults', async (_req, res) => {
+    const auth = authOf(res);
+    res.json((await faultsFor(auth.organizationId, auth.scope)).state());
+  });
+
+  router.post('/faults', async (req, res) => {
+    const auth = authOf(res);
+    const faults = await faultsFor(auth.organizationId, auth.scope);
+    const { online, forMs, ...switches } = parseOrThrow(faultsBodySchema, req.body);
+    if (forMs !== undefined && online !== false) {
+      throw validationError([{ field: 'forMs', error: 'only with "online": false' }]);
+    }
+    try {
+      faults.apply(switches);
+    } catch (error) {
+      // The sum of the random probabilities is the one rule the schema does not express.
+      if (error instanceof RangeError) throw validationError([{ field: 'random', error: error.message }]);
+      throw error;
+    }
+    // Unlike the authority's own endpoint, this one stays up when the authority goes offline: no forMs needed.
+    if (online !== undefined) await faults.setOnline(online, forMs === undefined ? {} : { forMs });
+    res.json(faults.state());
+  });
+
+  return router;
+}
