@@ -11,10 +11,10 @@ import { authOf } from '../middleware/auth.ts';
 import { ApiError, forbidden, notFound, validationError } from '../errors.ts';
 import { parseOrThrow } from '../validation.ts';
 import { parseQuery } from '../pagination.ts';
-import { companyOfRequest, reachableBy } from './scoping.ts';
+import { companyOfRequest, documentOfRequest, reachableBy } from './scoping.ts';
 import { companyForAuth } from '../../companies/service.ts';
 import type { IssueDeps } from '../../documents/issue.ts';
-import { documentsRepository, type DocumentRow } from '../../documents/repository.ts';
+import type { DocumentRow } from '../../documents/repository.ts';
 import { documentView } from '../../documents/view.ts';
 import {
   correctionLetterView,
@@ -113,12 +113,7 @@ export function documentActionRoutes(deps: ApiDeps): Router {
   };
 
   /** The note of `:id`, 404 when it exists nowhere, 403 when the key cannot reach its company. */
-  async function documentFor(req: Request, res: Response): Promise<DocumentRow> {
-    const doc = await documentsRepository.findById(db, String(req.params['id']));
-    if (doc === undefined) throw notFound('Document');
-    if (!(await reachableBy(db, authOf(res))(doc.company_id))) throw forbidden();
-    return doc;
-  }
+  const documentFor = (req: Request, res: Response): Promise<DocumentRow> => documentOfRequest(db, req, res);
 
   // --- carta de correção and events ---------------------------------------------------------------
 

@@ -3,13 +3,12 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import type { ApiDeps } from '../context.ts';
-import { authOf } from '../middleware/auth.ts';
-import { ApiError, forbidden, notFound } from '../errors.ts';
+import { ApiError } from '../errors.ts';
 import { parseOrThrow } from '../validation.ts';
 import { offsetList, offsetQuery, pageList, pageQuery, parseQuery } from '../pagination.ts';
-import { companyOfRequest, reachableBy } from './scoping.ts';
+import { companyOfRequest, documentOfRequest } from './scoping.ts';
 import { createDraft, sellNfce, sendDocument, updateDraft, type IssueDeps } from '../../documents/issue.ts';
-import { documentsRepository, type DocumentRow } from '../../documents/repository.ts';
+import type { DocumentRow } from '../../documents/repository.ts';
 import { documentView } from '../../documents/view.ts';
 import { cancelDocument } from '../../documents/cancel.ts';
 import { statusFilter } from '../../documents/state-machine.ts';
@@ -65,12 +64,9 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
   const saleIdempotency = modelo === 65 ? idempotency(idem) : passThrough;
   const sendIdempotency = idempotency(idem, { companyOf: documentCompanyOf(db) });
 
-  async function documentFor(req: Request, res: Response): Promise<DocumentRow> {
-    const doc = await documentsRepository.findById(db, String(req.params['id']));
-    if (doc === undefined || (modelo === 65 && doc.modelo !== 65)) throw notFound('Document');
-    if (!(await reachableBy(db, authOf(res))(doc.company_id))) throw forbidden();
-    return doc;
-  }
+  // /v1/nfe/:id serves both models (cancel and void go through the NF-e paths); /v1/nfce/:id only NFC-e.
+  const documentFor = (req: Request, res: Response): Promise<DocumentRow> =>
+    documentOfRequest(db, req, res, modelo === 65 ? 65 : undefined);
 
   router.post('/', saleIdempotency, async (req, res) => {
     const company = await companyOfRequest(db, req, res);

@@ -5,6 +5,8 @@ import type { AuthContext } from '../../api-keys/service.ts';
 import { companyForRequest } from '../../companies/service.ts';
 import { companiesRepository } from '../../companies/repository.ts';
 import { authOf } from '../middleware/auth.ts';
+import { forbidden, notFound } from '../errors.ts';
+import { documentsRepository, type DocumentRow } from '../../documents/repository.ts';
 
 /** `?companyId=` or `X-Company-Id`; a company key may omit it. */
 export function requestedCompanyId(req: Request): string | undefined {
@@ -24,4 +26,21 @@ export function reachableBy(db: Db, auth: AuthContext) {
     const company = await companiesRepository.findById(db, companyId);
     return company !== undefined && company.organization_id === auth.organizationId;
   };
+}
+
+/**
+ * The note of `:id`: 404 when it exists nowhere (or is not an NFC-e on an /v1/nfce route), 403 when the key
+ * cannot reach its company, whether or not it exists.
+ */
+export async function documentOfRequest(
+  db: Db,
+  req: Request,
+  res: Response,
+  onlyModelo?: 55 | 65,
+): Promise<DocumentRow> {
+  const doc = await documentsRepository.findById(db, String(req.params['id']));
+  if (doc === undefined || (onlyModelo !== undefined && doc.modelo !== onlyModelo))
+    throw notFound('Document');
+  if (!(await reachableBy(db, authOf(res))(doc.company_id))) throw forbidden();
+  return doc;
 }
