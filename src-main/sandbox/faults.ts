@@ -3,6 +3,7 @@
 // and over HTTP, each for all services or for a set of them, optionally for the next N requests only.
 import type { AuthorityService } from '../authority/types.ts';
 import { SERVICE_WSDL } from '../authority/types.ts';
+import { CSTAT, type CStat } from './cstat.ts';
 
 export const AUTHORITY_SERVICES = Object.keys(SERVICE_WSDL) as readonly AuthorityService[];
 
@@ -40,6 +41,8 @@ export interface FaultDecision {
   slowMs: number;
   /** Process and commit, then destroy the socket without answering. */
   lose: boolean;
+  /** Reject the next note with this cStat instead of applying the rules (authorization only). */
+  reject: CStat | null;
 }
 
 /** JSON view of the switches, as GET/POST /_sandbox/faults return it. */
@@ -49,6 +52,7 @@ export interface FaultState {
   slow: (ScopedState & { ms: number }) | null;
   paused: (ScopedState & { cStat: 108 | 109 }) | null;
   loseResponse: ScopedState | null;
+  reject: (ScopedState & { cStat: CStat }) | null;
   random: RandomFaults | null;
 }
 
@@ -99,6 +103,7 @@ export class FaultControl {
   private slowFault: (Scoped & { ms: number }) | null = null;
   private pausedFault: (Scoped & { cStat: 108 | 109 }) | null = null;
   private loseFault: Scoped | null = null;
+  private rejectFault: (Scoped & { cStat: CStat }) | null = null;
   private randomConfig: RandomFaults | null = null;
   private draw: (() => number) | null = null;
   private pending: Promise<void> = Promise.resolve();
@@ -157,6 +162,24 @@ export class FaultControl {
     this.loseFault = scoped(scope);
   }
 
+  /**
+   * Rejects notes with `cStat` (a rejection code of the table, 201-999) instead of applying the rules: the
+   * way to play a refusal that no well-built note triggers, so that correcting and resending can be tested.
+   * Applies to NFeAutorizacao4 unless the scope says otherwise; `times` defaults to 1.
+   */
+  reject(cStat: number | null, scope?: FaultScope): void {
+    if (cStat === null) {
+      this.rejectFault = null;
+      return;
+    }
+    if (!(cStat in CSTAT) || cStat < 201)
+      throw new RangeError(`reject takes a rejection cStat, got ${cStat}`);
+    this.rejectFault = {
+      ...scoped({ services: ['NFeAutorizacao4'], times: 1, ...scope }),
+      cStat: cStat as CStat,
+    };
+  }
+
   /** Seeded random faults per request; null turns them off. */
   random(config: RandomFaults | null): void {
     if (config === null) {
@@ -182,6 +205,7 @@ export class FaultControl {
     this.slowFault = null;
     this.pausedFault = null;
     this.loseFault = null;
+    this.rejectFault = null;
     this.random(null);
   }
 
@@ -192,6 +216,7 @@ export class FaultControl {
       slow: this.slowFault && { ...stateOf(this.slowFault), ms: this.slowFault.ms },
       paused: this.pausedFault && { ...stateOf(this.pausedFault), cStat: this.pausedFault.cStat },
       loseResponse: this.loseFault && stateOf(this.loseFault),
+      reject: this.rejectFault && { ...stateOf(this.rejectFault), cStat: this.rejectFault.cStat },
       random: this.randomConfig,
     };
   }
@@ -203,7 +228,14 @@ export class FaultControl {
 
   /** Decides, and consumes the counted faults, for one request to `service`. */
   decide(service: AuthorityService): FaultDecision {
-    const decision: FaultDecision = { refuse: false, timeout: false, paused: null, slowMs: 0, lose: false };
+    const decision: FaultDecision = {
+      refuse: false,
+      timeout: false,
+      paused: null,
+      slowMs: 0,
+      lose: false,
+      reject: null,
+    };
     const take = (fault: Scoped | null, clear: () => void): boolean => {
       if (!matches(fault, service)) return false;
       if (fault.remaining !== null && --fault.remaining <= 0) clear();
@@ -215,6 +247,8 @@ export class FaultControl {
     const slow = this.slowFault;
     if (take(slow, () => (this.slowFault = null)) && slow !== null) decision.slowMs = slow.ms;
     if (take(this.loseFault, () => (this.loseFault = null))) decision.lose = true;
+    const reject = this.rejectFault;
+    if (take(reject, () => (this.rejectFault = null)) && reject !== null) decision.reject = reject.cStat;
 
     const config = this.randomConfig;
     if (config !== null && this.draw !== null && (!config.services || config.services.includes(service))) {
@@ -273,6 +307,12 @@ export class FaultControl {
     if ('loseResponse' in b) {
       if (b['loseResponse'] === null || b['loseResponse'] === false) this.loseFault = null;
       else this.loseResponse(scope(b['loseResponse']));
+    }
+    if ('reject' in b) {
+      const v = b['reject'];
+      if (v === null || v === false) this.reject(null);
+      else if (typeof v === 'number') this.reject(v);
+      else this.reject(Number((v as { cStat?: unknown }).cStat), scope(v));
     }
     if ('random' in b) {
       const v = b['random'];

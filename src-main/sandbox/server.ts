@@ -194,6 +194,7 @@ export async function startSandboxAuthority(options: StartSandboxOptions): Promi
    * - GET /_sandbox/faults: the fault state. POST /_sandbox/faults with any of
    *   {"clear": true, "timeout": true|null|{services?, times?}, "slow": ms|null|{ms, services?, times?},
    *    "paused": 108|109|null|{cStat, services?, times?}, "loseResponse": true|null|{services?, times?},
+   *    "reject": cStat|null|{cStat, services?, times?} (the next note refused with that rejection code),
    *    "random": null|{seed, refuse?, timeout?, slow?, pause?, lose?, slowMs?, services?},
    *    "online": true | false (with "forMs": the endpoint itself goes offline, so the way back is scheduled)}.
    * - POST /_sandbox/companies: {cnpj, csc?: [{id, token, revoked?}], emitterDenied?, recipientDenied?}.
@@ -320,7 +321,16 @@ export async function startSandboxAuthority(options: StartSandboxOptions): Promi
       return;
     }
     const answer = await serialized((db, now) =>
-      Promise.resolve(HANDLERS[service](message, { db, now, clientCnpj, settings, paused: decision.paused })),
+      Promise.resolve(
+        HANDLERS[service](message, {
+          db,
+          now,
+          clientCnpj,
+          settings,
+          paused: decision.paused,
+          reject: decision.reject,
+        }),
+      ),
     );
     if (decision.slowMs > 0) await new Promise((resolve) => setTimeout(resolve, decision.slowMs));
     if (decision.lose) {

@@ -218,3 +218,68 @@ describe('/v1/nfe', () => {
     expect((await h.request('GET', '/v1/nfe/doc_missing')).status).toBe(404);
   });
 });
+
+describe('rejection and numbering', () => {
+  it('a rejected NF-e shows the authority message, keeps its number through PUT and resend; nfe.rejeitada', async () => {
+    const hook = await h.request('POST', `/v1/webhooks?companyId=${h.companyId}`, {
+      json: { url: 'https://erp.example.com.br/balcao/nfe', events: ['nfe.*'] },
+    });
+    expect(hook.status).toBe(201);
+    const draft = (await h.request('POST', `/v1/nfe?companyId=${h.companyId}`, { json: nfe })).body as Doc;
+    // No well-built note is refused by the rules, so the sandbox is told to refuse the next one (228).
+    h.service.sandbox!.faults.reject(228);
+    const sent = await h.request('POST', `/v1/nfe/${draft.id}/send?sync=true`);
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({ id: draft.id, numero: draft.numero, status: 'erro' });
+    const rejected = (await h.request('GET', `/v1/nfe/${draft.id}`)).body as Doc & {
+      cStat: string;
+      mensagens: { cStat: string; xMotivo: string }[];
+    };
+    expect(rejected.cStat).toBe('228');
+    expect(rejected.mensagens).toContainEqual({ cStat: '228', xMotivo: expect.any(String) as string });
+    const listed = await h.request('GET', `/v1/nfe?companyId=${h.companyId}&status=rejeitada`);
+    expect((listed.body as { items: { id: string }[] }).items.map((d) => d.id)).toEqual([draft.id]);
+
+    const corrected = await h.request('PUT', `/v1/nfe/${draft.id}`, { json: nfe });
+    expect(corrected.status).toBe(200);
+    expect(corrected.body).toMatchObject({ numero: draft.numero, status: 'rascunho' });
+    const resent = await h.request('POST', `/v1/nfe/${draft.id}/send?sync=true`);
+    expect(resent.body).toMatchObject({ id: draft.id, numero: draft.numero, status: 'autorizada' });
+
+    const events = await h.service.db
+      .selectFrom('webhook_deliveries')
+      .select(['event', 'payload'])
+      .where('webhook_id', '=', (hook.body as { id: string }).id)
+      .orderBy('created_at')
+      .execute();
+    expect(events.map((e) => e.event)).toEqual(['nfe.rejeitada', 'nfe.autorizada']);
+    expect(JSON.parse(events[0]!.payload)).toMatchObject({ data: { documentId: draft.id, cStat: '228' } });
+  });
+
+  it('200 parallel creates get 200 distinct consecutive numbers, from the next number of the series', async () => {
+    type Sequences = { items: { modelo: number; serie: number; ambiente: string; proximoNumero: number }[] };
+    const nextOf = async () =>
+      ((await h.request('GET', `/v1/companies/${h.companyId}/nfe-sequences`)).body as Sequences).items.find(
+        (s) => s.modelo === 55 && s.serie === 1 && s.ambiente === 'homologacao',
+      )?.proximoNumero;
+    const first = await nextOf();
+    // A key allows 50 requests a second: five keys let all 200 requests run at once.
+    const keys = await Promise.all(
+      Array.from({ length: 5 }, async (_, i) => {
+        const res = await h.request('POST', '/v1/api-keys', {
+          json: { name: `carga-${i}`, scope: 'company', companyId: h.companyId, plan: 'terminal' },
+        });
+        return (res.body as { key: string }).key;
+      }),
+    );
+    const created = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        h.request('POST', `/v1/nfe?companyId=${h.companyId}`, { json: nfe, key: keys[i % 5]! }),
+      ),
+    );
+    expect(created.map((r) => r.status)).toEqual(Array<number>(200).fill(201));
+    const numbers = created.map((r) => (r.body as Doc).numero).sort((a, b) => a - b);
+    expect(numbers).toEqual(Array.from({ length: 200 }, (_, i) => first! + i));
+    expect(await nextOf()).toBe(first! + 200);
+  });
+});

@@ -277,6 +277,16 @@ describe('faults', () => {
     });
     expect(tag((await status()).answer ?? '', 'cStat')).toBe('109');
     expect((await control('POST', '/_sandbox/faults', { clear: true })).json).toMatchObject({ paused: null });
+    // reject: a rejection code of the table, for NFeAutorizacao4 and once unless told otherwise.
+    expect(await control('POST', '/_sandbox/faults', { reject: 228 })).toMatchObject({
+      status: 200,
+      json: { reject: { cStat: 228, services: ['NFeAutorizacao4'], remaining: 1 } },
+    });
+    expect((await control('POST', '/_sandbox/faults', { reject: 100 })).status).toBe(400);
+    expect((await control('POST', '/_sandbox/faults', { reject: 12345 })).status).toBe(400);
+    expect((await control('POST', '/_sandbox/faults', { reject: null })).json).toMatchObject({
+      reject: null,
+    });
     expect((await control('POST', '/_sandbox/faults', { online: false })).status).toBe(400);
     expect((await control('POST', '/_sandbox/faults', { timeout: { services: ['NFeX'] } })).status).toBe(400);
 

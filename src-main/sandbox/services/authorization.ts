@@ -546,6 +546,7 @@ export async function processNote(
   settings: SandboxSettings,
   clientCnpj: string | null,
   nRec: string | null,
+  forcedRejection: CStat | null = null,
 ): Promise<{ protNFe: string; cStat: number }> {
   const n = parseNfe(nfeXml);
   const env = await loadEnvironment(db, n, now, settings, clientCnpj);
@@ -560,8 +561,9 @@ export async function processNote(
     ...(digVal ? { digVal } : {}),
   };
 
-  for (const { check } of NOTE_RULES) {
-    const finding = check(n, env);
+  const forced = forcedRejection === null ? [] : [() => ({ cStat: forcedRejection })];
+  for (const check of [...forced, ...NOTE_RULES.map((r) => r.check)]) {
+    const finding: { cStat: CStat; detail?: string } | null = check(n, env);
     if (finding !== null) {
       return {
         protNFe: protNFeXml({
@@ -708,7 +710,15 @@ export async function nfeAutorizacao(message: string, ctx: ServiceContext): Prom
   if (new Set(nfes.map((x) => parseNfe(x).ide.mod)).size > 1) return lote(765, undefined, cUF);
 
   if (indSinc === '1') {
-    const { protNFe } = await processNote(ctx.db, nfes[0] ?? '', now, settings, ctx.clientCnpj, null);
+    const { protNFe } = await processNote(
+      ctx.db,
+      nfes[0] ?? '',
+      now,
+      settings,
+      ctx.clientCnpj,
+      null,
+      ctx.reject ?? null,
+    );
     return lote(104, undefined, cUF, protNFe);
   }
   const nRec = await nextReceipt(ctx.db, cUF);

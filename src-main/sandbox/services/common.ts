@@ -1,6 +1,7 @@
 // What every service handler of the sandbox authority receives and returns, its settings (the values each UF
 // parametrizes, with the national defaults) and small pieces shared by the answers.
 import type { SandboxTx } from '../store.ts';
+import type { CStat } from '../cstat.ts';
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -53,6 +54,8 @@ export interface ServiceContext {
   settings: SandboxSettings;
   /** Service paused by the fault control: answer 108/109 at the lote level without processing. */
   paused: 108 | 109 | null;
+  /** A rejection forced by the fault control for the next note (see FaultControl.reject). */
+  reject?: CStat | null;
 }
 
 export interface ServiceAnswer {
