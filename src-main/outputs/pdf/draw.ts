@@ -1,0 +1,117 @@
+// Drawing primitives shared by the DANFE and the DANFCe: text wrapped and fitted by our own measure (so a
+// first pass can compute heights exactly and pdfkit never breaks a page on its own), vector barcodes and
+// QR codes (one rectangle per bar or per run of dark modules), and the diagonal watermarks.
+import { CODE128_QUIET_ZONE, encodeCode128 } from '../barcode/code128.ts';
+import { qrMatrix, qrRuns } from '../barcode/qr.ts';
+import type { FontName } from './fonts.ts';
+
+export type Doc = PDFKit.PDFDocument;
+
+export function useFont(doc: Doc, font: FontName, size: number): Doc {
+  return doc.font(font).fontSize(size);
+}
+
+/** Greedy word wrap with the current font; words wider than the line are cut by character. */
+export function wrapText(doc: Doc, text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const paragraph of text.split(/\r?\n/)) {
+    let line = '';
+    for (const word of paragraph.split(/\s+/).filter((w) => w.length > 0)) {
+      const candidate = line === '' ? word : `${line} ${word}`;
+      if (doc.widthOfString(candidate) <= width) {
+        line = candidate;
+        continue;
+      }
+      if (line !== '') lines.push(line);
+      line = '';
+      let rest = word;
+      while (doc.widthOfString(rest) > width && rest.length > 1) {
+        let cut = rest.length - 1;
+        while (cut > 1 && doc.widthOfString(rest.slice(0, cut)) > width) cut--;
+        lines.push(rest.slice(0, cut));
+        rest = rest.slice(cut);
+      }
+      line = rest;
+    }
+    if (line !== '' || lines.length === 0) lines.push(line);
+  }
+  return lines;
+}
+
+/** Cuts `text` with an ellipsis so it fits `width` with the current font. */
+export function fitText(doc: Doc, text: string, width: number): string {
+  if (doc.widthOfString(text) <= width) return text;
+  let cut = text.length;
+  while (cut > 0 && doc.widthOfString(`${text.slice(0, cut)}…`) > width) cut--;
+  return `${text.slice(0, cut)}…`;
+}
+
+export type Align = 'left' | 'center' | 'right';
+
+/** One line at (x, y) = top-left of the line box, aligned inside `width`, never wrapped. */
+export function textLine(
+  doc: Doc,
+  text: string,
+  x: number,
+  y: number,
+  width: number,
+  align: Align = 'left',
+): void {
+  const fitted = fitText(doc, text, width);
+  const w = doc.widthOfString(fitted);
+  const dx = align === 'left' ? 0 : align === 'center' ? (width - w) / 2 : width - w;
+  doc.text(fitted, x + dx, y, { lineBreak: false });
+}
+
+/** Code 128 filling `width` × `height` at (x, y), quiet zones included in the width. */
+export function drawCode128(
+  doc: Doc,
+  text: string,
+  x: number,
+  y: number,
+  width: number,
+  height: number,
+): void {
+  const { widths, modules } = encodeCode128(text);
+  const module = width / (modules + 2 * CODE128_QUIET_ZONE);
+  let cursor = x + CODE128_QUIET_ZONE * module;
+  doc.save();
+  widths.forEach((w, k) => {
+    if (k % 2 === 0) doc.rect(cursor, y, w * module, height);
+    cursor += w * module;
+  });
+  doc.fillColor('black').fill();
+  doc.restore();
+}
+
+/** QR code of `text` (level M) as a `size` × `size` square at (x, y); the caller leaves the quiet zone. */
+export function drawQr(doc: Doc, text: string, x: number, y: number, size: number): void {
+  const matrix = qrMatrix(text);
+  const module = size / matrix.size;
+  doc.save();
+  for (const run of qrRuns(matrix)) {
+    // A hair of overlap keeps viewers from showing seams between adjacent runs.
+    doc.rect(x + run.x * module, y + run.y * module, run.length * module, module + 0.05);
+  }
+  doc.fillColor('black').fill();
+  doc.restore();
+}
+
+/** Large translucent text rotated about (cx, cy): CANCELADA, SEM VALOR FISCAL. */
+export function watermark(
+  doc: Doc,
+  text: string,
+  cx: number,
+  cy: number,
+  options: { size: number; color: string; opacity: number; angle: number },
+): void {
+  doc.save();
+  useFont(doc, 'bold', options.size);
+  const w = doc.widthOfString(text);
+  const h = doc.currentLineHeight();
+  doc.rotate(options.angle, { origin: [cx, cy] });
+  doc.fillColor(options.color).fillOpacity(options.opacity);
+  doc.text(text, cx - w / 2, cy - h / 2, { lineBreak: false });
+  doc.restore();
+  doc.fillColor('black').fillOpacity(1);
+}
