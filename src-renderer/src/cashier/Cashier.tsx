@@ -1,0 +1,719 @@
+// The cashier screen: keyboard first. The code field always has the focus (a scanner types digits + Enter
+// into it); function keys open the rest; F10 takes payment and the sale becomes an NFC-e via POST /v1/nfce.
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import type { ProductView } from '../../../src-shared/contracts/catalog.ts';
+import type { DocumentView } from '../../../src-shared/contracts/api-client.ts';
+import { Banner, ErrorBanner, newIdempotencyKey } from '../components.tsx';
+import { useApp } from '../context.ts';
+import { brl, brlText, centsToInput, parseBrMoney, quantityBr, taxIdBr } from '../format.ts';
+import { errorMessage, otherDetails, STATUS_PT } from '../messages.ts';
+import { refreshStatus } from '../StatusBar.tsx';
+import {
+  CancelSaleDialog,
+  CpfDialog,
+  CustomerDialog,
+  ProductSearchDialog,
+  PromptDialog,
+} from './dialogs.tsx';
+import { Receipt } from './Receipt.tsx';
+import {
+  CASHIER_METHODS,
+  EMPTY_SALE,
+  itemCents,
+  methodLabel,
+  parseDiscount,
+  parseEntry,
+  parseQuantity,
+  parseUnitPrice,
+  paymentProblem,
+  salePayload,
+  totalsOf,
+  type Sale,
+  type SaleItem,
+} from './sale.ts';
+
+type Mode = 'sale' | 'payment' | 'issuing' | 'done';
+type Dialog = 'search' | 'quantity' | 'discount' | 'price' | 'cpf' | 'customer' | 'cancel' | null;
+
+const KEYS_SALE: readonly [string, string][] = [
+  ['F2', 'Buscar'],
+  ['F3', 'Quantidade'],
+  ['F4', 'Desconto'],
+  ['F6', 'CPF na nota'],
+  ['F7', 'Cliente'],
+  ['F8', 'Preço'],
+  ['F9', 'Remover item'],
+  ['F10', 'Pagamento'],
+  ['Esc', 'Cancelar venda'],
+];
+const KEYS_PAYMENT: readonly [string, string][] = [
+  ['↑ ↓', 'Forma de pagamento'],
+  ['Enter', 'Lançar valor'],
+  ['F9', 'Remover último pagamento'],
+  ['F10', 'Finalizar'],
+  ['Esc', 'Voltar aos itens'],
+];
+const KEYS_DONE: readonly [string, string][] = [
+  ['Código', 'Nova venda'],
+  ['F8', 'Imprimir'],
+  ['Enter', 'Nova venda'],
+];
+
+let lineKey = 0;
+
+/** Products by code and barcode, filled at start and on every lookup, so a scan rarely waits for the API. */
+class ProductCache {
+  private readonly byCode = new Map<string, ProductView>();
+  add(p: ProductView): void {
+    if (!p.ativo) return;
+    this.byCode.set(p.cProd, p);
+    if (p.cEAN !== null && p.cEAN !== 'SEM GTIN') this.byCode.set(p.cEAN, p);
+  }
+  get(code: string): ProductView | undefined {
+    return this.byCode.get(code);
+  }
+}
+
+export function Cashier() {
+  const { api, prefs, company } = useApp();
+  const [sale, setSale] = useState<Sale>(EMPTY_SALE);
+  const [mode, setMode] = useState<Mode>('sale');
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [nextQuantity, setNextQuantity] = useState<string | null>(null);
+  const [notice, setNotice] = useState<{ kind: 'error' | 'ok' | 'info'; text: string } | null>(null);
+  const [saleError, setSaleError] = useState<unknown>(null);
+  const [result, setResult] = useState<{ doc: DocumentView; change: bigint } | null>(null);
+  const [code, setCode] = useState('');
+  const [methodIndex, setMethodIndex] = useState(0);
+  const [amount, setAmount] = useState('');
+  const codeRef = useRef<HTMLInputElement>(null);
+  const amountRef = useRef<HTMLInputElement>(null);
+  const cache = useRef(new ProductCache()).current;
+  const lookups = useRef<Promise<void>>(Promise.resolve());
+  const attempt = useRef<{ body: string; key: string } | null>(null);
+  const totals = totalsOf(sale);
+  const selectedItem = sale.items.find((i) => i.key === selected) ?? sale.items.at(-1);
+
+  // Preload the catalogue (up to 2 000 active products) so scans resolve locally.
+  useEffect(() => {
+    let live = true;
+    void (async () => {
+      for (let page = 1; page <= 20 && live; page++) {
+        const list = await api.products.list({ page, pageSize: 100 }).catch(() => null);
+        if (list === null) return;
+        list.items.forEach((p) => cache.add(p));
+        if (page * 100 >= list.total) return;
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [api, cache]);
+
+  const focusMain = useCallback(() => {
+    if (mode === 'payment') amountRef.current?.focus();
+    else codeRef.current?.focus();
+  }, [mode]);
+
+  useEffect(() => {
+    if (dialog === null) focusMain();
+  }, [dialog, mode, focusMain]);
+
+  const newSale = useCallback(() => {
+    setSale(EMPTY_SALE);
+    setResult(null);
+    setSaleError(null);
+    setSelected(null);
+    setNextQuantity(null);
+    setMode('sale');
+    attempt.current = null;
+  }, []);
+
+  const addProduct = useCallback((product: ProductView, quantity: string) => {
+    const item: SaleItem = {
+      key: ++lineKey,
+      product,
+      quantity,
+      unitPrice: product.vUnCom,
+      priceOverridden: false,
+    };
+    setSale((s) => ({ ...s, items: [...s.items, item] }));
+    setSelected(null);
+    setNotice(null);
+  }, []);
+
+  const lookup = useCallback(
+    async (codeText: string): Promise<ProductView | undefined> => {
+      const cached = cache.get(codeText);
+      if (cached !== undefined) return cached;
+      const found = await api.products.list({ q: codeText, pageSize: 20 });
+      found.items.forEach((p) => cache.add(p));
+      return cache.get(codeText);
+    },
+    [api, cache],
+  );
+
+  const submitCode = (e: FormEvent) => {
+    e.preventDefault();
+    const text = code;
+    setCode('');
+    if (text.trim() === '') {
+      if (mode === 'done') newSale();
+      return;
+    }
+    const entry = parseEntry(text);
+    if (entry === null) {
+      setNotice({ kind: 'error', text: `Entrada inválida: “${text}”. Use código ou quantidade*código.` });
+      return;
+    }
+    if (mode === 'done') newSale();
+    const quantity = entry.quantity ?? nextQuantity ?? '1';
+    setNextQuantity(null);
+    // Scans arrive faster than lookups may answer: resolve them in order, one after the other.
+    lookups.current = lookups.current.then(async () => {
+      try {
+        const product = await lookup(entry.code);
+        if (product === undefined)
+          setNotice({ kind: 'error', text: `Produto não encontrado: ${entry.code}` });
+        else addProduct(product, quantity);
+      } catch (error) {
+        setNotice({ kind: 'error', text: errorMessage(error) });
+      }
+    });
+  };
+
+  // F10 waits for the scans still being looked up, then opens payment with what is left to pay.
+  const [paymentRequested, setPaymentRequested] = useState(false);
+  const openPayment = () => {
+    lookups.current = lookups.current.then(() => setPaymentRequested(true));
+  };
+  useEffect(() => {
+    if (!paymentRequested) return;
+    setPaymentRequested(false);
+    if (sale.items.length === 0) {
+      setNotice({ kind: 'info', text: 'Inclua ao menos um item antes do pagamento.' });
+      return;
+    }
+    setMethodIndex(0);
+    setAmount(centsToInput(totals.remaining));
+    setSaleError(null);
+    setMode('payment');
+  }, [paymentRequested, sale.items.length, totals.remaining]);
+
+  const finish = useCallback(
+    async (final: Sale) => {
+      const body = salePayload(final);
+      const text = JSON.stringify(body);
+      // The same sale retried (no answer from the service) keeps its key and is never issued twice.
+      if (attempt.current === null || attempt.current.body !== text)
+        attempt.current = { body: text, key: newIdempotencyKey('venda') };
+      setMode('issuing');
+      setSaleError(null);
+      try {
+        const doc = await api.nfce.sell(body, attempt.current.key);
+        attempt.current = null;
+        setResult({ doc, change: totalsOf(final).change });
+        setMode('done');
+        refreshStatus();
+        if (prefs.autoPrint) {
+          api.nfce.print(doc.id, prefs.printerId === null ? {} : { printerId: prefs.printerId }).then(
+            () => setNotice({ kind: 'ok', text: 'Cupom enviado para a impressora.' }),
+            (err: unknown) => setNotice({ kind: 'error', text: `Impressão: ${errorMessage(err)}` }),
+          );
+        }
+      } catch (error) {
+        setSaleError(error);
+        setMode('payment');
+      }
+    },
+    [api, prefs],
+  );
+
+  const addPayment = () => {
+    const method = CASHIER_METHODS[methodIndex] ?? CASHIER_METHODS[0];
+    if (method === undefined) return;
+    if (amount.trim() === '' && totals.remaining === 0n) {
+      void finish(sale);
+      return;
+    }
+    const cents = parseBrMoney(amount);
+    if (cents === null) {
+      setNotice({ kind: 'error', text: 'Valor inválido.' });
+      return;
+    }
+    const problem = paymentProblem(method.tPag, cents, totals.remaining);
+    if (problem !== null) {
+      setNotice({ kind: 'error', text: problem });
+      return;
+    }
+    const next: Sale = {
+      ...sale,
+      payments: [
+        ...sale.payments,
+        {
+          key: ++lineKey,
+          tPag: method.tPag,
+          cents,
+          ...(method.tPag === '99' ? { descricao: 'Outros' } : {}),
+        },
+      ],
+    };
+    setSale(next);
+    setNotice(null);
+    const left = totalsOf(next).remaining;
+    if (left === 0n) void finish(next);
+    else {
+      setMethodIndex(0);
+      setAmount(centsToInput(left));
+      // Typing replaces the suggested amount, as when the panel opened.
+      requestAnimationFrame(() => amountRef.current?.select());
+    }
+  };
+
+  const printReceipt = () => {
+    if (result === null) return;
+    api.nfce.print(result.doc.id, prefs.printerId === null ? {} : { printerId: prefs.printerId }).then(
+      () => setNotice({ kind: 'ok', text: 'Cupom enviado para a impressora.' }),
+      (err: unknown) => setNotice({ kind: 'error', text: `Impressão: ${errorMessage(err)}` }),
+    );
+  };
+
+  const removeSelected = () => {
+    if (selectedItem === undefined) return;
+    setSale((s) => ({ ...s, items: s.items.filter((i) => i.key !== selectedItem.key) }));
+    setSelected(null);
+    setNotice({ kind: 'info', text: `Item removido: ${selectedItem.product.xProd}` });
+  };
+
+  // Function keys, on the window so they work whatever has the focus.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (dialog !== null || mode === 'issuing') return;
+      const key = e.key;
+      const handled = () => {
+        e.preventDefault();
+        e.stopPropagation();
+      };
+      if (mode === 'done') {
+        if (key === 'F8') {
+          handled();
+          printReceipt();
+        } else if (key === 'Escape') {
+          handled();
+          newSale();
+        }
+        return;
+      }
+      if (mode === 'payment') {
+        if (key === 'ArrowDown' || key === 'ArrowUp') {
+          handled();
+          setMethodIndex((i) =>
+            key === 'ArrowDown' ? Math.min(CASHIER_METHODS.length - 1, i + 1) : Math.max(0, i - 1),
+          );
+        } else if (key === 'Escape') {
+          handled();
+          setMode('sale');
+        } else if (key === 'F9') {
+          handled();
+          setSale((s) => ({ ...s, payments: s.payments.slice(0, -1) }));
+        } else if (key === 'F10') {
+          handled();
+          if (totals.remaining === 0n) void finish(sale);
+          else addPayment();
+        }
+        return;
+      }
+      switch (key) {
+        case 'F2':
+          handled();
+          setDialog('search');
+          break;
+        case 'F3':
+          handled();
+          setDialog('quantity');
+          break;
+        case 'F4':
+          handled();
+          if (sale.items.length > 0) setDialog('discount');
+          break;
+        case 'F6':
+          handled();
+          setDialog('cpf');
+          break;
+        case 'F7':
+          handled();
+          setDialog('customer');
+          break;
+        case 'F8':
+          handled();
+          if (!prefs.allowPriceOverride)
+            setNotice({ kind: 'error', text: 'Alteração de preço não permitida neste terminal.' });
+          else if (selectedItem !== undefined) setDialog('price');
+          break;
+        case 'F9':
+          handled();
+          removeSelected();
+          break;
+        case 'F10':
+          handled();
+          openPayment();
+          break;
+        case 'Escape':
+          handled();
+          if (sale.items.length > 0) setDialog('cancel');
+          break;
+        case 'ArrowUp':
+        case 'ArrowDown': {
+          if (sale.items.length === 0) return;
+          handled();
+          const index = sale.items.findIndex((i) => i.key === selectedItem?.key);
+          const next =
+            key === 'ArrowUp' ? Math.max(0, index - 1) : Math.min(sale.items.length - 1, index + 1);
+          setSelected(sale.items[next]?.key ?? null);
+          break;
+        }
+        default:
+          // F1, F5, F11, F12 keep their browser meaning; the rest of the F-keys are ours.
+          if (/^F\d+$/.test(key) && !['F1', 'F5', 'F11', 'F12'].includes(key)) handled();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
+  const legend = mode === 'payment' ? KEYS_PAYMENT : mode === 'done' ? KEYS_DONE : KEYS_SALE;
+  const keepFocus = () => {
+    // The code field keeps the focus: a scanner must always type into it.
+    requestAnimationFrame(() => {
+      if (dialog !== null) return;
+      const active = document.activeElement;
+      if (active === null || active === document.body) focusMain();
+    });
+  };
+
+  return (
+    <div className="cashier" data-mode={mode}>
+      <section className="cashier-main">
+        <form className="code-form" onSubmit={submitCode}>
+          <label htmlFor="code" className="code-label">
+            {nextQuantity !== null ? `Quantidade ${quantityBr(nextQuantity)} × ` : ''}Código ou código de
+            barras
+            <span className="muted"> (quantidade*código)</span>
+          </label>
+          <input
+            id="code"
+            ref={codeRef}
+            className="code-input"
+            autoComplete="off"
+            value={code}
+            disabled={mode === 'payment' || mode === 'issuing'}
+            onChange={(e) => setCode(e.target.value)}
+            onBlur={keepFocus}
+            data-testid="code-input"
+          />
+        </form>
+        {notice !== null ? (
+          <Banner kind={notice.kind} testId="cashier-notice">
+            {notice.text}
+          </Banner>
+        ) : null}
+        <div className="items-scroll">
+          <table className="grid items" data-testid="sale-items">
+            <thead>
+              <tr>
+                <th className="num">#</th>
+                <th>Código</th>
+                <th>Descrição</th>
+                <th className="num">Qtd</th>
+                <th className="num">Unitário</th>
+                <th className="num">Total</th>
+              </tr>
+            </thead>
+            <tbody>
+              {sale.items.map((item, i) => (
+                <tr
+                  key={item.key}
+                  className={item.key === selectedItem?.key && mode === 'sale' ? 'selected' : ''}
+                  onClick={() => setSelected(item.key)}
+                >
+                  <td className="num">{i + 1}</td>
+                  <td>{item.product.cProd}</td>
+                  <td>{item.product.xProd}</td>
+                  <td className="num">
+                    {quantityBr(item.quantity)} {item.product.uCom}
+                  </td>
+                  <td className="num">
+                    {brlText(item.unitPrice)}
+                    {item.priceOverridden ? <span className="tag">alterado</span> : null}
+                  </td>
+                  <td className="num">{brl(itemCents(item))}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {sale.items.length === 0 ? (
+            <p className="empty-sale">
+              {mode === 'done' ? 'Venda concluída.' : 'Caixa livre.'} Passe o código de barras ou digite o
+              código do produto.
+            </p>
+          ) : null}
+        </div>
+      </section>
+
+      <aside className="cashier-side">
+        <div className="total-box" data-testid="total-box">
+          <span className="total-label">Total</span>
+          <span className="total-value" data-testid="sale-total">
+            {brl(totals.total)}
+          </span>
+          <dl className="total-lines">
+            <dt>Itens</dt>
+            <dd data-testid="item-count">{totals.itemCount}</dd>
+            <dt>Subtotal</dt>
+            <dd>{brl(totals.subtotal)}</dd>
+            {totals.discount > 0n ? (
+              <>
+                <dt>Desconto</dt>
+                <dd>− {brl(totals.discount)}</dd>
+              </>
+            ) : null}
+            {sale.payments.length > 0 ? (
+              <>
+                <dt>Pago</dt>
+                <dd>{brl(totals.paid)}</dd>
+                <dt>{totals.change > 0n ? 'Troco' : 'Falta'}</dt>
+                <dd data-testid={totals.change > 0n ? 'change' : 'remaining'}>
+                  {brl(totals.change > 0n ? totals.change : totals.remaining)}
+                </dd>
+              </>
+            ) : null}
+          </dl>
+          {sale.cpf !== null || sale.customer !== null ? (
+            <p className="consumer" data-testid="consumer">
+              {sale.customer !== null
+                ? `Cliente: ${sale.customer.nome} ${sale.customer.doc === null ? '' : taxIdBr(sale.customer.doc)}`
+                : `CPF na nota: ${taxIdBr(sale.cpf)}`}
+            </p>
+          ) : null}
+        </div>
+
+        {mode === 'payment' || mode === 'issuing' ? (
+          <div className="payment" data-testid="payment-panel">
+            <h2>Pagamento</h2>
+            <ul className="methods" role="listbox" aria-label="Forma de pagamento">
+              {CASHIER_METHODS.map((m, i) => (
+                <li
+                  key={m.tPag}
+                  role="option"
+                  aria-selected={i === methodIndex}
+                  className={i === methodIndex ? 'selected' : ''}
+                  onMouseDown={(e) => {
+                    e.preventDefault();
+                    setMethodIndex(i);
+                  }}
+                >
+                  {m.label}
+                </li>
+              ))}
+            </ul>
+            <form
+              onSubmit={(e) => {
+                e.preventDefault();
+                addPayment();
+              }}
+            >
+              <label className="field">
+                <span className="field-label">
+                  Valor em {CASHIER_METHODS[methodIndex]?.label ?? ''} (Enter lança)
+                </span>
+                <input
+                  ref={amountRef}
+                  className="big-input"
+                  inputMode="decimal"
+                  value={amount}
+                  disabled={mode === 'issuing'}
+                  onChange={(e) => setAmount(e.target.value)}
+                  onFocus={(e) => e.target.select()}
+                  data-testid="payment-amount"
+                />
+              </label>
+            </form>
+            {sale.payments.length > 0 ? (
+              <table className="grid payments" data-testid="payments">
+                <tbody>
+                  {sale.payments.map((p) => (
+                    <tr key={p.key}>
+                      <td>{methodLabel(p.tPag)}</td>
+                      <td className="num">{brl(p.cents)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            ) : null}
+            {mode === 'issuing' ? (
+              <Banner kind="info" testId="issuing">
+                Emitindo NFC-e…
+              </Banner>
+            ) : null}
+            <ErrorBanner error={saleError} extra={otherDetails(saleError, [])} />
+          </div>
+        ) : null}
+
+        {mode === 'done' && result !== null ? (
+          <div
+            className="sale-done"
+            data-testid="sale-done"
+            data-doc-id={result.doc.id}
+            data-status={result.doc.status}
+          >
+            <p className={`done-status status-${result.doc.status}`} data-testid="sale-status">
+              NFC-e nº {result.doc.numero} · {STATUS_PT[result.doc.status] ?? result.doc.status}
+              {result.doc.status === 'contingencia' ? ' (offline, será transmitida)' : ''}
+            </p>
+            {result.change > 0n ? (
+              <p className="change-big" data-testid="sale-change">
+                Troco <strong>{brl(result.change)}</strong>
+              </p>
+            ) : null}
+            <div className="actions">
+              <button type="button" onClick={printReceipt}>
+                F8 · Imprimir
+              </button>
+              <button type="button" onClick={newSale}>
+                Enter · Nova venda
+              </button>
+            </div>
+            <Receipt doc={result.doc} />
+          </div>
+        ) : null}
+      </aside>
+
+      <footer className="fkeys" aria-label="Teclas de função">
+        {legend.map(([k, label]) => (
+          <span key={k} className="fkey">
+            <kbd>{k}</kbd> {label}
+          </span>
+        ))}
+        <span className="fkey-company">{company.xFant ?? company.xNome}</span>
+      </footer>
+
+      {dialog === 'search' ? (
+        <ProductSearchDialog
+          onClose={() => setDialog(null)}
+          onPick={(p) => {
+            cache.add(p);
+            if (mode === 'done') newSale();
+            addProduct(p, nextQuantity ?? '1');
+            setNextQuantity(null);
+            setDialog(null);
+          }}
+        />
+      ) : null}
+      {dialog === 'quantity' ? (
+        <PromptDialog<string>
+          title="Quantidade (F3)"
+          label={
+            selectedItem === undefined || mode === 'done'
+              ? 'Quantidade do próximo item'
+              : `Quantidade de ${selectedItem.product.xProd}`
+          }
+          initial={
+            selectedItem === undefined || mode === 'done' ? '' : selectedItem.quantity.replace('.', ',')
+          }
+          parse={(t) => {
+            const q = parseQuantity(t);
+            return q === null
+              ? { ok: false, error: 'Quantidade inválida (positiva, até 4 casas decimais).' }
+              : { ok: true, value: q };
+          }}
+          onAccept={(q) => {
+            if (selectedItem === undefined || mode === 'done') setNextQuantity(q);
+            else
+              setSale((s) => ({
+                ...s,
+                items: s.items.map((i) => (i.key === selectedItem.key ? { ...i, quantity: q } : i)),
+              }));
+            setDialog(null);
+          }}
+          onClose={() => setDialog(null)}
+        />
+      ) : null}
+      {dialog === 'price' && selectedItem !== undefined ? (
+        <PromptDialog<string>
+          title="Preço unitário (F8)"
+          label={`Novo preço de ${selectedItem.product.xProd}`}
+          initial={centsToInput(itemCents({ quantity: '1', unitPrice: selectedItem.unitPrice }))}
+          parse={(t) => {
+            const p = parseUnitPrice(t);
+            return p === null ? { ok: false, error: 'Preço inválido.' } : { ok: true, value: p };
+          }}
+          onAccept={(p) => {
+            setSale((s) => ({
+              ...s,
+              items: s.items.map((i) =>
+                i.key === selectedItem.key
+                  ? { ...i, unitPrice: p, priceOverridden: p !== i.product.vUnCom }
+                  : i,
+              ),
+            }));
+            setDialog(null);
+          }}
+          onClose={() => setDialog(null)}
+        />
+      ) : null}
+      {dialog === 'discount' ? (
+        <PromptDialog<bigint>
+          title="Desconto na venda (F4)"
+          label="Desconto em R$ ou em % (ex.: 5,00 ou 10%)"
+          initial={sale.discountCents > 0n ? centsToInput(sale.discountCents) : ''}
+          parse={(t) => {
+            const d = parseDiscount(t, totals.subtotal);
+            return d === null
+              ? { ok: false, error: `Desconto inválido: deve ser menor que ${brl(totals.subtotal)}.` }
+              : { ok: true, value: d };
+          }}
+          onAccept={(d) => {
+            setSale((s) => ({ ...s, discountCents: d }));
+            setDialog(null);
+          }}
+          onClose={() => setDialog(null)}
+        />
+      ) : null}
+      {dialog === 'cpf' ? (
+        <CpfDialog
+          initial={sale.cpf}
+          onClose={() => setDialog(null)}
+          onAccept={(cpf) => {
+            setSale((s) => ({ ...s, cpf, customer: cpf === null ? s.customer : null }));
+            setDialog(null);
+          }}
+        />
+      ) : null}
+      {dialog === 'customer' ? (
+        <CustomerDialog
+          onClose={() => setDialog(null)}
+          onPick={(c) => {
+            setSale((s) => ({
+              ...s,
+              cpf: null,
+              customer: { id: c.id, nome: c.xNome, doc: c.cpf ?? c.cnpj ?? null },
+            }));
+            setDialog(null);
+          }}
+        />
+      ) : null}
+      {dialog === 'cancel' ? (
+        <CancelSaleDialog
+          total={totals.total}
+          onClose={() => setDialog(null)}
+          onConfirm={() => {
+            newSale();
+            setNotice({ kind: 'info', text: 'Venda cancelada.' });
+            setDialog(null);
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+// pt-BR texts for the API's error codes and its most common field messages. The API speaks English to
+// integrators; the cashier reads Portuguese. Unknown texts are shown as the API wrote them.
+import type { ErrorCode } from '../../src-shared/contracts/errors.ts';
+import { ApiRequestError } from '../../src-shared/contracts/api-client.ts';
+
+export const ERROR_TITLES: Readonly<Record<ErrorCode, string>> = {
+  invalid_json: 'O pedido não é um JSON válido.',
+  validation_error: 'Há campos inválidos.',
+  unauthorized: 'Chave de API recusada.',
+  forbidden: 'Esta chave não tem acesso a esse recurso.',
+  not_found: 'Não encontrado.',
+  conflict: 'Conflito com um registro existente.',
+  invalid_state: 'A ação não é permitida no estado atual do documento.',
+  payload_too_large: 'Arquivo ou pedido grande demais.',
+  unsupported_media_type: 'Formato de envio não suportado.',
+  fiscal_rejection: 'Rejeição fiscal.',
+  certificate_invalid: 'Certificado digital inválido.',
+  rate_limited: 'Muitas requisições; aguarde alguns segundos.',
+  authority_unavailable: 'A SEFAZ (autorizador) não respondeu.',
+  internal_error: 'Erro interno do serviço.',
+};
+
+/** Whole messages the API sends that deserve a precise translation. */
+const MESSAGES: Readonly<Record<string, string>> = {
+  'The certificate password is wrong.':
+    'A senha do certificado está errada. Confira a senha e tente de novo.',
+  'The file is not a usable A1 certificate (PKCS#12 with private key).':
+    'O arquivo não é um certificado A1 utilizável (PKCS#12 com chave privada).',
+  'The certificate cannot sign for this company.': 'Este certificado não pode assinar por esta empresa.',
+  'The API key is not valid.': 'A chave de API não é válida.',
+  'The API key has expired.': 'A chave de API expirou.',
+  'The API key has been revoked.': 'A chave de API foi revogada.',
+  'Missing X-API-Key header.': 'Informe a chave de API.',
+};
+
+/** Field messages, by pattern (first match wins). */
+const DETAILS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => string]> = [
+  [/^wrong password$/, () => 'senha incorreta'],
+  [/^required$/, () => 'obrigatório'],
+  [/^the password is required$/, () => 'informe a senha'],
+  [/^the \.pfx file is required$/, () => 'escolha o arquivo .pfx'],
+  [/^must have at least (\d+) characters$/, (m) => `mínimo de ${m[1]} caracteres`],
+  [/^must have at most (\d+) characters$/, (m) => `máximo de ${m[1]} caracteres`],
+  [/^invalid CPF/, () => 'CPF inválido'],
+  [/^invalid CNPJ/, () => 'CNPJ inválido'],
+  [/^must have (\d+) digits$/, (m) => `deve ter ${m[1]} dígitos`],
+  [/^at least one payment is required$/, () => 'informe ao menos um pagamento'],
+  [/^at least one item$/, () => 'inclua ao menos um item'],
+  [/^current state is '(.+)'$/, (m) => `estado atual: ${m[1]}`],
+  [/^certificate expired on (.+)$/, (m) => `certificado vencido em ${m[1]}`],
+  [/^(.*) does not belong to company CNPJ (.*)$/, (m) => `${m[1]} não pertence ao CNPJ da empresa ${m[2]}`],
+];
+
+export function detailPt(text: string): string {
+  for (const [pattern, translate] of DETAILS) {
+    const m = pattern.exec(text);
+    if (m !== null) return translate(m);
+  }
+  return text;
+}
+
+/** One line for a banner: the translated message, plus cStat/xMotivo of a fiscal rejection. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiRequestError) {
+    const { body } = error;
+    if (body.cStat !== undefined) return `Rejeição ${body.cStat}: ${body.xMotivo ?? body.message}`;
+    return (
+      MESSAGES[body.message] ??
+      (error.status === 0 ? body.message : (ERROR_TITLES[body.error] ?? body.message))
+    );
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The field errors of an API error, keyed by the request path (`itens[0].quantidade`), in pt-BR. */
+export function fieldErrors(error: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!(error instanceof ApiRequestError)) return out;
+  for (const d of error.body.details) {
+    const text = detailPt(d.error);
+    out[d.field] = out[d.field] === undefined ? text : `${out[d.field]}; ${text}`;
+  }
+  return out;
+}
+
+/** Details that no field on screen shows, to list under the banner. */
+export function otherDetails(error: unknown, shown: readonly string[]): string[] {
+  if (!(error instanceof ApiRequestError)) return [];
+  return error.body.details
+    .filter((d) => !shown.includes(d.field))
+    .map((d) => `${d.field}: ${detailPt(d.error)}`);
+}
+
+export const STATUS_PT: Readonly<Record<string, string>> = {
+  rascunho: 'Rascunho',
+  processando: 'Processando',
+  contingencia: 'Contingência',
+  autorizada: 'Autorizada',
+  erro: 'Rejeitada',
+  denegada: 'Denegada',
+  cancelada: 'Cancelada',
+  inutilizada: 'Inutilizada',
+  substituida: 'Substituída',
+};

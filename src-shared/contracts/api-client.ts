@@ -1,0 +1,517 @@
+// Typed fetch client over the /v1 contracts, used by the renderer (and usable by any TypeScript POS).
+// Type-only imports: the client carries no zod into the browser bundle.
+import type { ApiKeyCreate, ApiKeyCreated, ApiKeyView } from './api-keys.ts';
+import type { FiscalProfileView, ProductView } from './catalog.ts';
+import type { OffsetList, PageList } from './common.ts';
+import type { CertificateStatusView, CompanyView, NfeSequenceView } from './companies.ts';
+import type { CustomerView } from './customers.ts';
+import type { ErrorBody, ErrorDetail } from './errors.ts';
+import type {
+  DeliveryDetailView,
+  DeliveryStatus,
+  DeliveryView,
+  WebhookEventPattern,
+  WebhookView,
+  WebhookWithSecret,
+} from './webhooks.ts';
+
+export type DocumentStatus =
+  | 'rascunho'
+  | 'processando'
+  | 'contingencia'
+  | 'autorizada'
+  | 'erro'
+  | 'denegada'
+  | 'cancelada'
+  | 'inutilizada'
+  | 'substituida';
+
+/**
+ * GET /v1/nfe/:id and /v1/nfce/:id (src-main/documents/view.ts). The documents have no contract file yet;
+ * test/ui/contract-types.ts fails the typecheck when the two drift apart.
+ */
+export interface DocumentView {
+  id: string;
+  modelo: number;
+  serie: number;
+  numero: number;
+  status: string;
+  ambiente: string;
+  tipo_emissao: number;
+  chave_acesso: string;
+  protocolo: string | null;
+  autorizada_em: string | null;
+  dh_emissao: string;
+  valor_total: string;
+  cStat: string | null;
+  xMotivo: string | null;
+  mensagens: { cStat: string; xMotivo: string }[];
+  qr_code: string | null;
+  url_chave: string | null;
+  substitui: string | null;
+  substituida_por: string | null;
+  totais: Record<string, string>;
+  itens: {
+    nItem: number;
+    codigo: string | null;
+    descricao: string | null;
+    ncm: string | null;
+    cfop: string | null;
+    quantidade: string | null;
+    valor_unitario: string | null;
+    valor_total: string | null;
+  }[];
+  xml_url: string;
+  danfe_url: string;
+  criada_em: string;
+  atualizada_em: string;
+}
+
+/** POST /v1/nfe/:id/send?sync=true. */
+export interface SyncSendAnswer {
+  id: string;
+  numero: number;
+  serie: number;
+  status: string;
+  chave_acesso: string;
+  protocolo: string | null;
+  autorizada_em: string | null;
+  danfe_url: string;
+  xml_url: string;
+}
+
+export interface EventView {
+  id: string;
+  nfeId: string;
+  tpEvento: string;
+  descricao: string;
+  sequencia: number;
+  status: string;
+  protocolo: string | null;
+  cStat: string | null;
+  xMotivo: string | null;
+  detalhes: Record<string, unknown>;
+  criada_em: string;
+  registrada_em: string | null;
+}
+
+export interface CorrectionLetterView {
+  id: string;
+  nfeId: string;
+  sequencia: number;
+  status: string;
+  protocolo: string | null;
+  cStat: string | null;
+  xMotivo: string | null;
+  correcao: string;
+  criada_em: string;
+  registrada_em: string | null;
+}
+
+export interface VoidRangeRequest {
+  modelo: 55 | 65;
+  serie: number;
+  numeroInicial: number;
+  numeroFinal: number;
+  justificativa: string;
+}
+
+export interface VoidRangeResult {
+  id: string;
+  success: boolean;
+  status: string;
+  cStat: string | null;
+  xMotivo: string | null;
+  protocolo: string | null;
+  modelo: number;
+  serie: number;
+  numeroInicial: number;
+  numeroFinal: number;
+  documentos: string[];
+  criada_em: string;
+}
+
+export interface BatchProgress {
+  batchId: string;
+  total: number;
+  autorizadas: number;
+  rejeitadas: number;
+  processando: number;
+  status: 'processando' | 'concluido';
+  notas: {
+    id: string;
+    numero: number;
+    status: string;
+    chave_acesso: string;
+    cStat: string | null;
+    xMotivo: string | null;
+  }[];
+}
+
+export type ManifestationType = 'ciencia' | 'confirmacao' | 'desconhecimento' | 'nao_realizada';
+
+export interface ReceivedNoteView {
+  id: string;
+  chave_acesso: string;
+  emitente: { cnpj: string | null; nome: string | null; ie: string | null };
+  tipo_operacao: number | null;
+  valor_total: string | null;
+  dh_emissao: string | null;
+  situacao: string;
+  protocolo: string | null;
+  nsu: string;
+  schema: string;
+  completa: boolean;
+  manifestacao: { tipo: string; status: string } | null;
+  xml_url: string;
+  recebida_em: string;
+  atualizada_em: string;
+}
+
+export interface ReceivedNoteDetail extends ReceivedNoteView {
+  xml: string;
+  manifestacoes: {
+    tipo: string;
+    tpEvento: string;
+    status: string;
+    cStat: string | null;
+    xMotivo: string | null;
+    justificativa: string | null;
+    criada_em: string;
+  }[];
+  eventos: { tpEvento: string | null; nSeqEvento: number | null; nsu: string; schema: string }[];
+}
+
+/** GET /v1/companies/:id/status: what the cashier's status bar shows. */
+export interface CompanyStatus {
+  ambiente: 'homologacao' | 'producao';
+  autoridade: {
+    modo: 'normal' | 'SVC-AN' | 'SVC-RS' | 'offline';
+    online: boolean;
+    desde: string | null;
+    motivo: string | null;
+  };
+  fila: { pendentes: number; contingencia: number };
+  certificado: { validoAte: string; diasParaExpirar: number } | null;
+}
+
+/** A receipt printer of a company (/v1/companies/:id/printers). */
+export interface PrinterView {
+  id: string;
+  companyId?: string;
+  nome: string;
+  tipo: string;
+  endereco?: string | null;
+  largura: number;
+  padrao?: boolean;
+  ativo?: boolean;
+  [extra: string]: unknown;
+}
+
+export interface PrinterStatus {
+  online: boolean;
+  estado?: string;
+  mensagem?: string | null;
+  [extra: string]: unknown;
+}
+
+export interface PrintJobView {
+  id: string;
+  status: string;
+  [extra: string]: unknown;
+}
+
+/** Body of POST /v1/nfce in spelling A (src-shared/contracts/nfe-payload.ts is the schema). */
+export interface SalePayload {
+  itens: {
+    productId?: string;
+    codigo?: string;
+    descricao?: string;
+    quantidade: string;
+    valorUnitario?: string;
+    valorDesconto?: string;
+  }[];
+  pagamentos: { forma: string; valor: string; descricao?: string }[];
+  cpfConsumidor?: string;
+  customerId?: string;
+  valorDesconto?: string;
+}
+
+/** Draft body of POST /v1/nfe / PUT /v1/nfe/:id (spelling A). */
+export interface NfeDraftPayload {
+  naturezaOperacao?: string;
+  finalidade?: 1 | 2 | 3 | 4;
+  customerId?: string;
+  itens: SalePayload['itens'];
+  pagamentos?: SalePayload['pagamentos'];
+  valorFrete?: string;
+  valorDesconto?: string;
+  informacoesAdicionais?: string;
+}
+
+// A type alias (not an interface) so it fits the query-string record.
+export type DocumentListFilter = {
+  status?: string;
+  data_inicio?: string;
+  data_fim?: string;
+  modelo?: '55' | '65';
+};
+
+/** An answer of the API other than 2xx, with its error body (seed §7). */
+export class ApiRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody,
+  ) {
+    super(body.message);
+    this.name = 'ApiRequestError';
+  }
+
+  get details(): ErrorDetail[] {
+    return this.body.details;
+  }
+
+  /** The message for one field (`itens[0].quantidade`), or undefined. */
+  fieldError(field: string): string | undefined {
+    return this.body.details.find((d) => d.field === field)?.error;
+  }
+}
+
+export interface ApiClientOptions {
+  /** The /v1 base, e.g. `http://127.0.0.1:8787/v1`. */
+  baseUrl: string;
+  apiKey: string;
+  /** The company the company-scoped routes act on (needed with an organization key). */
+  companyId?: string;
+  fetch?: typeof fetch;
+}
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+function queryString(query: Query | undefined): string {
+  if (query === undefined) return '';
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
+  const s = params.toString();
+  return s === '' ? '' : `?${s}`;
+}
+
+/** A network failure (the service is not answering) becomes an error body like the API's own. */
+function unreachable(error: unknown): ApiRequestError {
+  return new ApiRequestError(0, {
+    error: 'authority_unavailable',
+    message: `O serviço local não respondeu (${error instanceof Error ? error.message : String(error)}).`,
+    details: [],
+  });
+}
+
+export function createApiClient(options: ApiClientOptions) {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const doFetch: typeof fetch = options.fetch ?? ((...args) => fetch(...args));
+  const companyId = options.companyId;
+  const scoped = (query?: Query): Query => ({ ...(companyId === undefined ? {} : { companyId }), ...query });
+
+  async function send(
+    method: string,
+    path: string,
+    init: { query?: Query; json?: unknown; body?: FormData; headers?: Record<string, string> } = {},
+  ): Promise<Response> {
+    const headers: Record<string, string> = { 'X-API-Key': options.apiKey, ...init.headers };
+    let body: string | FormData | undefined = init.body;
+    if (init.json !== undefined) {
+      body = JSON.stringify(init.json);
+      headers['Content-Type'] = 'application/json';
+    }
+    let res: Response;
+    try {
+      res = await doFetch(`${base}${path}${queryString(init.query)}`, { method, headers, body });
+    } catch (error) {
+      throw unreachable(error);
+    }
+    if (!res.ok) {
+      const text = await res.text();
+      let parsed: ErrorBody;
+      try {
+        parsed = JSON.parse(text) as ErrorBody;
+        if (typeof parsed.message !== 'string') throw new TypeError('not an error body');
+        parsed.details ??= [];
+      } catch {
+        parsed = {
+          error: 'internal_error',
+          message: `HTTP ${res.status}: ${text.slice(0, 200)}`,
+          details: [],
+        };
+      }
+      throw new ApiRequestError(res.status, parsed);
+    }
+    return res;
+  }
+
+  async function json<T>(method: string, path: string, init?: Parameters<typeof send>[2]): Promise<T> {
+    const res = await send(method, path, init);
+    if (res.status === 204) return undefined as T;
+    return (await res.json()) as T;
+  }
+
+  const get = <T>(path: string, query?: Query) => json<T>('GET', path, { query });
+  const post = <T>(path: string, body?: unknown, query?: Query, headers?: Record<string, string>) =>
+    json<T>('POST', path, {
+      json: body ?? {},
+      ...(query === undefined ? {} : { query }),
+      ...(headers === undefined ? {} : { headers }),
+    });
+  const put = <T>(path: string, body: unknown) => json<T>('PUT', path, { json: body });
+  const del = (path: string) => json<void>('DELETE', path);
+  const docBase = (modelo: 55 | 65) => (modelo === 55 ? '/nfe' : '/nfce');
+
+  /** A link a browser can open by itself (a PDF in a tab, an image): the key rides in `?api_key=`. */
+  const link = (path: string, query?: Query) =>
+    `${base}${path}${queryString({ ...query, api_key: options.apiKey })}`;
+
+  return {
+    baseUrl: base,
+    companyId,
+    link,
+    companies: {
+      list: (query?: { page?: number; pageSize?: number }) => get<PageList<CompanyView>>('/companies', query),
+      get: (id: string) => get<CompanyView>(`/companies/${id}`),
+      config: (
+        id: string,
+        body: { ambiente?: string; csc_nfce?: string; id_csc?: string; versao_qrcode?: 2 | 3 },
+      ) => put<{ success: boolean; message: string }>(`/companies/${id}/config`, body),
+      sequences: (id: string) =>
+        get<{ items: NfeSequenceView[] }>(`/companies/${id}/nfe-sequences`, { environment: 'all' }),
+      certificate: (id: string) => get<CertificateStatusView>(`/companies/${id}/certificate`),
+      uploadCertificate: (id: string, file: Blob, fileName: string, password: string) => {
+        const form = new FormData();
+        form.append('password', password);
+        form.append('certificate', file, fileName);
+        return json<CertificateStatusView>('POST', `/companies/${id}/certificate`, { body: form });
+      },
+      status: (id: string) => get<CompanyStatus>(`/companies/${id}/status`),
+      abandonedNumbers: (id: string, olderThanHours = 24) =>
+        get<{ total: number; items: { id: string; modelo: number; serie: number; numero: number }[] }>(
+          `/companies/${id}/abandoned-numbers`,
+          { older_than_hours: olderThanHours },
+        ),
+    },
+    products: {
+      list: (query?: { q?: string; cEAN?: string; page?: number; pageSize?: number }) =>
+        get<PageList<ProductView>>('/products', scoped(query)),
+      get: (id: string) => get<ProductView>(`/products/${id}`),
+      create: (body: Record<string, unknown>) => post<ProductView>('/products', body, scoped()),
+      update: (id: string, body: Record<string, unknown>) => put<ProductView>(`/products/${id}`, body),
+      remove: (id: string) => del(`/products/${id}`),
+    },
+    fiscalProfiles: {
+      list: (query?: { page?: number; pageSize?: number }) =>
+        get<PageList<FiscalProfileView>>('/fiscal-profiles', scoped(query)),
+      create: (body: Record<string, unknown>) => post<FiscalProfileView>('/fiscal-profiles', body, scoped()),
+    },
+    customers: {
+      list: (query?: { q?: string; page?: number; pageSize?: number }) =>
+        get<PageList<CustomerView>>('/customers', scoped(query)),
+      get: (id: string) => get<CustomerView>(`/customers/${id}`),
+      create: (body: Record<string, unknown>) => post<CustomerView>('/customers', body, scoped()),
+    },
+    nfce: {
+      /** The cashier's sale: answers authorized or in offline contingency within a few seconds. */
+      sell: (body: SalePayload, idempotencyKey: string) =>
+        post<DocumentView>('/nfce', body, scoped(), { 'Idempotency-Key': idempotencyKey }),
+      list: (query?: DocumentListFilter & { limit?: number; offset?: number }) =>
+        get<OffsetList<DocumentView>>('/nfce', scoped(query)),
+      print: (id: string, body: { printerId?: string } = {}) => post<PrintJobView>(`/nfce/${id}/print`, body),
+      reprint: (id: string, body: { printerId?: string } = {}) =>
+        post<PrintJobView>(`/nfce/${id}/reprint`, body),
+      previewUrl: (id: string, largura: 58 | 80 = 80) => link(`/nfce/${id}/escpos/preview.png`, { largura }),
+    },
+    nfe: {
+      create: (body: NfeDraftPayload) => post<DocumentView>('/nfe', body, scoped()),
+      update: (id: string, body: NfeDraftPayload) => put<DocumentView>(`/nfe/${id}`, body),
+      send: (id: string, idempotencyKey: string) =>
+        post<SyncSendAnswer>(`/nfe/${id}/send`, {}, { sync: 'true' }, { 'Idempotency-Key': idempotencyKey }),
+      list: (query?: DocumentListFilter & { page?: number; pageSize?: number }) =>
+        get<PageList<DocumentView>>('/nfe', scoped(query)),
+      correctionLetter: (id: string, correcao: string) =>
+        post<CorrectionLetterView>(`/nfe/${id}/correction-letter`, { correcao }),
+      devolucao: (id: string, itens?: { nItem: number; quantidade: string }[]) =>
+        post<DocumentView>(`/nfe/${id}/devolucao`, itens === undefined ? {} : { itens }),
+      voidRange: (body: VoidRangeRequest) => post<VoidRangeResult>('/nfe/inutilizar', body, scoped()),
+      batch: (notas: unknown[], idempotencyKey: string) =>
+        post<{ batchId: string; total: number; status: string }>('/nfe/batch', { notas }, scoped(), {
+          'Idempotency-Key': idempotencyKey,
+        }),
+      batchProgress: (batchId: string) => get<BatchProgress>(`/nfe/batch/${batchId}`),
+    },
+    documents: {
+      get: (modelo: 55 | 65, id: string) => get<DocumentView>(`${docBase(modelo)}/${id}`),
+      xml: async (modelo: 55 | 65, id: string) => (await send('GET', `${docBase(modelo)}/${id}/xml`)).text(),
+      cancel: (modelo: 55 | 65, id: string, justificativa: string) =>
+        post<DocumentView>(`${docBase(modelo)}/${id}/cancel`, { justificativa }),
+      events: (id: string) => get<{ items: EventView[] }>(`/nfe/${id}/events`),
+      danfeUrl: (modelo: 55 | 65, id: string) => link(`${docBase(modelo)}/${id}/danfe`),
+    },
+    received: {
+      list: (query?: { manifestacao?: string; page?: number; pageSize?: number }) =>
+        get<PageList<ReceivedNoteView>>('/nfe/received', scoped(query)),
+      get: (id: string) => get<ReceivedNoteDetail>(`/nfe/received/${id}`),
+      sync: () => post<Record<string, unknown>>('/nfe/received/sync', {}, scoped()),
+      manifest: (id: string, tipo: ManifestationType, justificativa?: string) =>
+        post<ReceivedNoteView>(
+          `/nfe/received/${id}/manifest`,
+          justificativa === undefined ? { tipo } : { tipo, justificativa },
+        ),
+    },
+    apiKeys: {
+      list: (query?: { page?: number; pageSize?: number }) => get<PageList<ApiKeyView>>('/api-keys', query),
+      create: (body: Omit<ApiKeyCreate, 'plan'> & { plan?: ApiKeyCreate['plan'] }) =>
+        post<ApiKeyCreated>('/api-keys', body),
+      rotate: (id: string, graceSeconds: number) =>
+        post<ApiKeyCreated>(`/api-keys/${id}/rotate`, { graceSeconds }),
+      revoke: (id: string) => post<ApiKeyView>(`/api-keys/${id}/revoke`, {}),
+    },
+    webhooks: {
+      list: (query?: { page?: number; pageSize?: number }) =>
+        get<PageList<WebhookView>>('/webhooks', scoped(query)),
+      create: (body: {
+        url: string;
+        events: WebhookEventPattern[];
+        descricao?: string;
+        permitirRedeLocal?: boolean;
+      }) => post<WebhookWithSecret>('/webhooks', body, scoped()),
+      update: (id: string, body: { ativo?: boolean; url?: string; events?: WebhookEventPattern[] }) =>
+        put<WebhookView>(`/webhooks/${id}`, body),
+      remove: (id: string) => del(`/webhooks/${id}`),
+      rotateSecret: (id: string) => post<WebhookWithSecret>(`/webhooks/${id}/rotate-secret`, {}),
+      testConnection: (id: string) => post<Record<string, unknown>>(`/webhooks/${id}/test-connection`, {}),
+      deliveries: (id: string, query?: { status?: DeliveryStatus; page?: number; pageSize?: number }) =>
+        get<PageList<DeliveryView>>(`/webhooks/${id}/deliveries`, query),
+      delivery: (id: string, deliveryId: string) =>
+        get<DeliveryDetailView>(`/webhooks/${id}/deliveries/${deliveryId}`),
+      redeliver: (id: string, deliveryId: string) =>
+        post<DeliveryView>(`/webhooks/${id}/deliveries/${deliveryId}/redeliver`, {}),
+    },
+    printers: {
+      list: (companyId: string) =>
+        get<{ items: PrinterView[] } | PrinterView[]>(`/companies/${companyId}/printers`),
+      create: (companyId: string, body: Record<string, unknown>) =>
+        post<PrinterView>(`/companies/${companyId}/printers`, body),
+      update: (companyId: string, printerId: string, body: Record<string, unknown>) =>
+        put<PrinterView>(`/companies/${companyId}/printers/${printerId}`, body),
+      remove: (companyId: string, printerId: string) => del(`/companies/${companyId}/printers/${printerId}`),
+      status: (companyId: string, printerId: string) =>
+        get<PrinterStatus>(`/companies/${companyId}/printers/${printerId}/status`),
+      test: (companyId: string, printerId: string) =>
+        post<PrintJobView>(`/companies/${companyId}/printers/${printerId}/test`, {}),
+    },
+    printJobs: {
+      list: (query?: Query) => get<unknown>('/print-jobs', scoped(query)),
+    },
+    sandbox: {
+      faults: () => get<Record<string, unknown>>('/sandbox/faults'),
+      setFaults: (body: Record<string, unknown>) => post<Record<string, unknown>>('/sandbox/faults', body),
+    },
+  };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;

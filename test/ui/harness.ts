@@ -1,0 +1,235 @@
+// Browser tests start the product as a user does: the UI built, `npx tsx src-main/index.ts` on a fresh
+// data dir (BALCAO_PORT=0), the key read from sandbox.json, then Debian's chromium driven by playwright-core.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { INSTALL_KEY_COUNTER, KEYS_SEEN } from './in-page.ts';
+
+export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const screenshotsDir = path.join(projectRoot, 'docs', 'screenshots');
+
+const CHROMIUM = '/usr/bin/chromium';
+
+/**
+ * Builds src-renderer/dist when its sources are newer (the same step `npm start` runs first). Test files run
+ * in parallel workers: a lock directory makes one build while the others wait for it.
+ */
+export async function ensureUiBuilt(): Promise<void> {
+  const lock = path.join(projectRoot, 'src-renderer', '.build-lock');
+  for (let waited = 0; ; waited += 200) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch {
+      // A lock older than two minutes was left by a killed run.
+      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 120_000) fs.rmSync(lock, { recursive: true, force: true });
+      if (waited > 180_000) throw new Error('timed out waiting for another UI build');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  try {
+    const result = spawnSync(
+      process.execPath,
+      [path.join(projectRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'src-renderer/build-if-stale.ts'],
+      { cwd: projectRoot, encoding: 'utf8' },
+    );
+    if (result.status !== 0 || !fs.existsSync(path.join(projectRoot, 'src-renderer', 'dist', 'index.html')))
+      throw new Error(`UI build failed: ${result.stdout}${result.stderr}`);
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+export interface RunningProduct {
+  url: string;
+  apiBase: string;
+  apiKey: string;
+  companyId: string;
+  dataDir: string;
+  output: () => string;
+  api<T = unknown>(method: string, route: string, body?: unknown): Promise<{ status: number; body: T }>;
+  stop(): Promise<void>;
+}
+
+/** `npx tsx src-main/index.ts` on a fresh temp data dir; resolves once sandbox.json and /healthz answer. */
+export async function startProduct(): Promise<RunningProduct> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-ui-'));
+  const child: ChildProcess = spawn('npx', ['tsx', 'src-main/index.ts'], {
+    cwd: projectRoot,
+    env: { ...process.env, BALCAO_DATA_DIR: dataDir, BALCAO_PORT: '0', BALCAO_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so stop() ends npx, tsx and the service together by this one id.
+    detached: true,
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const sandboxFile = path.join(dataDir, 'sandbox.json');
+  const started = Date.now();
+  let info: { baseUrl: string; apiKey: string; companyId: string } | undefined;
+  while (info === undefined) {
+    if (child.exitCode !== null) throw new Error(`the service exited (${child.exitCode}):\n${out}`);
+    if (Date.now() - started > 90_000) throw new Error(`the service did not start in 90 s:\n${out}`);
+    if (fs.existsSync(sandboxFile) && /listening on/.test(out)) {
+      info = JSON.parse(fs.readFileSync(sandboxFile, 'utf8')) as typeof info;
+    } else await new Promise((r) => setTimeout(r, 150));
+  }
+  const apiBase = info.baseUrl;
+  const url = apiBase.replace(/\/v1$/, '');
+  const health = await fetch(`${url}/healthz`);
+  if (!health.ok) throw new Error(`healthz answered ${health.status}`);
+  const { apiKey, companyId } = info;
+  return {
+    url,
+    apiBase,
+    apiKey,
+    companyId,
+    dataDir,
+    output: () => out,
+    async api<T>(method: string, route: string, body?: unknown) {
+      const res = await fetch(`${apiBase}${route}`, {
+        method,
+        headers: {
+          'X-API-Key': apiKey,
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: (text === '' ? null : JSON.parse(text)) as T };
+    },
+    async stop() {
+      if (child.exitCode === null && child.pid !== undefined) {
+        try {
+          process.kill(-child.pid, 'SIGTERM');
+        } catch {
+          // already gone
+        }
+        const timer = setTimeout(() => {
+          if (child.exitCode === null && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+        }, 15_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function waitForChromium(): Promise<void> {
+  for (let waited = 0; !fs.existsSync(CHROMIUM); waited += 2000) {
+    if (waited > 600_000) throw new Error(`${CHROMIUM} did not appear`);
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  await waitForChromium();
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+}
+
+/** A page on the UI, signed in through `?api_key=` (the address a POS link or the desktop app gives). */
+export async function openUi(browser: Browser, product: RunningProduct, hash = '/caixa'): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1366, height: 800 }, locale: 'pt-BR' });
+  page.on('pageerror', (e) => {
+    throw e;
+  });
+  await page.goto(`${product.url}/?api_key=${encodeURIComponent(product.apiKey)}#${hash}`);
+  await page.getByTestId('status-bar').waitFor();
+  return page;
+}
+
+export interface Catalog {
+  profileId: string;
+  products: { id: string; cProd: string; cEAN: string; xProd: string; vUnCom: string }[];
+  customerId: string;
+}
+
+/** The shop's catalogue, as the back office registers it: a Simples Nacional profile, products, a customer. */
+export async function seedCatalog(product: RunningProduct): Promise<Catalog> {
+  const profile = await product.api<{ id: string }>(
+    'POST',
+    `/fiscal-profiles?companyId=${product.companyId}`,
+    {
+      name: 'Revenda Simples Nacional',
+      CFOP: '5102',
+      taxes: { ICMS: { orig: 0, CSOSN: '102' }, PIS: { CST: '49' }, COFINS: { CST: '49' }, pTotTrib: '12.5' },
+    },
+  );
+  if (profile.status !== 201) throw new Error(`profile: ${JSON.stringify(profile.body)}`);
+  const rows = [
+    ['1', '7891000100103', 'CAFE TORRADO 500 G', '18.90'],
+    ['2', '7891000053508', 'LEITE INTEGRAL 1 L', '5.49'],
+    ['3', '7894900011517', 'REFRIGERANTE COLA 2 L', '9.99'],
+    ['4', '7896004000015', 'ARROZ TIPO 1 5 KG', '27.80'],
+    ['5', '7891910000197', 'ACUCAR REFINADO 1 KG', '4.79'],
+    ['6', '7896005800027', 'FEIJAO CARIOCA 1 KG', '8.35'],
+  ] as const;
+  const products = [];
+  for (const [cProd, cEAN, xProd, vUnCom] of rows) {
+    const p = await product.api<{ id: string }>('POST', `/products?companyId=${product.companyId}`, {
+      cProd,
+      cEAN,
+      xProd,
+      NCM: '09012100',
+      uCom: 'UN',
+      vUnCom,
+      fiscalProfileId: profile.body.id,
+    });
+    if (p.status !== 201) throw new Error(`product ${cProd}: ${JSON.stringify(p.body)}`);
+    products.push({ id: p.body.id, cProd, cEAN, xProd, vUnCom });
+  }
+  const customer = await product.api<{ id: string }>('POST', `/customers?companyId=${product.companyId}`, {
+    cnpj: '11222333000181',
+    xNome: 'MERCADO EXEMPLO LTDA',
+    ie: '111111111119',
+    indIEDest: 1,
+    endereco: {
+      xLgr: 'Rua das Flores',
+      nro: '100',
+      xBairro: 'Centro',
+      cMun: '3550308',
+      uf: 'SP',
+      cep: '01001000',
+    },
+  });
+  if (customer.status !== 201) throw new Error(`customer: ${JSON.stringify(customer.body)}`);
+  return { profileId: profile.body.id, products, customerId: customer.body.id };
+}
+
+/** Decodes the barcodes zbarimg finds in a PNG (the receipt's QR code). */
+export function decodeBarcodes(png: Buffer): string[] {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-zbar-')), 'shot.png');
+  fs.writeFileSync(file, png);
+  try {
+    const result = spawnSync('zbarimg', ['-q', '--raw', file], { encoding: 'utf8' });
+    return result.stdout
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '');
+  } finally {
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  }
+}
+
+/** Counts every key the page receives (keydown, auto-repeat excluded), so a test can check its own count. */
+export async function installKeyCounter(page: Page): Promise<void> {
+  await page.evaluate(INSTALL_KEY_COUNTER);
+}
+
+export async function keysSeen(page: Page): Promise<string[]> {
+  return page.evaluate<string[]>(KEYS_SEEN);
+}
+
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(screenshotsDir, { recursive: true });
+  await page.screenshot({ path: path.join(screenshotsDir, name) });
+}
