@@ -42,12 +42,22 @@ export class SecretBox {
   }
 }
 
+/** Where the desktop app keeps the master key wrapped by the OS keychain (src-main/desktop/master-key.ts). */
+export const KEYCHAIN_MASTER_KEY_FILE = 'master.key.keychain';
+
 /** Loads the master key from the environment or the data dir, creating it on first start. */
 export function loadMasterKey(dataDir: string, fromEnv: string | undefined): Buffer {
   if (fromEnv !== undefined && fromEnv !== '') {
     const key = Buffer.from(fromEnv, 'base64');
     if (key.length !== 32) throw new Error('BALCAO_MASTER_KEY must be 32 bytes in base64');
     return key;
+  }
+  const wrapped = path.join(dataDir, KEYCHAIN_MASTER_KEY_FILE);
+  // A fresh master.key here would orphan every secret already sealed in this data dir.
+  if (fs.existsSync(wrapped)) {
+    throw new Error(
+      `${wrapped}: this data dir's master key is kept in the OS keychain by the desktop app; open it with the desktop app`,
+    );
   }
   const file = path.join(dataDir, 'master.key');
   if (fs.existsSync(file)) {
