@@ -176,6 +176,21 @@ describe('/v1/sandbox/faults', () => {
     expect(h.service.sandbox?.faults.pausedFor('NFeAutorizacao4')).toBeNull();
   });
 
+  it('reject: the next authorization refused with a cStat of the table; unknown codes are a 400', async () => {
+    const set = await h.request('POST', '/v1/sandbox/faults', { json: { reject: 225 } });
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({
+      reject: { services: ['NFeAutorizacao4'], remaining: 1, cStat: 225 },
+    });
+    for (const reject of [100, 7777, { cStat: 225, services: ['Nada'] }]) {
+      const bad = await h.request('POST', '/v1/sandbox/faults', { json: { reject } });
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({ details: [{ field: 'reject' }] });
+    }
+    const cleared = await h.request('POST', '/v1/sandbox/faults', { json: { reject: null } });
+    expect(cleared.body).toMatchObject({ reject: null });
+  });
+
   it('offline for a while comes back by itself', async () => {
     const res = await h.request('POST', '/v1/sandbox/faults', { json: { online: false, forMs: 200 } });
     expect(res.body).toMatchObject({ online: false });

@@ -7,6 +7,7 @@ import { authOf } from '../middleware/auth.ts';
 import { parseOrThrow } from '../validation.ts';
 import { forbidden, notFound, validationError } from '../errors.ts';
 import { AUTHORITY_SERVICES, type FaultControl } from '../../sandbox/faults.ts';
+import { CSTAT } from '../../sandbox/cstat.ts';
 import { statusRepository } from '../../status/repository.ts';
 
 const serviceList = z.array(z.enum(AUTHORITY_SERVICES as [string, ...string[]])).min(1);
@@ -18,6 +19,11 @@ const onOff = z.union([z.boolean(), z.null(), z.strictObject(scope)], {
   error: 'true, false, null or {services?, times?} with known services and times >= 1',
 });
 const probability = z.number().min(0).max(1).optional();
+/** A rejection the sandbox's cStat table knows (201-999), as FaultControl.reject takes it. */
+const rejection = z
+  .number()
+  .int()
+  .refine((c) => c >= 201 && c in CSTAT, { error: 'a rejection cStat of the sandbox table (201-999)' });
 
 /** The body of the authority's POST /_sandbox/faults (sandbox/server.ts), validated field by field. */
 const faultsBodySchema = z.strictObject({
@@ -45,6 +51,12 @@ const faultsBodySchema = z.strictObject({
     )
     .optional(),
   loseResponse: onOff.optional(),
+  /** The next note(s) refused with this cStat; NFeAutorizacao4 and once unless scoped otherwise. */
+  reject: z
+    .union([rejection, z.literal(false), z.null(), z.strictObject({ ...scope, cStat: rejection })], {
+      error: 'a rejection cStat, false, null or {cStat, services?, times?}',
+    })
+    .optional(),
   random: z
     .union([
       z.null(),
@@ -99,8 +111,8 @@ export function sandboxControlRoutes({ db, hooks }: ApiDeps): Router {
     try {
       faults.apply(switches);
     } catch (error) {
-      // The sum of the random probabilities is the one rule the schema does not express.
-      if (error instanceof RangeError) throw validationError([{ field: 'random', error: error.message }]);
+      // The schema checks what apply() checks; a rule added there alone still answers 400, not 500.
+      if (error instanceof RangeError) throw validationError([{ field: 'body', error: error.message }]);
       throw error;
     }
     // Unlike the authority's own endpoint, this one stays up when the authority goes offline: no forMs needed.
