@@ -230,6 +230,8 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  printers: PrintersTable;
+  print_jobs: PrintJobsTable;
 }
 
 export interface WebhooksTable {
@@ -283,4 +285,45 @@ export interface WebhookAttemptsTable {
   error: string | null;
   duration_ms: number | null;
   response_excerpt: string | null;
+}
+
+export interface PrintersTable {
+  id: string;
+  company_id: string;
+  nome: string;
+  tipo: 'rede' | 'usb' | 'serial';
+  /** {host, porta} | {vendorId, productId} | {caminho, baudRate} (src-shared/contracts/printers.ts). */
+  conexao_json: string;
+  largura: number;
+  qr: 'nativo' | 'raster';
+  code_page: string;
+  impressao_automatica: number;
+  /** When automatic printing was last switched on; notes issued before it are not printed automatically. */
+  auto_since: IsoTimestamp | null;
+  padrao: number;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+}
+
+/** `printing` rows found at start were interrupted mid-send and go back to `pending`. */
+export type PrintJobStatus = 'pending' | 'printing' | 'done' | 'failed' | 'cancelled';
+
+export interface PrintJobsTable {
+  id: string;
+  company_id: string;
+  printer_id: string | null;
+  printer_nome: string;
+  document_id: string | null;
+  reason: 'auto' | 'print' | 'reprint' | 'test';
+  /** The exact ESC/POS bytes sent to the printer. */
+  bytes: Uint8Array;
+  status: PrintJobStatus;
+  attempts: number;
+  last_error: string | null;
+  next_try_at: IsoTimestamp | null;
+  expires_at: IsoTimestamp;
+  dedupe_key: string | null;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+  printed_at: IsoTimestamp | null;
 }

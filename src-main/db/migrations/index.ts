@@ -7,6 +7,7 @@ import * as webhooks from './2026_11_22_0004_webhooks.ts';
 import * as documentEvents from './2026_11_22_0005_document_events.ts';
 import * as outboxAnswers from './2026_11_22_0007_outbox_answers.ts';
 import * as batchesReceived from './2026_11_22_0008_batches_received.ts';
+import * as printing from './2026_11_22_0009_printing.ts';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_0001_foundation': foundation,
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_22_0005_document_events': documentEvents,
   '2026_11_22_0007_outbox_answers': outboxAnswers,
   '2026_11_22_0008_batches_received': batchesReceived,
+  '2026_11_22_0009_printing': printing,
 };
 
 export const migrationProvider: MigrationProvider = {

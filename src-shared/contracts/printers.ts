@@ -1,0 +1,288 @@
+// /v1 printers and print jobs: thermal printer profiles of a company (network, USB, serial), their live
+// status, and the persisted queue of receipts and test pages sent to them.
+import { z } from 'zod';
+import { pageQuerySchema } from './common.ts';
+
+export const PRINTER_TIPOS = ['rede', 'usb', 'serial'] as const;
+export type PrinterTipo = (typeof PRINTER_TIPOS)[number];
+
+/** ESC t code pages the receipt builder can encode (src-main/outputs/escpos/code-pages.ts). */
+export const PRINTER_CODE_PAGES = ['pc437', 'pc850', 'pc860', 'wpc1252'] as const;
+export type PrinterCodePage = (typeof PRINTER_CODE_PAGES)[number];
+/** PC850 has every Portuguese letter and sits at ESC t 2 on every ESC/POS firmware we know of. */
+export const DEFAULT_CODE_PAGE: PrinterCodePage = 'pc850';
+
+/** Rates serial thermal printers offer in their setup menus. */
+export const SERIAL_BAUD_RATES = [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200] as const;
+
+export const DEFAULT_NETWORK_PORT = 9100;
+export const DEFAULT_BAUD_RATE = 9600;
+
+const HOSTNAME =
+  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
+const IPV6 = /^\[?[0-9a-f:.]+\]?$/i;
+
+const host = z
+  .string()
+  .trim()
+  .min(1, { error: 'give the printer address (IP or host name)' })
+  .refine((h) => HOSTNAME.test(h) || (h.includes(':') && IPV6.test(h)), {
+    error: 'must be an IP address or a host name',
+  })
+  .transform((h) => h.replace(/^\[|\]$/g, ''));
+
+const porta = z
+  .number({ error: 'must be a TCP port number' })
+  .int({ error: 'must be an integer' })
+  .min(1, { error: 'must be between 1 and 65535' })
+  .max(65535, { error: 'must be between 1 and 65535' });
+
+/** USB ids as lsusb prints them ("0416", "0x0416") or as numbers. */
+const usbId = z
+  .union([z.number(), z.string()], { error: 'must be a number or hex text like 0x0416' })
+  .transform((value, ctx): number => {
+    const n =
+      typeof value === 'number'
+        ? value
+        : /^(0x)?[0-9a-f]{1,4}$/i.test(value.trim())
+          ? parseInt(value.trim().replace(/^0x/i, ''), 16)
+          : NaN;
+    if (!Number.isInteger(n) || n < 0 || n > 0xffff) {
+      ctx.addIssue({ code: 'custom', message: 'must be a 16-bit id: 0–65535 or hex text like 0x0416' });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+export const redeConexaoSchema = z.strictObject({ host, porta: porta.default(DEFAULT_NETWORK_PORT) });
+export const usbConexaoSchema = z.strictObject({ vendorId: usbId, productId: usbId });
+export const serialConexaoSchema = z.strictObject({
+  caminho: z
+    .string()
+    .trim()
+    .min(1, { error: 'give the serial port (COM3, /dev/ttyUSB0)' })
+    .max(260, { error: 'must have at most 260 characters' }),
+  baudRate: z
+    .number({ error: `must be one of ${SERIAL_BAUD_RATES.join(', ')}` })
+    .refine((n) => (SERIAL_BAUD_RATES as readonly number[]).includes(n), {
+      error: `must be one of ${SERIAL_BAUD_RATES.join(', ')}`,
+    })
+    .default(DEFAULT_BAUD_RATE),
+});
+
+export type RedeConexao = z.output<typeof redeConexaoSchema>;
+export type UsbConexao = z.output<typeof usbConexaoSchema>;
+export type SerialConexao = z.output<typeof serialConexaoSchema>;
+
+export type PrinterConnection =
+  | { tipo: 'rede'; conexao: RedeConexao }
+  | { tipo: 'usb'; conexao: UsbConexao }
+  | { tipo: 'serial'; conexao: SerialConexao };
+
+const CONEXAO_SCHEMAS = {
+  rede: redeConexaoSchema,
+  usb: usbConexaoSchema,
+  serial: serialConexaoSchema,
+} as const;
+
+const isTipo = (value: unknown): value is PrinterTipo =>
+  typeof value === 'string' && (PRINTER_TIPOS as readonly string[]).includes(value);
+
+/** Parses `conexao` with the schema of `tipo`; issues are rooted at `conexao`. */
+export function parseConexao(
+  tipo: PrinterTipo,
+  raw: unknown,
+):
+  { ok: true; value: PrinterConnection } | { ok: false; issues: { path: PropertyKey[]; message: string }[] } {
+  if (raw === undefined) {
+    return { ok: false, issues: [{ path: ['conexao'], message: `required for tipo '${tipo}'` }] };
+  }
+  const result = CONEXAO_SCHEMAS[tipo].safeParse(raw);
+  if (!result.success) {
+    return {
+      ok: false,
+      issues: result.error.issues.map((i) => ({ path: ['conexao', ...i.path], message: i.message })),
+    };
+  }
+  return { ok: true, value: { tipo, conexao: result.data } as PrinterConnection };
+}
+
+const nome = z
+  .string({ error: 'give the printer a name' })
+  .trim()
+  .min(1, { error: 'give the printer a name' })
+  .max(60, { error: 'must have at most 60 characters' });
+const largura = z.union([z.literal(58), z.literal(80)], { error: 'must be 58 or 80 (mm of paper)' });
+const qr = z.enum(['nativo', 'raster'], {
+  error: "must be 'nativo' (the printer draws the QR code) or 'raster' (sent as an image)",
+});
+const codePage = z.enum(PRINTER_CODE_PAGES, { error: `must be one of ${PRINTER_CODE_PAGES.join(', ')}` });
+
+const baseFields = {
+  nome,
+  largura,
+  qr,
+  codePage,
+  impressaoAutomatica: z.boolean({ error: 'must be true or false' }),
+  padrao: z.boolean({ error: 'must be true or false' }),
+};
+
+/**
+ * `conexao` depends on `tipo`, so it is checked by a refinement that runs even when other fields failed
+ * (`when`): every faulty field is reported in one answer.
+ */
+function withConexao<T extends z.ZodType>(schema: T, tipoOf: (value: Record<string, unknown>) => unknown) {
+  return schema.superRefine(
+    (value, ctx) => {
+      const body = value as Record<string, unknown>;
+      const tipo = tipoOf(body);
+      if (!isTipo(tipo)) return;
+      if (body['conexao'] === undefined && body['tipo'] === undefined) return;
+      const parsed = parseConexao(tipo, body['conexao']);
+      if (!parsed.ok) for (const issue of parsed.issues) ctx.addIssue({ code: 'custom', ...issue });
+    },
+    { when: () => true },
+  );
+}
+
+export const printerCreateSchema = withConexao(
+  z.strictObject({
+    nome: baseFields.nome,
+    tipo: z.enum(PRINTER_TIPOS, { error: `must be one of ${PRINTER_TIPOS.join(', ')}` }),
+    // Checked against the schema of `tipo` by withConexao.
+    conexao: z.unknown().optional(),
+    largura: largura.default(80),
+    qr: qr.default('nativo'),
+    codePage: codePage.default(DEFAULT_CODE_PAGE),
+    impressaoAutomatica: baseFields.impressaoAutomatica.default(false),
+    /** Omitted: the company's first printer becomes its default. */
+    padrao: baseFields.padrao.optional(),
+  }),
+  (body) => body['tipo'],
+).transform((input) => {
+  const parsed = parseConexao(input.tipo, input.conexao);
+  // The refinement above already rejected a faulty conexao; this only narrows the type.
+  if (!parsed.ok) throw new Error('unreachable: conexao was validated');
+  return { ...input, ...parsed.value };
+});
+export type PrinterCreate = z.output<typeof printerCreateSchema>;
+
+/**
+ * PUT changes only the fields it names. `conexao` is read with the schema of the new `tipo` (or the stored
+ * one), and changing `tipo` needs a `conexao` for it.
+ */
+export function printerUpdateSchema(currentTipo: PrinterTipo) {
+  return withConexao(
+    z.strictObject({
+      nome: baseFields.nome.optional(),
+      tipo: z.enum(PRINTER_TIPOS, { error: `must be one of ${PRINTER_TIPOS.join(', ')}` }).optional(),
+      conexao: z.unknown().optional(),
+      largura: largura.optional(),
+      qr: qr.optional(),
+      codePage: codePage.optional(),
+      impressaoAutomatica: baseFields.impressaoAutomatica.optional(),
+      padrao: baseFields.padrao.optional(),
+    }),
+    (body) => body['tipo'] ?? currentTipo,
+  )
+    .refine((u) => Object.keys(u as object).length > 0, { error: 'give at least one field to change' })
+    .transform((input) => {
+      const { conexao, tipo, ...rest } = input;
+      if (conexao === undefined && tipo === undefined) return { ...rest, connection: undefined };
+      const parsed = parseConexao(tipo ?? currentTipo, conexao);
+      if (!parsed.ok) throw new Error('unreachable: conexao was validated');
+      return { ...rest, connection: parsed.value };
+    });
+}
+export type PrinterUpdate = z.output<ReturnType<typeof printerUpdateSchema>>;
+
+export interface PrinterView {
+  id: string;
+  companyId: string;
+  nome: string;
+  tipo: PrinterTipo;
+  /** USB ids are shown as lsusb prints them ("0x0416"). */
+  conexao:
+    | { host: string; porta: number }
+    | { vendorId: string; productId: string }
+    | { caminho: string; baudRate: number };
+  largura: 58 | 80;
+  qr: 'nativo' | 'raster';
+  codePage: PrinterCodePage;
+  impressaoAutomatica: boolean;
+  padrao: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The printer's answer to DLE EOT 1, 2 and 4, or what we could tell without it. */
+export interface PrinterStatusView {
+  printerId: string;
+  /** False when the printer could not be reached at all (then `online` is false too). */
+  reachable: boolean;
+  online: boolean;
+  coverOpen: boolean;
+  paperNearEnd: boolean;
+  paperOut: boolean;
+  /** The printer reports an error (cutter jam, head overheated...) that stops printing. */
+  error: boolean;
+  /** False when the printer accepted the connection but did not answer the status queries. */
+  statusReported: boolean;
+  /** Why it is not ready, in the print jobs' `lastError` words; null when ready. */
+  problem: PrintProblem | null;
+  detail: string | null;
+  checkedAt: string;
+}
+
+/** Why an attempt did not print; kept in the job's `lastError`. */
+export const PRINT_PROBLEMS = [
+  'offline',
+  'paper_out',
+  'cover_open',
+  'printer_error',
+  'timeout',
+  'device_not_found',
+  'io_error',
+] as const;
+export type PrintProblem = (typeof PRINT_PROBLEMS)[number];
+
+export const PRINT_JOB_STATUSES = ['pending', 'printing', 'done', 'failed', 'cancelled'] as const;
+export type PrintJobStatus = (typeof PRINT_JOB_STATUSES)[number];
+/** `auto` after a sale, `print` on request, `reprint` an explicit further copy, `test` the test page. */
+export const PRINT_JOB_REASONS = ['auto', 'print', 'reprint', 'test'] as const;
+export type PrintJobReason = (typeof PRINT_JOB_REASONS)[number];
+
+export interface PrintJobView {
+  id: string;
+  companyId: string;
+  printerId: string | null;
+  printerNome: string;
+  documentId: string | null;
+  reason: PrintJobReason;
+  status: PrintJobStatus;
+  attempts: number;
+  lastError: string | null;
+  nextTryAt: string | null;
+  /** A job still failing at this instant stops being retried (status `failed`); retry revives it. */
+  expiresAt: string;
+  /** Size of the ESC/POS bytes stored with the job. */
+  size: number;
+  createdAt: string;
+  updatedAt: string;
+  printedAt: string | null;
+}
+
+/** Body of POST /v1/nfce/:id/print and /reprint; without printerId the company's default printer. */
+export const printRequestSchema = z.strictObject({
+  printerId: z.string({ error: 'must be a printer id' }).trim().min(1).optional(),
+});
+
+export const printJobListQuerySchema = pageQuerySchema.extend({
+  status: z.enum(PRINT_JOB_STATUSES).optional(),
+  documentId: z.string().trim().min(1).optional(),
+});
+
+export interface QueuedPrint {
+  jobId: string;
+  status: PrintJobStatus;
+}
