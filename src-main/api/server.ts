@@ -12,6 +12,7 @@ import { fiscalProfileRoutes, productRoutes } from './routes/catalog.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { documentRoutes } from './routes/documents.ts';
+import { documentFileRoutes } from './routes/document-files.ts';
 import { batchRoutes } from './routes/batch.ts';
 import { receivedRoutes } from './routes/received.ts';
 import { documentActionRoutes } from './routes/document-actions.ts';
@@ -69,6 +70,8 @@ export function createApp(options: AppOptions): Express {
   // Before the documents router: its `GET /:id` would take /nfe/batch/… and /nfe/received.
   v1.use('/nfe', batchRoutes(options));
   v1.use('/nfe', receivedRoutes(options));
+  v1.use('/nfe', documentFileRoutes(options, 55));
+  v1.use('/nfce', documentFileRoutes(options, 65));
   v1.use('/nfe', documentRoutes(options, 55));
   v1.use('/nfce', documentRoutes(options, 65));
   // Mounted on /v1 itself: its routes live under /nfe/… and /companies/:id/abandoned-numbers.

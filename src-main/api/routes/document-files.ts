@@ -1,0 +1,126 @@
+// The files a note is printed or handed over as: DANFE / DANFCe PDFs and the ESC/POS receipt with its PNG
+// preview. Handlers parse, load the note and call the pure renderers in src-main/outputs.
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
+import type { ApiDeps } from '../context.ts';
+import { invalidState } from '../errors.ts';
+import { parseQuery } from '../pagination.ts';
+import { documentOfRequest } from './scoping.ts';
+import type { DocumentRow } from '../../documents/repository.ts';
+import { isPrintable, outputDocumentOf } from '../../outputs/document.ts';
+import { renderDanfe } from '../../outputs/pdf/danfe.ts';
+import { renderDanfce } from '../../outputs/pdf/danfce.ts';
+import {
+  CODE_PAGE_IDS,
+  COLUMNS,
+  DEFAULT_PROFILE,
+  buildNfceReceipt,
+  decodeEscpos,
+  receiptText,
+  renderReceiptPng,
+  type EscposProfile,
+  type Largura,
+} from '../../outputs/escpos/index.ts';
+
+const largura = z.enum(['80', '58'], { error: "must be '80' or '58'" }).default('80');
+const danfeQuery = z.object({ largura });
+const receiptQuery = z.object({
+  largura,
+  cut: z.enum(['true', 'false'], { error: "must be 'true' or 'false'" }).default('true'),
+  // The printer profile: its QR command (native GS ( k, or an image for printers without it) and code page.
+  qr: z.enum(['nativo', 'raster'], { error: "must be 'nativo' or 'raster'" }).optional(),
+  code_page: z
+    .enum(CODE_PAGE_IDS as [string, ...string[]], { error: `must be one of ${CODE_PAGE_IDS.join(', ')}` })
+    .optional(),
+});
+const escposQuery = receiptQuery.extend({
+  format: z.enum(['raw', 'base64', 'json'], { error: "must be 'raw', 'base64' or 'json'" }).default('raw'),
+});
+
+function profileOf(query: z.output<typeof receiptQuery>): EscposProfile {
+  return {
+    qr: query.qr === undefined ? DEFAULT_PROFILE.qr : query.qr === 'raster' ? 'raster' : 'native',
+    codePage: (query.code_page ?? DEFAULT_PROFILE.codePage) as EscposProfile['codePage'],
+  };
+}
+
+export function documentFileRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
+  const { db } = deps;
+  const router = Router();
+
+  async function printable(req: Request, res: Response, what: string): Promise<DocumentRow> {
+    const doc = await documentOfRequest(db, req, res, modelo === 65 ? 65 : undefined);
+    if (!isPrintable(doc)) throw invalidState(doc.status, what);
+    return doc;
+  }
+
+  function receipt(
+    doc: DocumentRow,
+    query: z.output<typeof receiptQuery>,
+  ): { bytes: Uint8Array; size: Largura } {
+    const size = Number(query.largura) as Largura;
+    const bytes = buildNfceReceipt(outputDocumentOf(doc), {
+      largura: size,
+      cut: query.cut === 'true',
+      profile: profileOf(query),
+    });
+    return { bytes, size };
+  }
+
+  // /v1/nfe/:id/danfe serves both models (an NFC-e gets its DANFCe); /v1/nfce/:id/danfe only NFC-e.
+  router.get('/:id/danfe', async (req, res) => {
+    const query = parseQuery(req, danfeQuery);
+    const doc = await printable(req, res, 'print the DANFE of');
+    const output = outputDocumentOf(doc);
+    const pdf =
+      doc.modelo === 55
+        ? await renderDanfe(output)
+        : await renderDanfce(output, { width: Number(query.largura) as 80 | 58 });
+    res
+      .type('application/pdf')
+      .setHeader('Content-Disposition', `inline; filename="${doc.chave}-danfe.pdf"`)
+      .send(pdf);
+  });
+
+  if (modelo === 65) {
+    router.get('/:id/escpos', async (req, res) => {
+      const query = parseQuery(req, escposQuery);
+      const doc = await printable(req, res, 'print the receipt of');
+      const { bytes, size } = receipt(doc, query);
+      const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      if (query.format === 'raw') {
+        res
+          .type('application/octet-stream')
+          .setHeader('Content-Disposition', `attachment; filename="${doc.chave}-${size}mm.bin"`)
+          .send(buffer);
+        return;
+      }
+      if (query.format === 'base64') {
+        res.type('text/plain').send(buffer.toString('base64'));
+        return;
+      }
+      res.json({
+        id: doc.id,
+        chave_acesso: doc.chave,
+        largura: size,
+        colunas: COLUMNS[size],
+        cut: query.cut === 'true',
+        qr: profileOf(query).qr === 'native' ? 'nativo' : 'raster',
+        code_page: profileOf(query).codePage,
+        tamanho: buffer.length,
+        base64: buffer.toString('base64'),
+        // What the printer prints, as text: for logs, tests and integrators without a printer at hand.
+        texto: receiptText(decodeEscpos(bytes, { columns: COLUMNS[size] })),
+      });
+    });
+
+    router.get('/:id/escpos/preview.png', async (req, res) => {
+      const query = parseQuery(req, receiptQuery);
+      const doc = await printable(req, res, 'print the receipt of');
+      const { bytes, size } = receipt(doc, query);
+      res.type('image/png').send(renderReceiptPng(bytes, { largura: size }));
+    });
+  }
+
+  return router;
+}
