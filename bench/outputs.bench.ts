@@ -1,0 +1,111 @@
+// Output throughput on one core: DANFE (A4, 10 and 120 items), DANFCe (80 mm), ESC/POS receipts and their
+// PNG preview, each beside a baseline measured in the same run, since the machines here are noisy:
+// the PDFs against pdfkit writing one empty A4 page, the receipt against parsing the note alone.
+// Run: npm run bench:outputs   (BENCH_MS sets the time per contender)
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import PDFDocument from 'pdfkit';
+import { signedNote } from '../test/fixtures/outputs/notes.ts';
+import { parseOutputDocument } from '../src-main/outputs/model.ts';
+import { renderDanfe } from '../src-main/outputs/pdf/danfe.ts';
+import { renderDanfce } from '../src-main/outputs/pdf/danfce.ts';
+import { buildNfceReceipt, renderReceiptPng } from '../src-main/outputs/escpos/index.ts';
+
+const MIN_MS = Number(process.env.BENCH_MS ?? 2000);
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+const tributacao = {
+  ICMS: { orig: 0, CSOSN: '102' },
+  PIS: { CST: '49' },
+  COFINS: { CST: '49' },
+};
+const customer = {
+  cnpj: '11222333000181',
+  nome: 'Mercado Central Ltda',
+  ie: '110042490114',
+  endereco: {
+    logradouro: 'Rua B',
+    numero: '2',
+    bairro: 'Centro',
+    codigoMunicipio: '3550308',
+    uf: 'SP',
+    cep: '01000000',
+  },
+};
+
+function nfeWith(items: number): string {
+  const itens = Array.from({ length: items }, (_, i) => ({
+    codigo: `P${String(i + 1).padStart(4, '0')}`,
+    descricao: `Parafuso sextavado de aço inoxidável ${i + 1}`,
+    ncm: '73181500',
+    unidade: 'CX',
+    quantidade: 2,
+    valor_unitario: '2.50',
+    cfop: '5102',
+    tributacao,
+  }));
+  return signedNote(55, {
+    naturezaOperacao: 'Venda de mercadoria',
+    customer,
+    itens,
+    pagamentos: [{ forma: '15', valor: (items * 5).toFixed(2) }],
+  });
+}
+
+async function rate(label: string, run: () => unknown): Promise<number> {
+  for (let i = 0; i < 3; i++) await run(); // warm-up: fonts, JIT
+  let n = 0;
+  const start = performance.now();
+  while (performance.now() - start < MIN_MS) {
+    await run();
+    n++;
+  }
+  const perSecond = (n * 1000) / (performance.now() - start);
+  console.log(`${label.padEnd(44)} ${perSecond.toFixed(1).padStart(9)} /s`);
+  return perSecond;
+}
+
+function emptyPdf(): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({ size: 'A4', margin: 0 });
+    const chunks: Buffer[] = [];
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    doc.text('Balcao');
+    doc.end();
+  });
+}
+
+const nfe10 = parseOutputDocument(nfeWith(10));
+const nfe120 = parseOutputDocument(nfeWith(120));
+const nfceXml = fs.readFileSync(path.join(here, '../test/fixtures/escpos/nfce-autorizada.xml'), 'utf8');
+const nfce = parseOutputDocument(nfceXml);
+const receipt = buildNfceReceipt(nfce, { largura: 80, cut: true });
+
+console.log(`outputs bench, ${MIN_MS} ms per contender, one core`);
+const blank = await rate('baseline: pdfkit, one empty A4 page', emptyPdf);
+const danfe10 = await rate('DANFE A4, 10 items', () => renderDanfe(nfe10));
+const danfe120 = await rate('DANFE A4, 120 items (multi-page)', () => renderDanfe(nfe120));
+const danfce = await rate('DANFCe 80 mm', () => renderDanfce(nfce, { width: 80 }));
+const parse = await rate('baseline: parse the NFC-e (nfeProc)', () => parseOutputDocument(nfceXml));
+const escpos = await rate('ESC/POS 80 mm (parse + build)', () =>
+  buildNfceReceipt(parseOutputDocument(nfceXml), { largura: 80, cut: true }),
+);
+const raster = await rate('ESC/POS 80 mm, raster QR (parse + build)', () =>
+  buildNfceReceipt(parseOutputDocument(nfceXml), {
+    largura: 80,
+    cut: true,
+    profile: { qr: 'raster', codePage: 'pc850' },
+  }),
+);
+const preview = await rate('receipt preview PNG 80 mm', () => renderReceiptPng(receipt, { largura: 80 }));
+
+console.log('\nratios (same run):');
+console.log(`  DANFE 10 items / empty pdfkit page      ${(danfe10 / blank).toFixed(3)}`);
+console.log(`  DANFE 120 items / empty pdfkit page     ${(danfe120 / blank).toFixed(3)}`);
+console.log(`  DANFCe 80 mm / empty pdfkit page        ${(danfce / blank).toFixed(3)}`);
+console.log(`  ESC/POS / parsing alone                 ${(escpos / parse).toFixed(3)}`);
+console.log(`  ESC/POS raster / parsing alone          ${(raster / parse).toFixed(3)}`);
+console.log(`  preview PNG / ESC/POS                   ${(preview / escpos).toFixed(3)}`);
