@@ -297,6 +297,26 @@ describe('renderDanfe', () => {
     expect(zbar(pdfPng(file, 1, 200), 'code128')).toEqual([doc.chave]);
   });
 
+  it('additional information longer than its box continues on the next page, every word printed once', async () => {
+    const words = Array.from({ length: 440 }, (_, i) => `palavra${i}`);
+    const xml = signedNote(55, {
+      naturezaOperacao: 'Venda',
+      customer_id: 'cus_pj',
+      itens: [{ product_id: 'prd_cafe', quantidade: 1 }],
+      informacoesAdicionais: words.join(' '),
+      pagamentos: [{ forma: '01', valor: '18.90' }],
+    });
+    const doc = parseOutputDocument(xml);
+    const file = pdfFile(await renderDanfe(doc));
+    const { pages } = pdfInfo(file);
+    expect(pages).toBe(2);
+    const page2 = oneLine(pdfText(file, 2));
+    expect(page2).toContain('FOLHA 2/2');
+    expect(page2).toContain('DADOS ADICIONAIS (CONTINUAÇÃO)');
+    const all = oneLine(pdfText(file));
+    for (const word of words) expect(all.split(new RegExp(`\\b${word}\\b`)).length - 1, word).toBe(1);
+  });
+
   it('refuses an NFC-e', async () => {
     const xml = signedNote(65, {
       itens: [{ product_id: 'prd_cafe', quantidade: 1 }],

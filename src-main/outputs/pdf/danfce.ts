@@ -5,7 +5,7 @@
 import PDFDocument from 'pdfkit';
 import { cents, formatCents } from '../../../src-shared/money.ts';
 import type { OutputDocument } from '../model.ts';
-import { drawQr, textLine, useFont, watermark, wrapText, type Align, type Doc } from './draw.ts';
+import { drawQr, textLine, textWidth, useFont, watermark, wrapText, type Align, type Doc } from './draw.ts';
 import type { FontName } from './fonts.ts';
 import { registerFonts } from './fonts.ts';
 import {
@@ -91,7 +91,7 @@ class Flow {
   pair(label: string, value: string, options: { font?: FontName; size?: number } = {}): void {
     const size = options.size ?? this.paper.size;
     useFont(this.pdf, options.font ?? 'regular', size);
-    const valueW = this.pdf.widthOfString(value) + 2;
+    const valueW = textWidth(this.pdf, value) + 2;
     if (this.draw) {
       textLine(this.pdf, label, this.x, this.y, this.w - valueW);
       textLine(this.pdf, value, this.x + this.w - valueW, this.y, valueW, 'right');
@@ -276,6 +276,8 @@ export function renderDanfce(doc: OutputDocument, options: DanfceOptions): Promi
   const pageWidth = options.width * MM;
   const pdf = new PDFDocument({
     autoFirstPage: false,
+    // No default font: pdfkit would parse Helvetica's metrics for each document; ours are registered.
+    font: '',
     margin: 0,
     info: { Title: `DANFE NFC-e ${doc.chave}`, Author: doc.emit.xNome, Creator: 'Balcão' },
   });

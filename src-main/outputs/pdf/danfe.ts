@@ -4,7 +4,16 @@
 // additional information. Positions are computed first and drawn second, so "FOLHA x/y" is known up front.
 import PDFDocument from 'pdfkit';
 import type { OutputDocument, OutputIcmsTot, OutputItem } from '../model.ts';
-import { drawCode128, textLine, useFont, watermark, wrapText, type Align, type Doc } from './draw.ts';
+import {
+  drawCode128,
+  textLine,
+  textWidth,
+  useFont,
+  watermark,
+  wrapText,
+  type Align,
+  type Doc,
+} from './draw.ts';
 import { registerFonts } from './fonts.ts';
 import {
   formatCep,
@@ -483,7 +492,7 @@ function drawKeyBox(pdf: Doc, doc: OutputDocument, y: number): void {
   const key = formatChave(doc.chave);
   let keySize = 8;
   useFont(pdf, 'bold', keySize);
-  while (keySize > 6 && pdf.widthOfString(key) > KEY_W - 6) useFont(pdf, 'bold', (keySize -= 0.25));
+  while (keySize > 6 && textWidth(pdf, key) > KEY_W - 6) useFont(pdf, 'bold', (keySize -= 0.25));
   cell(pdf, x, y + barH, KEY_W, 'CHAVE DE ACESSO', key, {
     h: 22,
     bold: true,
@@ -759,6 +768,8 @@ export function renderDanfe(doc: OutputDocument, options: DanfeOptions = {}): Pr
   if (doc.modelo !== '55') return Promise.reject(new RangeError('the DANFE is for NF-e (model 55)'));
   const pdf = new PDFDocument({
     autoFirstPage: false,
+    // No default font: pdfkit would parse Helvetica's metrics for each document; ours are registered.
+    font: '',
     size: 'A4',
     margin: 0,
     info: { Title: `DANFE ${doc.chave}`, Author: doc.emit.xNome, Creator: 'Balcão' },

@@ -7,8 +7,35 @@ import type { FontName } from './fonts.ts';
 
 export type Doc = PDFKit.PDFDocument;
 
+const currentFont = new WeakMap<Doc, { font: FontName; size: number }>();
+
 export function useFont(doc: Doc, font: FontName, size: number): Doc {
+  currentFont.set(doc, { font, size });
   return doc.font(font).fontSize(size);
+}
+
+// Widths at size 1 per font and text, shared by every document of the process: shaping a string with
+// fontkit is the largest cost of a receipt, and labels, product names and the measuring pass of the
+// DANFCe repeat the same strings. Width scales linearly with the size (pdfkit: advance × size / 1000).
+const WIDTH_CACHE_LIMIT = 50_000;
+const widthCache = new Map<FontName, Map<string, number>>();
+
+/** Width of `text` in the font and size last set with `useFont`. */
+export function textWidth(doc: Doc, text: string): number {
+  const current = currentFont.get(doc);
+  if (current === undefined) return doc.widthOfString(text);
+  let cache = widthCache.get(current.font);
+  if (cache === undefined) {
+    cache = new Map();
+    widthCache.set(current.font, cache);
+  }
+  let unit = cache.get(text);
+  if (unit === undefined) {
+    unit = doc.widthOfString(text) / current.size;
+    if (cache.size >= WIDTH_CACHE_LIMIT) cache.clear();
+    cache.set(text, unit);
+  }
+  return unit * current.size;
 }
 
 /** Greedy word wrap with the current font; words wider than the line are cut by character. */
@@ -18,16 +45,16 @@ export function wrapText(doc: Doc, text: string, width: number): string[] {
     let line = '';
     for (const word of paragraph.split(/\s+/).filter((w) => w.length > 0)) {
       const candidate = line === '' ? word : `${line} ${word}`;
-      if (doc.widthOfString(candidate) <= width) {
+      if (textWidth(doc, candidate) <= width) {
         line = candidate;
         continue;
       }
       if (line !== '') lines.push(line);
       line = '';
       let rest = word;
-      while (doc.widthOfString(rest) > width && rest.length > 1) {
+      while (textWidth(doc, rest) > width && rest.length > 1) {
         let cut = rest.length - 1;
-        while (cut > 1 && doc.widthOfString(rest.slice(0, cut)) > width) cut--;
+        while (cut > 1 && textWidth(doc, rest.slice(0, cut)) > width) cut--;
         lines.push(rest.slice(0, cut));
         rest = rest.slice(cut);
       }
@@ -40,9 +67,9 @@ export function wrapText(doc: Doc, text: string, width: number): string[] {
 
 /** Cuts `text` with an ellipsis so it fits `width` with the current font. */
 export function fitText(doc: Doc, text: string, width: number): string {
-  if (doc.widthOfString(text) <= width) return text;
+  if (textWidth(doc, text) <= width) return text;
   let cut = text.length;
-  while (cut > 0 && doc.widthOfString(`${text.slice(0, cut)}…`) > width) cut--;
+  while (cut > 0 && textWidth(doc, `${text.slice(0, cut)}…`) > width) cut--;
   return `${text.slice(0, cut)}…`;
 }
 
@@ -58,7 +85,7 @@ export function textLine(
   align: Align = 'left',
 ): void {
   const fitted = fitText(doc, text, width);
-  const w = doc.widthOfString(fitted);
+  const w = textWidth(doc, fitted);
   const dx = align === 'left' ? 0 : align === 'center' ? (width - w) / 2 : width - w;
   doc.text(fitted, x + dx, y, { lineBreak: false });
 }
@@ -107,7 +134,7 @@ export function watermark(
 ): void {
   doc.save();
   useFont(doc, 'bold', options.size);
-  const w = doc.widthOfString(text);
+  const w = textWidth(doc, text);
   const h = doc.currentLineHeight();
   doc.rotate(options.angle, { origin: [cx, cy] });
   doc.fillColor(options.color).fillOpacity(options.opacity);
