@@ -99,7 +99,7 @@ export function StatusBar() {
   const printerOnline = printer?.status?.online;
 
   return (
-    <footer className="status-bar" data-testid="status-bar" aria-label="Situação">
+    <footer className="status-bar" data-testid="status-bar" aria-label="Barra de situação">
       <span
         className={`pill pill-${(status?.ambiente ?? company.ambiente) === 'producao' ? 'prod' : 'homolog'}`}
       >

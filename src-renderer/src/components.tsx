@@ -1,5 +1,6 @@
 // Small shared pieces: form fields that show the API's field errors, banners, dialogs, async loading.
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { dateBr, parseDateBr } from './format.ts';
 import { errorMessage, fieldErrors } from './messages.ts';
 
 export function Field(props: {
@@ -183,4 +184,37 @@ export function newIdempotencyKey(prefix: string): string {
   // getRandomValues also works where randomUUID does not (plain http on a LAN address is not a secure context).
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return `${prefix}-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/**
+ * A date typed as dd/mm/aaaa whatever the browser's own locale (a native date input follows the operating
+ * system's format); `value` and `onChange` speak ISO (aaaa-mm-dd) as the API does, '' when empty.
+ */
+export function DateInput(props: { value: string; onChange: (iso: string) => void; 'aria-label': string }) {
+  const [text, setText] = useState(props.value === '' ? '' : dateBr(props.value));
+  useEffect(() => {
+    setText((current) =>
+      parseDateBr(current) === props.value ? current : props.value === '' ? '' : dateBr(props.value),
+    );
+  }, [props.value]);
+  return (
+    <input
+      value={text}
+      placeholder="dd/mm/aaaa"
+      inputMode="numeric"
+      aria-label={props['aria-label']}
+      onChange={(e) => {
+        const digits = e.target.value.replace(/\D/g, '').slice(0, 8);
+        const masked = [digits.slice(0, 2), digits.slice(2, 4), digits.slice(4)]
+          .filter((p) => p !== '')
+          .join('/');
+        setText(masked);
+        if (masked === '') props.onChange('');
+        else {
+          const iso = parseDateBr(masked);
+          if (iso !== null) props.onChange(iso);
+        }
+      }}
+    />
+  );
 }

@@ -37,6 +37,8 @@ const MESSAGES: Readonly<Record<string, string>> = {
 const DETAILS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => string]> = [
   [/^wrong password$/, () => 'senha incorreta'],
   [/^required$/, () => 'obrigatório'],
+  [/^must be positive$/, () => 'deve ser maior que zero'],
+  [/^an NF-e needs a recipient/, () => 'a NF-e precisa de um destinatário'],
   [/^the password is required$/, () => 'informe a senha'],
   [/^the \.pfx file is required$/, () => 'escolha o arquivo .pfx'],
   [/^must have at least (\d+) characters$/, (m) => `mínimo de ${m[1]} caracteres`],

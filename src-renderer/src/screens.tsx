@@ -1,13 +1,43 @@
-// Route → screen.
+// Route → screen (hash routes, see router.ts).
+import { BatchScreen } from './backoffice/Batch.tsx';
+import { DocumentDetail } from './backoffice/DocumentDetail.tsx';
+import { DocumentList } from './backoffice/Documents.tsx';
+import { NfeForm } from './backoffice/NfeForm.tsx';
+import { ProductsScreen } from './backoffice/Products.tsx';
+import { ReceivedScreen } from './backoffice/Received.tsx';
 import { Cashier } from './cashier/Cashier.tsx';
+import { Settings } from './settings/Settings.tsx';
 
 export function Screen(props: { route: { path: string; parts: string[]; query: URLSearchParams } }) {
-  const [first] = props.route.parts;
+  const [first, second, third] = props.route.parts;
   switch (first) {
     case undefined:
     case 'caixa':
       return <Cashier />;
+    case 'documentos':
+      if ((second === '55' || second === '65') && third !== undefined)
+        return <DocumentDetail key={third} modelo={second === '55' ? 55 : 65} id={third} />;
+      return <DocumentList query={props.route.query} />;
+    case 'nfe':
+      if (second === 'nova') return <NfeForm key="new" id={null} />;
+      if (second !== undefined && third === 'editar') return <NfeForm key={second} id={second} />;
+      return <DocumentList query={new URLSearchParams({ modelo: '55' })} />;
+    case 'lotes':
+      return <BatchScreen batchId={second ?? null} />;
+    case 'recebidas':
+      return <ReceivedScreen />;
+    case 'produtos':
+      return <ProductsScreen />;
+    case 'configuracoes':
+      return <Settings section={second ?? 'empresa'} />;
     default:
-      return <p>Em breve.</p>;
+      return (
+        <div className="page">
+          <h1>Página não encontrada</h1>
+          <p>
+            <a href="#/caixa">Voltar ao caixa</a>
+          </p>
+        </div>
+      );
   }
 }

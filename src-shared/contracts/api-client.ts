@@ -242,7 +242,8 @@ export interface NfeDraftPayload {
   naturezaOperacao?: string;
   finalidade?: 1 | 2 | 3 | 4;
   customerId?: string;
-  itens: SalePayload['itens'];
+  nfeReferenciada?: string[];
+  itens: (SalePayload['itens'][number] & { cfop?: string })[];
   pagamentos?: SalePayload['pagamentos'];
   valorFrete?: string;
   valorDesconto?: string;

@@ -1,0 +1,287 @@
+// Back office: the NF-e and NFC-e list with the filters of the API (status, period, model) and pagination,
+// and the void of a number range (inutilização).
+import { useState } from 'react';
+import type { DocumentView } from '../../../src-shared/contracts/api-client.ts';
+import {
+  DateInput,
+  ErrorBanner,
+  Field,
+  Modal,
+  Pager,
+  StatusBadge,
+  useAction,
+  useLoad,
+} from '../components.tsx';
+import { useApp } from '../context.ts';
+import { brlText, dateTimeBr } from '../format.ts';
+import { STATUS_PT, otherDetails } from '../messages.ts';
+import { href, navigate } from '../router.ts';
+
+const PAGE_SIZE = 20;
+const STATUS_FILTERS = [
+  'rascunho',
+  'processando',
+  'contingencia',
+  'autorizada',
+  'erro',
+  'denegada',
+  'cancelada',
+  'inutilizada',
+] as const;
+
+export function modelName(modelo: number): string {
+  return modelo === 65 ? 'NFC-e' : 'NF-e';
+}
+
+export function documentPath(doc: Pick<DocumentView, 'id' | 'modelo'>): string {
+  return `/documentos/${doc.modelo}/${doc.id}`;
+}
+
+export function DocumentList(props: { query: URLSearchParams }) {
+  const { api } = useApp();
+  const q = props.query;
+  const filter = {
+    modelo: (q.get('modelo') ?? '') as '' | '55' | '65',
+    status: q.get('status') ?? '',
+    data_inicio: q.get('data_inicio') ?? '',
+    data_fim: q.get('data_fim') ?? '',
+  };
+  const page = Math.max(1, Number(q.get('page') ?? '1') || 1);
+  const [voiding, setVoiding] = useState(false);
+
+  const setFilter = (changes: Partial<typeof filter> & { page?: number }) => {
+    const next = new URLSearchParams();
+    const merged = { ...filter, page: 1, ...changes };
+    for (const [k, v] of Object.entries(merged))
+      if (v !== '' && !(k === 'page' && v === 1)) next.set(k, String(v));
+    const s = next.toString();
+    navigate(`/documentos${s === '' ? '' : `?${s}`}`);
+  };
+
+  const list = useLoad(async () => {
+    const common = {
+      ...(filter.status === '' ? {} : { status: filter.status }),
+      ...(filter.data_inicio === '' ? {} : { data_inicio: filter.data_inicio }),
+      ...(filter.data_fim === '' ? {} : { data_fim: filter.data_fim }),
+    };
+    if (filter.modelo === '65') {
+      // NFC-e lists page by limit/offset (§4.2).
+      const r = await api.nfce.list({ ...common, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+      return { items: r.items, total: r.total };
+    }
+    const r = await api.nfe.list({
+      ...common,
+      ...(filter.modelo === '55' ? { modelo: '55' as const } : {}),
+      page,
+      pageSize: PAGE_SIZE,
+    });
+    return { items: r.items, total: r.total };
+  }, [api, filter.modelo, filter.status, filter.data_inicio, filter.data_fim, page]);
+
+  return (
+    <div className="page">
+      <div className="page-head">
+        <h1>Documentos fiscais</h1>
+        <div className="actions">
+          <a className="button primary" href={href('/nfe/nova')}>
+            Nova NF-e
+          </a>
+          <button type="button" onClick={() => setVoiding(true)}>
+            Inutilizar numeração
+          </button>
+        </div>
+      </div>
+      <form className="filters card" onSubmit={(e) => e.preventDefault()} aria-label="Filtros">
+        <Field label="Modelo">
+          <select
+            value={filter.modelo}
+            onChange={(e) => setFilter({ modelo: e.target.value as typeof filter.modelo })}
+            aria-label="Modelo"
+          >
+            <option value="">NF-e e NFC-e</option>
+            <option value="55">NF-e (55)</option>
+            <option value="65">NFC-e (65)</option>
+          </select>
+        </Field>
+        <Field label="Situação">
+          <select
+            value={filter.status}
+            onChange={(e) => setFilter({ status: e.target.value })}
+            aria-label="Situação"
+          >
+            <option value="">Todas</option>
+            {STATUS_FILTERS.map((s) => (
+              <option key={s} value={s}>
+                {STATUS_PT[s]}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Emitidas de">
+          <DateInput
+            value={filter.data_inicio}
+            onChange={(iso) => setFilter({ data_inicio: iso })}
+            aria-label="Data inicial"
+          />
+        </Field>
+        <Field label="até">
+          <DateInput
+            value={filter.data_fim}
+            onChange={(iso) => setFilter({ data_fim: iso })}
+            aria-label="Data final"
+          />
+        </Field>
+        <button type="button" className="ghost" onClick={() => navigate('/documentos')}>
+          Limpar filtros
+        </button>
+      </form>
+      <ErrorBanner error={list.error} extra={otherDetails(list.error, [])} />
+      <table className="grid" data-testid="documents">
+        <thead>
+          <tr>
+            <th>Modelo</th>
+            <th className="num">Número</th>
+            <th className="num">Série</th>
+            <th>Emissão</th>
+            <th>Situação</th>
+            <th className="num">Valor</th>
+            <th>Chave de acesso</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(list.data?.items ?? []).map((d) => (
+            <tr key={d.id} className="clickable" onClick={() => navigate(documentPath(d))} data-doc-id={d.id}>
+              <td>{modelName(d.modelo)}</td>
+              <td className="num">
+                <a href={href(documentPath(d))} onClick={(e) => e.stopPropagation()}>
+                  {d.numero}
+                </a>
+              </td>
+              <td className="num">{d.serie}</td>
+              <td>{dateTimeBr(d.dh_emissao)}</td>
+              <td>
+                <StatusBadge status={d.status} label={STATUS_PT[d.status] ?? d.status} />
+                {d.tipo_emissao !== 1 ? <span className="tag">tpEmis {d.tipo_emissao}</span> : null}
+              </td>
+              <td className="num">{brlText(d.valor_total)}</td>
+              <td className="mono small">{d.chave_acesso}</td>
+            </tr>
+          ))}
+          {list.data !== null && list.data.items.length === 0 ? (
+            <tr>
+              <td colSpan={7} className="muted">
+                Nenhum documento com estes filtros.
+              </td>
+            </tr>
+          ) : null}
+        </tbody>
+      </table>
+      {list.data !== null ? (
+        <Pager
+          page={page}
+          pageSize={PAGE_SIZE}
+          total={list.data.total}
+          onPage={(p) => setFilter({ page: p })}
+        />
+      ) : null}
+      {voiding ? (
+        <VoidRangeDialog
+          onClose={() => setVoiding(false)}
+          onDone={() => {
+            setVoiding(false);
+            void list.reload();
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+/** Inutilização of a range of numbers never used (POST /v1/nfe/inutilizar). */
+function VoidRangeDialog(props: { onClose: () => void; onDone: () => void }) {
+  const { api } = useApp();
+  const [form, setForm] = useState({
+    modelo: '55',
+    serie: '1',
+    numeroInicial: '',
+    numeroFinal: '',
+    justificativa: '',
+  });
+  const action = useAction();
+  const [result, setResult] = useState<string | null>(null);
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) =>
+    setForm({ ...form, [k]: e.target.value });
+  const submit = async () => {
+    const answer = await action.run(() =>
+      api.nfe.voidRange({
+        modelo: form.modelo === '65' ? 65 : 55,
+        serie: Number(form.serie),
+        numeroInicial: Number(form.numeroInicial),
+        numeroFinal: Number(form.numeroFinal === '' ? form.numeroInicial : form.numeroFinal),
+        justificativa: form.justificativa,
+      }),
+    );
+    if (answer !== undefined)
+      setResult(
+        answer.success
+          ? `Inutilização homologada (protocolo ${answer.protocolo ?? '—'}).`
+          : `Pedido enviado; situação: ${answer.status}.`,
+      );
+  };
+  const f = action.fields;
+  return (
+    <Modal title="Inutilizar numeração" onClose={result === null ? props.onClose : props.onDone}>
+      {result !== null ? (
+        <>
+          <p className="banner banner-ok">{result}</p>
+          <button type="button" onClick={props.onDone}>
+            Fechar
+          </button>
+        </>
+      ) : (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void submit();
+          }}
+        >
+          <div className="form-grid">
+            <Field label="Modelo" error={f['modelo']}>
+              <select value={form.modelo} onChange={set('modelo')}>
+                <option value="55">NF-e (55)</option>
+                <option value="65">NFC-e (65)</option>
+              </select>
+            </Field>
+            <Field label="Série" error={f['serie']}>
+              <input value={form.serie} onChange={set('serie')} inputMode="numeric" />
+            </Field>
+            <Field label="Número inicial" error={f['numeroInicial']}>
+              <input value={form.numeroInicial} onChange={set('numeroInicial')} inputMode="numeric" />
+            </Field>
+            <Field label="Número final" error={f['numeroFinal']}>
+              <input value={form.numeroFinal} onChange={set('numeroFinal')} inputMode="numeric" />
+            </Field>
+          </div>
+          <Field label="Justificativa (15 a 255 caracteres)" error={f['justificativa']}>
+            <textarea value={form.justificativa} onChange={set('justificativa')} />
+          </Field>
+          <ErrorBanner
+            error={action.error}
+            extra={otherDetails(action.error, [
+              'modelo',
+              'serie',
+              'numeroInicial',
+              'numeroFinal',
+              'justificativa',
+            ])}
+          />
+          <div className="actions">
+            <button type="submit" className="primary" disabled={action.pending}>
+              Inutilizar
+            </button>
+          </div>
+        </form>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,193 @@
+// The back office in a real Chromium against `npm start`: the documents list with its filters, a note's
+// detail and its cancellation within the deadline, and an NF-e created and sent from the form.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import {
+  ensureUiBuilt,
+  launchBrowser,
+  openUi,
+  saveScreenshot,
+  seedCatalog,
+  startProduct,
+  type Catalog,
+  type RunningProduct,
+} from './harness.ts';
+
+interface Note {
+  id: string;
+  status: string;
+  numero: number;
+  modelo: number;
+  itens: { codigo: string | null; quantidade: string | null }[];
+  valor_total: string;
+}
+
+let product: RunningProduct;
+let catalog: Catalog;
+let browser: Browser;
+
+beforeAll(async () => {
+  await ensureUiBuilt();
+  product = await startProduct();
+  catalog = await seedCatalog(product);
+  browser = await launchBrowser();
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+async function sale(productIndex: number, quantity: string): Promise<Note> {
+  const p = catalog.products[productIndex];
+  if (p === undefined) throw new Error('catalog');
+  const total = (BigInt(Math.round(Number(quantity))) * BigInt(p.vUnCom.replace('.', ''))).toString();
+  const valor = `${total.slice(0, -2)}.${total.slice(-2)}`;
+  const res = await product.api<Note>('POST', `/nfce?companyId=${product.companyId}`, {
+    itens: [{ productId: p.id, quantidade: quantity }],
+    pagamentos: [{ forma: 'pix', valor }],
+  });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+describe('back office', () => {
+  it(
+    'lists notes with filters and cancels an NFC-e within the deadline with a justification',
+    { timeout: 90_000 },
+    async () => {
+      const first = await sale(0, '1');
+      const second = await sale(3, '2');
+      expect([first.status, second.status]).toEqual(['autorizada', 'autorizada']);
+
+      const page = await openUi(browser, product, '/documentos');
+      const rows = page.getByTestId('documents').locator('tbody tr[data-doc-id]');
+      await expect.poll(() => rows.count()).toBe(2);
+      await page.getByLabel('Modelo', { exact: true }).selectOption('65');
+      await page.getByLabel('Situação', { exact: true }).selectOption('autorizada');
+      await expect
+        .poll(() => page.evaluate('location.hash'))
+        .toBe('#/documentos?modelo=65&status=autorizada');
+      await expect.poll(() => rows.count()).toBe(2);
+      // Period filter typed the Brazilian way: today's notes stay, a period that ended yesterday has none.
+      const today = new Date();
+      const br = (d: Date) =>
+        `${String(d.getDate()).padStart(2, '0')}/${String(d.getMonth() + 1).padStart(2, '0')}/${d.getFullYear()}`;
+      await page.getByLabel('Data inicial').fill(br(today));
+      await expect.poll(() => page.evaluate<string>('location.hash')).toContain('data_inicio=');
+      await expect.poll(() => rows.count()).toBe(2);
+      const yesterday = new Date(today.getTime() - 86_400_000);
+      await page.getByLabel('Data inicial').fill(br(yesterday));
+      await page.getByLabel('Data final').fill(br(yesterday));
+      await expect.poll(() => rows.count()).toBe(0);
+      await page.getByLabel('Data final').fill('');
+      await expect.poll(() => rows.count()).toBe(2);
+
+      await page.locator(`tr[data-doc-id="${second.id}"]`).click();
+      const detail = page.getByTestId('document-detail');
+      await detail.waitFor();
+      expect(await detail.getAttribute('data-status')).toBe('autorizada');
+      // An authorized NFC-e offers cancellation, not edit/send, correction letter or devolução.
+      expect(await page.getByRole('button', { name: 'Cancelar nota' }).count()).toBe(1);
+      expect(await page.getByRole('button', { name: 'Enviar à SEFAZ' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Carta de correção' }).count()).toBe(0);
+
+      await page.getByRole('button', { name: 'Cancelar nota' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByLabel('Justificativa (15 a 255 caracteres)').fill('curta');
+      await dialog.getByRole('button', { name: 'Cancelar nota' }).click();
+      // The API's field message, in Portuguese, next to the field.
+      await expect.poll(() => dialog.locator('.field-error').textContent()).toBe('mínimo de 15 caracteres');
+      await dialog
+        .getByLabel('Justificativa (15 a 255 caracteres)')
+        .fill('Cliente desistiu da compra no caixa');
+      await dialog.getByRole('button', { name: 'Cancelar nota' }).click();
+      await expect.poll(() => detail.getAttribute('data-status'), { timeout: 30_000 }).toBe('cancelada');
+      expect(await page.getByRole('button', { name: 'Cancelar nota' }).count()).toBe(0);
+      expect((await product.api<Note>('GET', `/nfce/${second.id}`)).body.status).toBe('cancelada');
+      expect((await product.api<Note>('GET', `/nfce/${first.id}`)).body.status).toBe('autorizada');
+      await page.close();
+    },
+  );
+
+  it(
+    'creates an NF-e for a registered customer from the form and sends it: authorized',
+    { timeout: 90_000 },
+    async () => {
+      const page = await openUi(browser, product, '/nfe/nova');
+      await page.getByTestId('nfe-form').waitFor();
+      await page.getByLabel('Buscar cliente').fill('MERCADO');
+      await page
+        .getByRole('option', { name: /MERCADO EXEMPLO LTDA/ })
+        .getByRole('button')
+        .click();
+      await expect
+        .poll(() => page.getByTestId('chosen-customer').textContent())
+        .toContain('11.222.333/0001-81');
+
+      await page.getByLabel('Adicionar produto').fill('ARROZ');
+      await page
+        .getByRole('option', { name: /ARROZ TIPO 1/ })
+        .getByRole('button')
+        .click();
+      await page.getByLabel('Quantidade do item 1').fill('3');
+      await page.getByLabel('Adicionar produto').fill('CAFE');
+      await page
+        .getByRole('option', { name: /CAFE TORRADO/ })
+        .getByRole('button')
+        .click();
+      await page.getByLabel('Desconto do item 2').fill('1,90');
+      // 3 × 27.80 + (18.90 − 1.90) = 100.40
+      await expect.poll(() => page.getByTestId('nfe-total').textContent()).toBe('R$ 100,40');
+      await page.getByRole('button', { name: 'Completar com o total' }).click();
+      expect(await page.getByLabel('Valor do pagamento 1').inputValue()).toBe('100,40');
+
+      await page.getByRole('button', { name: 'Salvar e enviar à SEFAZ' }).click();
+      const detail = page.getByTestId('document-detail');
+      await detail.waitFor({ timeout: 30_000 });
+      await expect.poll(() => detail.getAttribute('data-status'), { timeout: 30_000 }).toBe('autorizada');
+      const id = (await page.evaluate<string>('location.hash')).split('/')[3]?.split('?')[0] ?? '';
+      const note = await product.api<Note>('GET', `/nfe/${id}`);
+      expect(note.body.modelo).toBe(55);
+      expect(note.body.valor_total).toBe('100.40');
+      expect(note.body.itens.map((i) => [i.codigo, Number(i.quantidade)])).toEqual([
+        ['4', 3],
+        ['1', 1],
+      ]);
+      // An authorized NF-e offers cancellation, correction letter and devolução; its DANFE opens as a PDF.
+      for (const name of ['Cancelar nota', 'Carta de correção', 'Devolução'])
+        expect(await page.getByRole('button', { name }).count()).toBe(1);
+      const danfe = await page.getByRole('link', { name: 'DANFE (PDF)' }).getAttribute('href');
+      expect(danfe).toContain(`/v1/nfe/${id}/danfe?api_key=`);
+
+      // The list now holds NF-e and NFC-e: the screenshot of the documents list.
+      await page.getByRole('link', { name: 'Documentos', exact: true }).click();
+      await expect.poll(() => page.getByTestId('documents').locator('tbody tr[data-doc-id]').count()).toBe(3);
+      await saveScreenshot(page, 'documents.png');
+      await page.close();
+    },
+  );
+
+  it('shows the API field errors next to the NF-e form fields', async () => {
+    const page = await openUi(browser, product, '/nfe/nova');
+    await page.getByLabel('Adicionar produto').fill('LEITE');
+    await page
+      .getByRole('option', { name: /LEITE INTEGRAL/ })
+      .getByRole('button')
+      .click();
+    await page.getByLabel('Quantidade do item 1').fill('0');
+    await page.getByRole('button', { name: 'Salvar rascunho' }).click();
+    const quantityError = page
+      .locator('td', { has: page.getByLabel('Quantidade do item 1') })
+      .locator('.field-error');
+    await expect.poll(() => quantityError.textContent()).toBe('deve ser maior que zero');
+    await page.getByLabel('Quantidade do item 1').fill('2');
+    await page.getByRole('button', { name: 'Salvar rascunho' }).click();
+    const customerError = page
+      .locator('.field', { has: page.getByLabel('Buscar cliente') })
+      .locator('.field-error');
+    await expect.poll(() => customerError.textContent()).toBe('a NF-e precisa de um destinatário');
+    expect(await quantityError.count()).toBe(0);
+    await page.close();
+  });
+});
