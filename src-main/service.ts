@@ -22,6 +22,9 @@ import { startWebhookDelivery } from './webhooks/delivery.ts';
 import { startDistributionSync } from './received/sync.ts';
 import { startAbandonedCheck, type AbandonedCheck } from './documents/abandoned-check.ts';
 import { publishDocumentChange } from './webhooks/publisher.ts';
+import { PrintWorker, type PrintWorkerOptions } from './printing/worker.ts';
+import { autoPrintDocument } from './printing/auto-print.ts';
+import { transportFactory, type TransportOptions } from './printing/transports/index.ts';
 import { svcFor } from './authority/endpoints.ts';
 import { switchNfeToSvc } from './documents/issue.ts';
 import type { UfSigla } from '../src-shared/uf.ts';
@@ -36,6 +39,8 @@ export interface RunningService {
   worker: OutboxWorker;
   /** The daily check for reserved numbers never issued (runOnce for tests and on-demand rounds). */
   abandonedCheck: AbandonedCheck;
+  /** The print queue (tick() for tests that drive it by hand). */
+  printing: PrintWorker;
   bootstrap: BootstrapResult;
   migrationsApplied: string[];
   close(): Promise<void>;
@@ -55,6 +60,8 @@ export interface ServiceOptions {
    * (`npm run sandbox`, or a test that must keep the authority alive while it kills this process).
    */
   sandbox?: 'embedded' | { url: string; caPem: string };
+  /** Print queue polling, backoff and printer timeouts (tests shorten them). */
+  printing?: Partial<PrintWorkerOptions> & { transports?: TransportOptions };
 }
 
 /**
@@ -158,7 +165,11 @@ export async function startService(
         authorityFor: resolver.resolve,
         followUps: followUpsFor(db, secrets, clock),
         // Webhooks (nfe.autorizada, nfce.contingencia, ...): queued rows, delivered on their own timers.
-        onDocumentChanged: (doc) => void publishDocumentChange(db, clock, doc, logger),
+        // The NFC-e's automatic print is queued the same way; neither ever fails the queue's work.
+        onDocumentChanged: (doc) => {
+          void publishDocumentChange(db, clock, doc, logger);
+          void autoPrintDocument({ db, clock, logger }, doc);
+        },
         onUfUnavailable: async (doc, outboxId, reason) => {
           const company = await db
             .selectFrom('companies')
@@ -198,6 +209,15 @@ export async function startService(
       { db, clock, secrets, logger },
       { start: options.startWorker !== false },
     );
+    const { transports: printerTimeouts, ...printOptions } = options.printing ?? {};
+    const printing = new PrintWorker(
+      { db, clock, logger, transports: transportFactory(printerTimeouts) },
+      printOptions,
+    );
+    const interruptedPrints = await printing.recover();
+    if (interruptedPrints > 0)
+      logger.warn('print jobs interrupted by the last stop go back to the queue', { interruptedPrints });
+    if (options.startWorker !== false) printing.start();
 
     const running = server;
     let closing: Promise<void> | undefined;
@@ -215,6 +235,7 @@ export async function startService(
         await distribution.stop();
         await abandonedCheck.stop();
         await webhooks.stop();
+        await printing.stop();
         resolver.close();
         await sandbox?.close();
         await closeDb();
@@ -229,6 +250,7 @@ export async function startService(
       sandbox,
       worker,
       abandonedCheck,
+      printing,
       bootstrap,
       migrationsApplied: applied,
       close,

@@ -18,6 +18,7 @@ import { receivedRoutes } from './routes/received.ts';
 import { documentActionRoutes } from './routes/document-actions.ts';
 import { statusRoutes } from './routes/status.ts';
 import { sandboxControlRoutes } from './routes/sandbox-control.ts';
+import { printerRoutes } from './routes/printers.ts';
 
 export const BODY_LIMIT = '1mb';
 
@@ -76,6 +77,8 @@ export function createApp(options: AppOptions): Express {
   v1.use('/nfce', documentRoutes(options, 65));
   // Mounted on /v1 itself: its routes live under /nfe/… and /companies/:id/abandoned-numbers.
   v1.use(documentActionRoutes(options));
+  // Also on /v1 itself: /companies/:id/printers, /nfce/:id/print and /print-jobs.
+  v1.use(printerRoutes(options));
   app.use('/v1', v1);
 
   if (options.uiDir !== null && fs.existsSync(options.uiDir)) {

@@ -14,6 +14,7 @@ import { cancelDocument } from '../../documents/cancel.ts';
 import { statusFilter } from '../../documents/state-machine.ts';
 import { pageOf } from '../../db/paginate.ts';
 import { publishDocumentEvent } from '../../webhooks/publisher.ts';
+import { autoPrintDocument } from '../../printing/auto-print.ts';
 import { documentCompanyOf, idempotency } from '../../documents/idempotency.ts';
 
 /** How long a synchronous answer waits for the authority before answering with the state it has. */
@@ -78,6 +79,9 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
       // (deduplicated per note and state, so an online one announced by the queue is not sent twice).
       await publishDocumentEvent(db, deps.clock, result.document, deps.logger);
       res.status(201).json(view(result.document));
+      // After the answer: the receipt is queued for the default printer when it prints automatically
+      // (once per note; never throws, so printing cannot fail the sale).
+      void autoPrintDocument({ db, clock: deps.clock, logger: deps.logger }, result.document);
       return;
     }
     res.status(201).json(view(await createDraft(issueDeps(), company.id, 55, req.body)));
