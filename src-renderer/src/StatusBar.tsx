@@ -1,10 +1,11 @@
 // The always-visible status line: the authority (online, offline or SVC), notes waiting in the queue and in
 // contingency, the terminal's printer, the certificate's days to expiry. Polled every few seconds.
 import { useEffect, useState } from 'react';
-import type { CompanyStatus, PrinterStatus, PrinterView } from '../../src-shared/contracts/api-client.ts';
+import type { CompanyStatus } from '../../src-shared/contracts/api-client.ts';
+import type { PrinterStatusView, PrinterView } from '../../src-shared/contracts/printers.ts';
 import { useApp } from './context.ts';
 import { dateBr } from './format.ts';
-import { errorMessage } from './messages.ts';
+import { errorMessage, printerStateText } from './messages.ts';
 
 const POLL_MS = 4000;
 const REFRESH_EVENT = 'balcao:status-refresh';
@@ -14,16 +15,13 @@ export function refreshStatus(): void {
   window.dispatchEvent(new Event(REFRESH_EVENT));
 }
 
-/** Printers answer as `{items}` or a bare array; one shape for the screens. */
-export function printerList(answer: { items: PrinterView[] } | PrinterView[]): PrinterView[] {
-  return Array.isArray(answer) ? answer : answer.items;
-}
-
 export function StatusBar() {
   const { api, company, prefs } = useApp();
   const [status, setStatus] = useState<CompanyStatus | null>(null);
   const [statusError, setStatusError] = useState<string | null>(null);
-  const [printer, setPrinter] = useState<{ view: PrinterView; status: PrinterStatus | null } | null>(null);
+  const [printer, setPrinter] = useState<{ view: PrinterView; status: PrinterStatusView | null } | null>(
+    null,
+  );
   const [printerError, setPrinterError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -41,11 +39,9 @@ export function StatusBar() {
         if (live) setStatusError(errorMessage(e));
       }
       try {
-        const printers = printerList(await api.printers.list(company.id));
+        const printers = (await api.printers.list(company.id)).items;
         const chosen =
-          printers.find((p) => p.id === prefs.printerId) ??
-          printers.find((p) => p.padrao === true) ??
-          printers[0];
+          printers.find((p) => p.id === prefs.printerId) ?? printers.find((p) => p.padrao) ?? printers[0];
         if (chosen === undefined) {
           if (live) setPrinter(null);
         } else {
@@ -126,7 +122,7 @@ export function StatusBar() {
           ? 'Impressora: indisponível'
           : printer === null
             ? 'Sem impressora'
-            : `${printer.view.nome}: ${printer.status === null ? 'sem resposta' : printer.status.online ? 'pronta' : (printer.status.mensagem ?? printer.status.estado ?? 'offline')}`}
+            : `${printer.view.nome}: ${printerStateText(printer.status)}`}
       </span>
       <span className={`status-item s-${certClass}`} data-testid="status-certificate">
         <i className="dot" />{' '}

@@ -1,5 +1,5 @@
 // Small shared pieces: form fields that show the API's field errors, banners, dialogs, async loading.
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode, type Ref } from 'react';
 import { dateBr, parseDateBr } from './format.ts';
 import { errorMessage, fieldErrors } from './messages.ts';
 
@@ -216,5 +216,34 @@ export function DateInput(props: { value: string; onChange: (iso: string) => voi
         }
       }}
     />
+  );
+}
+
+/** A file picker labelled in Portuguese whatever the browser's language (the native one follows the OS). */
+export function FileInput(props: {
+  accept: string;
+  'aria-label': string;
+  onFile: (file: File | null) => void;
+  inputRef?: Ref<HTMLInputElement>;
+}) {
+  const [name, setName] = useState<string | null>(null);
+  return (
+    <span className="file-input">
+      <label className="button">
+        Escolher arquivo…
+        <input
+          ref={props.inputRef}
+          type="file"
+          accept={props.accept}
+          aria-label={props['aria-label']}
+          onChange={(e) => {
+            const file = e.target.files?.[0] ?? null;
+            setName(file?.name ?? null);
+            props.onFile(file);
+          }}
+        />
+      </label>
+      <span className="file-name">{name ?? 'nenhum arquivo escolhido'}</span>
+    </span>
   );
 }

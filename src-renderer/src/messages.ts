@@ -2,6 +2,7 @@
 // integrators; the cashier reads Portuguese. Unknown texts are shown as the API wrote them.
 import type { ErrorCode } from '../../src-shared/contracts/errors.ts';
 import { ApiRequestError } from '../../src-shared/contracts/api-client.ts';
+import type { PrintProblem, PrinterStatusView } from '../../src-shared/contracts/printers.ts';
 
 export const ERROR_TITLES: Readonly<Record<ErrorCode, string>> = {
   invalid_json: 'O pedido não é um JSON válido.',
@@ -104,3 +105,20 @@ export const STATUS_PT: Readonly<Record<string, string>> = {
   inutilizada: 'Inutilizada',
   substituida: 'Substituída',
 };
+
+export const PRINT_PROBLEM_PT: Readonly<Record<PrintProblem, string>> = {
+  offline: 'desligada ou fora da rede',
+  paper_out: 'sem papel',
+  cover_open: 'tampa aberta',
+  printer_error: 'em erro',
+  timeout: 'sem resposta',
+  device_not_found: 'não encontrada',
+  io_error: 'falha de comunicação',
+};
+
+export function printerStateText(status: PrinterStatusView | null): string {
+  if (status === null) return 'sem resposta';
+  if (status.problem !== null) return PRINT_PROBLEM_PT[status.problem];
+  if (status.paperNearEnd) return 'pronta (papel no fim)';
+  return status.online ? 'pronta' : 'offline';
+}

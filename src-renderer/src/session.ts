@@ -72,8 +72,6 @@ export function saveCompanyId(id: string): void {
 export interface TerminalPrefs {
   /** The cashier may change an item's price (F5). */
   allowPriceOverride: boolean;
-  /** Print the receipt as soon as the sale completes. */
-  autoPrint: boolean;
   /** The printer used by this terminal (id of /v1/companies/:id/printers). */
   printerId: string | null;
   receiptWidth: 58 | 80;
@@ -82,7 +80,6 @@ export interface TerminalPrefs {
 const PREFS_STORAGE = 'balcao.terminal';
 const DEFAULT_PREFS: TerminalPrefs = {
   allowPriceOverride: true,
-  autoPrint: false,
   printerId: null,
   receiptWidth: 80,
 };

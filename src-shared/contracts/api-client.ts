@@ -5,6 +5,13 @@ import type { FiscalProfileView, ProductView } from './catalog.ts';
 import type { OffsetList, PageList } from './common.ts';
 import type { CertificateStatusView, CompanyView, NfeSequenceView } from './companies.ts';
 import type { CustomerView } from './customers.ts';
+import type {
+  PrintJobStatus,
+  PrintJobView,
+  PrinterStatusView,
+  PrinterView,
+  QueuedPrint,
+} from './printers.ts';
 import type { ErrorBody, ErrorDetail } from './errors.ts';
 import type {
   DeliveryDetailView,
@@ -193,32 +200,6 @@ export interface CompanyStatus {
   };
   fila: { pendentes: number; contingencia: number };
   certificado: { validoAte: string; diasParaExpirar: number } | null;
-}
-
-/** A receipt printer of a company (/v1/companies/:id/printers). */
-export interface PrinterView {
-  id: string;
-  companyId?: string;
-  nome: string;
-  tipo: string;
-  endereco?: string | null;
-  largura: number;
-  padrao?: boolean;
-  ativo?: boolean;
-  [extra: string]: unknown;
-}
-
-export interface PrinterStatus {
-  online: boolean;
-  estado?: string;
-  mensagem?: string | null;
-  [extra: string]: unknown;
-}
-
-export interface PrintJobView {
-  id: string;
-  status: string;
-  [extra: string]: unknown;
 }
 
 /** Body of POST /v1/nfce in spelling A (src-shared/contracts/nfe-payload.ts is the schema). */
@@ -421,9 +402,9 @@ export function createApiClient(options: ApiClientOptions) {
         post<DocumentView>('/nfce', body, scoped(), { 'Idempotency-Key': idempotencyKey }),
       list: (query?: DocumentListFilter & { limit?: number; offset?: number }) =>
         get<OffsetList<DocumentView>>('/nfce', scoped(query)),
-      print: (id: string, body: { printerId?: string } = {}) => post<PrintJobView>(`/nfce/${id}/print`, body),
+      print: (id: string, body: { printerId?: string } = {}) => post<QueuedPrint>(`/nfce/${id}/print`, body),
       reprint: (id: string, body: { printerId?: string } = {}) =>
-        post<PrintJobView>(`/nfce/${id}/reprint`, body),
+        post<QueuedPrint>(`/nfce/${id}/reprint`, body),
       previewUrl: (id: string, largura: 58 | 80 = 80) => link(`/nfce/${id}/escpos/preview.png`, { largura }),
     },
     nfe: {
@@ -494,19 +475,22 @@ export function createApiClient(options: ApiClientOptions) {
     },
     printers: {
       list: (companyId: string) =>
-        get<{ items: PrinterView[] } | PrinterView[]>(`/companies/${companyId}/printers`),
+        get<PageList<PrinterView>>(`/companies/${companyId}/printers`, { pageSize: 100 }),
       create: (companyId: string, body: Record<string, unknown>) =>
         post<PrinterView>(`/companies/${companyId}/printers`, body),
       update: (companyId: string, printerId: string, body: Record<string, unknown>) =>
         put<PrinterView>(`/companies/${companyId}/printers/${printerId}`, body),
       remove: (companyId: string, printerId: string) => del(`/companies/${companyId}/printers/${printerId}`),
       status: (companyId: string, printerId: string) =>
-        get<PrinterStatus>(`/companies/${companyId}/printers/${printerId}/status`),
+        get<PrinterStatusView>(`/companies/${companyId}/printers/${printerId}/status`),
       test: (companyId: string, printerId: string) =>
-        post<PrintJobView>(`/companies/${companyId}/printers/${printerId}/test`, {}),
+        post<QueuedPrint>(`/companies/${companyId}/printers/${printerId}/test`, {}),
     },
     printJobs: {
-      list: (query?: Query) => get<unknown>('/print-jobs', scoped(query)),
+      list: (query?: { status?: PrintJobStatus; documentId?: string; page?: number; pageSize?: number }) =>
+        get<PageList<PrintJobView>>('/print-jobs', scoped(query)),
+      get: (jobId: string) => get<PrintJobView>(`/print-jobs/${jobId}`),
+      retry: (jobId: string) => post<QueuedPrint>(`/print-jobs/${jobId}/retry`, {}),
     },
     sandbox: {
       faults: () => get<Record<string, unknown>>('/sandbox/faults'),

@@ -2,7 +2,15 @@
 // follow the progress of a batch (GET /v1/nfe/batch/:batchId) until every note has settled.
 import { useEffect, useState } from 'react';
 import type { BatchProgress } from '../../../src-shared/contracts/api-client.ts';
-import { Banner, ErrorBanner, Field, StatusBadge, newIdempotencyKey, useAction } from '../components.tsx';
+import {
+  Banner,
+  ErrorBanner,
+  Field,
+  FileInput,
+  StatusBadge,
+  newIdempotencyKey,
+  useAction,
+} from '../components.tsx';
 import { useApp } from '../context.ts';
 import { STATUS_PT, errorMessage, otherDetails } from '../messages.ts';
 import { href, navigate } from '../router.ts';
@@ -68,13 +76,11 @@ export function BatchScreen(props: { batchId: string | null }) {
             Até 50 notas num arquivo JSON (mesmo corpo de <code>POST /v1/nfe</code> para cada nota). Todas são
             validadas antes de qualquer uma ser criada.
           </p>
-          <input
-            type="file"
+          <FileInput
             accept="application/json,.json"
             aria-label="Arquivo do lote"
-            onChange={(e) => {
-              const file = e.target.files?.[0];
-              if (file !== undefined) void onFile(file);
+            onFile={(file) => {
+              if (file !== null) void onFile(file);
             }}
           />
           {fileError !== null ? <Banner kind="error">{fileError}</Banner> : null}

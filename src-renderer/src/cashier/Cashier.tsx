@@ -216,18 +216,13 @@ export function Cashier() {
         setResult({ doc, change: totalsOf(final).change });
         setMode('done');
         refreshStatus();
-        if (prefs.autoPrint) {
-          api.nfce.print(doc.id, prefs.printerId === null ? {} : { printerId: prefs.printerId }).then(
-            () => setNotice({ kind: 'ok', text: 'Cupom enviado para a impressora.' }),
-            (err: unknown) => setNotice({ kind: 'error', text: `Impressão: ${errorMessage(err)}` }),
-          );
-        }
+        // Printers with impressaoAutomatica print the receipt by themselves (the service queues it).
       } catch (error) {
         setSaleError(error);
         setMode('payment');
       }
     },
-    [api, prefs],
+    [api],
   );
 
   const addPayment = () => {

@@ -1,0 +1,263 @@
+// Company data (read from GET /v1/companies/:id), the environment, the NFC-e CSC and QR version
+// (PUT /v1/companies/:id/config), and the numbering: series in use and reserved numbers never issued.
+import { useState } from 'react';
+import { Banner, ErrorBanner, Field, useAction, useLoad } from '../components.tsx';
+import { useApp } from '../context.ts';
+import { dateTimeBr, taxIdBr } from '../format.ts';
+import { otherDetails } from '../messages.ts';
+import { refreshStatus } from '../StatusBar.tsx';
+
+const CRT_PT: Readonly<Record<number, string>> = {
+  1: '1 – Simples Nacional',
+  2: '2 – Simples Nacional, excesso de sublimite',
+  3: '3 – Regime normal',
+  4: '4 – MEI',
+};
+
+export function CompanySection() {
+  const { company } = useApp();
+  const e = company.endereco;
+  return (
+    <>
+      <h1>Empresa</h1>
+      <section className="card">
+        <dl className="props">
+          <dt>Razão social</dt>
+          <dd>{company.xNome}</dd>
+          <dt>Nome fantasia</dt>
+          <dd>{company.xFant ?? '—'}</dd>
+          <dt>CNPJ</dt>
+          <dd>{taxIdBr(company.cnpj)}</dd>
+          <dt>Inscrição estadual</dt>
+          <dd>{company.ie}</dd>
+          <dt>Inscrição municipal</dt>
+          <dd>{company.im ?? '—'}</dd>
+          <dt>Regime tributário</dt>
+          <dd>{CRT_PT[company.crt] ?? company.crt}</dd>
+          <dt>Endereço</dt>
+          <dd>
+            {e.xLgr}, {e.nro}
+            {e.xCpl === null ? '' : ` – ${e.xCpl}`} – {e.xBairro}
+            <br />
+            {e.xMun}/{e.uf} – CEP {e.cep.replace(/^(\d{5})(\d{3})$/, '$1-$2')} (IBGE {e.cMun})
+          </dd>
+          <dt>Telefone</dt>
+          <dd>{e.fone ?? '—'}</dd>
+          <dt>E-mail</dt>
+          <dd>{company.email ?? '—'}</dd>
+          <dt>Ambiente</dt>
+          <dd>{company.ambiente === 'producao' ? 'Produção' : 'Homologação'}</dd>
+          <dt>Autorizador</dt>
+          <dd>{company.authority === 'sandbox' ? 'SEFAZ de testes embutida (sandbox)' : 'SEFAZ'}</dd>
+          <dt>Cadastrada em</dt>
+          <dd>{dateTimeBr(company.createdAt)}</dd>
+        </dl>
+      </section>
+      <p className="muted">
+        Os dados cadastrais vêm do cadastro da empresa (<code>POST /v1/companies</code> ou{' '}
+        <code>npm run cli -- company create</code>); o emitente das notas usa exatamente estes dados.
+      </p>
+    </>
+  );
+}
+
+export function EnvironmentSection() {
+  const { api, company, refreshCompany } = useApp();
+  const [ambiente, setAmbiente] = useState(company.ambiente);
+  const action = useAction();
+  const [saved, setSaved] = useState<string | null>(null);
+  return (
+    <>
+      <h1>Ambiente</h1>
+      <section className="card">
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void action
+              .run(() => api.companies.config(company.id, { ambiente }))
+              .then(async (r) => {
+                if (r === undefined) return;
+                setSaved('Ambiente alterado.');
+                await refreshCompany();
+                refreshStatus();
+              });
+          }}
+        >
+          <fieldset className="radios">
+            <legend>Ambiente de emissão</legend>
+            <label>
+              <input
+                type="radio"
+                name="ambiente"
+                checked={ambiente === 'homologacao'}
+                onChange={() => setAmbiente('homologacao')}
+              />{' '}
+              Homologação (testes, notas sem valor fiscal)
+            </label>
+            <label>
+              <input
+                type="radio"
+                name="ambiente"
+                checked={ambiente === 'producao'}
+                onChange={() => setAmbiente('producao')}
+              />{' '}
+              Produção (notas com valor fiscal)
+            </label>
+          </fieldset>
+          {ambiente === 'producao' && company.ambiente !== 'producao' ? (
+            <Banner kind="warn">
+              Em produção as notas têm valor fiscal. Confira certificado, CSC de produção e séries antes de
+              vender.
+            </Banner>
+          ) : null}
+          {action.fields['ambiente'] !== undefined ? (
+            <p className="field-error">{action.fields['ambiente']}</p>
+          ) : null}
+          <ErrorBanner error={action.error} extra={otherDetails(action.error, ['ambiente'])} />
+          {saved !== null ? <Banner kind="ok">{saved}</Banner> : null}
+          <button
+            type="submit"
+            className="primary"
+            disabled={action.pending || ambiente === company.ambiente}
+          >
+            Salvar ambiente
+          </button>
+        </form>
+      </section>
+    </>
+  );
+}
+
+export function CscSection() {
+  const { api, company, refreshCompany } = useApp();
+  const [idCsc, setIdCsc] = useState(company.csc?.id ?? '');
+  const [token, setToken] = useState('');
+  const [qr, setQr] = useState<2 | 3>(company.nfceQrVersion);
+  const action = useAction();
+  const [saved, setSaved] = useState<string | null>(null);
+  const f = action.fields;
+  return (
+    <>
+      <h1>NFC-e: CSC e QR Code</h1>
+      <section className="card">
+        <p className="muted">
+          O CSC (código de segurança do contribuinte) é gerado no portal da SEFAZ da UF e entra no hash do QR
+          Code da NFC-e. O token nunca é mostrado de volta.
+        </p>
+        <p>
+          CSC atual:{' '}
+          {company.csc === null ? (
+            <strong>não configurado</strong>
+          ) : (
+            <strong>id {company.csc.id} (configurado)</strong>
+          )}
+        </p>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            const body: { id_csc?: string; csc_nfce?: string; versao_qrcode?: 2 | 3 } = { versao_qrcode: qr };
+            if (token.trim() !== '' || idCsc !== (company.csc?.id ?? '')) {
+              body.id_csc = idCsc;
+              body.csc_nfce = token.trim();
+            }
+            void action
+              .run(() => api.companies.config(company.id, body))
+              .then(async (r) => {
+                if (r === undefined) return;
+                setToken('');
+                setSaved('Configuração da NFC-e salva.');
+                await refreshCompany();
+              });
+          }}
+        >
+          <div className="form-grid">
+            <Field label="Identificador do CSC (idCSC)" error={f['id_csc']}>
+              <input value={idCsc} onChange={(e) => setIdCsc(e.target.value)} inputMode="numeric" />
+            </Field>
+            <Field label="Token do CSC" error={f['csc_nfce']} hint="16 a 36 letras ou dígitos">
+              <input
+                value={token}
+                onChange={(e) => setToken(e.target.value)}
+                autoComplete="off"
+                spellCheck={false}
+                placeholder={company.csc === null ? '' : '(mantido; preencha para trocar)'}
+              />
+            </Field>
+            <Field label="Versão do QR Code" error={f['versao_qrcode']}>
+              <select value={qr} onChange={(e) => setQr(e.target.value === '3' ? 3 : 2)}>
+                <option value={2}>2 (hash com CSC)</option>
+                <option value={3}>3 (NT 2025.001)</option>
+              </select>
+            </Field>
+          </div>
+          <ErrorBanner
+            error={action.error}
+            extra={otherDetails(action.error, ['id_csc', 'csc_nfce', 'versao_qrcode'])}
+          />
+          {saved !== null ? <Banner kind="ok">{saved}</Banner> : null}
+          <button type="submit" className="primary" disabled={action.pending}>
+            Salvar
+          </button>
+        </form>
+      </section>
+    </>
+  );
+}
+
+export function SeriesSection() {
+  const { api, company } = useApp();
+  const sequences = useLoad(
+    () => api.companies.sequences(company.id).then((r) => r.items),
+    [api, company.id],
+  );
+  const abandoned = useLoad(() => api.companies.abandonedNumbers(company.id), [api, company.id]);
+  return (
+    <>
+      <h1>Séries e numeração</h1>
+      <section className="card">
+        <h2>Séries em uso</h2>
+        <ErrorBanner error={sequences.error} />
+        <table className="grid">
+          <thead>
+            <tr>
+              <th>Modelo</th>
+              <th className="num">Série</th>
+              <th>Ambiente</th>
+              <th className="num">Último número</th>
+              <th className="num">Próximo número</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(sequences.data ?? []).map((s) => (
+              <tr key={`${s.modelo}-${s.serie}-${s.ambiente}`}>
+                <td>{s.modelo === 65 ? 'NFC-e (65)' : 'NF-e (55)'}</td>
+                <td className="num">{s.serie}</td>
+                <td>{s.ambiente === 'producao' ? 'Produção' : 'Homologação'}</td>
+                <td className="num">{s.ultimoNumero}</td>
+                <td className="num">{s.proximoNumero}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      <section className="card">
+        <h2>Números reservados e não emitidos</h2>
+        <p className="muted">
+          Números reservados há mais de 24 horas que nunca foram autorizados devem ser inutilizados para a
+          série não ter lacunas. Use “Inutilizar numeração” na lista de documentos.
+        </p>
+        <ErrorBanner error={abandoned.error} />
+        {abandoned.data !== null && abandoned.data.total === 0 ? <p>Nenhum número pendente.</p> : null}
+        {abandoned.data !== null && abandoned.data.total > 0 ? (
+          <ul>
+            {abandoned.data.items.map((n) => (
+              <li key={n.id}>
+                {n.modelo === 65 ? 'NFC-e' : 'NF-e'} série {n.serie} nº {n.numero}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </section>
+    </>
+  );
+}
