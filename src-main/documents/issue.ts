@@ -353,6 +353,23 @@ export async function sellNfce(
     return { document, mode: 'offline' };
   }
   const { document, outboxId } = await issueDocument(deps, companyId, 65, payload);
+  return authorizedOrContingency(deps, document, outboxId, waitMs);
+}
+
+/**
+ * The cashier's bounded wait: the queued NFC-e is sent now and the answer waits at most `waitMs`; past that
+ * the company goes offline and the sale completes in contingency (tpEmis 9): re-signed under the same number
+ * when the attempt certainly did not reach the authority, otherwise re-issued under the next number (the
+ * doubtful attempt is settled later by cancellation by substitution or inutilização).
+ */
+async function authorizedOrContingency(
+  deps: IssueDeps,
+  document: DocumentRow,
+  outboxId: number,
+  waitMs: number,
+): Promise<SaleResult> {
+  const companyId = document.company_id;
+  const payload: unknown = JSON.parse(document.payload_json);
   let timer: NodeJS.Timeout | undefined;
   const attempt = deps.worker.process(outboxId);
   await Promise.race([attempt, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
@@ -499,18 +516,17 @@ export async function updateDraft(deps: IssueDeps, id: string, payload: unknown)
   });
 }
 
-/**
- * Sends a draft or a rejected note: re-signed when stale or changed, queued in the same transaction that
- * moves it to `processando`, so two concurrent sends cannot both pass (the second sees the new state).
- * With `waitMs` the answer waits (bounded) for the authority's decision.
- */
-export async function sendDocument(deps: IssueDeps, id: string, waitMs: number | null): Promise<DocumentRow> {
-  const queued = await inTransaction(deps.db, async (trx) => {
+/** Moves a draft or a rejected note to `processando` (or `contingencia`) and queues it, in one transaction. */
+async function queueSend(deps: IssueDeps, id: string): Promise<number> {
+  return inTransaction(deps.db, async (trx) => {
     const doc = await documentsRepository.findById(trx, id);
     if (doc === undefined) throw new ApiError(404, 'not_found', 'Document not found.');
     assertAllowed(doc.status, 'send');
+    // An NFC-e draft signed for the other emission mode (online vs offline contingency) is re-signed too.
+    const modeChanged = doc.modelo === 65 && (await offlineMode(trx, doc.company_id)) !== (doc.tp_emis === 9);
     const stale =
       doc.status === 'erro' ||
+      modeChanged ||
       deps.clock.now().getTime() - new Date(doc.updated_at).getTime() > DRAFT_FRESH_MS;
     const row = stale
       ? await rebuild(deps, doc, JSON.parse(doc.payload_json) as unknown, trx, 'processando')
@@ -524,15 +540,36 @@ export async function sendDocument(deps: IssueDeps, id: string, waitMs: number |
       x_motivo: null,
       updated_at: now,
     });
-    const outboxId = await outboxRepository.enqueueMessage(trx, {
+    return outboxRepository.enqueueMessage(trx, {
       documentId: doc.id,
       companyId: doc.company_id,
       kind: 'autorizacao',
       message: row.xml,
       now: now,
     });
-    return outboxId;
   });
+}
+
+/**
+ * The cashier's send of an NFC-e draft: authorized, or issued in offline contingency, within `waitMs` (the
+ * same bounded wait as the one-step sale).
+ */
+export async function sendNfceSale(deps: IssueDeps, id: string, waitMs: number): Promise<SaleResult> {
+  const outboxId = await queueSend(deps, id);
+  const queued = await documentsRepository.findById(deps.db, id);
+  if (queued === undefined) throw new Error(`document ${id} vanished`);
+  if (queued.modelo !== 65) throw new Error('sendNfceSale takes an NFC-e');
+  if (queued.status === 'contingencia') return { document: queued, mode: 'offline' };
+  return authorizedOrContingency(deps, queued, outboxId, waitMs);
+}
+
+/**
+ * Sends a draft or a rejected note: re-signed when stale or changed, queued in the same transaction that
+ * moves it to `processando`, so two concurrent sends cannot both pass (the second sees the new state).
+ * With `waitMs` the answer waits (bounded) for the authority's decision.
+ */
+export async function sendDocument(deps: IssueDeps, id: string, waitMs: number | null): Promise<DocumentRow> {
+  const queued = await queueSend(deps, id);
   if (waitMs !== null) {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([

@@ -283,3 +283,66 @@ describe('rejection and numbering', () => {
     expect(await nextOf()).toBe(first! + 200);
   });
 });
+
+describe('NFC-e in two steps (create, then send)', () => {
+  type Sync = { id: string; numero: number; status: string; protocolo: string | null; tipo_emissao: number };
+
+  it('?rascunho=true reserves the number and signs; send?sync=true is the cashier mode; plain send is 202', async () => {
+    const created = await h.request('POST', `/v1/nfce?companyId=${h.companyId}&rascunho=true`, {
+      json: nfce,
+    });
+    expect(created.status).toBe(201);
+    const draft = created.body as Doc & { qr_code: string | null };
+    expect(draft.status).toBe('rascunho');
+    expect(draft.qr_code).toContain(draft.chave_acesso);
+    expect(
+      (await h.request('POST', `/v1/nfce?companyId=${h.companyId}&rascunho=talvez`, { json: nfce })).status,
+    ).toBe(400);
+
+    const sent = await h.request('POST', `/v1/nfce/${draft.id}/send?sync=true`);
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({
+      id: draft.id,
+      numero: draft.numero,
+      status: 'autorizada',
+      tipo_emissao: 1,
+      protocolo: expect.stringMatching(/^\d{15}$/),
+      danfe_url: `/v1/nfce/${draft.id}/danfe`,
+    });
+    const again = await h.request('POST', `/v1/nfce/${draft.id}/send?sync=true`);
+    expect(again.status).toBe(409);
+
+    const other = (await h.request('POST', `/v1/nfce?companyId=${h.companyId}&rascunho=true`, { json: nfce }))
+      .body as Doc;
+    expect(other.numero).toBe(draft.numero + 1);
+    const queued = await h.request('POST', `/v1/nfce/${other.id}/send`);
+    expect(queued.status).toBe(202);
+    expect(queued.body).toMatchObject({ status: 'processando' });
+    expect((await settle(other.id, '/v1/nfce')).status).toBe('autorizada');
+  });
+
+  it('with the authority unreachable, the cashier send completes in contingency within the bounded wait', async () => {
+    const draft = (await h.request('POST', `/v1/nfce?companyId=${h.companyId}&rascunho=true`, { json: nfce }))
+      .body as Doc;
+    const sandbox = h.service.sandbox!;
+    await sandbox.faults.setOnline(false);
+    let sent: Sync;
+    try {
+      const res = await h.request('POST', `/v1/nfce/${draft.id}/send?sync=true`);
+      expect(res.status).toBe(200);
+      sent = res.body as Sync;
+      expect(sent).toMatchObject({ status: 'contingencia', tipo_emissao: 9 });
+      // The same number when the attempt certainly never reached the authority; when that is in doubt the
+      // sale takes the next number and the attempt is settled later (substitution or inutilização).
+      if (sent.id !== draft.id) {
+        const replacement = (await h.request('GET', `/v1/nfce/${sent.id}`)).body as { substitui: string };
+        expect(replacement.substitui).toBe(draft.id);
+      } else expect(sent.numero).toBe(draft.numero);
+    } finally {
+      await sandbox.faults.setOnline(true);
+    }
+    h.clock.advance(10 * 60_000);
+    const later = await settle(sent!.id, '/v1/nfce', (d) => d.status === 'autorizada');
+    expect(later.numero).toBe(sent!.numero);
+  });
+});

@@ -7,7 +7,14 @@ import { ApiError } from '../errors.ts';
 import { parseOrThrow } from '../validation.ts';
 import { offsetList, offsetQuery, pageList, pageQuery, parseQuery } from '../pagination.ts';
 import { companyOfRequest, documentOfRequest } from './scoping.ts';
-import { createDraft, sellNfce, sendDocument, updateDraft, type IssueDeps } from '../../documents/issue.ts';
+import {
+  createDraft,
+  sellNfce,
+  sendDocument,
+  sendNfceSale,
+  updateDraft,
+  type IssueDeps,
+} from '../../documents/issue.ts';
 import type { DocumentRow } from '../../documents/repository.ts';
 import { documentView } from '../../documents/view.ts';
 import { cancelDocument } from '../../documents/cancel.ts';
@@ -41,6 +48,10 @@ const listFilterSchema = z.object({
   modelo: z.enum(['55', '65']).optional(),
 });
 
+const createQuerySchema = z.object({
+  rascunho: z.enum(['true', 'false'], { error: "must be 'true' or 'false'" }).optional(),
+});
+
 const cancelSchema = z.strictObject({
   justificativa: z
     .string()
@@ -69,15 +80,35 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
   const documentFor = (req: Request, res: Response): Promise<DocumentRow> =>
     documentOfRequest(db, req, res, modelo === 65 ? 65 : undefined);
 
+  /** What `send?sync=true` answers (seed §4.1). */
+  const syncAnswer = (sent: DocumentRow) => ({
+    id: sent.id,
+    numero: sent.n_nf,
+    serie: sent.serie,
+    status: sent.status,
+    chave_acesso: sent.chave,
+    protocolo: sent.n_prot,
+    autorizada_em: sent.authorized_at,
+    danfe_url: `${basePath}/${sent.id}/danfe`,
+    xml_url: `${basePath}/${sent.id}/xml`,
+  });
+  // An offline sale never passes through the queue's settle step: announce nfce.contingencia now
+  // (deduplicated per note and state, so an online one announced by the queue is not sent twice).
+  const afterSale = (document: DocumentRow) => publishDocumentEvent(db, deps.clock, document, deps.logger);
+
   router.post('/', saleIdempotency, async (req, res) => {
     const company = await companyOfRequest(db, req, res);
     if (req.body === undefined) parseOrThrow(z.object({}), undefined);
+    const { rascunho } = parseQuery(req, createQuerySchema);
+    if (modelo === 65 && rascunho === 'true') {
+      // Two steps, as for NF-e: the number is reserved and the note signed now; POST /:id/send sends it.
+      res.status(201).json(view(await createDraft(issueDeps(), company.id, 65, req.body)));
+      return;
+    }
     if (modelo === 65) {
       // The cashier's path: the sale is issued and sent at once, authorized or in offline contingency.
       const result = await sellNfce(issueDeps(), company.id, req.body, SALE_WAIT_MS);
-      // An offline sale never passes through the queue's settle step: announce nfce.contingencia now
-      // (deduplicated per note and state, so an online one announced by the queue is not sent twice).
-      await publishDocumentEvent(db, deps.clock, result.document, deps.logger);
+      await afterSale(result.document);
       res.status(201).json(view(result.document));
       // After the answer: the receipt is queued for the default printer when it prints automatically
       // (once per note; never throws, so printing cannot fail the sale).
@@ -96,22 +127,29 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
   router.post('/:id/send', sendIdempotency, async (req, res) => {
     const doc = await documentFor(req, res);
     const sync = req.query['sync'] === 'true';
+    if (sync && doc.modelo === 65) {
+      // The cashier's mode: authorized, or issued in offline contingency, within the sale's bounded wait.
+      const { document } = await sendNfceSale(issueDeps(), doc.id, SALE_WAIT_MS);
+      await afterSale(document);
+      res.status(200).json({
+        ...syncAnswer(document),
+        tipo_emissao: document.tp_emis,
+        qr_code: document.qr_code,
+      });
+      void autoPrintDocument({ db, clock: deps.clock, logger: deps.logger }, document);
+      return;
+    }
     const sent = await sendDocument(issueDeps(), doc.id, sync ? SYNC_WAIT_MS : null);
     if (!sync) {
+      // A draft sent while offline is issued in contingency at once: announce it like the sale does.
+      if (sent.status === 'contingencia') {
+        await afterSale(sent);
+        void autoPrintDocument({ db, clock: deps.clock, logger: deps.logger }, sent);
+      }
       res.status(202).json(view(sent));
       return;
     }
-    res.status(200).json({
-      id: sent.id,
-      numero: sent.n_nf,
-      serie: sent.serie,
-      status: sent.status,
-      chave_acesso: sent.chave,
-      protocolo: sent.n_prot,
-      autorizada_em: sent.authorized_at,
-      danfe_url: `${basePath}/${sent.id}/danfe`,
-      xml_url: `${basePath}/${sent.id}/xml`,
-    });
+    res.status(200).json(syncAnswer(sent));
   });
 
   router.get('/:id', async (req, res) => {
