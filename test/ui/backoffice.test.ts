@@ -168,6 +168,85 @@ describe('back office', () => {
     },
   );
 
+  it('sends a correction letter and a devolução of an authorized NF-e', { timeout: 90_000 }, async () => {
+    const [cafe] = catalog.products;
+    if (cafe === undefined) throw new Error('catalog');
+    const draft = await product.api<Note>('POST', `/nfe?companyId=${product.companyId}`, {
+      customerId: catalog.customerId,
+      itens: [{ productId: cafe.id, quantidade: '4' }],
+      pagamentos: [{ forma: '15', valor: '75.60' }],
+    });
+    expect(draft.status).toBe(201);
+    const sent = await product.api<{ status: string }>('POST', `/nfe/${draft.body.id}/send?sync=true`);
+    expect(sent.body.status).toBe('autorizada');
+
+    const page = await openUi(browser, product, `/documentos/55/${draft.body.id}`);
+    const detail = page.getByTestId('document-detail');
+    await detail.waitFor();
+    await page.getByRole('button', { name: 'Carta de correção' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog
+      .getByLabel('Correção (15 a 1000 caracteres)')
+      .fill('Corrige o complemento do endereço de entrega: fundos.');
+    await dialog.getByRole('button', { name: 'Enviar carta de correção' }).click();
+    const events = page.getByTestId('events');
+    await expect.poll(() => events.textContent(), { timeout: 30_000 }).toContain('110110');
+    await expect.poll(() => events.textContent(), { timeout: 30_000 }).toContain('135');
+
+    // Devolução: a draft with finalidade 4 referencing the note, opened in the form, sent from there.
+    await page.getByRole('button', { name: 'Devolução' }).click();
+    const form = page.getByTestId('nfe-form');
+    await form.waitFor();
+    await expect.poll(() => page.getByTestId('chosen-customer').textContent()).toContain('MERCADO EXEMPLO');
+    expect(await form.getByLabel('Finalidade').inputValue()).toBe('4');
+    expect(await form.locator('input.mono').inputValue()).toHaveLength(44);
+    await page.getByLabel('Quantidade do item 1').fill('1');
+    await page.getByRole('button', { name: 'Salvar e enviar à SEFAZ' }).click();
+    const returned = page.getByTestId('document-detail');
+    await expect.poll(() => returned.getAttribute('data-status'), { timeout: 30_000 }).toBe('autorizada');
+    const id = (await page.evaluate<string>('location.hash')).split('/')[3]?.split('?')[0] ?? '';
+    expect(id).not.toBe(draft.body.id);
+    const xml = await (
+      await fetch(`${product.apiBase}/nfe/${id}/xml`, { headers: { 'X-API-Key': product.apiKey } })
+    ).text();
+    expect(xml).toContain('<finNFe>4</finNFe>');
+    expect(xml).toMatch(/<CFOP>[12]202<\/CFOP>/);
+    expect(xml).toContain('<qCom>1.00</qCom>');
+    await page.close();
+  });
+
+  it(
+    'uploads a batch of NF-e from a JSON file and follows its progress to the end',
+    { timeout: 90_000 },
+    async () => {
+      const [cafe, leite] = catalog.products;
+      if (cafe === undefined || leite === undefined) throw new Error('catalog');
+      const notas = [
+        {
+          customerId: catalog.customerId,
+          itens: [{ productId: cafe.id, quantidade: '1' }],
+          pagamentos: [{ forma: '15', valor: '18.90' }],
+        },
+        {
+          customerId: catalog.customerId,
+          itens: [{ productId: leite.id, quantidade: '2' }],
+          pagamentos: [{ forma: '15', valor: '10.98' }],
+        },
+      ];
+      const page = await openUi(browser, product, '/lotes');
+      await page.getByLabel('Arquivo do lote').setInputFiles({
+        name: 'lote.json',
+        mimeType: 'application/json',
+        buffer: Buffer.from(JSON.stringify({ notas })),
+      });
+      const progress = page.getByTestId('batch-progress');
+      await progress.waitFor();
+      await expect.poll(() => progress.textContent(), { timeout: 60_000 }).toContain('Concluído');
+      expect(await progress.textContent()).toContain('2 de 2 concluídas · 2 autorizadas · 0 rejeitadas');
+      await page.close();
+    },
+  );
+
   it('shows the API field errors next to the NF-e form fields', async () => {
     const page = await openUi(browser, product, '/nfe/nova');
     await page.getByLabel('Adicionar produto').fill('LEITE');
