@@ -477,10 +477,14 @@ export function Cashier() {
               <>
                 <dt>Pago</dt>
                 <dd>{brl(totals.paid)}</dd>
-                <dt>{totals.change > 0n ? 'Troco' : 'Falta'}</dt>
-                <dd data-testid={totals.change > 0n ? 'change' : 'remaining'}>
-                  {brl(totals.change > 0n ? totals.change : totals.remaining)}
-                </dd>
+                {totals.change > 0n || totals.remaining > 0n ? (
+                  <>
+                    <dt>{totals.change > 0n ? 'Troco' : 'Falta'}</dt>
+                    <dd data-testid={totals.change > 0n ? 'change' : 'remaining'}>
+                      {brl(totals.change > 0n ? totals.change : totals.remaining)}
+                    </dd>
+                  </>
+                ) : null}
               </>
             ) : null}
           </dl>
