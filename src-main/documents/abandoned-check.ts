@@ -4,6 +4,7 @@
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
+import { startPeriodic } from '../periodic.ts';
 import { abandonedNumbers, rangesOf, type NumberRange } from './abandoned.ts';
 
 /** Numbers untouched for longer than this are abandoned (the same default as the on-demand route). */
@@ -44,14 +45,12 @@ export function startAbandonedCheck(options: AbandonedCheckOptions): AbandonedCh
   const { db, clock, logger } = options;
   const latest = new Map<string, AbandonedCheckReport>();
   reports.set(db, latest);
-  let stopped = false;
-  let round: Promise<unknown> | undefined;
 
   const runOnce = async (): Promise<AbandonedCheckReport[]> => {
     const companies = await db.selectFrom('companies').select('id').execute();
     const made: AbandonedCheckReport[] = [];
     for (const { id } of companies) {
-      if (stopped) break;
+      if (periodic.stopped) break;
       const now = clock.now();
       const cutoff = new Date(now.getTime() - ABANDONED_AFTER_HOURS * 3600_000);
       const numbers = await abandonedNumbers(db, id, cutoff);
@@ -77,25 +76,10 @@ export function startAbandonedCheck(options: AbandonedCheckOptions): AbandonedCh
     }
     return made;
   };
-  const tick = () => {
-    if (stopped || round !== undefined) return;
-    round = runOnce()
-      .catch((error: unknown) => logger?.error('abandoned-number check failed', { error: String(error) }))
-      .finally(() => {
-        round = undefined;
-      });
-  };
-  const first = setTimeout(tick, options.firstRunDelayMs ?? 2 * 60_000);
-  first.unref();
-  const timer = setInterval(tick, options.intervalMs ?? 24 * 3600_000);
-  timer.unref();
-  return {
-    runOnce,
-    async stop() {
-      stopped = true;
-      clearTimeout(first);
-      clearInterval(timer);
-      await round;
-    },
-  };
+  const periodic = startPeriodic(runOnce, {
+    firstRunDelayMs: options.firstRunDelayMs ?? 2 * 60_000,
+    intervalMs: options.intervalMs ?? 24 * 3600_000,
+    onError: (error) => logger?.error('abandoned-number check failed', { error: String(error) }),
+  });
+  return { runOnce, stop: () => periodic.stop() };
 }

@@ -4,6 +4,7 @@
 // Indevido"), and that wait is persisted so a restart keeps it.
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
+import { startPeriodic } from '../periodic.ts';
 import { inTransaction, type Db } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import type { AuthorityPort, DistribuicaoAnswer } from '../outbox/ports.ts';
@@ -326,8 +327,6 @@ export interface DistributionSync {
 export function startDistributionSync(options: DistributionSyncOptions): DistributionSync {
   const { db, logger } = options;
   registerDistributionAuthority(db, options.authorityFor);
-  let stopped = false;
-  let round: Promise<void> | undefined;
 
   const runOnce = async () => {
     const companies = await db
@@ -338,7 +337,7 @@ export function startDistributionSync(options: DistributionSyncOptions): Distrib
       .distinct()
       .execute();
     for (const { id } of companies) {
-      if (stopped) return;
+      if (periodic.stopped) return;
       try {
         const result = await syncReceived(options, id);
         if (result.novas + result.atualizadas + result.eventos > 0) {
@@ -349,25 +348,10 @@ export function startDistributionSync(options: DistributionSyncOptions): Distrib
       }
     }
   };
-  const tick = () => {
-    if (stopped || round !== undefined) return;
-    round = runOnce()
-      .catch((error: unknown) => logger?.error('received notes round failed', { error: String(error) }))
-      .finally(() => {
-        round = undefined;
-      });
-  };
-  const first = setTimeout(tick, options.firstRunDelayMs ?? 5 * 60_000);
-  first.unref();
-  const timer = setInterval(tick, options.intervalMs ?? 15 * 60_000);
-  timer.unref();
-  return {
-    runOnce,
-    async stop() {
-      stopped = true;
-      clearTimeout(first);
-      clearInterval(timer);
-      await round;
-    },
-  };
+  const periodic = startPeriodic(runOnce, {
+    firstRunDelayMs: options.firstRunDelayMs ?? 5 * 60_000,
+    intervalMs: options.intervalMs ?? 15 * 60_000,
+    onError: (error) => logger?.error('received notes round failed', { error: String(error) }),
+  });
+  return { runOnce, stop: () => periodic.stop() };
 }
