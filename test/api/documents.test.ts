@@ -346,3 +346,59 @@ describe('NFC-e in two steps (create, then send)', () => {
     expect(later.numero).toBe(sent!.numero);
   });
 });
+
+describe('NF-e cancellation and customers by id', () => {
+  it('an NF-e to a stored customer (customerId) cancels within 24 h (nfe.cancelada), not after: 422 cStat 501', async () => {
+    const hook = await h.request('POST', `/v1/webhooks?companyId=${h.companyId}`, {
+      json: { url: 'https://erp.example.com.br/balcao/cancel', events: ['nfe.cancelada'] },
+    });
+    const customer = await h.request('POST', `/v1/customers?companyId=${h.companyId}`, {
+      json: {
+        cnpj: '11222333000181',
+        xNome: 'Mercado Central Ltda',
+        ie: '110042490114',
+        email: 'compras@mercadocentral.com.br',
+        endereco: { xLgr: 'Rua B', nro: '2', xBairro: 'Centro', cMun: '3550308', uf: 'SP', cep: '01000000' },
+      },
+    });
+    expect(customer.status).toBe(201);
+    const { customer: _inline, ...withoutCustomer } = nfe;
+    const body = { ...withoutCustomer, customerId: (customer.body as { id: string }).id };
+    const authorize = async () => {
+      const draft = (await h.request('POST', `/v1/nfe?companyId=${h.companyId}`, { json: body })).body as Doc;
+      const sent = await h.request('POST', `/v1/nfe/${draft.id}/send?sync=true`);
+      expect(sent.body).toMatchObject({ status: 'autorizada' });
+      return draft;
+    };
+    const justificativa = 'Pedido cancelado pelo cliente antes da entrega';
+
+    const first = await authorize();
+    const xml = (await h.request('GET', `/v1/nfe/${first.id}/xml`)).text;
+    expect(xml).toContain('<email>compras@mercadocentral.com.br</email>');
+    h.clock.advance(23 * 3600_000);
+    expect((await h.request('POST', `/v1/nfe/${first.id}/cancel`, { json: { justificativa } })).status).toBe(
+      202,
+    );
+    expect((await settle(first.id, '/v1/nfe', (d) => d.status === 'cancelada')).status).toBe('cancelada');
+
+    const second = await authorize();
+    h.clock.advance(25 * 3600_000);
+    const late = await h.request('POST', `/v1/nfe/${second.id}/cancel`, { json: { justificativa } });
+    expect(late.status).toBe(422);
+    expect(late.body).toMatchObject({ error: 'fiscal_rejection', cStat: '501' });
+    expect(((await h.request('GET', `/v1/nfe/${second.id}`)).body as Doc).status).toBe('autorizada');
+
+    let events: string[] = [];
+    for (let i = 0; i < 50 && events.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      events = (
+        await h.service.db
+          .selectFrom('webhook_deliveries')
+          .select('event')
+          .where('webhook_id', '=', (hook.body as { id: string }).id)
+          .execute()
+      ).map((e) => e.event);
+    }
+    expect(events).toEqual(['nfe.cancelada']);
+  });
+});
