@@ -2,6 +2,9 @@
 // read back from the signed XML (the document of record), and links to its XML and DANFE.
 import { XMLParser } from 'fast-xml-parser';
 import type { DocumentRow } from './repository.ts';
+import type { DocumentView } from '../../src-shared/contracts/documents.ts';
+
+export type { DocumentView };
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -12,43 +15,6 @@ const parser = new XMLParser({
 type Node = Record<string, unknown>;
 const obj = (v: unknown): Node => (typeof v === 'object' && v !== null ? (v as Node) : {});
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-
-export interface DocumentView {
-  id: string;
-  modelo: number;
-  serie: number;
-  numero: number;
-  status: string;
-  ambiente: string;
-  tipo_emissao: number;
-  chave_acesso: string;
-  protocolo: string | null;
-  autorizada_em: string | null;
-  dh_emissao: string;
-  valor_total: string;
-  cStat: string | null;
-  xMotivo: string | null;
-  mensagens: { cStat: string; xMotivo: string }[];
-  qr_code: string | null;
-  url_chave: string | null;
-  substitui: string | null;
-  substituida_por: string | null;
-  totais: Record<string, string>;
-  itens: {
-    nItem: number;
-    codigo: string | null;
-    descricao: string | null;
-    ncm: string | null;
-    cfop: string | null;
-    quantidade: string | null;
-    valor_unitario: string | null;
-    valor_total: string | null;
-  }[];
-  xml_url: string;
-  danfe_url: string;
-  criada_em: string;
-  atualizada_em: string;
-}
 
 export function documentView(doc: DocumentRow, basePath: '/v1/nfe' | '/v1/nfce'): DocumentView {
   const root = obj(obj(parser.parse(doc.xml))['NFe']);

@@ -1,41 +1,9 @@
 // The received note the API returns (GET /v1/nfe/received and /:id).
 import type { ReceivedEventsTable, ReceivedManifestationsTable, ReceivedNotesTable } from './tables.ts';
 import type { Selectable } from 'kysely';
+import type { ReceivedNoteDetail, ReceivedNoteView } from '../../src-shared/contracts/documents.ts';
 
-export interface ReceivedNoteView {
-  id: string;
-  chave_acesso: string;
-  emitente: { cnpj: string | null; nome: string | null; ie: string | null };
-  tipo_operacao: number | null;
-  valor_total: string | null;
-  dh_emissao: string | null;
-  situacao: ReceivedNotesTable['situacao'];
-  protocolo: string | null;
-  nsu: string;
-  schema: string;
-  /** true once the whole NF-e (procNFe) arrived; before that only the summary (resNFe) is known. */
-  completa: boolean;
-  manifestacao: { tipo: string; status: string } | null;
-  xml_url: string;
-  recebida_em: string;
-  atualizada_em: string;
-}
-
-export interface ReceivedNoteDetail extends ReceivedNoteView {
-  xml: string;
-  manifestacoes: {
-    tipo: string;
-    tpEvento: string;
-    status: string;
-    cStat: string | null;
-    xMotivo: string | null;
-    /** The event's protocol (nProt of retEvento) once registered. */
-    protocolo: string | null;
-    justificativa: string | null;
-    criada_em: string;
-  }[];
-  eventos: { tpEvento: string | null; nSeqEvento: number | null; nsu: string; schema: string }[];
-}
+export type { ReceivedNoteDetail, ReceivedNoteView };
 
 export function receivedView(row: ReceivedNotesTable): ReceivedNoteView {
   return {

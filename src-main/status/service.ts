@@ -5,27 +5,12 @@ import type { Db } from '../db/client.ts';
 import type { Ambiente } from '../db/schema.ts';
 import { getCertificateStatus } from '../companies/service.ts';
 import { statusRepository, type ContingencyModeRow } from './repository.ts';
+import type { CompanyStatus } from '../../src-shared/contracts/documents.ts';
+
+/** GET /v1/companies/:id/status (the shared contract). */
+export type CompanyStatusView = CompanyStatus;
 
 export type AuthorityMode = ContingencyModeRow['mode'];
-
-export interface CompanyStatusView {
-  ambiente: Ambiente;
-  autoridade: {
-    modo: AuthorityMode;
-    /** false while new NFC-e are issued offline (tpEmis 9) because the authority did not answer. */
-    online: boolean;
-    /** When the contingency in force began; null in normal mode. */
-    desde: string | null;
-    motivo: string | null;
-  };
-  fila: {
-    /** Queue rows not yet delivered and settled (pending, in flight, or waiting for a consultation). */
-    pendentes: number;
-    /** NFC-e issued offline, still waiting for their authorization. */
-    contingencia: number;
-  };
-  certificado: { validoAte: string; diasParaExpirar: number } | null;
-}
 
 /**
  * One mode for the bar although the rows are per model: NFC-e offline stops the cashier's normal flow, so it

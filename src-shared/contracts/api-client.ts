@@ -13,6 +13,9 @@ import type {
   QueuedPrint,
 } from './printers.ts';
 import type { ErrorBody, ErrorDetail } from './errors.ts';
+import type { CompanyStatus, DocumentView, ReceivedNoteDetail, ReceivedNoteView } from './documents.ts';
+
+export type { CompanyStatus, DocumentView, ReceivedNoteDetail, ReceivedNoteView };
 import type {
   DeliveryDetailView,
   DeliveryStatus,
@@ -32,47 +35,6 @@ export type DocumentStatus =
   | 'cancelada'
   | 'inutilizada'
   | 'substituida';
-
-/**
- * GET /v1/nfe/:id and /v1/nfce/:id (src-main/documents/view.ts). The documents have no contract file yet;
- * test/ui/contract-types.ts fails the typecheck when the two drift apart.
- */
-export interface DocumentView {
-  id: string;
-  modelo: number;
-  serie: number;
-  numero: number;
-  status: string;
-  ambiente: string;
-  tipo_emissao: number;
-  chave_acesso: string;
-  protocolo: string | null;
-  autorizada_em: string | null;
-  dh_emissao: string;
-  valor_total: string;
-  cStat: string | null;
-  xMotivo: string | null;
-  mensagens: { cStat: string; xMotivo: string }[];
-  qr_code: string | null;
-  url_chave: string | null;
-  substitui: string | null;
-  substituida_por: string | null;
-  totais: Record<string, string>;
-  itens: {
-    nItem: number;
-    codigo: string | null;
-    descricao: string | null;
-    ncm: string | null;
-    cfop: string | null;
-    quantidade: string | null;
-    valor_unitario: string | null;
-    valor_total: string | null;
-  }[];
-  xml_url: string;
-  danfe_url: string;
-  criada_em: string;
-  atualizada_em: string;
-}
 
 /** POST /v1/nfe/:id/send?sync=true. */
 export interface SyncSendAnswer {
@@ -156,51 +118,6 @@ export interface BatchProgress {
 }
 
 export type ManifestationType = 'ciencia' | 'confirmacao' | 'desconhecimento' | 'nao_realizada';
-
-export interface ReceivedNoteView {
-  id: string;
-  chave_acesso: string;
-  emitente: { cnpj: string | null; nome: string | null; ie: string | null };
-  tipo_operacao: number | null;
-  valor_total: string | null;
-  dh_emissao: string | null;
-  situacao: string;
-  protocolo: string | null;
-  nsu: string;
-  schema: string;
-  completa: boolean;
-  manifestacao: { tipo: string; status: string } | null;
-  xml_url: string;
-  recebida_em: string;
-  atualizada_em: string;
-}
-
-export interface ReceivedNoteDetail extends ReceivedNoteView {
-  xml: string;
-  manifestacoes: {
-    tipo: string;
-    tpEvento: string;
-    status: string;
-    cStat: string | null;
-    xMotivo: string | null;
-    justificativa: string | null;
-    criada_em: string;
-  }[];
-  eventos: { tpEvento: string | null; nSeqEvento: number | null; nsu: string; schema: string }[];
-}
-
-/** GET /v1/companies/:id/status: what the cashier's status bar shows. */
-export interface CompanyStatus {
-  ambiente: 'homologacao' | 'producao';
-  autoridade: {
-    modo: 'normal' | 'SVC-AN' | 'SVC-RS' | 'offline';
-    online: boolean;
-    desde: string | null;
-    motivo: string | null;
-  };
-  fila: { pendentes: number; contingencia: number };
-  certificado: { validoAte: string; diasParaExpirar: number } | null;
-}
 
 /** Body of POST /v1/nfce in spelling A (src-shared/contracts/nfe-payload.ts is the schema). */
 export interface SalePayload {
