@@ -1,7 +1,7 @@
 // A PNG of what a thermal printer prints for an ESC/POS job, dot for dot: 576 dots across on 80 mm paper,
 // 384 on 58 mm, font A in 12 × 24 cells, emphasis, character sizes, native QR codes at their module size,
 // raster images as sent, and the cut. The UI shows it; tests read its QR code back with zbarimg.
-import { PNG } from 'pngjs';
+import { deflateSync } from 'node:zlib';
 import { qrMatrix } from '../barcode/index.ts';
 import { alignedStart, decodeEscpos, type DecodedLine, type DecodedReceipt } from './decoder.ts';
 import { CELL_HEIGHT, CELL_WIDTH, receiptFont } from './font.ts';
@@ -42,20 +42,31 @@ class Paper {
     for (let dy = 0; dy < h; dy++) for (let dx = 0; dx < w; dx++) this.dot(x + dx, y + dy);
   }
 
+  /**
+   * A 1-bit grayscale PNG (what the paper is: a dot or none). Written directly: a general encoder spends
+   * ~75 ms converting and filter-testing RGBA pixels of a long receipt, this takes a few.
+   */
   png(): Buffer {
-    const png = new PNG({ width: this.width, height: this.rows.length });
-    png.data.fill(255);
+    const rowBytes = Math.ceil(this.width / 8);
+    const raw = Buffer.alloc((rowBytes + 1) * this.rows.length, 0);
     this.rows.forEach((row, y) => {
+      const at = y * (rowBytes + 1); // raw[at] = 0: filter type None
       for (let x = 0; x < this.width; x++) {
-        if (row[x] === 1) {
-          const i = (y * this.width + x) * 4;
-          png.data[i] = 0;
-          png.data[i + 1] = 0;
-          png.data[i + 2] = 0;
-        }
+        // In a 1-bit grayscale PNG a set bit is white: paper is 1, a printed dot 0.
+        if (row[x] !== 1) raw[at + 1 + (x >> 3)]! |= 0x80 >> (x & 7);
       }
+      for (let x = this.width; x < rowBytes * 8; x++) raw[at + 1 + (x >> 3)]! |= 0x80 >> (x & 7);
     });
-    return PNG.sync.write(png, { colorType: 0 });
+    const header = Buffer.alloc(13);
+    header.writeUInt32BE(this.width, 0);
+    header.writeUInt32BE(this.rows.length, 4);
+    header.set([1, 0, 0, 0, 0], 8); // bit depth 1, grayscale, deflate, adaptive filtering, no interlace
+    return Buffer.concat([
+      PNG_SIGNATURE,
+      pngChunk('IHDR', header),
+      pngChunk('IDAT', deflateSync(raw)),
+      pngChunk('IEND', Buffer.alloc(0)),
+    ]);
   }
 }
 
@@ -184,4 +195,28 @@ function renderDecoded(decoded: DecodedReceipt, width: number): Buffer {
 export function renderReceiptPng(bytes: Uint8Array, options: { largura: Largura }): Buffer {
   const decoded = decodeEscpos(bytes, { columns: COLUMNS[options.largura] });
   return renderDecoded(decoded, DOTS[options.largura]);
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+/** CRC-32 of the PNG specification (ISO 3309), over a chunk's type and data. */
+function crc32(bytes: Buffer): number {
+  let c = 0xffffffff;
+  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
 }
