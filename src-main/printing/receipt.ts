@@ -1,7 +1,7 @@
 // The bytes a printer profile gets: the NFC-e receipt (DANFCe in ESC/POS) and the test page, laid out by
 // the ESC/POS builder with the printer's paper width, QR mode and code page.
 import type { DocumentRow } from '../documents/repository.ts';
-import { parseOutputDocument } from '../outputs/model.ts';
+import { outputDocumentOf } from '../outputs/document.ts';
 import { buildNfceReceipt, buildTestPage, type EscposProfile } from '../outputs/escpos/receipt.ts';
 import type { PrinterRow } from './repository.ts';
 
@@ -18,8 +18,11 @@ export function escposProfile(printer: PrinterRow): EscposProfile {
 
 /** The receipt of an issued NFC-e: the nfeProc once authorized, the signed NFe in contingency. */
 export function nfceReceiptBytes(doc: DocumentRow, printer: PrinterRow): Uint8Array {
-  const output = parseOutputDocument(doc.proc_xml ?? doc.xml, { cancelled: doc.status === 'cancelada' });
-  return buildNfceReceipt(output, { largura: largura(printer), cut: true, profile: escposProfile(printer) });
+  return buildNfceReceipt(outputDocumentOf(doc), {
+    largura: largura(printer),
+    cut: true,
+    profile: escposProfile(printer),
+  });
 }
 
 export function testPageBytes(printer: PrinterRow, at: Date): Uint8Array {

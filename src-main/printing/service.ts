@@ -1,5 +1,6 @@
 // Printer profiles of a company (one default), their live status, and the print queue: receipts of issued
 // NFC-e, explicit reprints and test pages become persisted jobs that the print worker sends.
+import { isPrintable } from '../outputs/document.ts';
 import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
@@ -39,9 +40,6 @@ export interface PrintingDeps {
 
 /** A job still failing this long after it was queued stops being retried (status failed; retry revives it). */
 export const JOB_LIFETIME_MS = 24 * 3600_000;
-
-/** Notes that exist for the customer: printable. Drafts, rejected or voided numbers are not. */
-const PRINTABLE: ReadonlySet<DocumentRow['status']> = new Set(['autorizada', 'contingencia', 'cancelada']);
 
 const jobInState = (status: PrintJobStatus, action: string) =>
   new ApiError(409, 'invalid_state', `Cannot ${action} a print job in state '${status}'.`, [
@@ -305,7 +303,7 @@ export async function queueDocumentPrint(
   printerId: string | undefined,
   reason: 'print' | 'reprint',
 ): Promise<QueuedPrint> {
-  if (!PRINTABLE.has(doc.status)) throw invalidState(doc.status, reason);
+  if (!isPrintable(doc)) throw invalidState(doc.status, reason);
   const printer = await printerForDocument(deps.db, doc, printerId);
   if (reason === 'print') {
     const waiting = await deps.db
