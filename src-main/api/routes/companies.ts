@@ -1,5 +1,5 @@
 // /v1/companies: read, create, config, numbering, certificate upload and status.
-import { Router } from 'express';
+import express, { Router } from 'express';
 import multer from 'multer';
 import { z } from 'zod';
 import type { ApiDeps } from '../context.ts';
@@ -18,6 +18,7 @@ import {
   uploadCertificate,
 } from '../../companies/service.ts';
 import { companiesRepository } from '../../companies/repository.ts';
+import { inspectLogo, logoRepository, MAX_LOGO_BYTES } from '../../companies/logo.ts';
 import {
   companyConfigSchema,
   companyCreateSchema,
@@ -112,6 +113,48 @@ export function companyRoutes(deps: ApiDeps): Router {
       password = input.password;
     }
     res.status(201).json(await uploadCertificate(deps, company, pfx, password));
+  });
+
+  // The logo of the DANFE/DANFCe: the image itself as the body (image/png or image/jpeg), or multipart
+  // with the file in the field `logo` (what a browser form sends).
+  const rawImage = express.raw({ type: ['image/png', 'image/jpeg'], limit: MAX_LOGO_BYTES });
+  const logoUpload = multer({
+    storage: multer.memoryStorage(),
+    limits: { fileSize: MAX_LOGO_BYTES, files: 1, fields: 0 },
+  });
+  router.put('/:id/logo', rawImage, async (req, res) => {
+    const company = await companyForAuth(db, authOf(res), req.params.id);
+    let bytes: Buffer | undefined;
+    if (req.is('multipart/form-data')) {
+      await new Promise<void>((resolve, reject) =>
+        logoUpload.single('logo')(req, res, (e) => (e ? reject(e) : resolve())),
+      );
+      bytes = req.file?.buffer;
+    } else if (Buffer.isBuffer(req.body)) bytes = req.body;
+    if (bytes === undefined)
+      throw validationError([
+        {
+          field: 'logo',
+          error: 'send the image as image/png or image/jpeg, or multipart with the field logo',
+        },
+      ]);
+    const inspected = inspectLogo(bytes);
+    if (!inspected.ok) throw validationError(inspected.details);
+    await logoRepository.put(db, company.id, inspected.info, bytes, deps.clock.now().toISOString());
+    res.json({ ...inspected.info, bytes: bytes.length });
+  });
+
+  router.get('/:id/logo', async (req, res) => {
+    const company = await companyForAuth(db, authOf(res), req.params.id);
+    const logo = await logoRepository.find(db, company.id);
+    if (logo === undefined) throw notFound('Logo');
+    res.type(logo.media_type).send(logo.data);
+  });
+
+  router.delete('/:id/logo', async (req, res) => {
+    const company = await companyForAuth(db, authOf(res), req.params.id);
+    if (!(await logoRepository.remove(db, company.id))) throw notFound('Logo');
+    res.status(204).end();
   });
 
   return router;

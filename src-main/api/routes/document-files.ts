@@ -8,6 +8,7 @@ import { parseQuery } from '../pagination.ts';
 import { documentOfRequest } from './scoping.ts';
 import type { DocumentRow } from '../../documents/repository.ts';
 import { isPrintable, outputDocumentOf } from '../../outputs/document.ts';
+import { logoRepository } from '../../companies/logo.ts';
 import { renderDanfe } from '../../outputs/pdf/danfe.ts';
 import { renderDanfce } from '../../outputs/pdf/danfce.ts';
 import {
@@ -72,10 +73,12 @@ export function documentFileRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
     const query = parseQuery(req, danfeQuery);
     const doc = await printable(req, res, 'print the DANFE of');
     const output = outputDocumentOf(doc);
+    const logo = (await logoRepository.find(db, doc.company_id))?.data;
+    const withLogo = logo === undefined ? {} : { logo };
     const pdf =
       doc.modelo === 55
-        ? await renderDanfe(output)
-        : await renderDanfce(output, { width: Number(query.largura) as 80 | 58 });
+        ? await renderDanfe(output, withLogo)
+        : await renderDanfce(output, { width: Number(query.largura) as 80 | 58, ...withLogo });
     res
       .type('application/pdf')
       .setHeader('Content-Disposition', `inline; filename="${doc.chave}-danfe.pdf"`)

@@ -8,6 +8,7 @@ import * as documentEvents from './2026_11_22_0005_document_events.ts';
 import * as outboxAnswers from './2026_11_22_0007_outbox_answers.ts';
 import * as batchesReceived from './2026_11_22_0008_batches_received.ts';
 import * as printing from './2026_11_22_0009_printing.ts';
+import * as companyLogos from './2026_11_22_0010_company_logos.ts';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_0001_foundation': foundation,
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_22_0007_outbox_answers': outboxAnswers,
   '2026_11_22_0008_batches_received': batchesReceived,
   '2026_11_22_0009_printing': printing,
+  '2026_11_22_0010_company_logos': companyLogos,
 };
 
 export const migrationProvider: MigrationProvider = {
