@@ -37,6 +37,12 @@ const MESSAGES: Readonly<Record<string, string>> = {
 /** Field messages, by pattern (first match wins). */
 const DETAILS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => string]> = [
   [/^wrong password$/, () => 'senha incorreta'],
+  [/^must be a PNG or JPEG image$/, () => 'deve ser uma imagem PNG ou JPEG'],
+  [/^not a readable PNG/, () => 'PNG corrompido ou ilegível'],
+  [
+    /^at most 2000×2000 pixels \(got (\d+)×(\d+)\)$/,
+    (m) => `no máximo 2000×2000 pixels (a imagem tem ${m[1]}×${m[2]})`,
+  ],
   [/^required$/, () => 'obrigatório'],
   [/^must be positive$/, () => 'deve ser maior que zero'],
   [/^an NF-e needs a recipient/, () => 'a NF-e precisa de um destinatário'],

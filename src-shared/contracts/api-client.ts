@@ -287,6 +287,25 @@ export function createApiClient(options: ApiClientOptions) {
         form.append('certificate', file, fileName);
         return json<CertificateStatusView>('POST', `/companies/${id}/certificate`, { body: form });
       },
+      /** The logo printed on the DANFE/DANFCe; null when the company has none. */
+      logo: async (id: string): Promise<Blob | null> => {
+        try {
+          return await (await send('GET', `/companies/${id}/logo`)).blob();
+        } catch (error) {
+          if (error instanceof ApiRequestError && error.status === 404) return null;
+          throw error;
+        }
+      },
+      uploadLogo: (id: string, file: Blob, fileName: string) => {
+        const form = new FormData();
+        form.append('logo', file, fileName);
+        return json<{ mediaType: string; width: number; height: number; bytes: number }>(
+          'PUT',
+          `/companies/${id}/logo`,
+          { body: form },
+        );
+      },
+      removeLogo: (id: string) => json<undefined>('DELETE', `/companies/${id}/logo`),
       status: (id: string) => get<CompanyStatus>(`/companies/${id}/status`),
       abandonedNumbers: (id: string, olderThanHours = 24) =>
         get<{ total: number; items: { id: string; modelo: number; serie: number; numero: number }[] }>(

@@ -6,6 +6,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import {
@@ -156,5 +157,32 @@ describe('settings', () => {
     } finally {
       receiver.close();
     }
+  });
+
+  it('uploads the DANFE logo, shows it, refuses a file that is not an image, and removes it', async () => {
+    const page = await openUi(browser, product, '/configuracoes/empresa');
+    await page.getByText('Nenhum logotipo').waitFor();
+    const logo = new PNG({ width: 64, height: 32 });
+    logo.data.fill(90);
+    const file = path.join(product.dataDir, 'logo.png');
+    fs.writeFileSync(file, PNG.sync.write(logo));
+    const bogus = path.join(product.dataDir, 'logo-falso.png');
+    fs.writeFileSync(bogus, 'not an image at all');
+
+    await page.getByLabel('Imagem do logotipo').setInputFiles(bogus);
+    await page.getByRole('button', { name: 'Enviar logotipo' }).click();
+    const logoField = page.locator('.field', { has: page.getByLabel('Imagem do logotipo') });
+    await logoField.locator('.field-error').waitFor();
+    expect(await logoField.locator('.field-error').textContent()).toBe('deve ser uma imagem PNG ou JPEG');
+
+    await page.getByLabel('Imagem do logotipo').setInputFiles(file);
+    await page.getByRole('button', { name: 'Enviar logotipo' }).click();
+    const shown = page.getByTestId('company-logo');
+    await shown.waitFor();
+    expect(await shown.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(64);
+
+    await page.getByRole('button', { name: 'Remover logotipo' }).click();
+    await page.getByText('Nenhum logotipo').waitFor();
+    await page.close();
   });
 });

@@ -1,7 +1,7 @@
 // Company data (read from GET /v1/companies/:id), the environment, the NFC-e CSC and QR version
 // (PUT /v1/companies/:id/config), and the numbering: series in use and reserved numbers never issued.
-import { useState } from 'react';
-import { Banner, ErrorBanner, Field, useAction, useLoad } from '../components.tsx';
+import { useEffect, useState } from 'react';
+import { Banner, ErrorBanner, Field, FileInput, useAction, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { dateTimeBr, taxIdBr } from '../format.ts';
 import { otherDetails } from '../messages.ts';
@@ -53,6 +53,7 @@ export function CompanySection() {
           <dd>{dateTimeBr(company.createdAt)}</dd>
         </dl>
       </section>
+      <LogoCard />
       <p className="muted">
         Os dados cadastrais vêm do cadastro da empresa (<code>POST /v1/companies</code> ou{' '}
         <code>npm run cli -- company create</code>); o emitente das notas usa exatamente estes dados.
@@ -259,5 +260,80 @@ export function SeriesSection() {
         ) : null}
       </section>
     </>
+  );
+}
+
+/** The logo printed on the DANFE and the DANFCe (PUT /v1/companies/:id/logo, PNG or JPEG up to 256 KiB). */
+function LogoCard() {
+  const { api, company } = useApp();
+  const logo = useLoad(() => api.companies.logo(company.id), [api, company.id]);
+  const [url, setUrl] = useState<string | null>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [pickerKey, setPickerKey] = useState(0);
+  const action = useAction();
+  useEffect(() => {
+    if (logo.data === null) {
+      setUrl(null);
+      return;
+    }
+    const objectUrl = URL.createObjectURL(logo.data);
+    setUrl(objectUrl);
+    return () => URL.revokeObjectURL(objectUrl);
+  }, [logo.data]);
+  return (
+    <section className="card">
+      <h2>Logotipo do DANFE</h2>
+      {url === null ? (
+        <p className="muted">Nenhum logotipo: o DANFE e o DANFCe saem sem imagem.</p>
+      ) : (
+        <img
+          src={url}
+          alt="Logotipo atual"
+          data-testid="company-logo"
+          style={{ maxWidth: 240, maxHeight: 120 }}
+        />
+      )}
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void action
+            .run(async () => {
+              if (file === null) throw new Error('Escolha uma imagem PNG ou JPEG.');
+              await api.companies.uploadLogo(company.id, file, file.name);
+              return api.companies.logo(company.id);
+            })
+            .then((blob) => {
+              if (blob === undefined) return;
+              logo.setData(blob);
+              setFile(null);
+              setPickerKey((k) => k + 1);
+            });
+        }}
+      >
+        <Field label="Imagem (PNG ou JPEG, até 256 KiB e 2000×2000 px)" error={action.fields['logo']}>
+          <FileInput
+            key={pickerKey}
+            accept="image/png,image/jpeg"
+            aria-label="Imagem do logotipo"
+            onFile={setFile}
+          />
+        </Field>
+        <ErrorBanner error={action.error} extra={otherDetails(action.error, ['logo'])} />
+        <button type="submit" className="primary" disabled={action.pending}>
+          Enviar logotipo
+        </button>{' '}
+        {url === null ? null : (
+          <button
+            type="button"
+            disabled={action.pending}
+            onClick={() =>
+              void action.run(() => api.companies.removeLogo(company.id)).then(() => logo.setData(null))
+            }
+          >
+            Remover logotipo
+          </button>
+        )}
+      </form>
+    </section>
   );
 }
