@@ -203,6 +203,16 @@ async function insertNumbered<T>(
   });
 }
 
+/**
+ * Thrown inside a re-issue's transaction when the doubtful attempt got its answer meanwhile: the
+ * transaction rolls back (no number is taken) and the sale ends with the attempt itself.
+ */
+class AttemptSettled extends Error {
+  constructor(readonly attempt: DocumentRow) {
+    super(`attempt ${attempt.id} settled as ${attempt.status} before its re-issue`);
+  }
+}
+
 /** Issues and queues a note; with `replaces`, it is the contingency re-issue of that doubtful attempt. */
 export async function issueDocument(
   deps: IssueDeps,
@@ -221,6 +231,12 @@ export async function issueDocument(
     (e) => (e.tpEmis === 9 ? 'contingencia' : 'processando'),
     async (trx, row) => {
       if (replaces !== null) {
+        // The queue may have settled the attempt between the sale's last look and this transaction; the
+        // two serialize, so either the queue sees replaced_by (and cancels the attempt by substitution) or
+        // this sees the authorization and no second note is issued for the sale.
+        const current = await documentsRepository.findById(trx, replaces.id);
+        if (current !== undefined && (current.status === 'autorizada' || current.status === 'denegada'))
+          throw new AttemptSettled(current);
         row.replaces = replaces.id;
         await documentsRepository.update(trx, row.id, { replaces: replaces.id });
         await documentsRepository.update(trx, replaces.id, {
@@ -392,15 +408,20 @@ async function authorizedOrContingency(
     );
     if (reissued !== null) return { document: reissued, mode: 'offline' };
   }
-  const { document: replacement } = await issueDocument(
-    deps,
-    companyId,
-    65,
-    payload,
-    offlineEmission(deps.clock),
-    document,
-  );
-  return { document: replacement, mode: 'offline' };
+  try {
+    const { document: replacement } = await issueDocument(
+      deps,
+      companyId,
+      65,
+      payload,
+      offlineEmission(deps.clock),
+      document,
+    );
+    return { document: replacement, mode: 'offline' };
+  } catch (error) {
+    if (error instanceof AttemptSettled) return { document: error.attempt, mode: 'online' };
+    throw error;
+  }
 }
 
 /**

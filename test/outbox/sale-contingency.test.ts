@@ -242,6 +242,27 @@ describe('NFC-e sale and contingency', () => {
     expect(authority.voids[0]).toContain('<Signature xmlns="http://www.w3.org/2000/09/xmldsig#">');
   });
 
+  it('a re-issue finds its attempt authorized meanwhile: nothing is issued, no number is taken', async () => {
+    authority.mode = 'ok';
+    // The queue answered the attempt after the sale's last look and before its re-issue (the two race).
+    const { document: attempt } = await issueDocument(deps(), h.companyId, 65, sale);
+    await drain();
+    const settled = await documentsRepository.findById(h.service.db, attempt.id);
+    expect(settled?.status).toBe('autorizada');
+    const contingency = {
+      tpEmis: 9,
+      contingency: { dhCont: h.clock.now(), xJust: 'Sem comunicacao com a SEFAZ' },
+    };
+    await expect(issueDocument(deps(), h.companyId, 65, sale, contingency, attempt)).rejects.toThrow(
+      /settled as autorizada/,
+    );
+    expect((await documentsRepository.findById(h.service.db, attempt.id))?.replaced_by).toBeNull();
+    // The rolled-back re-issue took no number: the next sale gets the one right after the attempt.
+    const next = await issueDocument(deps(), h.companyId, 65, sale);
+    expect(next.document.n_nf).toBe(attempt.n_nf + 1);
+    await drain();
+  });
+
   it('NF-e: the UF refuses twice → SVC-AN (tpEmis 6, same number), new notes in SVC, back when the UF answers 107', async () => {
     authority.mode = 'ok';
     authority.ufDown = true;
