@@ -20,6 +20,28 @@ export const documentsRepository = {
     db.selectFrom('documents').selectAll().where('company_id', '=', companyId).orderBy('n_nf').execute(),
 
   /**
+   * Attempts authorized although their sale was re-issued under another number, with no event queued for
+   * them: each one still owes its cancellation by substitution (110112).
+   */
+  authorizedReplacedWithoutEvent: (db: Db) =>
+    db
+      .selectFrom('documents')
+      .selectAll()
+      .where('status', '=', 'autorizada')
+      .where('replaced_by', 'is not', null)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('outbox')
+              .select('outbox.id')
+              .whereRef('outbox.document_id', '=', 'documents.id')
+              .where('outbox.kind', '=', 'evento'),
+          ),
+        ),
+      )
+      .execute(),
+
+  /**
    * Hands out the next number of a series. Runs inside the caller's transaction, so the number and the
    * document that uses it commit together or not at all (no gaps from crashes between the two).
    */

@@ -73,9 +73,32 @@ export class OutboxWorker {
     this.options = { ...DEFAULTS, ...options };
   }
 
-  /** Rows left in flight by a crash become `unknown`: consulted, never resent blind. */
+  /**
+   * Rows left in flight by a crash become `unknown`: consulted, never resent blind. An attempt authorized
+   * after its sale was re-issued gets the substitution it still owes: a stop between that authorization
+   * and queuing the event would otherwise leave the sale with two valid notes.
+   */
   async recover(): Promise<number> {
-    return outboxRepository.recoverInterrupted(this.deps.db, this.deps.clock.now().toISOString());
+    const interrupted = await outboxRepository.recoverInterrupted(
+      this.deps.db,
+      this.deps.clock.now().toISOString(),
+    );
+    for (const attempt of await documentsRepository.authorizedReplacedWithoutEvent(this.deps.db)) {
+      const replacement = await documentsRepository.findById(this.deps.db, attempt.replaced_by ?? '');
+      if (replacement !== undefined) await this.queueSubstitution(attempt, replacement);
+    }
+    return interrupted;
+  }
+
+  private async queueSubstitution(attempt: DocumentRow, replacement: DocumentRow): Promise<void> {
+    const message = await this.deps.followUps.substitution(attempt, replacement);
+    await outboxRepository.enqueueMessage(this.deps.db, {
+      documentId: attempt.id,
+      companyId: attempt.company_id,
+      kind: 'evento',
+      message: message,
+      now: this.now(),
+    });
   }
 
   start(): void {
@@ -346,17 +369,8 @@ export class OutboxWorker {
       return null;
     });
     this.changed(doc.id);
-    if (followUp !== null) {
-      // The sale was re-issued in contingency while this attempt was in doubt: cancel it by substitution.
-      const message = await this.deps.followUps.substitution(followUp.attempt, followUp.replacement);
-      await outboxRepository.enqueueMessage(this.deps.db, {
-        documentId: doc.id,
-        companyId: doc.company_id,
-        kind: 'evento',
-        message: message,
-        now: this.now(),
-      });
-    }
+    // The sale was re-issued in contingency while this attempt was in doubt: cancel it by substitution.
+    if (followUp !== null) await this.queueSubstitution(followUp.attempt, followUp.replacement);
   }
 
   private async voidReplacedAttempt(row: OutboxRow, doc: DocumentRow): Promise<void> {

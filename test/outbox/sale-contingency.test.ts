@@ -250,7 +250,7 @@ describe('NFC-e sale and contingency', () => {
     const settled = await documentsRepository.findById(h.service.db, attempt.id);
     expect(settled?.status).toBe('autorizada');
     const contingency = {
-      tpEmis: 9,
+      tpEmis: 9 as const,
       contingency: { dhCont: h.clock.now(), xJust: 'Sem comunicacao com a SEFAZ' },
     };
     await expect(issueDocument(deps(), h.companyId, 65, sale, contingency, attempt)).rejects.toThrow(
@@ -261,6 +261,27 @@ describe('NFC-e sale and contingency', () => {
     const next = await issueDocument(deps(), h.companyId, 65, sale);
     expect(next.document.n_nf).toBe(attempt.n_nf + 1);
     await drain();
+  });
+
+  it("a stop between an attempt's authorization and its substitution event: recover() queues the event", async () => {
+    authority.mode = 'ok';
+    const { document: attempt } = await issueDocument(deps(), h.companyId, 65, sale);
+    await drain();
+    const { document: reissue } = await issueDocument(deps(), h.companyId, 65, sale);
+    await drain();
+    // What the database holds when the process died right after committing the attempt's authorization.
+    await documentsRepository.update(h.service.db, attempt.id, { replaced_by: reissue.id });
+    await documentsRepository.update(h.service.db, reissue.id, { replaces: attempt.id });
+    const eventsBefore = authority.events.length;
+
+    await worker.recover();
+    await worker.recover(); // a second start queues nothing more
+    await drain();
+    expect((await documentsRepository.findById(h.service.db, attempt.id))?.status).toBe('cancelada');
+    const sent = authority.events.slice(eventsBefore);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toContain('<tpEvento>110112</tpEvento>');
+    expect(sent[0]).toContain(`<chNFeRef>${reissue.chave}</chNFeRef>`);
   });
 
   it('NF-e: the UF refuses twice → SVC-AN (tpEmis 6, same number), new notes in SVC, back when the UF answers 107', async () => {
