@@ -85,7 +85,14 @@ export class OutboxWorker {
     );
     for (const attempt of await documentsRepository.authorizedReplacedWithoutEvent(this.deps.db)) {
       const replacement = await documentsRepository.findById(this.deps.db, attempt.replaced_by ?? '');
-      if (replacement !== undefined) await this.queueSubstitution(attempt, replacement);
+      if (replacement === undefined) continue;
+      // A start must not fail on one note (an expired certificate, say): the next start tries again.
+      await this.queueSubstitution(attempt, replacement).catch((error: unknown) =>
+        this.deps.logger.error('substitution owed by a replaced attempt not queued', {
+          documentId: attempt.id,
+          error: String(error),
+        }),
+      );
     }
     return interrupted;
   }
