@@ -2,6 +2,9 @@
 // detail and its cancellation within the deadline, and an NF-e created and sent from the form.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import { generateTestA1 } from '../../src-main/fiscal/certificate.ts';
+import { cnpjCheckDigits } from '../../src-shared/tax-ids.ts';
+import { companyBody } from '../api/harness.ts';
 import {
   ensureUiBuilt,
   launchBrowser,
@@ -267,6 +270,75 @@ describe('back office', () => {
       .locator('.field-error');
     await expect.poll(() => customerError.textContent()).toBe('a NF-e precisa de um destinatário');
     expect(await quantityError.count()).toBe(0);
+    await page.close();
+  });
+
+  it('brings a note addressed to the company from the authority and registers the ciência', async () => {
+    // A supplier on the same sandbox authority issues an NF-e to the demo company.
+    const supplierCnpj = '998877660001' + cnpjCheckDigits('998877660001');
+    const created = await product.api<{ id: string }>('POST', '/companies', {
+      ...companyBody(supplierCnpj, { xNome: 'FORNECEDOR DE EMBALAGENS LTDA', crt: 1 }),
+    });
+    expect(created.status).toBe(201);
+    const supplierId = created.body.id;
+    const pfx = generateTestA1({ cnpj: supplierCnpj, legalName: 'FORNECEDOR', password: 'pw123456' });
+    const upload = await product.api('POST', `/companies/${supplierId}/certificate`, {
+      certificate: Buffer.from(pfx).toString('base64'),
+      password: 'pw123456',
+    });
+    expect(upload.status).toBe(201);
+    await product.api('PUT', `/companies/${supplierId}/config`, {
+      csc_nfce: 'ABCDEF0123456789ABCDEF0123456789ABCD',
+      id_csc: '000001',
+    });
+    const demo = await product.api<{ cnpj: string }>('GET', `/companies/${product.companyId}`);
+    const draft = await product.api<{ id: string }>('POST', `/nfe?companyId=${supplierId}`, {
+      naturezaOperacao: 'Venda de mercadoria',
+      customer: {
+        cnpj: demo.body.cnpj,
+        nome: 'Balcao Demonstracao Ltda',
+        ie: '111222333444',
+        endereco: {
+          logradouro: 'Avenida Paulista',
+          numero: '1000',
+          bairro: 'Bela Vista',
+          codigoMunicipio: '3550308',
+          uf: 'SP',
+          cep: '01310100',
+        },
+      },
+      itens: [
+        {
+          codigo: 'CX10',
+          descricao: 'Caixa de papelao 10 unidades',
+          ncm: '48191000',
+          unidade: 'CX',
+          quantidade: 3,
+          valor_unitario: '12.00',
+          cfop: '5102',
+          tributacao: { ICMS: { orig: 0, CSOSN: '102' }, PIS: { CST: '49' }, COFINS: { CST: '49' } },
+        },
+      ],
+      pagamentos: [{ forma: '15', valor: '36.00' }],
+    });
+    const sent = await product.api<{ status: string }>('POST', `/nfe/${draft.body.id}/send?sync=true`);
+    expect(sent.body.status).toBe('autorizada');
+
+    const page = await openUi(browser, product, '/recebidas');
+    await page.getByRole('button', { name: 'Consultar SEFAZ agora' }).click();
+    await page.getByText('Consulta à SEFAZ concluída.').waitFor();
+    const row = page.locator('tr', { hasText: '36,00' });
+    await row.waitFor();
+    await row.getByRole('button', { name: 'Ciência' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Registrar manifestação' }).click();
+    // The queue sends the event to the national environment; the list shows it registered.
+    for (let i = 0; i < 40; i++) {
+      await page.reload();
+      await row.waitFor();
+      if ((await row.textContent())?.includes('Ciência da operação (registrada)')) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(await row.textContent()).toContain('Ciência da operação (registrada)');
     await page.close();
   });
 });
