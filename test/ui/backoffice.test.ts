@@ -1,5 +1,6 @@
 // The back office in a real Chromium against `npm start`: the documents list with its filters, a note's
-// detail and its cancellation within the deadline, and an NF-e created and sent from the form.
+// detail and its cancellation within the deadline, an NF-e created and sent from the form, and a received
+// note manifested.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { generateTestA1 } from '../../src-main/fiscal/certificate.ts';

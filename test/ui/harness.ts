@@ -229,7 +229,16 @@ export async function keysSeen(page: Page): Promise<string[]> {
   return page.evaluate<string[]>(KEYS_SEEN);
 }
 
+/**
+ * Takes the screenshot every run (it also proves the page renders), but rewrites the committed copy in
+ * docs/screenshots only with BALCAO_UPDATE_SCREENSHOTS=1, so that running the tests leaves the tree clean.
+ */
 export async function saveScreenshot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(screenshotsDir, { recursive: true });
-  await page.screenshot({ path: path.join(screenshotsDir, name) });
+  const dir =
+    process.env['BALCAO_UPDATE_SCREENSHOTS'] === '1'
+      ? screenshotsDir
+      : fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-screenshot-'));
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, name) });
+  if (dir !== screenshotsDir) fs.rmSync(dir, { recursive: true, force: true });
 }
