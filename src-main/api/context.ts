@@ -5,6 +5,8 @@ import type { Logger } from '../logger.ts';
 import type { SecretBox } from '../security/secret-box.ts';
 import type { OutboxWorker } from '../outbox/worker.ts';
 import type { FaultControl } from '../sandbox/faults.ts';
+import type { IssueDeps } from '../documents/issue.ts';
+import { ApiError } from './errors.ts';
 
 export interface ApiDeps {
   db: Db;
@@ -21,4 +23,11 @@ export interface ServiceHooks {
   worker: OutboxWorker | null;
   /** Fault switches of the embedded sandbox authority; absent or null when none runs in this process. */
   sandboxFaults?: FaultControl | null;
+}
+
+/** What the document services need; the queue exists only once the service has started it. */
+export function issueDepsOf(deps: ApiDeps): IssueDeps {
+  if (deps.hooks.worker === null)
+    throw new ApiError(503 as number, 'internal_error', 'The transmission queue is starting.');
+  return { db: deps.db, clock: deps.clock, secrets: deps.secrets, worker: deps.hooks.worker };
 }

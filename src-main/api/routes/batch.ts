@@ -1,9 +1,9 @@
 // /v1/nfe/batch: up to 50 NF-e issued and queued at once, and their progress. Mounted on /nfe BEFORE the
 // documents router, whose `GET /:id` would otherwise take `/batch/...`; it only answers its own paths.
 import { Router } from 'express';
-import type { ApiDeps } from '../context.ts';
+import { issueDepsOf, type ApiDeps } from '../context.ts';
 import { authOf } from '../middleware/auth.ts';
-import { ApiError, forbidden, notFound } from '../errors.ts';
+import { forbidden, notFound } from '../errors.ts';
 import { companyOfRequest, reachableBy } from './scoping.ts';
 import type { IssueDeps } from '../../documents/issue.ts';
 import { batchProgress, createBatch, findBatch } from '../../documents/batch.ts';
@@ -12,11 +12,7 @@ import { idempotency } from '../../documents/idempotency.ts';
 export function batchRoutes(deps: ApiDeps): Router {
   const { db } = deps;
   const router = Router();
-  const issueDeps = (): IssueDeps => {
-    if (deps.hooks.worker === null)
-      throw new ApiError(503 as number, 'internal_error', 'The transmission queue is starting.');
-    return { db, clock: deps.clock, secrets: deps.secrets, worker: deps.hooks.worker };
-  };
+  const issueDeps = (): IssueDeps => issueDepsOf(deps);
 
   router.post('/batch', idempotency({ db, clock: deps.clock, logger: deps.logger }), async (req, res) => {
     const company = await companyOfRequest(db, req, res);

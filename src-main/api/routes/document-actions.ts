@@ -6,7 +6,7 @@
 // Handlers only parse and delegate to src-main/documents/.
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import type { ApiDeps } from '../context.ts';
+import { issueDepsOf, type ApiDeps } from '../context.ts';
 import { authOf } from '../middleware/auth.ts';
 import { ApiError, forbidden, notFound, validationError } from '../errors.ts';
 import { parseOrThrow } from '../validation.ts';
@@ -106,11 +106,7 @@ const DEFAULT_ABANDONED_HOURS = ABANDONED_AFTER_HOURS;
 export function documentActionRoutes(deps: ApiDeps): Router {
   const { db } = deps;
   const router = Router();
-  const issueDeps = (): IssueDeps => {
-    if (deps.hooks.worker === null)
-      throw new ApiError(503 as number, 'internal_error', 'The transmission queue is starting.');
-    return { db, clock: deps.clock, secrets: deps.secrets, worker: deps.hooks.worker };
-  };
+  const issueDeps = (): IssueDeps => issueDepsOf(deps);
 
   /** The note of `:id`, 404 when it exists nowhere, 403 when the key cannot reach its company. */
   const documentFor = (req: Request, res: Response): Promise<DocumentRow> => documentOfRequest(db, req, res);

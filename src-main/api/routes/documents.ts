@@ -2,8 +2,7 @@
 // cancel. The state machine lives in documents/state-machine.ts; these handlers only parse and delegate.
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
-import type { ApiDeps } from '../context.ts';
-import { ApiError } from '../errors.ts';
+import { issueDepsOf, type ApiDeps } from '../context.ts';
 import { parseOrThrow } from '../validation.ts';
 import { offsetList, offsetQuery, pageList, pageQuery, parseQuery } from '../pagination.ts';
 import { companyOfRequest, documentOfRequest } from './scoping.ts';
@@ -64,11 +63,7 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
   const { db } = deps;
   const router = Router();
   const basePath = modelo === 55 ? '/v1/nfe' : '/v1/nfce';
-  const issueDeps = (): IssueDeps => {
-    if (deps.hooks.worker === null)
-      throw new ApiError(503 as number, 'internal_error', 'The transmission queue is starting.');
-    return { db, clock: deps.clock, secrets: deps.secrets, worker: deps.hooks.worker };
-  };
+  const issueDeps = (): IssueDeps => issueDepsOf(deps);
   const view = (doc: DocumentRow) => documentView(doc, doc.modelo === 65 ? '/v1/nfce' : '/v1/nfe');
   // Idempotency-Key: a retried sale or send returns the first answer and never transmits twice.
   const idem = { db, clock: deps.clock, logger: deps.logger };
