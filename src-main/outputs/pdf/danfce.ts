@@ -2,12 +2,11 @@
 // the Manual de Especificações Técnicas do DANFE NFC-e e QR Code v6.0: emitter, title, items, totals and
 // payments, taxes (Lei 12.741/2012), consultation by key, consumer, identification and protocol, QR code.
 // One composition routine runs twice: first to measure the height, then to draw on a page of that height.
-import PDFDocument from 'pdfkit';
 import { cents, formatCents } from '../../../src-shared/money.ts';
 import type { OutputDocument } from '../model.ts';
 import { drawQr, textLine, textWidth, useFont, watermark, wrapText, type Align, type Doc } from './draw.ts';
 import type { FontName } from './fonts.ts';
-import { registerFonts } from './fonts.ts';
+import { renderPdf } from './document.ts';
 import {
   formatChave,
   formatCep,
@@ -274,21 +273,7 @@ export function renderDanfce(doc: OutputDocument, options: DanfceOptions): Promi
   const paper = PAPER[options.width];
   if (paper === undefined) return Promise.reject(new RangeError(`paper width ${String(options.width)} mm`));
   const pageWidth = options.width * MM;
-  const pdf = new PDFDocument({
-    autoFirstPage: false,
-    // No default font: pdfkit would parse Helvetica's metrics for each document; ours are registered.
-    font: '',
-    margin: 0,
-    info: { Title: `DANFE NFC-e ${doc.chave}`, Author: doc.emit.xNome, Creator: 'Balcão' },
-  });
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
-    pdf.on('end', () => resolve(Buffer.concat(chunks)));
-    pdf.on('error', reject);
-  });
-  try {
-    registerFonts(pdf);
+  return renderPdf({ Title: `DANFE NFC-e ${doc.chave}`, Author: doc.emit.xNome }, (pdf) => {
     const measure = new Flow(pdf, paper, pageWidth, false);
     compose(measure, doc, options.logo);
     const height = Math.ceil(measure.y);
@@ -303,9 +288,5 @@ export function renderDanfce(doc: OutputDocument, options: DanfceOptions): Promi
       });
     }
     compose(new Flow(pdf, paper, pageWidth, true), doc, options.logo);
-    pdf.end();
-  } catch (error) {
-    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-  }
-  return done;
+  });
 }

@@ -2,7 +2,6 @@
 // DANFE identification with the Code 128 access key, recipient, invoice, tax totals, carrier, the product
 // table continued over as many pages as needed (each repeating the identification block), and the
 // additional information. Positions are computed first and drawn second, so "FOLHA x/y" is known up front.
-import PDFDocument from 'pdfkit';
 import type { OutputDocument, OutputIcmsTot, OutputItem } from '../model.ts';
 import {
   drawCode128,
@@ -14,7 +13,7 @@ import {
   type Align,
   type Doc,
 } from './draw.ts';
-import { registerFonts } from './fonts.ts';
+import { renderPdf } from './document.ts';
 import {
   formatCep,
   formatChave,
@@ -766,22 +765,7 @@ function drawWatermarks(pdf: Doc, doc: OutputDocument): void {
 /** Renders the DANFE of an NF-e (A4 portrait, as many pages as the products need). */
 export function renderDanfe(doc: OutputDocument, options: DanfeOptions = {}): Promise<Buffer> {
   if (doc.modelo !== '55') return Promise.reject(new RangeError('the DANFE is for NF-e (model 55)'));
-  const pdf = new PDFDocument({
-    autoFirstPage: false,
-    // No default font: pdfkit would parse Helvetica's metrics for each document; ours are registered.
-    font: '',
-    size: 'A4',
-    margin: 0,
-    info: { Title: `DANFE ${doc.chave}`, Author: doc.emit.xNome, Creator: 'Balcão' },
-  });
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
-    pdf.on('end', () => resolve(Buffer.concat(chunks)));
-    pdf.on('error', reject);
-  });
-  try {
-    registerFonts(pdf);
+  return renderPdf({ Title: `DANFE ${doc.chave}`, Author: doc.emit.xNome }, (pdf) => {
     const l = layout(pdf, doc, options.logo);
     const total = l.pages.length;
     l.pages.forEach((page, index) => {
@@ -801,9 +785,5 @@ export function renderDanfe(doc: OutputDocument, options: DanfeOptions = {}): Pr
       if (index === 0) drawInfo(pdf, l, BOTTOM - l.infoBoxH - TITLE_H);
       if (page.infoLines.length > 0) drawInfoContinuation(pdf, page.infoLines, y);
     });
-    pdf.end();
-  } catch (error) {
-    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-  }
-  return done;
+  });
 }
