@@ -1,5 +1,8 @@
 // Typed view of the SQLite schema for Kysely; must match the migrations in ./migrations.
 import type { Generated } from 'kysely';
+import type { DocumentStatus } from '../../src-shared/contracts/documents.ts';
+
+export type { DocumentStatus };
 
 /** ISO 8601 timestamps are stored as TEXT so they sort and compare lexically. */
 type IsoTimestamp = string;
@@ -142,18 +145,6 @@ export interface ProductsTable {
   created_at: IsoTimestamp;
   updated_at: IsoTimestamp;
 }
-
-/** Document states (seed §3); `contingencia` = NFC-e issued offline (tpEmis 9), waiting to be transmitted. */
-export type DocumentStatus =
-  | 'rascunho'
-  | 'processando'
-  | 'contingencia'
-  | 'autorizada'
-  | 'erro'
-  | 'denegada'
-  | 'cancelada'
-  | 'substituida'
-  | 'inutilizada';
 
 export interface DocumentsTable {
   id: string;

@@ -9,6 +9,9 @@ import type { DocumentStatus } from '../db/schema.ts';
 import { ApiError, validationError } from '../api/errors.ts';
 import { issueDocument, type IssueDeps } from './issue.ts';
 import type { DocumentRow } from './repository.ts';
+import type { BatchProgress } from '../../src-shared/contracts/documents.ts';
+
+export type { BatchProgress };
 
 export const MAX_BATCH_NOTES = 50;
 
@@ -137,23 +140,6 @@ export function findBatch(db: Db, batchId: string): Promise<BatchesTable | undef
 
 const AUTHORIZED: ReadonlySet<DocumentStatus> = new Set(['autorizada', 'cancelada', 'substituida']);
 const REFUSED: ReadonlySet<DocumentStatus> = new Set(['erro', 'denegada', 'inutilizada']);
-
-export interface BatchProgress {
-  batchId: string;
-  total: number;
-  autorizadas: number;
-  rejeitadas: number;
-  processando: number;
-  status: 'processando' | 'concluido';
-  notas: {
-    id: string;
-    numero: number;
-    status: DocumentStatus;
-    chave_acesso: string;
-    cStat: string | null;
-    xMotivo: string | null;
-  }[];
-}
 
 /**
  * Progress read from the documents: authorized (cancelled or replaced ones were authorized first), refused

@@ -13,8 +13,9 @@ import { loadCompanyFiscal } from './context.ts';
 import type { IssueDeps } from './issue.ts';
 import { documentsRepository, type DocumentRow } from './repository.ts';
 import { assertAllowed } from './state-machine.ts';
+import type { CorrectionLetterView, EventStatus, EventView } from '../../src-shared/contracts/documents.ts';
 
-export type EventStatus = 'processando' | 'registrada' | 'rejeitada';
+export type { CorrectionLetterView, EventStatus, EventView };
 
 /** The document_events table (migration 2026_11_22_0005); typed here with Kysely's withTables. */
 export interface DocumentEventsTable {
@@ -323,20 +324,6 @@ function payloadOf(row: DocumentEventRow): Record<string, unknown> {
   }
 }
 
-export interface CorrectionLetterView {
-  id: string;
-  nfeId: string;
-  sequencia: number;
-  status: EventStatus;
-  protocolo: string | null;
-  cStat: string | null;
-  xMotivo: string | null;
-  /** The text as sent (normalized to what the layout allows: Latin-1, single spaces). */
-  correcao: string;
-  criada_em: string;
-  registrada_em: string | null;
-}
-
 export function correctionLetterView(row: DocumentEventRow): CorrectionLetterView {
   const correcao = payloadOf(row)['correcao'];
   return {
@@ -351,22 +338,6 @@ export function correctionLetterView(row: DocumentEventRow): CorrectionLetterVie
     criada_em: row.created_at,
     registrada_em: row.registered_at,
   };
-}
-
-export interface EventView {
-  id: string;
-  nfeId: string;
-  tpEvento: string;
-  descricao: string;
-  sequencia: number;
-  status: EventStatus;
-  protocolo: string | null;
-  cStat: string | null;
-  xMotivo: string | null;
-  /** correcao (CC-e) or justificativa (cancellations). */
-  detalhes: Record<string, unknown>;
-  criada_em: string;
-  registrada_em: string | null;
 }
 
 export function eventView(row: DocumentEventRow): EventView {

@@ -4,6 +4,7 @@
 // seen (processando, contingencia, autorizada, denegada, cancelada) is refused before anything is sent.
 // The request goes through the transmission queue like every message; the caller waits a bounded time.
 import { randomUUID } from 'node:crypto';
+import type { VoidResult, VoidStatus } from '../../src-shared/contracts/documents.ts';
 import type { Selectable } from 'kysely';
 import { ApiError, conflict, validationError } from '../api/errors.ts';
 import { inTransaction, type Db } from '../db/client.ts';
@@ -16,7 +17,7 @@ import { loadCompanyFiscal } from './context.ts';
 import { CSTAT_TEXT } from './events-service.ts';
 import type { IssueDeps } from './issue.ts';
 
-export type VoidStatus = 'processando' | 'homologada' | 'rejeitada';
+export type { VoidResult, VoidStatus };
 
 /** The number_voids table (migration 2026_11_22_0005); typed here with Kysely's withTables. */
 export interface NumberVoidsTable {
@@ -76,26 +77,6 @@ export const SPELLING_A: VoidFieldNames = {
   numeroFinal: 'numeroFinal',
   justificativa: 'justificativa',
 };
-
-export interface VoidResult {
-  id: string;
-  success: boolean;
-  status: VoidStatus;
-  cStat: string | null;
-  xMotivo: string | null;
-  /**
-   * The authority's protocol. The queue keeps only the cStat of a settled message, not the retInutNFe, so
-   * this is null until the worker stores the answer (see the note in the report of this module).
-   */
-  protocolo: string | null;
-  modelo: number;
-  serie: number;
-  numeroInicial: number;
-  numeroFinal: number;
-  /** Drafts whose number this request voided. */
-  documentos: string[];
-  criada_em: string;
-}
 
 /** The 2-digit year of `now` in the emitter's UF (the authority refuses a year ahead of its own, 453). */
 function yearIn(now: Date, timeZone: string): string {

@@ -13,9 +13,30 @@ import type {
   QueuedPrint,
 } from './printers.ts';
 import type { ErrorBody, ErrorDetail } from './errors.ts';
-import type { CompanyStatus, DocumentView, ReceivedNoteDetail, ReceivedNoteView } from './documents.ts';
+import type {
+  BatchProgress,
+  CompanyStatus,
+  CorrectionLetterView,
+  DocumentStatus,
+  DocumentView,
+  EventView,
+  ReceivedNoteDetail,
+  ReceivedNoteView,
+  VoidResult,
+} from './documents.ts';
 
-export type { CompanyStatus, DocumentView, ReceivedNoteDetail, ReceivedNoteView };
+export type {
+  BatchProgress,
+  CompanyStatus,
+  CorrectionLetterView,
+  DocumentStatus,
+  DocumentView,
+  EventView,
+  ReceivedNoteDetail,
+  ReceivedNoteView,
+};
+/** POST /v1/nfe/inutilizar (the contract's VoidResult). */
+export type VoidRangeResult = VoidResult;
 import type {
   DeliveryDetailView,
   DeliveryStatus,
@@ -24,17 +45,6 @@ import type {
   WebhookView,
   WebhookWithSecret,
 } from './webhooks.ts';
-
-export type DocumentStatus =
-  | 'rascunho'
-  | 'processando'
-  | 'contingencia'
-  | 'autorizada'
-  | 'erro'
-  | 'denegada'
-  | 'cancelada'
-  | 'inutilizada'
-  | 'substituida';
 
 /** POST /v1/nfe/:id/send?sync=true. */
 export interface SyncSendAnswer {
@@ -49,72 +59,12 @@ export interface SyncSendAnswer {
   xml_url: string;
 }
 
-export interface EventView {
-  id: string;
-  nfeId: string;
-  tpEvento: string;
-  descricao: string;
-  sequencia: number;
-  status: string;
-  protocolo: string | null;
-  cStat: string | null;
-  xMotivo: string | null;
-  detalhes: Record<string, unknown>;
-  criada_em: string;
-  registrada_em: string | null;
-}
-
-export interface CorrectionLetterView {
-  id: string;
-  nfeId: string;
-  sequencia: number;
-  status: string;
-  protocolo: string | null;
-  cStat: string | null;
-  xMotivo: string | null;
-  correcao: string;
-  criada_em: string;
-  registrada_em: string | null;
-}
-
 export interface VoidRangeRequest {
   modelo: 55 | 65;
   serie: number;
   numeroInicial: number;
   numeroFinal: number;
   justificativa: string;
-}
-
-export interface VoidRangeResult {
-  id: string;
-  success: boolean;
-  status: string;
-  cStat: string | null;
-  xMotivo: string | null;
-  protocolo: string | null;
-  modelo: number;
-  serie: number;
-  numeroInicial: number;
-  numeroFinal: number;
-  documentos: string[];
-  criada_em: string;
-}
-
-export interface BatchProgress {
-  batchId: string;
-  total: number;
-  autorizadas: number;
-  rejeitadas: number;
-  processando: number;
-  status: 'processando' | 'concluido';
-  notas: {
-    id: string;
-    numero: number;
-    status: string;
-    chave_acesso: string;
-    cStat: string | null;
-    xMotivo: string | null;
-  }[];
 }
 
 export type ManifestationType = 'ciencia' | 'confirmacao' | 'desconhecimento' | 'nao_realizada';

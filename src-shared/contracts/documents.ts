@@ -94,3 +94,88 @@ export interface CompanyStatus {
   };
   certificado: { validoAte: string; diasParaExpirar: number } | null;
 }
+
+/** Document states (seed §3); `contingencia` = NFC-e issued offline (tpEmis 9), waiting to be transmitted. */
+export type DocumentStatus =
+  | 'rascunho'
+  | 'processando'
+  | 'contingencia'
+  | 'autorizada'
+  | 'erro'
+  | 'denegada'
+  | 'cancelada'
+  | 'substituida'
+  | 'inutilizada';
+
+/** A note's event (CC-e, cancellation) as the queue settled it. */
+export type EventStatus = 'processando' | 'registrada' | 'rejeitada';
+
+/** GET /v1/nfe/:id/events. */
+export interface EventView {
+  id: string;
+  nfeId: string;
+  tpEvento: string;
+  descricao: string;
+  sequencia: number;
+  status: EventStatus;
+  protocolo: string | null;
+  cStat: string | null;
+  xMotivo: string | null;
+  /** correcao (CC-e) or justificativa (cancellations). */
+  detalhes: Record<string, unknown>;
+  criada_em: string;
+  registrada_em: string | null;
+}
+
+/** POST /v1/nfe/:id/correction-letter and GET /v1/nfe/:id/correction-letters. */
+export interface CorrectionLetterView {
+  id: string;
+  nfeId: string;
+  sequencia: number;
+  status: EventStatus;
+  protocolo: string | null;
+  cStat: string | null;
+  xMotivo: string | null;
+  /** The text as sent (normalized to what the layout allows: Latin-1, single spaces). */
+  correcao: string;
+  criada_em: string;
+  registrada_em: string | null;
+}
+
+export type VoidStatus = 'processando' | 'homologada' | 'rejeitada';
+
+/** POST /v1/nfe/inutilizar and GET /v1/nfe/inutilizar/:id. */
+export interface VoidResult {
+  id: string;
+  success: boolean;
+  status: VoidStatus;
+  cStat: string | null;
+  xMotivo: string | null;
+  /** The authority's protocol (nProt of retInutNFe) once homologated. */
+  protocolo: string | null;
+  modelo: number;
+  serie: number;
+  numeroInicial: number;
+  numeroFinal: number;
+  /** Drafts whose number this request voided. */
+  documentos: string[];
+  criada_em: string;
+}
+
+/** GET /v1/nfe/batch/:batchId. */
+export interface BatchProgress {
+  batchId: string;
+  total: number;
+  autorizadas: number;
+  rejeitadas: number;
+  processando: number;
+  status: 'processando' | 'concluido';
+  notas: {
+    id: string;
+    numero: number;
+    status: DocumentStatus;
+    chave_acesso: string;
+    cStat: string | null;
+    xMotivo: string | null;
+  }[];
+}
