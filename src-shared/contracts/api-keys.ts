@@ -1,5 +1,6 @@
 // /v1/api-keys: creation shows the secret once; rotation keeps the old key alive for a grace period.
 import { z } from 'zod';
+import { timestampSchema } from './common.ts';
 
 /** Rate-limit plans (seed §8): per-second and per-minute budgets per key. */
 export const RATE_PLANS = {
@@ -42,24 +43,24 @@ export const apiKeyRotateSchema = z.strictObject({
     .default(24 * 3600),
 });
 
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  scope: 'company' | 'organization';
-  organizationId: string;
-  companyId: string | null;
-  plan: string;
-  ratePerSecond: number;
-  ratePerMinute: number;
-  prefix: string;
-  createdAt: string;
-  expiresAt: string | null;
-  revokedAt: string | null;
-  replacedBy: string | null;
-  lastUsedAt: string | null;
-}
+export const apiKeyViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  scope: z.enum(['company', 'organization']),
+  organizationId: z.string(),
+  companyId: z.string().nullable(),
+  plan: z.string(),
+  ratePerSecond: z.number().int(),
+  ratePerMinute: z.number().int(),
+  prefix: z.string(),
+  createdAt: timestampSchema,
+  expiresAt: timestampSchema.nullable(),
+  revokedAt: timestampSchema.nullable(),
+  replacedBy: z.string().nullable(),
+  lastUsedAt: timestampSchema.nullable(),
+});
+export type ApiKeyView = z.infer<typeof apiKeyViewSchema>;
 
 /** Only creation and rotation answers carry the secret, once. */
-export interface ApiKeyCreated extends ApiKeyView {
-  key: string;
-}
+export const apiKeyCreatedSchema = apiKeyViewSchema.extend({ key: z.string() });
+export type ApiKeyCreated = z.infer<typeof apiKeyCreatedSchema>;

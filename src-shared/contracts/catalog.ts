@@ -1,6 +1,7 @@
 // /v1/fiscal-profiles and /v1/products: what an item is and how it is taxed (simple mode of the fiscal core).
 import { z } from 'zod';
 import { decimalText, rateText } from '../decimal-text.ts';
+import { timestampSchema } from './common.ts';
 
 // Code lists of the NF-e 4.00 layout (MOC 7.0 annex I), as of NT 2025.002.
 export const ICMS_CST = [
@@ -161,15 +162,17 @@ export const fiscalProfileCreateSchema = z.strictObject({
 });
 export type FiscalProfileCreate = z.output<typeof fiscalProfileCreateSchema>;
 
-export interface FiscalProfileView {
-  id: string;
-  companyId: string;
-  name: string;
-  CFOP: string;
-  taxes: FiscalTaxes;
-  createdAt: string;
-  updatedAt: string;
-}
+export const fiscalProfileViewSchema = z.object({
+  id: z.string(),
+  companyId: z.string(),
+  name: z.string(),
+  CFOP: z.string(),
+  // The stored rules as they were accepted: output of the same schema, rates as decimal text.
+  taxes: fiscalTaxesSchema,
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+});
+export type FiscalProfileView = z.infer<typeof fiscalProfileViewSchema>;
 
 export const productCreateSchema = z.strictObject({
   cProd: z.string().trim().min(1).max(60),
@@ -193,21 +196,22 @@ export const productCreateSchema = z.strictObject({
 });
 export type ProductCreate = z.output<typeof productCreateSchema>;
 
-export interface ProductView {
-  id: string;
-  companyId: string;
-  cProd: string;
-  cEAN: string | null;
-  xProd: string;
-  NCM: string;
-  CEST: string | null;
-  uCom: string;
-  vUnCom: string;
-  fiscalProfileId: string | null;
-  ativo: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+export const productViewSchema = z.object({
+  id: z.string(),
+  companyId: z.string(),
+  cProd: z.string(),
+  cEAN: z.string().nullable(),
+  xProd: z.string(),
+  NCM: z.string(),
+  CEST: z.string().nullable(),
+  uCom: z.string(),
+  vUnCom: z.string(),
+  fiscalProfileId: z.string().nullable(),
+  ativo: z.boolean(),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+});
+export type ProductView = z.infer<typeof productViewSchema>;
 
 export const productListQuerySchema = z.object({
   q: z.string().trim().min(1).max(60).optional(),

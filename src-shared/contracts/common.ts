@@ -84,19 +84,37 @@ export const offsetQuerySchema = z.object({
 /** §4.6 style: `?page=&limit=`. */
 export const pageLimitQuerySchema = z.object({ page: pageNumber.default(1), limit: pageSize.default(20) });
 
+/** §4.1 list body: `{items, total, page, pageSize}`. */
 export interface PageList<T> {
   items: T[];
   total: number;
   page: number;
   pageSize: number;
 }
+/** §4.2 list body: `{items, total, limit, offset}`. */
 export interface OffsetList<T> {
   items: T[];
   total: number;
   limit: number;
   offset: number;
 }
+/** §4.6 list body: `{data, meta}`. */
 export interface DataList<T> {
   data: T[];
   meta: { page: number; limit: number; total: number; totalPages: number };
 }
+
+// The same three bodies as schemas, for the OpenAPI document and the response checks of the tests.
+const count = z.number().int().min(0);
+export const pageListSchema = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), total: count, page: z.number().int().min(1), pageSize: count });
+export const offsetListSchema = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), total: count, limit: count, offset: count });
+export const dataListSchema = <T extends z.ZodType>(item: T) =>
+  z.object({
+    data: z.array(item),
+    meta: z.object({ page: z.number().int().min(1), limit: count, total: count, totalPages: count }),
+  });
+
+/** Timestamps of the answers: ISO 8601 (UTC `Z` from our clock; the authority's own carry an offset). */
+export const timestampSchema = z.iso.datetime({ offset: true });

@@ -1,6 +1,6 @@
 // /v1/companies requests and responses; field names follow the NF-e layout (emit group).
 import { z } from 'zod';
-import { addressSchema, ambienteSchema, cnpjSchema } from './common.ts';
+import { addressSchema, ambienteSchema, cnpjSchema, timestampSchema } from './common.ts';
 
 const cscToken = z
   .string()
@@ -60,59 +60,65 @@ export const companyConfigSchema = z
   });
 export type CompanyConfig = z.output<typeof companyConfigSchema>;
 
-export interface CompanyView {
-  id: string;
-  organizationId: string;
-  cnpj: string;
-  ie: string;
-  im: string | null;
-  xNome: string;
-  xFant: string | null;
-  crt: number;
-  endereco: {
-    xLgr: string;
-    nro: string;
-    xCpl: string | null;
-    xBairro: string;
-    cMun: string;
-    xMun: string;
-    uf: string;
-    cep: string;
-    fone: string | null;
-  };
-  email: string | null;
-  ambiente: 'homologacao' | 'producao';
-  authority: 'sandbox' | 'sefaz';
+export const companyViewSchema = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  cnpj: z.string(),
+  ie: z.string(),
+  im: z.string().nullable(),
+  xNome: z.string(),
+  xFant: z.string().nullable(),
+  crt: z.number().int(),
+  endereco: z.object({
+    xLgr: z.string(),
+    nro: z.string(),
+    xCpl: z.string().nullable(),
+    xBairro: z.string(),
+    cMun: z.string(),
+    xMun: z.string(),
+    uf: z.string(),
+    cep: z.string(),
+    fone: z.string().nullable(),
+  }),
+  email: z.string().nullable(),
+  ambiente: ambienteSchema,
+  authority: z.enum(['sandbox', 'sefaz']),
   /** The CSC token itself is a secret and never returned. */
-  csc: { id: string; configured: true } | null;
-  nfceQrVersion: 2 | 3;
-  createdAt: string;
-  updatedAt: string;
-}
+  csc: z.object({ id: z.string(), configured: z.literal(true) }).nullable(),
+  nfceQrVersion: z.union([z.literal(2), z.literal(3)]),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+});
+export type CompanyView = z.infer<typeof companyViewSchema>;
+
+/** PUT /v1/companies/:id/config answer (seed §4.5). */
+export const companyConfigResultSchema = z.object({ success: z.boolean(), message: z.string() });
 
 export const sequencesQuerySchema = z.object({
   environment: z.enum(['homologacao', 'producao', 'all']).default('all'),
 });
 
-export interface NfeSequenceView {
-  modelo: 55 | 65;
-  serie: number;
-  ambiente: 'homologacao' | 'producao';
+export const nfeSequenceViewSchema = z.object({
+  modelo: z.union([z.literal(55), z.literal(65)]),
+  serie: z.number().int(),
+  ambiente: ambienteSchema,
   /** Next number that will be reserved. */
-  proximoNumero: number;
+  proximoNumero: z.number().int(),
   /** Highest number already reserved, 0 when none. */
-  ultimoNumero: number;
-}
+  ultimoNumero: z.number().int(),
+});
+export type NfeSequenceView = z.infer<typeof nfeSequenceViewSchema>;
 
-export interface CertificateStatusView {
-  id: string;
-  subject: string;
-  issuer: string;
-  serialNumber: string;
-  cnpj: string;
-  notBefore: string;
-  notAfter: string;
-  daysToExpiry: number;
-  expired: boolean;
-  uploadedAt: string;
-}
+export const certificateStatusViewSchema = z.object({
+  id: z.string(),
+  subject: z.string(),
+  issuer: z.string(),
+  serialNumber: z.string(),
+  cnpj: z.string(),
+  notBefore: timestampSchema,
+  notAfter: timestampSchema,
+  daysToExpiry: z.number().int(),
+  expired: z.boolean(),
+  uploadedAt: timestampSchema,
+});
+export type CertificateStatusView = z.infer<typeof certificateStatusViewSchema>;

@@ -1,6 +1,6 @@
 // /v1/customers: the recipient (dest) of NF-e and the identified consumer of NFC-e.
 import { z } from 'zod';
-import { addressSchema, cnpjSchema, cpfSchema } from './common.ts';
+import { addressSchema, cnpjSchema, cpfSchema, timestampSchema } from './common.ts';
 
 const customerFields = {
   cpf: cpfSchema.optional(),
@@ -42,30 +42,33 @@ export type CustomerCreate = z.output<typeof customerCreateSchema>;
 /** PUT replaces the customer: same shape as create. */
 export const customerUpdateSchema = customerCreateSchema;
 
-export interface CustomerView {
-  id: string;
-  companyId: string;
-  cpf: string | null;
-  cnpj: string | null;
-  idEstrangeiro: string | null;
-  xNome: string;
-  ie: string | null;
-  indIEDest: number;
-  email: string | null;
-  fone: string | null;
-  endereco: {
-    xLgr: string | null;
-    nro: string | null;
-    xCpl: string | null;
-    xBairro: string | null;
-    cMun: string | null;
-    xMun: string | null;
-    uf: string | null;
-    cep: string | null;
-  } | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const customerViewSchema = z.object({
+  id: z.string(),
+  companyId: z.string(),
+  cpf: z.string().nullable(),
+  cnpj: z.string().nullable(),
+  idEstrangeiro: z.string().nullable(),
+  xNome: z.string(),
+  ie: z.string().nullable(),
+  indIEDest: z.number().int(),
+  email: z.string().nullable(),
+  fone: z.string().nullable(),
+  endereco: z
+    .object({
+      xLgr: z.string().nullable(),
+      nro: z.string().nullable(),
+      xCpl: z.string().nullable(),
+      xBairro: z.string().nullable(),
+      cMun: z.string().nullable(),
+      xMun: z.string().nullable(),
+      uf: z.string().nullable(),
+      cep: z.string().nullable(),
+    })
+    .nullable(),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+});
+export type CustomerView = z.infer<typeof customerViewSchema>;
 
 export const customerListQuerySchema = z.object({
   q: z.string().trim().min(1).max(60).optional(),

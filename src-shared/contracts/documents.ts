@@ -1,5 +1,7 @@
 // The answers of the document routes (NF-e/NFC-e, received notes, the company's status), shared by the
 // service that builds them and the clients (the renderer's api-client, other TypeScript POS) that read them.
+import { z } from 'zod';
+import { ambienteSchema, timestampSchema } from './common.ts';
 
 /** GET /v1/nfe/:id and /v1/nfce/:id: identification, state, the authority's answer, totals and items. */
 export interface DocumentView {
@@ -40,92 +42,109 @@ export interface DocumentView {
 }
 
 /** GET /v1/nfe/received and /v1/nfe/received/:id: a note addressed to the company (NFeDistribuicaoDFe). */
-export interface ReceivedNoteView {
-  id: string;
-  chave_acesso: string;
-  emitente: { cnpj: string | null; nome: string | null; ie: string | null };
-  tipo_operacao: number | null;
-  valor_total: string | null;
-  dh_emissao: string | null;
-  situacao: 'autorizada' | 'denegada' | 'cancelada';
-  protocolo: string | null;
-  nsu: string;
-  schema: string;
+export const receivedNoteViewSchema = z.object({
+  id: z.string(),
+  chave_acesso: z.string(),
+  emitente: z.object({ cnpj: z.string().nullable(), nome: z.string().nullable(), ie: z.string().nullable() }),
+  tipo_operacao: z.number().int().nullable(),
+  valor_total: z.string().nullable(),
+  dh_emissao: timestampSchema.nullable(),
+  situacao: z.enum(['autorizada', 'denegada', 'cancelada']),
+  protocolo: z.string().nullable(),
+  nsu: z.string(),
+  schema: z.string(),
   /** true once the whole NF-e (procNFe) arrived; before that only the summary (resNFe) is known. */
-  completa: boolean;
-  manifestacao: { tipo: string; status: string } | null;
-  xml_url: string;
-  recebida_em: string;
-  atualizada_em: string;
-}
+  completa: z.boolean(),
+  manifestacao: z.object({ tipo: z.string(), status: z.string() }).nullable(),
+  xml_url: z.string(),
+  recebida_em: timestampSchema,
+  atualizada_em: timestampSchema,
+});
+export type ReceivedNoteView = z.infer<typeof receivedNoteViewSchema>;
 
-export interface ReceivedNoteDetail extends ReceivedNoteView {
-  xml: string;
-  manifestacoes: {
-    tipo: string;
-    tpEvento: string;
-    status: string;
-    cStat: string | null;
-    xMotivo: string | null;
-    /** The event's protocol (nProt of retEvento) once registered. */
-    protocolo: string | null;
-    justificativa: string | null;
-    criada_em: string;
-  }[];
-  eventos: { tpEvento: string | null; nSeqEvento: number | null; nsu: string; schema: string }[];
-}
+export const receivedNoteDetailSchema = receivedNoteViewSchema.extend({
+  xml: z.string(),
+  manifestacoes: z.array(
+    z.object({
+      tipo: z.string(),
+      tpEvento: z.string(),
+      status: z.string(),
+      cStat: z.string().nullable(),
+      xMotivo: z.string().nullable(),
+      /** The event's protocol (nProt of retEvento) once registered. */
+      protocolo: z.string().nullable(),
+      justificativa: z.string().nullable(),
+      criada_em: timestampSchema,
+    }),
+  ),
+  eventos: z.array(
+    z.object({
+      tpEvento: z.string().nullable(),
+      nSeqEvento: z.number().int().nullable(),
+      nsu: z.string(),
+      schema: z.string(),
+    }),
+  ),
+});
+export type ReceivedNoteDetail = z.infer<typeof receivedNoteDetailSchema>;
 
 /** GET /v1/companies/:id/status: what the cashier's status bar shows. */
-export interface CompanyStatus {
-  ambiente: 'homologacao' | 'producao';
-  autoridade: {
-    modo: 'normal' | 'SVC-AN' | 'SVC-RS' | 'offline';
+export const companyStatusSchema = z.object({
+  ambiente: ambienteSchema,
+  autoridade: z.object({
+    modo: z.enum(['normal', 'SVC-AN', 'SVC-RS', 'offline']),
     /** false while new NFC-e are issued offline (tpEmis 9) because the authority did not answer. */
-    online: boolean;
+    online: z.boolean(),
     /** When the contingency in force began; null in normal mode. */
-    desde: string | null;
-    motivo: string | null;
-  };
-  fila: {
+    desde: timestampSchema.nullable(),
+    motivo: z.string().nullable(),
+  }),
+  fila: z.object({
     /** Queue rows not yet delivered and settled (pending, in flight, or waiting for a consultation). */
-    pendentes: number;
+    pendentes: z.number().int(),
     /** NFC-e issued offline, still waiting for their authorization. */
-    contingencia: number;
-  };
-  certificado: { validoAte: string; diasParaExpirar: number } | null;
-}
+    contingencia: z.number().int(),
+  }),
+  certificado: z.object({ validoAte: timestampSchema, diasParaExpirar: z.number().int() }).nullable(),
+});
+export type CompanyStatus = z.infer<typeof companyStatusSchema>;
 
 /** Document states (seed §3); `contingencia` = NFC-e issued offline (tpEmis 9), waiting to be transmitted. */
-export type DocumentStatus =
-  | 'rascunho'
-  | 'processando'
-  | 'contingencia'
-  | 'autorizada'
-  | 'erro'
-  | 'denegada'
-  | 'cancelada'
-  | 'substituida'
-  | 'inutilizada';
+export const DOCUMENT_STATUSES = [
+  'rascunho',
+  'processando',
+  'contingencia',
+  'autorizada',
+  'erro',
+  'denegada',
+  'cancelada',
+  'substituida',
+  'inutilizada',
+] as const;
+export const documentStatusSchema = z.enum(DOCUMENT_STATUSES);
+export type DocumentStatus = z.infer<typeof documentStatusSchema>;
 
 /** A note's event (CC-e, cancellation) as the queue settled it. */
-export type EventStatus = 'processando' | 'registrada' | 'rejeitada';
+export const eventStatusSchema = z.enum(['processando', 'registrada', 'rejeitada']);
+export type EventStatus = z.infer<typeof eventStatusSchema>;
 
 /** GET /v1/nfe/:id/events. */
-export interface EventView {
-  id: string;
-  nfeId: string;
-  tpEvento: string;
-  descricao: string;
-  sequencia: number;
-  status: EventStatus;
-  protocolo: string | null;
-  cStat: string | null;
-  xMotivo: string | null;
+export const eventViewSchema = z.object({
+  id: z.string(),
+  nfeId: z.string(),
+  tpEvento: z.string(),
+  descricao: z.string(),
+  sequencia: z.number().int(),
+  status: eventStatusSchema,
+  protocolo: z.string().nullable(),
+  cStat: z.string().nullable(),
+  xMotivo: z.string().nullable(),
   /** correcao (CC-e) or justificativa (cancellations). */
-  detalhes: Record<string, unknown>;
-  criada_em: string;
-  registrada_em: string | null;
-}
+  detalhes: z.record(z.string(), z.unknown()),
+  criada_em: timestampSchema,
+  registrada_em: timestampSchema.nullable(),
+});
+export type EventView = z.infer<typeof eventViewSchema>;
 
 /** POST /v1/nfe/:id/correction-letter and GET /v1/nfe/:id/correction-letters. */
 export interface CorrectionLetterView {
@@ -163,19 +182,22 @@ export interface VoidResult {
 }
 
 /** GET /v1/nfe/batch/:batchId. */
-export interface BatchProgress {
-  batchId: string;
-  total: number;
-  autorizadas: number;
-  rejeitadas: number;
-  processando: number;
-  status: 'processando' | 'concluido';
-  notas: {
-    id: string;
-    numero: number;
-    status: DocumentStatus;
-    chave_acesso: string;
-    cStat: string | null;
-    xMotivo: string | null;
-  }[];
-}
+export const batchProgressSchema = z.object({
+  batchId: z.string(),
+  total: z.number().int(),
+  autorizadas: z.number().int(),
+  rejeitadas: z.number().int(),
+  processando: z.number().int(),
+  status: z.enum(['processando', 'concluido']),
+  notas: z.array(
+    z.object({
+      id: z.string(),
+      numero: z.number().int(),
+      status: documentStatusSchema,
+      chave_acesso: z.string(),
+      cStat: z.string().nullable(),
+      xMotivo: z.string().nullable(),
+    }),
+  ),
+});
+export type BatchProgress = z.infer<typeof batchProgressSchema>;

@@ -1,36 +1,42 @@
 // The one error body of the /v1 API (seed §7), shared by the service, the renderer and the tests.
-export type ErrorCode =
-  | 'invalid_json'
-  | 'validation_error'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not_found'
-  | 'conflict'
-  | 'invalid_state'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'fiscal_rejection'
-  | 'certificate_invalid'
-  | 'rate_limited'
-  | 'authority_unavailable'
-  | 'internal_error';
+import { z } from 'zod';
 
-export interface ErrorDetail {
+export const ERROR_CODES = [
+  'invalid_json',
+  'validation_error',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'invalid_state',
+  'payload_too_large',
+  'unsupported_media_type',
+  'fiscal_rejection',
+  'certificate_invalid',
+  'rate_limited',
+  'authority_unavailable',
+  'internal_error',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const errorDetailSchema = z.object({
   /** Path of the faulty field in the request, e.g. `itens[2].ncm`; `body` for the body itself. */
-  field: string;
-  error: string;
-}
+  field: z.string().meta({ description: 'Path of the faulty field in the request, e.g. `itens[2].ncm`' }),
+  error: z.string(),
+});
+export type ErrorDetail = z.infer<typeof errorDetailSchema>;
 
-export interface ErrorBody {
-  error: ErrorCode;
-  message: string;
-  details: ErrorDetail[];
+export const errorBodySchema = z.object({
+  error: z.enum(ERROR_CODES),
+  message: z.string(),
+  details: z.array(errorDetailSchema),
   /** Only on 422 answers that come from a fiscal rule or the authority. */
-  cStat?: string;
-  xMotivo?: string;
+  cStat: z.string().optional(),
+  xMotivo: z.string().optional(),
   /** Only on 500 answers: the id to find the logged cause. */
-  requestId?: string;
-}
+  requestId: z.string().optional(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 /** Formats a path the way integrators write it: `itens[2].ncm`. */
 export function formatFieldPath(path: ReadonlyArray<PropertyKey>): string {

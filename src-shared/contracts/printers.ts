@@ -1,7 +1,7 @@
 // /v1 printers and print jobs: thermal printer profiles of a company (network, USB, serial), their live
 // status, and the persisted queue of receipts and test pages sent to them.
 import { z } from 'zod';
-import { pageQuerySchema } from './common.ts';
+import { pageQuerySchema, timestampSchema } from './common.ts';
 
 export const PRINTER_TIPOS = ['rede', 'usb', 'serial'] as const;
 export type PrinterTipo = (typeof PRINTER_TIPOS)[number];
@@ -196,43 +196,26 @@ export function printerUpdateSchema(currentTipo: PrinterTipo) {
 }
 export type PrinterUpdate = z.output<ReturnType<typeof printerUpdateSchema>>;
 
-export interface PrinterView {
-  id: string;
-  companyId: string;
-  nome: string;
-  tipo: PrinterTipo;
+export const printerViewSchema = z.object({
+  id: z.string(),
+  companyId: z.string(),
+  nome: z.string(),
+  tipo: z.enum(PRINTER_TIPOS),
   /** USB ids are shown as lsusb prints them ("0x0416"). */
-  conexao:
-    | { host: string; porta: number }
-    | { vendorId: string; productId: string }
-    | { caminho: string; baudRate: number };
-  largura: 58 | 80;
-  qr: 'nativo' | 'raster';
-  codePage: PrinterCodePage;
-  impressaoAutomatica: boolean;
-  padrao: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** The printer's answer to DLE EOT 1, 2 and 4, or what we could tell without it. */
-export interface PrinterStatusView {
-  printerId: string;
-  /** False when the printer could not be reached at all (then `online` is false too). */
-  reachable: boolean;
-  online: boolean;
-  coverOpen: boolean;
-  paperNearEnd: boolean;
-  paperOut: boolean;
-  /** The printer reports an error (cutter jam, head overheated...) that stops printing. */
-  error: boolean;
-  /** False when the printer accepted the connection but did not answer the status queries. */
-  statusReported: boolean;
-  /** Why it is not ready, in the print jobs' `lastError` words; null when ready. */
-  problem: PrintProblem | null;
-  detail: string | null;
-  checkedAt: string;
-}
+  conexao: z.union([
+    z.object({ host: z.string(), porta: z.number().int() }),
+    z.object({ vendorId: z.string(), productId: z.string() }),
+    z.object({ caminho: z.string(), baudRate: z.number().int() }),
+  ]),
+  largura: z.union([z.literal(58), z.literal(80)]),
+  qr: z.enum(['nativo', 'raster']),
+  codePage: z.enum(PRINTER_CODE_PAGES),
+  impressaoAutomatica: z.boolean(),
+  padrao: z.boolean(),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+});
+export type PrinterView = z.infer<typeof printerViewSchema>;
 
 /** Why an attempt did not print; kept in the job's `lastError`. */
 export const PRINT_PROBLEMS = [
@@ -246,31 +229,52 @@ export const PRINT_PROBLEMS = [
 ] as const;
 export type PrintProblem = (typeof PRINT_PROBLEMS)[number];
 
+/** The printer's answer to DLE EOT 1, 2 and 4, or what we could tell without it. */
+export const printerStatusViewSchema = z.object({
+  printerId: z.string(),
+  /** False when the printer could not be reached at all (then `online` is false too). */
+  reachable: z.boolean(),
+  online: z.boolean(),
+  coverOpen: z.boolean(),
+  paperNearEnd: z.boolean(),
+  paperOut: z.boolean(),
+  /** The printer reports an error (cutter jam, head overheated...) that stops printing. */
+  error: z.boolean(),
+  /** False when the printer accepted the connection but did not answer the status queries. */
+  statusReported: z.boolean(),
+  /** Why it is not ready, in the print jobs' `lastError` words; null when ready. */
+  problem: z.enum(PRINT_PROBLEMS).nullable(),
+  detail: z.string().nullable(),
+  checkedAt: timestampSchema,
+});
+export type PrinterStatusView = z.infer<typeof printerStatusViewSchema>;
+
 export const PRINT_JOB_STATUSES = ['pending', 'printing', 'done', 'failed', 'cancelled'] as const;
 export type PrintJobStatus = (typeof PRINT_JOB_STATUSES)[number];
 /** `auto` after a sale, `print` on request, `reprint` an explicit further copy, `test` the test page. */
 export const PRINT_JOB_REASONS = ['auto', 'print', 'reprint', 'test'] as const;
 export type PrintJobReason = (typeof PRINT_JOB_REASONS)[number];
 
-export interface PrintJobView {
-  id: string;
-  companyId: string;
-  printerId: string | null;
-  printerNome: string;
-  documentId: string | null;
-  reason: PrintJobReason;
-  status: PrintJobStatus;
-  attempts: number;
-  lastError: string | null;
-  nextTryAt: string | null;
+export const printJobViewSchema = z.object({
+  id: z.string(),
+  companyId: z.string(),
+  printerId: z.string().nullable(),
+  printerNome: z.string(),
+  documentId: z.string().nullable(),
+  reason: z.enum(PRINT_JOB_REASONS),
+  status: z.enum(PRINT_JOB_STATUSES),
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+  nextTryAt: timestampSchema.nullable(),
   /** A job still failing at this instant stops being retried (status `failed`); retry revives it. */
-  expiresAt: string;
+  expiresAt: timestampSchema,
   /** Size of the ESC/POS bytes stored with the job. */
-  size: number;
-  createdAt: string;
-  updatedAt: string;
-  printedAt: string | null;
-}
+  size: z.number().int(),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+  printedAt: timestampSchema.nullable(),
+});
+export type PrintJobView = z.infer<typeof printJobViewSchema>;
 
 /** Body of POST /v1/nfce/:id/print and /reprint; without printerId the company's default printer. */
 export const printRequestSchema = z.strictObject({
@@ -282,7 +286,5 @@ export const printJobListQuerySchema = pageQuerySchema.extend({
   documentId: z.string().trim().min(1).optional(),
 });
 
-export interface QueuedPrint {
-  jobId: string;
-  status: PrintJobStatus;
-}
+export const queuedPrintSchema = z.object({ jobId: z.string(), status: z.enum(PRINT_JOB_STATUSES) });
+export type QueuedPrint = z.infer<typeof queuedPrintSchema>;
