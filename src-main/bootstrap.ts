@@ -15,8 +15,11 @@ import { companyCreateSchema } from '../src-shared/contracts/companies.ts';
 
 export interface SandboxInfo {
   baseUrl: string;
+  /** A company key of the demo company: what the specification's operations carry (seed §5). */
   apiKey: string;
   companyId: string;
+  /** The organization's key: creates companies and keys; reaches the demo company without companyId while it is the only one. */
+  organizationApiKey: string;
 }
 
 export interface BootstrapResult {
@@ -75,10 +78,25 @@ export async function bootstrapSandbox(
         lines: ['Existing data dir without sandbox.json: create API keys with `npm run cli -- key create`.'],
       };
     }
-    const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as SandboxInfo;
-    const info = { ...saved, baseUrl };
+    const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<SandboxInfo> &
+      Omit<SandboxInfo, 'organizationApiKey'>;
+    let info: SandboxInfo;
+    const demo = await companiesRepository.findById(db, saved.companyId);
+    if (saved.organizationApiKey === undefined && demo !== undefined) {
+      // Written by an earlier release, whose one key was the organization's: keep it as such and hand out a
+      // company key, which is what the specification's operations carry.
+      const key = await createApiKey(db, clock, demo.organization_id, {
+        name: 'sandbox',
+        scope: 'company',
+        companyId: saved.companyId,
+        plan: 'terminal',
+      });
+      info = { ...saved, baseUrl, apiKey: key.key, organizationApiKey: saved.apiKey };
+    } else {
+      info = { ...saved, organizationApiKey: saved.organizationApiKey ?? saved.apiKey, baseUrl };
+    }
     // The port may differ from the last start; keep the file pointing at where the API is now.
-    if (saved.baseUrl !== baseUrl) writeSandboxJson(dataDir, info);
+    if (JSON.stringify(saved) !== JSON.stringify(info)) writeSandboxJson(dataDir, info);
     return { created: false, sandbox: info, lines: [`Sandbox: ${file} (company ${info.companyId})`] };
   }
 
@@ -87,7 +105,7 @@ export async function bootstrapSandbox(
   const cscToken = randomBytes(18).toString('hex').toUpperCase();
   const certFile = path.join(dataDir, 'sandbox-certificate.pfx');
   // One transaction: a start interrupted half-way leaves an empty database and bootstraps again next time.
-  const { org, company, cert, key, info } = await inTransaction(db, async (trx) => {
+  const { org, company, cert, key, orgKey, info } = await inTransaction(db, async (trx) => {
     const txDeps = { ...deps, db: trx };
     const org = await createOrganization(trx, clock, 'Balcão Demo');
     const company = await createCompany(
@@ -100,14 +118,25 @@ export async function bootstrapSandbox(
     const cert = await uploadCertificate(txDeps, companyRow, pfx, certPassword);
     const key = await createApiKey(trx, clock, org.id, {
       name: 'sandbox',
+      scope: 'company',
+      companyId: company.id,
+      plan: 'terminal',
+    });
+    const orgKey = await createApiKey(trx, clock, org.id, {
+      name: 'sandbox organization',
       scope: 'organization',
       plan: 'terminal',
     });
-    const info: SandboxInfo = { baseUrl, apiKey: key.key, companyId: company.id };
+    const info: SandboxInfo = {
+      baseUrl,
+      apiKey: key.key,
+      companyId: company.id,
+      organizationApiKey: orgKey.key,
+    };
     fs.mkdirSync(dataDir, { recursive: true });
     fs.writeFileSync(certFile, pfx, { mode: 0o600 });
     writeSandboxJson(dataDir, info);
-    return { org, company, cert, key, info };
+    return { org, company, cert, key, orgKey, info };
   });
   return {
     created: true,
@@ -119,7 +148,8 @@ export async function bootstrapSandbox(
       `  certificate   ${certFile}  password ${certPassword}  valid until ${cert.notAfter}`,
       `  NFC-e CSC     id 000001  token ${cscToken}`,
       `  series        NF-e 1, NFC-e 1`,
-      `  API key       ${key.key}  (organization scope, shown once; also in sandbox.json)`,
+      `  API key       ${key.key}  (company scope, shown once; also in sandbox.json)`,
+      `  org API key   ${orgKey.key}  (organization scope: creates companies and keys; in sandbox.json)`,
       `  written       ${sandboxFile(dataDir)}`,
     ],
   };

@@ -15,6 +15,16 @@ export const companiesRepository = {
   findByCnpj: (db: Db, cnpj: string) =>
     db.selectFrom('companies').selectAll().where('cnpj', '=', cnpj).executeTakeFirst(),
 
+  /** Up to `limit` companies of the organization: enough to tell none, one or several. */
+  firstOfOrganization: (db: Db, organizationId: string, limit: number) =>
+    db
+      .selectFrom('companies')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .orderBy('created_at')
+      .limit(limit)
+      .execute(),
+
   listByOrganization: async (
     db: Db,
     organizationId: string,

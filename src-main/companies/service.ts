@@ -3,7 +3,7 @@ import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/client.ts';
 import type { Ambiente, AuthorityTarget } from '../db/schema.ts';
 import { newId } from '../ids.ts';
-import { ApiError, conflict, forbidden, validationError } from '../api/errors.ts';
+import { ApiError, conflict, forbidden, notFound, validationError } from '../api/errors.ts';
 import type { AuthContext } from '../api-keys/service.ts';
 import type { SecretBox } from '../security/secret-box.ts';
 import { findMunicipio } from '../reference/ibge.ts';
@@ -16,6 +16,8 @@ import type {
   NfeSequenceView,
 } from '../../src-shared/contracts/companies.ts';
 import type { ErrorDetail } from '../../src-shared/contracts/errors.ts';
+import { catalogRepository } from '../catalog/repository.ts';
+import { insertDefaultProfile } from '../catalog/service.ts';
 import { companiesRepository, type CertificateRow, type CompanyRow } from './repository.ts';
 
 export function toCompanyView(row: CompanyRow): CompanyView {
@@ -44,6 +46,7 @@ export function toCompanyView(row: CompanyRow): CompanyView {
     authority: row.authority,
     csc: row.csc_id === null ? null : { id: row.csc_id, configured: true },
     nfceQrVersion: row.nfce_qr_version === 3 ? 3 : 2,
+    defaultFiscalProfileId: row.default_fiscal_profile_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -76,18 +79,32 @@ export async function companyForRequest(
     return companyForAuth(db, auth, auth.companyId as string);
   }
   if (requested === undefined) {
+    // An organization key that reaches exactly one company acts on it, as a company key would.
+    const companies = await companiesRepository.firstOfOrganization(db, auth.organizationId, 2);
+    if (companies.length === 1 && companies[0] !== undefined) return companies[0];
     throw validationError([
-      { field: 'companyId', error: 'an organization key must say which company (companyId)' },
+      {
+        field: 'companyId',
+        error:
+          companies.length === 0
+            ? 'the organization has no company yet: create one with POST /v1/companies'
+            : 'this organization key reaches several companies: say which one (companyId)',
+      },
     ]);
   }
   return companyForAuth(db, auth, requested);
 }
 
-/** 403 for anything outside the key's reach, existing or not, so that ids of other tenants leak nothing. */
+/**
+ * 404 for a company that exists nowhere and 403 for one outside the key's reach (seed §7: 404 "company not
+ * found", 403 "credential lacks permission for the company resource"). Ids are random UUIDs, so telling
+ * the two apart gives away nothing guessable.
+ */
 export async function companyForAuth(db: Db, auth: AuthContext, companyId: string): Promise<CompanyRow> {
-  if (auth.scope === 'company' && auth.companyId !== companyId) throw forbidden();
   const company = await companiesRepository.findById(db, companyId);
-  if (company === undefined || company.organization_id !== auth.organizationId) throw forbidden();
+  if (company === undefined) throw notFound('Company');
+  if (auth.scope === 'company' && auth.companyId !== company.id) throw forbidden();
+  if (company.organization_id !== auth.organizationId) throw forbidden();
   return company;
 }
 
@@ -138,6 +155,8 @@ export async function createCompany(
     csc_id: input.csc?.id ?? null,
     csc_token_enc: input.csc === undefined ? null : secrets.seal(input.csc.token),
     nfce_qr_version: input.nfceQrVersion,
+    // Set below, once the profile (which references the company) exists.
+    default_fiscal_profile_id: null,
     created_at: now,
     updated_at: now,
   };
@@ -164,6 +183,9 @@ export async function createCompany(
         })),
       ),
     );
+    const profile = await insertDefaultProfile(trx, row, now);
+    row.default_fiscal_profile_id = profile.id;
+    await companiesRepository.update(trx, row.id, { default_fiscal_profile_id: profile.id });
   });
   return toCompanyView(row);
 }
@@ -175,11 +197,10 @@ export async function updateCompanyConfig(
 ): Promise<{ success: true; message: string }> {
   const changes: Partial<CompanyRow> = { updated_at: clock.now().toISOString() };
   const said: string[] = [];
+  const problems: ErrorDetail[] = [];
   if (config.ambiente !== undefined) {
     if (config.ambiente === 'producao' && company.authority === 'sandbox') {
-      throw validationError([
-        { field: 'ambiente', error: 'a company on the sandbox authority stays in homologacao' },
-      ]);
+      problems.push({ field: 'ambiente', error: 'a company on the sandbox authority stays in homologacao' });
     }
     changes.ambiente = config.ambiente;
     said.push(`ambiente ${config.ambiente}`);
@@ -193,6 +214,17 @@ export async function updateCompanyConfig(
     changes.nfce_qr_version = config.versao_qrcode;
     said.push(`QR code v${config.versao_qrcode}`);
   }
+  if (config.defaultFiscalProfileId !== undefined) {
+    const profile = await catalogRepository.findProfile(db, config.defaultFiscalProfileId);
+    // Another company's profile answers like a missing one: its id says nothing about that company.
+    if (profile === undefined || profile.company_id !== company.id) {
+      problems.push({ field: 'defaultFiscalProfileId', error: 'no such fiscal profile in this company' });
+    } else {
+      changes.default_fiscal_profile_id = profile.id;
+      said.push(`default fiscal profile '${profile.name}'`);
+    }
+  }
+  if (problems.length > 0) throw validationError(problems);
   await companiesRepository.update(db, company.id, changes);
   return { success: true, message: `Configuration updated: ${said.join(', ')}.` };
 }

@@ -1,13 +1,15 @@
 // Cancellation (event 110111): allowed only for an authorized note within the legal deadline — 24 h for
 // NF-e, 30 min for NFC-e (MOC 7.0 rejection 501) — and queued like every message to the authority.
 import { ApiError, invalidState } from '../api/errors.ts';
-import { inTransaction } from '../db/client.ts';
+import { inTransaction, type Db } from '../db/client.ts';
 import { buildEvent, signEvent } from '../fiscal/events.ts';
 import { outboxRepository } from '../outbox/repository.ts';
 import { loadCompanyFiscal } from './context.ts';
 import type { IssueDeps } from './issue.ts';
 import { documentsRepository, type DocumentRow } from './repository.ts';
 import { assertAllowed } from './state-machine.ts';
+
+const CANCEL_EVENT = '<tpEvento>110111</tpEvento>';
 
 const DEADLINE_MS: Readonly<Record<number, number>> = { 55: 24 * 3600_000, 65: 30 * 60_000 };
 
@@ -59,7 +61,7 @@ export async function cancelDocument(
     if (doc === undefined) throw new ApiError(404, 'not_found', 'Document not found.');
     assertAllowed(doc.status, 'cancel');
     const open = await outboxRepository.openForDocument(trx, doc.id);
-    if (open.some((row) => row.kind === 'evento' && row.message.includes('<tpEvento>110111</tpEvento>'))) {
+    if (open.some((row) => row.kind === 'evento' && row.message.includes(CANCEL_EVENT))) {
       throw invalidState(doc.status, 'cancel again (a cancellation is already being sent)');
     }
     const stamp = now.toISOString();
@@ -72,4 +74,15 @@ export async function cancelDocument(
     });
     return doc;
   });
+}
+
+/** Which of these notes have a cancellation still waiting for the authority's answer (they read `processando`). */
+export async function pendingCancellations(db: Db, documentIds: readonly string[]): Promise<Set<string>> {
+  if (documentIds.length === 0) return new Set();
+  const rows = await outboxRepository.openEventsFor(db, documentIds);
+  return new Set(
+    rows
+      .filter((r) => r.message.includes(CANCEL_EVENT) && r.document_id !== null)
+      .map((r) => r.document_id as string),
+  );
 }

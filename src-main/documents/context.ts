@@ -137,9 +137,18 @@ export async function lookupsFor(
     const row = await catalogRepository.findProfile(db, id);
     if (row?.company_id === companyId) profiles.set(id, profileView(row));
   }
+  const company = await db
+    .selectFrom('companies')
+    .select('default_fiscal_profile_id')
+    .where('id', '=', companyId)
+    .executeTakeFirst();
+  const defaultId = company?.default_fiscal_profile_id ?? null;
+  const defaultRow = defaultId === null ? undefined : await catalogRepository.findProfile(db, defaultId);
+  const defaultProfile = defaultRow === undefined ? undefined : profileView(defaultRow);
   return {
     customer: (id) => customers.get(id),
     product: (id) => products.get(id),
     profile: (id) => profiles.get(id),
+    defaultProfile: () => defaultProfile,
   };
 }

@@ -6,6 +6,7 @@ import { inTransaction, type Db } from '../db/client.ts';
 import type { SecretBox } from '../security/secret-box.ts';
 import { newId } from '../ids.ts';
 import { ApiError, validationError } from '../api/errors.ts';
+import { cents } from '../../src-shared/money.ts';
 import { randomCNF } from '../fiscal/access-key.ts';
 import { normalizeFreeText } from '../fiscal/xml.ts';
 import { IBS_CBS_2026_RATES, type NfeModel } from '../fiscal/nfe/model.ts';
@@ -33,9 +34,36 @@ interface Emission {
   contingency: NfeModel['contingency'];
 }
 
+/**
+ * The anonymous-sale ceiling of the NFC-e: above it the buyer must be identified (NT 2015.002 rule 780,
+ * "generally 10000.00" in §7; the states that set it differently keep it at or above this amount).
+ */
+const NFCE_ANONYMOUS_CEILING_CENTS = cents('10000.00');
+
 function prepareOrThrow(payload: unknown, ctx: PrepareContext): PreparedNfe {
   const result = prepareNfe(payload, ctx);
-  if (result.ok) return result.document;
+  if (result.ok) {
+    const { model, vNF } = result.document;
+    const identified = model.dest !== null && (model.dest.CPF !== undefined || model.dest.CNPJ !== undefined);
+    if (model.modelo === 65 && !identified && cents(vNF) > NFCE_ANONYMOUS_CEILING_CENTS) {
+      throw new ApiError(
+        422,
+        'fiscal_rejection',
+        'An NFC-e above 10000.00 must identify the buyer (CPF or CNPJ).',
+        [
+          {
+            field: 'customer',
+            error: `the total ${vNF} is above the anonymous-sale ceiling: give the buyer's CPF`,
+          },
+        ],
+        {
+          cStat: '780',
+          xMotivo: 'Rejeicao: Total da NFC-e superior ao valor limite estabelecido pela SEFAZ [Limite]',
+        },
+      );
+    }
+    return result.document;
+  }
   if (result.stage === 'payload') throw validationError(result.errors);
   // Tax or schema failures are fiscal-rule failures of a well-formed request (seed §7: 422).
   throw new ApiError(
@@ -80,11 +108,14 @@ async function contextFor(
   };
 }
 
+function fieldOf(payload: unknown, key: string): unknown {
+  return typeof payload === 'object' && payload !== null
+    ? (payload as Record<string, unknown>)[key]
+    : undefined;
+}
+
 function serieOf(payload: unknown, fallback: number): number {
-  const serie =
-    typeof payload === 'object' && payload !== null
-      ? (payload as Record<string, unknown>)['serie']
-      : undefined;
+  const serie = fieldOf(payload, 'serie');
   return typeof serie === 'number' && Number.isInteger(serie) ? serie : fallback;
 }
 
@@ -171,6 +202,17 @@ async function insertNumbered<T>(
   if (modelo === 65 && fiscal.qrVersion === 2 && fiscal.csc === null) {
     throw validationError([
       { field: 'csc_nfce', error: 'the company has no CSC: set it with PUT /v1/companies/:id/config' },
+    ]);
+  }
+  const requested = fieldOf(payload, 'ambiente');
+  if ((requested === 'homologacao' || requested === 'producao') && requested !== fiscal.company.ambiente) {
+    // The queue, the events and the authority connection follow the company's environment; a note in the
+    // other one would be numbered and signed for it but sent to the wrong service.
+    throw new ApiError(422, 'invalid_state', `The company issues in ${fiscal.company.ambiente}.`, [
+      {
+        field: 'ambiente',
+        error: `the company's environment is ${fiscal.company.ambiente}: change it with PUT /v1/companies/:id/config {"ambiente": "${requested}"} first`,
+      },
     ]);
   }
   const serie = serieOf(payload, await defaultSerie(deps.db, companyId, modelo, fiscal.company.ambiente));
@@ -531,7 +573,11 @@ export async function updateDraft(deps: IssueDeps, id: string, payload: unknown)
     const doc = await documentsRepository.findById(trx, id);
     if (doc === undefined) throw new ApiError(404, 'not_found', 'Document not found.');
     assertAllowed(doc.status, 'update');
-    const row = await rebuild(deps, doc, payload, trx, 'rascunho');
+    // §3: a PUT replaces the data and keeps the state (a rejected note stays `erro` until it is sent again);
+    // the authority's last answer stays readable until then too.
+    const row = await rebuild(deps, doc, payload, trx, doc.status);
+    row.c_stat = doc.c_stat;
+    row.x_motivo = doc.x_motivo;
     await documentsRepository.update(trx, doc.id, row);
     return row;
   });

@@ -16,24 +16,62 @@ type Node = Record<string, unknown>;
 const obj = (v: unknown): Node => (typeof v === 'object' && v !== null ? (v as Node) : {});
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-export function documentView(doc: DocumentRow, basePath: '/v1/nfe' | '/v1/nfce'): DocumentView {
+/**
+ * A decimal text of the layout (at most 13 integer and 2 decimal digits, 15 significant digits) as a JSON
+ * number: a double holds every such value exactly enough to print back the same decimal, so nothing is
+ * computed in binary floating point, only carried.
+ */
+function decimalNumber(text: string | null | undefined): number {
+  return text === null || text === undefined || text === '' ? 0 : Number(text);
+}
+
+export interface ViewOptions {
+  /** A cancellation event of the note is waiting for the authority: the note reads `processando` (§3). */
+  cancelPending?: boolean;
+  /** What the answer tells the caller (create, PUT, send). */
+  message?: string;
+}
+
+export function documentView(
+  doc: DocumentRow,
+  basePath: '/v1/nfe' | '/v1/nfce',
+  options: ViewOptions = {},
+): DocumentView {
   const root = obj(obj(parser.parse(doc.xml))['NFe']);
   const inf = obj(root['infNFe']);
   const icmsTot = obj(obj(inf['total'])['ICMSTot']);
   const totais: Record<string, string> = {};
   for (const [k, v] of Object.entries(icmsTot)) if (typeof v === 'string') totais[k] = v;
   const dets = Array.isArray(inf['det']) ? (inf['det'] as unknown[]) : [];
+  const status = options.cancelPending === true && doc.status === 'autorizada' ? 'processando' : doc.status;
+  const nfce =
+    doc.modelo === 65
+      ? {
+          total_cupom: decimalNumber(doc.v_nf),
+          qr_code_url: doc.qr_code,
+          escpos_url: `${basePath}/${doc.id}/escpos`,
+          total: decimalNumber(doc.v_nf),
+          emitida_em: doc.dh_emi,
+        }
+      : {};
   return {
     id: doc.id,
     modelo: doc.modelo,
     serie: doc.serie,
     numero: doc.n_nf,
-    status: doc.status,
+    status,
     ambiente: doc.ambiente,
     tipo_emissao: doc.tp_emis,
     chave_acesso: doc.chave,
     protocolo: doc.n_prot,
     autorizada_em: doc.authorized_at,
+    total_nota: decimalNumber(doc.v_nf),
+    icms_total: decimalNumber(totais['vICMS']),
+    created_at: doc.created_at,
+    danfe_url: `${basePath}/${doc.id}/danfe`,
+    xml_url: `${basePath}/${doc.id}/xml`,
+    ...nfce,
+    ...(options.message === undefined ? {} : { message: options.message }),
     dh_emissao: doc.dh_emi,
     valor_total: doc.v_nf,
     cStat: doc.c_stat,
@@ -61,8 +99,6 @@ export function documentView(doc: DocumentRow, basePath: '/v1/nfe' | '/v1/nfce')
         valor_total: text(prod['vProd']),
       };
     }),
-    xml_url: `${basePath}/${doc.id}/xml`,
-    danfe_url: `${basePath}/${doc.id}/danfe`,
     criada_em: doc.created_at,
     atualizada_em: doc.updated_at,
   };

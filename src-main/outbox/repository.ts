@@ -39,6 +39,16 @@ export const outboxRepository = {
   findById: (db: Db, id: number) =>
     db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst(),
 
+  /** Event messages (CC-e, cancellation) of these notes not yet settled by the authority. */
+  openEventsFor: (db: Db, documentIds: readonly string[]) =>
+    db
+      .selectFrom('outbox')
+      .select(['document_id', 'message'])
+      .where('document_id', 'in', documentIds)
+      .where('kind', '=', 'evento')
+      .where('state', 'in', ['pending', 'in_flight', 'unknown'])
+      .execute(),
+
   openForDocument: (db: Db, documentId: string) =>
     db
       .selectFrom('outbox')

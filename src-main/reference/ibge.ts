@@ -61,3 +61,47 @@ export function cMunMatchesUf(cMun: string, uf: string): boolean {
   const found = ufBySigla(uf);
   return found !== undefined && CMUN_SHAPE.test(cMun) && cMun.slice(0, 2) === String(found.cUF);
 }
+
+/** A city name folded for comparison: no accents, no case, apostrophes and hyphens as spaces. */
+export function foldCityName(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[''`´\-.]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+let byName: ReadonlyMap<string, readonly Municipio[]> | undefined;
+
+function municipiosByName(): ReadonlyMap<string, readonly Municipio[]> {
+  if (byName !== undefined) return byName;
+  const map = new Map<string, Municipio[]>();
+  for (const m of municipios().values()) {
+    const key = foldCityName(m.xMun);
+    const list = map.get(key);
+    if (list === undefined) map.set(key, [m]);
+    else list.push(m);
+  }
+  byName = map;
+  return map;
+}
+
+export type CityLookup =
+  | { found: Municipio }
+  | { found: undefined; reason: 'unknown' }
+  | { found: undefined; reason: 'ambiguous'; candidates: readonly Municipio[] };
+
+/**
+ * The municipality named `xMun` (accent- and case-insensitive), in `uf` when given. Several cities share a
+ * name across states (there are five "Bom Jesus"), so without a UF a shared name is ambiguous.
+ */
+export function findMunicipioByName(xMun: string, uf: string | undefined): CityLookup {
+  const all = municipiosByName().get(foldCityName(xMun)) ?? [];
+  const matches = uf === undefined ? all : all.filter((m) => m.uf === uf.toUpperCase());
+  const [first] = matches;
+  if (first === undefined) return { found: undefined, reason: 'unknown' };
+  if (matches.length > 1) return { found: undefined, reason: 'ambiguous', candidates: matches };
+  return { found: first };
+}

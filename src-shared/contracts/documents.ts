@@ -3,43 +3,70 @@
 import { z } from 'zod';
 import { ambienteSchema, timestampSchema } from './common.ts';
 
-/** GET /v1/nfe/:id and /v1/nfce/:id: identification, state, the authority's answer, totals and items. */
-export interface DocumentView {
-  id: string;
-  modelo: number;
-  serie: number;
-  numero: number;
-  status: string;
-  ambiente: string;
-  tipo_emissao: number;
-  chave_acesso: string;
-  protocolo: string | null;
-  autorizada_em: string | null;
-  dh_emissao: string;
-  valor_total: string;
-  cStat: string | null;
-  xMotivo: string | null;
-  mensagens: { cStat: string; xMotivo: string }[];
-  qr_code: string | null;
-  url_chave: string | null;
-  substitui: string | null;
-  substituida_por: string | null;
-  totais: Record<string, string>;
-  itens: {
-    nItem: number;
-    codigo: string | null;
-    descricao: string | null;
-    ncm: string | null;
-    cfop: string | null;
-    quantidade: string | null;
-    valor_unitario: string | null;
-    valor_total: string | null;
-  }[];
-  xml_url: string;
-  danfe_url: string;
-  criada_em: string;
-  atualizada_em: string;
-}
+const decimalNumber = z.number().meta({
+  description: 'Money as a JSON number, computed in exact decimals (at most 13 integer and 2 decimal digits)',
+});
+
+/**
+ * GET /v1/nfe/:id and /v1/nfce/:id: the fields the specification names (§2.5, §2.6: `total_nota`,
+ * `icms_total`, `created_at`, `qr_code_url`, `total_cupom`, `escpos_url`, and the list entries' `total`,
+ * `emitida_em`), then Balcão's own: the authority's answer, totals as exact decimal text, items, links.
+ */
+export const documentViewSchema = z.object({
+  id: z.uuid(),
+  modelo: z.number().int(),
+  serie: z.number().int(),
+  numero: z.number().int(),
+  status: z.string().meta({
+    description:
+      'rascunho, processando (also while a cancellation is being sent), contingencia, autorizada, erro, denegada, cancelada, substituida, inutilizada',
+  }),
+  ambiente: ambienteSchema,
+  tipo_emissao: z.number().int(),
+  chave_acesso: z.string(),
+  protocolo: z.string().nullable(),
+  autorizada_em: z.string().nullable(),
+  total_nota: decimalNumber,
+  icms_total: decimalNumber,
+  created_at: z.string(),
+  danfe_url: z.string(),
+  xml_url: z.string(),
+  /** NFC-e only (§2.6). */
+  total_cupom: decimalNumber.optional(),
+  qr_code_url: z.string().nullable().optional(),
+  escpos_url: z.string().optional(),
+  /** NFC-e list entries (§2.6): the total and the issue time. */
+  total: decimalNumber.optional(),
+  emitida_em: z.string().optional(),
+  /** On the answers of create, PUT and send: what happened and what to do next. */
+  message: z.string().optional(),
+  dh_emissao: z.string(),
+  valor_total: z.string().meta({ description: 'vNF as exact decimal text' }),
+  cStat: z.string().nullable(),
+  xMotivo: z.string().nullable(),
+  mensagens: z.array(z.object({ cStat: z.string(), xMotivo: z.string() })),
+  qr_code: z.string().nullable(),
+  url_chave: z.string().nullable(),
+  substitui: z.string().nullable(),
+  substituida_por: z.string().nullable(),
+  /** Every ICMSTot value as exact decimal text (vProd, vICMS, vNF, ...). */
+  totais: z.record(z.string(), z.string()),
+  itens: z.array(
+    z.object({
+      nItem: z.number().int(),
+      codigo: z.string().nullable(),
+      descricao: z.string().nullable(),
+      ncm: z.string().nullable(),
+      cfop: z.string().nullable(),
+      quantidade: z.string().nullable(),
+      valor_unitario: z.string().nullable(),
+      valor_total: z.string().nullable(),
+    }),
+  ),
+  criada_em: z.string(),
+  atualizada_em: z.string(),
+});
+export type DocumentView = z.infer<typeof documentViewSchema>;
 
 /** GET /v1/nfe/received and /v1/nfe/received/:id: a note addressed to the company (NFeDistribuicaoDFe). */
 export const receivedNoteViewSchema = z.object({

@@ -3,25 +3,58 @@
 import { z } from 'zod';
 import { decimalText } from '../decimal-text.ts';
 import { fiscalTaxesSchema } from './catalog.ts';
-import { addressSchema, cnpjSchema, cpfSchema } from './common.ts';
+import { ambienteSchema, cnpjSchema, cpfSchema } from './common.ts';
 import { resolveTPag } from '../tables/payment-methods.ts';
 
 const money = decimalText(13, 2, 'an amount');
+const cfopText = z.string().regex(/^[1-7]\d{3}$/, { error: 'must be a 4-digit CFOP' });
+/** `0`/`1` as the specification writes them (strings), or as numbers. */
+const zeroOrOne = z
+  .union([z.literal(0), z.literal(1), z.literal('0'), z.literal('1')], {
+    error: "must be 0 or 1 (or '0'/'1')",
+  })
+  .transform((v) => Number(v) as 0 | 1);
 const text = (max: number) => z.string().trim().min(1).max(max);
 
-const partyAddressSchema = z.strictObject({
-  logradouro: text(60),
-  numero: text(60),
+/**
+ * The recipient's address in any of the accepted spellings: the specification's (§2.2: logradouro, numero,
+ * complemento, bairro, xMun, UF, CEP; spelling B: municipio, uf, cep) or the layout's (xLgr, nro, xCpl,
+ * xBairro, cMun, xMun, uf, cep, fone). Which fields are required, and the IBGE code derived from the city's
+ * name when none is given, are decided in one place (src-main/fiscal/nfe/normalize.ts), so that every
+ * missing sub-field is reported at once in the caller's own spelling.
+ */
+const recipientAddressSchema = z.strictObject({
+  logradouro: text(60).optional(),
+  xLgr: text(60).optional(),
+  numero: text(60).optional(),
+  nro: text(60).optional(),
   complemento: text(60).optional(),
-  bairro: text(60),
-  codigoMunicipio: z.string().regex(/^\d{7}$/, { error: 'must be the 7-digit IBGE municipality code' }),
+  xCpl: text(60).optional(),
+  bairro: text(60).optional(),
+  xBairro: text(60).optional(),
+  /** IBGE municipality code (7 digits); derived from the city's name and UF when omitted. */
+  codigoMunicipio: z
+    .string()
+    .regex(/^\d{7}$/, { error: 'must be the 7-digit IBGE municipality code' })
+    .optional(),
+  cMun: z
+    .string()
+    .regex(/^\d{7}$/, { error: 'must be the 7-digit IBGE municipality code' })
+    .optional(),
   municipio: text(60).optional(),
-  uf: z.string(),
+  xMun: text(60).optional(),
+  uf: z.string().trim().optional(),
+  UF: z.string().trim().optional(),
   cep: z.string().optional(),
+  CEP: z.string().optional(),
   telefone: z.string().optional(),
+  fone: z.string().optional(),
 });
 
+/** §2.2 (spelling A `customer`) and spelling B `destinatario`: tax id, name, contact and address. */
 export const customerPayloadSchema = z.strictObject({
+  /** §2.2: CPF or CNPJ (numeric or alphanumeric), told apart by its length. */
+  cpfCnpj: z.string().trim().optional(),
   cpf: cpfSchema.optional(),
   cnpj: cnpjSchema.optional(),
   idEstrangeiro: text(20).optional(),
@@ -29,7 +62,20 @@ export const customerPayloadSchema = z.strictObject({
   ie: z.string().trim().optional(),
   indIEDest: z.union([z.literal(1), z.literal(2), z.literal(9)]).optional(),
   email: z.email().optional(),
-  endereco: z.union([partyAddressSchema, addressSchema]).optional(),
+  telefone: z.string().optional(),
+  endereco: recipientAddressSchema.optional(),
+  /** Spelling B draws the recipient's state beside its address fields. */
+  uf: z.string().trim().optional(),
+  logradouro: text(60).optional(),
+  numero: text(60).optional(),
+  complemento: text(60).optional(),
+  bairro: text(60).optional(),
+  municipio: text(60).optional(),
+  codigoMunicipio: z
+    .string()
+    .regex(/^\d{7}$/, { error: 'must be the 7-digit IBGE municipality code' })
+    .optional(),
+  cep: z.string().optional(),
 });
 
 const detailedTaxesSchema = z.strictObject({
@@ -56,14 +102,17 @@ export const itemPayloadSchema = z.strictObject({
     .string()
     .regex(/^\d{7}$/, { error: 'must have 7 digits' })
     .optional(),
-  cfop: z
-    .string()
-    .regex(/^[1-7]\d{3}$/, { error: 'must be a 4-digit CFOP' })
-    .optional(),
+  cfop: cfopText.optional(),
+  /** §2.3 spells it in capitals. */
+  CFOP: cfopText.optional(),
+  /** Defaults to UN. */
   unidade: text(6).optional(),
-  quantidade: decimalText(11, 4, 'a quantity').refine((q) => !/^0+(\.0+)?$/.test(q), {
-    error: 'must be positive',
-  }),
+  /** Required; optional here so that its absence is reported together with every other fault. */
+  quantidade: decimalText(11, 4, 'a quantity')
+    .refine((q) => !/^0+(\.0+)?$/.test(q), {
+      error: 'must be positive',
+    })
+    .optional(),
   valorUnitario: decimalText(11, 10, 'a unit price').optional(),
   valorDesconto: money.optional(),
   valorFrete: money.optional(),
@@ -77,14 +126,16 @@ export const itemPayloadSchema = z.strictObject({
   informacoesAdicionais: text(500).optional(),
 });
 
+/** §2.4 (`forma` tPag code, `valor`); spelling B names the method (`metodo: "pix"`). Both are required. */
 export const paymentPayloadSchema = z.strictObject({
   forma: z
     .string()
     .trim()
     .refine((v) => resolveTPag(v) !== undefined, {
-      error: 'unknown payment method: a tPag code or a name such as dinheiro, pix',
-    }),
-  valor: money,
+      error: 'unknown payment method: a tPag code or a name such as dinheiro, pix, cartao_credito, boleto',
+    })
+    .optional(),
+  valor: money.optional(),
   descricao: text(60).optional(),
   aPrazo: z.boolean().optional(),
   cartao: z
@@ -100,18 +151,35 @@ export const paymentPayloadSchema = z.strictObject({
     .optional(),
 });
 
+const modFreteSchema = z.union(
+  [0, 1, 2, 3, 4, 9].map((n) => z.literal(n)) as [z.ZodLiteral<number>, ...z.ZodLiteral<number>[]],
+  { error: 'must be 0, 1, 2, 3, 4 or 9' },
+);
+
+const indPresSchema = z
+  .union(
+    [0, 1, 2, 3, 4, 5, 9].map((n) => z.literal(n)) as [z.ZodLiteral<number>, ...z.ZodLiteral<number>[]],
+    {
+      error: 'must be 0, 1, 2, 3, 4, 5 or 9',
+    },
+  )
+  .optional();
+
 export const nfePayloadSchema = z.strictObject({
   modelo: z.union([z.literal(55), z.literal(65)]).optional(),
   serie: z.number().int().min(0).max(999).optional(),
-  naturezaOperacao: text(60).default('VENDA'),
-  tipoOperacao: z.union([z.literal(0), z.literal(1)]).default(1),
+  /** Overrides the company's environment for this note (§2.1). */
+  ambiente: ambienteSchema.optional(),
+  /** Required for NF-e; an NFC-e defaults to VENDA AO CONSUMIDOR (§2.6). */
+  naturezaOperacao: text(60).optional(),
+  tipoOperacao: zeroOrOne.default(1),
   finalidade: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).default(1),
+  /** §2.1 `indFinal`; `consumidorFinal` (boolean) is the older spelling of the same flag. */
+  indFinal: zeroOrOne.optional(),
   consumidorFinal: z.boolean().optional(),
-  presenca: z
-    .union(
-      [0, 1, 2, 3, 4, 5, 9].map((n) => z.literal(n)) as [z.ZodLiteral<number>, ...z.ZodLiteral<number>[]],
-    )
-    .optional(),
+  /** §2.1 `indPres`, default 1; `presenca` is the older spelling. */
+  indPres: indPresSchema,
+  presenca: indPresSchema,
   intermediador: z.boolean().optional(),
   customerId: z.string().min(1).optional(),
   customer: customerPayloadSchema.optional(),
@@ -119,15 +187,18 @@ export const nfePayloadSchema = z.strictObject({
   itens: z
     .array(itemPayloadSchema)
     .min(1, { error: 'at least one item' })
-    .max(990, { error: 'at most 990 items' }),
+    .max(990, { error: 'at most 990 items' })
+    .optional(),
   pagamentos: z.array(paymentPayloadSchema).max(100).optional(),
+  /** Spelling B: one payment object (`{metodo: "pix", valor: 10}`). */
+  pagamento: paymentPayloadSchema.optional(),
   valorFrete: money.optional(),
   valorSeguro: money.optional(),
   valorDesconto: money.optional(),
   valorOutros: money.optional(),
-  modalidadeFrete: z
-    .union([0, 1, 2, 3, 4, 9].map((n) => z.literal(n)) as [z.ZodLiteral<number>, ...z.ZodLiteral<number>[]])
-    .optional(),
+  modalidadeFrete: modFreteSchema.optional(),
+  /** §2.1 `transporte.modFrete`: 0 sender, 1 recipient, 9 no freight (2, 3, 4 as the layout allows). */
+  transporte: z.strictObject({ modFrete: modFreteSchema.optional() }).optional(),
   informacoesAdicionais: text(5000).optional(),
   informacoesFisco: text(2000).optional(),
   nfeReferenciada: z

@@ -36,7 +36,7 @@ describe('authentication', () => {
   });
 
   it('takes ?api_key= only on GETs of document files a browser opens by link', async () => {
-    const sale = await h.request('POST', `/v1/nfce?companyId=${h.companyId}`, {
+    const sale = await h.request('POST', `/v1/nfce/venda?companyId=${h.companyId}`, {
       json: {
         itens: [
           {

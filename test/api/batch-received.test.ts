@@ -227,7 +227,7 @@ describe('Idempotency-Key on send and on the NFC-e sale (wired as documents.ts w
     v1.use(express.json());
     // The same middleware the service applies in front of the real handlers.
     v1.post('/nfe/:id/send', idempotency(idem, { companyOf: documentCompanyOf(deps.db) }), pass);
-    v1.post('/nfce', idempotency(idem), pass);
+    v1.post('/nfce/venda', idempotency(idem), pass);
     v1.use('/nfe', documentRoutes(deps, 55));
     v1.use('/nfce', documentRoutes(deps, 65));
     const app = express();
@@ -299,7 +299,7 @@ describe('Idempotency-Key on send and on the NFC-e sale (wired as documents.ts w
   });
 
   it('POST /v1/nfce with a key: a retried sale returns the same NFC-e and issues nothing new', async () => {
-    const url = `/v1/nfce?companyId=${h.companyId}`;
+    const url = `/v1/nfce/venda?companyId=${h.companyId}`;
     const a = await call('POST', url, nfce, 'venda-0001');
     const count = await documentCount();
     const b = await call('POST', url, nfce, 'venda-0001');

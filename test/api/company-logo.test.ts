@@ -81,7 +81,7 @@ describe('company logo', () => {
     form.append('logo', new Blob([logoPng(90, 90)], { type: 'image/png' }), 'logo.png');
     expect(await put(form)).toMatchObject({ status: 200, body: { width: 90, height: 90 } });
 
-    const sale = await h.request('POST', `/v1/nfce?companyId=${h.companyId}`, {
+    const sale = await h.request('POST', `/v1/nfce/venda?companyId=${h.companyId}`, {
       json: {
         itens: [cafe],
         pagamentos: [{ metodo: 'pix', valor: '18.90' }],

@@ -221,7 +221,7 @@ describe('carta de correção (CC-e)', () => {
   });
 
   it('an NFC-e is 422 with cStat 784; a draft is 409; the 21st letter is 422 with cStat 594', async () => {
-    const sale = (await req('POST', `/v1/nfce?companyId=${h.companyId}`, { json: nfce })).body as Doc;
+    const sale = (await req('POST', `/v1/nfce/venda?companyId=${h.companyId}`, { json: nfce })).body as Doc;
     expect(sale.status).toBe('autorizada');
     const onNfce = await req('POST', `/v1/nfe/${sale.id}/correction-letter`, {
       json: { correcao: 'Correcao que nao cabe em NFC-e' },
@@ -438,7 +438,7 @@ describe('devolução', () => {
   });
 
   it('an NFC-e sold to an unidentified consumer cannot become an NF-e de devolução as it is: 422', async () => {
-    const sale = (await req('POST', `/v1/nfce?companyId=${h.companyId}`, { json: nfce })).body as Doc;
+    const sale = (await req('POST', `/v1/nfce/venda?companyId=${h.companyId}`, { json: nfce })).body as Doc;
     const res = await req('POST', `/v1/nfe/${sale.id}/devolucao`);
     expect(res.status).toBe(422);
     expect((res.body as ErrorBody).details.map((d) => d.field)).toContain('customer');

@@ -32,7 +32,7 @@ const item = (codigo: string, descricao: string, valor: string) => ({
 beforeAll(async () => {
   h = await startHarness();
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-files-'));
-  const sale = await h.request('POST', `/v1/nfce?companyId=${h.companyId}`, {
+  const sale = await h.request('POST', `/v1/nfce/venda?companyId=${h.companyId}`, {
     json: {
       itens: [item('7891000100103', 'Pão de açúcar orgânico', '6.50'), item('789', 'Café torrado', '12.00')],
       pagamentos: [

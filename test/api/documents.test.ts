@@ -64,7 +64,7 @@ async function settle(
 
 describe('/v1/nfce', () => {
   it('sells: 201 authorized by the sandbox, with key, protocol, items and totals; XML is the nfeProc', async () => {
-    const res = await h.request('POST', `/v1/nfce?companyId=${h.companyId}`, { json: nfce });
+    const res = await h.request('POST', `/v1/nfce/venda?companyId=${h.companyId}`, { json: nfce });
     expect(res.status).toBe(201);
     const doc = res.body as Doc;
     expect(doc.status).toBe('autorizada');
@@ -81,7 +81,7 @@ describe('/v1/nfce', () => {
   });
 
   it('lists NFC-e in the §4.2 shape with limit/offset', async () => {
-    await h.request('POST', `/v1/nfce?companyId=${h.companyId}`, { json: nfce });
+    await h.request('POST', `/v1/nfce/venda?companyId=${h.companyId}`, { json: nfce });
     const res = await h.request('GET', `/v1/nfce?companyId=${h.companyId}&limit=1&offset=1`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ total: 2, limit: 1, offset: 1 });
@@ -89,7 +89,7 @@ describe('/v1/nfce', () => {
   });
 
   it('reports every payload fault in the caller spelling and reserves no number', async () => {
-    const res = await h.request('POST', `/v1/nfce?companyId=${h.companyId}`, {
+    const res = await h.request('POST', `/v1/nfce/venda?companyId=${h.companyId}`, {
       json: {
         itens: [{ ...item, ncm: '123', valor_unitario: 'x' }],
         pagamentos: [{ metodo: 'escambo', valor: 1 }],
@@ -101,7 +101,7 @@ describe('/v1/nfce', () => {
       'itens[0].valor_unitario',
       'pagamentos[0].metodo',
     ]);
-    const next = await h.request('POST', `/v1/nfce?companyId=${h.companyId}`, { json: nfce });
+    const next = await h.request('POST', `/v1/nfce/venda?companyId=${h.companyId}`, { json: nfce });
     expect((next.body as Doc).numero).toBe(3);
   });
 
@@ -115,7 +115,7 @@ describe('/v1/nfce', () => {
     await sandbox.faults.setOnline(false);
     let offline: Doc & { tipo_emissao: number };
     try {
-      const res = await h.request('POST', `/v1/nfce?companyId=${h.companyId}`, { json: nfce });
+      const res = await h.request('POST', `/v1/nfce/venda?companyId=${h.companyId}`, { json: nfce });
       expect(res.status).toBe(201);
       offline = res.body as Doc & { tipo_emissao: number };
       expect(offline.status).toBe('contingencia');
@@ -135,7 +135,8 @@ describe('/v1/nfce', () => {
   });
 
   it('cancel: short justification 400, within 30 min 202 then cancelada, after 30 min 422 with cStat 501', async () => {
-    const sold = (await h.request('POST', `/v1/nfce?companyId=${h.companyId}`, { json: nfce })).body as Doc;
+    const sold = (await h.request('POST', `/v1/nfce/venda?companyId=${h.companyId}`, { json: nfce }))
+      .body as Doc;
     const short = await h.request('POST', `/v1/nfe/${sold.id}/cancel`, { json: { justificativa: 'curta' } });
     expect(short.status).toBe(400);
     expect((short.body as { details: { field: string }[] }).details[0]?.field).toBe('justificativa');
@@ -151,7 +152,8 @@ describe('/v1/nfce', () => {
       status: 'cancelada',
     });
 
-    const late = (await h.request('POST', `/v1/nfce?companyId=${h.companyId}`, { json: nfce })).body as Doc;
+    const late = (await h.request('POST', `/v1/nfce/venda?companyId=${h.companyId}`, { json: nfce }))
+      .body as Doc;
     h.clock.advance(31 * 60_000);
     const refused = await h.request('POST', `/v1/nfe/${late.id}/cancel`, {
       json: { justificativa: 'Cliente desistiu da compra no caixa' },
@@ -242,7 +244,8 @@ describe('rejection and numbering', () => {
 
     const corrected = await h.request('PUT', `/v1/nfe/${draft.id}`, { json: nfe });
     expect(corrected.status).toBe(200);
-    expect(corrected.body).toMatchObject({ numero: draft.numero, status: 'rascunho' });
+    // §3: PUT replaces the data and keeps the state; the note stays `erro` until it is sent again.
+    expect(corrected.body).toMatchObject({ numero: draft.numero, status: 'erro' });
     const resent = await h.request('POST', `/v1/nfe/${draft.id}/send?sync=true`);
     expect(resent.body).toMatchObject({ id: draft.id, numero: draft.numero, status: 'autorizada' });
 

@@ -11,7 +11,10 @@ export interface Harness {
   clock: ManualClock;
   dataDir: string;
   logs: string[];
+  /** The organization key: most tests act on several companies of the organization. */
   apiKey: string;
+  /** The demo company's own key, the one sandbox.json hands to integrators (seed §5). */
+  companyKey: string;
   companyId: string;
   request(method: string, url: string, options?: RequestOptions): Promise<TestResponse>;
   stop(): Promise<void>;
@@ -46,7 +49,8 @@ export async function startHarness(
     { clock, logger: createLogger('warn', (line) => logs.push(line)), shutdownGraceMs: 2000 },
   );
   if (service.bootstrap.sandbox === null) throw new Error('harness expects a sandbox bootstrap');
-  const { apiKey, companyId } = service.bootstrap.sandbox;
+  const { organizationApiKey, apiKey: companyKey, companyId } = service.bootstrap.sandbox;
+  const apiKey = organizationApiKey;
   const request = async (method: string, url: string, opts: RequestOptions = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...opts.headers };
     const key = opts.key === undefined ? apiKey : opts.key;
@@ -68,6 +72,7 @@ export async function startHarness(
     dataDir,
     logs,
     apiKey,
+    companyKey,
     companyId,
     request,
     stop: () => service.close(),

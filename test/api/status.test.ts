@@ -126,7 +126,7 @@ describe('GET /v1/companies/:companyId/status', () => {
     expect(off.status).toBe(200);
     expect(off.body).toMatchObject({ online: false });
     try {
-      const sold = await h.request('POST', `/v1/nfce?companyId=${h.companyId}`, { json: sale });
+      const sold = await h.request('POST', `/v1/nfce/venda?companyId=${h.companyId}`, { json: sale });
       expect(sold.status).toBe(201);
       expect((sold.body as { status: string }).status).toBe('contingencia');
       const s = await status();

@@ -84,7 +84,7 @@ describe('startDesktopService', () => {
 
       // Signing needs the certificate and its password, sealed under the keychain-wrapped master key.
       const companyId = d.service.bootstrap.sandbox?.companyId ?? '';
-      const sold = await call(d, 'POST', `/nfce?companyId=${companyId}`, sale);
+      const sold = await call(d, 'POST', `/nfce/venda?companyId=${companyId}`, sale);
       expect(sold.status).toBe(201);
       expect(sold.body['status']).toBe('autorizada');
 
@@ -156,7 +156,7 @@ describe('startDesktopService', () => {
       expect(logLines(d)[0]).toMatchObject({ migrated: 'master.key moved into the OS keychain' });
       expect(fs.existsSync(path.join(dataDir, 'master.key'))).toBe(false);
       expect((await call(d, 'GET', '/companies', undefined, sandboxKey)).status).toBe(200);
-      const sold = await call(d, 'POST', `/nfce?companyId=${companyId}`, sale);
+      const sold = await call(d, 'POST', `/nfce/venda?companyId=${companyId}`, sale);
       expect(sold.status).toBe(201);
       expect(sold.body['status']).toBe('autorizada');
     } finally {

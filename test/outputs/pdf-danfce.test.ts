@@ -145,7 +145,7 @@ describe('renderDanfce', () => {
     await sandbox.faults.setOnline(false);
     let sale: DocBody;
     try {
-      const res = await h.request('POST', `/v1/nfce?companyId=${h.companyId}`, {
+      const res = await h.request('POST', `/v1/nfce/venda?companyId=${h.companyId}`, {
         json: {
           cpf_consumidor: '529.982.247-25',
           itens: [pao],

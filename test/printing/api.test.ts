@@ -320,7 +320,7 @@ describe('printing notes', () => {
     const sandbox = h.service.sandbox;
     if (sandbox === null) throw new Error('the harness runs the embedded sandbox');
     sandbox.faults.reject(228);
-    await api(h, 'POST', `/v1/nfce?companyId=${h.companyId}`, { json: sale });
+    await api(h, 'POST', `/v1/nfce/venda?companyId=${h.companyId}`, { json: sale });
     const rejected = await h.service.db
       .selectFrom('documents')
       .select('id')

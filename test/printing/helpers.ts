@@ -42,7 +42,7 @@ export async function createPrinter(
 }
 
 export async function sell(h: Harness): Promise<{ id: string; status: string }> {
-  const res = await api(h, 'POST', `/v1/nfce?companyId=${h.companyId}`, { json: sale });
+  const res = await api(h, 'POST', `/v1/nfce/venda?companyId=${h.companyId}`, { json: sale });
   if (res.status !== 201) throw new Error(`sale failed: ${res.status} ${res.text}`);
   return res.body as { id: string; status: string };
 }

@@ -81,7 +81,7 @@ describe('retries', () => {
       impressaoAutomatica: true,
       padrao: true,
     });
-    const res = await api(h, 'POST', `/v1/nfce?companyId=${h.companyId}`, {
+    const res = await api(h, 'POST', `/v1/nfce/venda?companyId=${h.companyId}`, {
       json: sale,
     });
     expect(res.status).toBe(201);

@@ -47,7 +47,7 @@ async function sale(productIndex: number, quantity: string): Promise<Note> {
   if (p === undefined) throw new Error('catalog');
   const total = (BigInt(Math.round(Number(quantity))) * BigInt(p.vUnCom.replace('.', ''))).toString();
   const valor = `${total.slice(0, -2)}.${total.slice(-2)}`;
-  const res = await product.api<Note>('POST', `/nfce?companyId=${product.companyId}`, {
+  const res = await product.api<Note>('POST', `/nfce/venda?companyId=${product.companyId}`, {
     itens: [{ productId: p.id, quantidade: quantity }],
     pagamentos: [{ forma: 'pix', valor }],
   });

@@ -16,7 +16,7 @@ import {
 } from '../../documents/issue.ts';
 import type { DocumentRow } from '../../documents/repository.ts';
 import { documentView } from '../../documents/view.ts';
-import { cancelDocument } from '../../documents/cancel.ts';
+import { cancelDocument, pendingCancellations } from '../../documents/cancel.ts';
 import { statusFilter } from '../../documents/state-machine.ts';
 import { pageOf } from '../../db/paginate.ts';
 import { publishDocumentEvent } from '../../webhooks/publisher.ts';
@@ -64,7 +64,22 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
   const router = Router();
   const basePath = modelo === 55 ? '/v1/nfe' : '/v1/nfce';
   const issueDeps = (): IssueDeps => issueDepsOf(deps);
-  const view = (doc: DocumentRow) => documentView(doc, doc.modelo === 65 ? '/v1/nfce' : '/v1/nfe');
+  const pathOf = (doc: DocumentRow) => (doc.modelo === 65 ? '/v1/nfce' : '/v1/nfe');
+  /** The note as the API shows it: `processando` while a cancellation waits for the authority (§3). */
+  const view = async (doc: DocumentRow, message?: string) => {
+    const cancelPending = (await pendingCancellations(db, [doc.id])).has(doc.id);
+    return documentView(doc, pathOf(doc), { cancelPending, ...(message === undefined ? {} : { message }) });
+  };
+  const views = async (docs: DocumentRow[]) => {
+    const pending = await pendingCancellations(
+      db,
+      docs.map((d) => d.id),
+    );
+    return docs.map((doc) => documentView(doc, pathOf(doc), { cancelPending: pending.has(doc.id) }));
+  };
+  const model = modelo === 65 ? 'NFC-e' : 'NF-e';
+  const draftMessage = (doc: DocumentRow) =>
+    `${model} draft created with number ${doc.n_nf} (series ${doc.serie}) reserved; send it with POST ${basePath}/${doc.id}/send.`;
   // Idempotency-Key: a retried sale or send returns the first answer and never transmits twice.
   const idem = { db, clock: deps.clock, logger: deps.logger };
   const passThrough: RequestHandler = (_req, _res, next) => next();
@@ -91,32 +106,50 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
   // (deduplicated per note and state, so an online one announced by the queue is not sent twice).
   const afterSale = (document: DocumentRow) => publishDocumentEvent(db, deps.clock, document, deps.logger);
 
-  router.post('/', saleIdempotency, async (req, res) => {
+  // §4.1/§4.2: create is a draft (number reserved, signed); POST /:id/send sends it.
+  router.post('/', async (req, res) => {
     const company = await companyOfRequest(db, req, res);
     if (req.body === undefined) parseOrThrow(z.object({}), undefined);
-    const { rascunho } = parseQuery(req, createQuerySchema);
-    if (modelo === 65 && rascunho === 'true') {
-      // Two steps, as for NF-e: the number is reserved and the note signed now; POST /:id/send sends it.
-      res.status(201).json(view(await createDraft(issueDeps(), company.id, 65, req.body)));
-      return;
-    }
-    if (modelo === 65) {
-      // The cashier's path: the sale is issued and sent at once, authorized or in offline contingency.
+    // `?rascunho=true` was the switch of the two-step NFC-e before drafts became the default; still accepted.
+    parseQuery(req, createQuerySchema);
+    const draft = await createDraft(issueDeps(), company.id, modelo, req.body);
+    res.status(201).json(await view(draft, draftMessage(draft)));
+  });
+
+  if (modelo === 65) {
+    // Balcão's addition: the cashier's one-step sale, issued and sent at once, authorized or in offline
+    // contingency within a bounded wait, so a sale is never stopped by the network.
+    router.post('/venda', saleIdempotency, async (req, res) => {
+      const company = await companyOfRequest(db, req, res);
+      if (req.body === undefined) parseOrThrow(z.object({}), undefined);
       const result = await sellNfce(issueDeps(), company.id, req.body, SALE_WAIT_MS);
       await afterSale(result.document);
-      res.status(201).json(view(result.document));
+      res
+        .status(201)
+        .json(
+          await view(
+            result.document,
+            result.mode === 'online'
+              ? `NFC-e ${result.document.n_nf} ${result.document.status}.`
+              : `NFC-e ${result.document.n_nf} issued in offline contingency; it is sent when the authority answers.`,
+          ),
+        );
       // After the answer: the receipt is queued for the default printer when it prints automatically
       // (once per note; never throws, so printing cannot fail the sale).
       void autoPrintDocument({ db, clock: deps.clock, logger: deps.logger }, result.document);
-      return;
-    }
-    res.status(201).json(view(await createDraft(issueDeps(), company.id, 55, req.body)));
-  });
+    });
+  }
 
   router.put('/:id', async (req, res) => {
     const doc = await documentFor(req, res);
     if (req.body === undefined) parseOrThrow(z.object({}), undefined);
-    res.json(view(await updateDraft(issueDeps(), doc.id, req.body)));
+    const updated = await updateDraft(issueDeps(), doc.id, req.body);
+    res.json(
+      await view(
+        updated,
+        `Data replaced; number ${updated.n_nf} kept. Send it again with POST ${basePath}/${updated.id}/send.`,
+      ),
+    );
   });
 
   router.post('/:id/send', sendIdempotency, async (req, res) => {
@@ -141,14 +174,23 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
         await afterSale(sent);
         void autoPrintDocument({ db, clock: deps.clock, logger: deps.logger }, sent);
       }
-      res.status(202).json(view(sent));
+      res
+        .status(202)
+        .json(
+          await view(
+            sent,
+            sent.status === 'contingencia'
+              ? `${model} ${sent.n_nf} issued in offline contingency; it is sent when the authority answers.`
+              : `${model} ${sent.n_nf} queued for the authority; follow it with GET ${basePath}/${sent.id} or the webhook.`,
+          ),
+        );
       return;
     }
     res.status(200).json(syncAnswer(sent));
   });
 
   router.get('/:id', async (req, res) => {
-    res.json(view(await documentFor(req, res)));
+    res.json(await view(await documentFor(req, res)));
   });
 
   router.get('/:id/xml', async (req, res) => {
@@ -160,7 +202,15 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
   router.post('/:id/cancel', async (req, res) => {
     const doc = await documentFor(req, res);
     const { justificativa } = parseOrThrow(cancelSchema, req.body ?? {});
-    res.status(202).json(view(await cancelDocument(issueDeps(), doc.id, justificativa)));
+    const cancelling = await cancelDocument(issueDeps(), doc.id, justificativa);
+    res
+      .status(202)
+      .json(
+        await view(
+          cancelling,
+          `Cancellation queued; the note reads processando until the authority answers, then cancelada.`,
+        ),
+      );
   });
 
   router.get('/', async (req, res) => {
@@ -178,12 +228,12 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
       // §4.2: NFC-e lists page by limit/offset.
       const { limit, offset } = offsetQuery(req);
       const { rows, total } = await pageOf(query, order, limit, offset);
-      res.json(offsetList(rows.map(view), total, limit, offset));
+      res.json(offsetList(await views(rows), total, limit, offset));
       return;
     }
     const { page, pageSize } = pageQuery(req);
     const { rows, total } = await pageOf(query, order, pageSize, (page - 1) * pageSize);
-    res.json(pageList(rows.map(view), total, page, pageSize));
+    res.json(pageList(await views(rows), total, page, pageSize));
   });
 
   return router;

@@ -1,6 +1,5 @@
 // Turns a creation payload in either spelling (A camelCase, B snake_case) into the internal NfeModel,
 // collecting every fault with its path in the caller's own spelling (e.g. `itens[2].valor_unitario`).
-import type { z } from 'zod';
 import { formatFieldPath, type ErrorDetail } from '../../../src-shared/contracts/errors.ts';
 import type { CustomerView } from '../../../src-shared/contracts/customers.ts';
 import type { FiscalProfileView, FiscalTaxes, ProductView } from '../../../src-shared/contracts/catalog.ts';
@@ -11,9 +10,10 @@ import {
   type NfePayload,
 } from '../../../src-shared/contracts/nfe-payload.ts';
 import { CARD_TPAG, resolveTPag } from '../../../src-shared/tables/payment-methods.ts';
-import { isUf } from '../../../src-shared/uf.ts';
+import { isUf, type UfSigla } from '../../../src-shared/uf.ts';
+import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from '../../../src-shared/tax-ids.ts';
 import { isValidAccessKey } from '../access-key.ts';
-import { findMunicipio } from '../../reference/ibge.ts';
+import { findMunicipio, findMunicipioByName, type Municipio } from '../../reference/ibge.ts';
 import { normalizeFreeText } from '../xml.ts';
 import type { DestModel, DetPagModel, EmitModel, ItemModel, Modelo, NfeModel, TpAmb } from './model.ts';
 
@@ -28,6 +28,8 @@ const ALIASES: Readonly<Record<string, string>> = {
   cpf_consumidor: 'cpfConsumidor',
   customer_id: 'customerId',
   a_prazo: 'aPrazo',
+  inscricao_estadual: 'ie',
+  meio_pagamento: 'forma',
 };
 
 const snakeToCamel = (key: string) => key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
@@ -83,6 +85,8 @@ export interface NormalizeContext {
     customer(id: string): CustomerView | undefined;
     product(id: string): ProductView | undefined;
     profile(id: string): FiscalProfileView | undefined;
+    /** The company's default fiscal profile (simple mode, §2.1), if it has one. */
+    defaultProfile(): FiscalProfileView | undefined;
   };
 }
 
@@ -94,6 +98,9 @@ class Problems {
   private paths: Map<string, string> | undefined;
   constructor(private readonly input: unknown) {}
   add(path: PropertyKey[], error: string): void {
+    // The first, most precise complaint about a field wins (a format fault, then its absence).
+    const key = formatFieldPath(path);
+    if (this.found.some((f) => formatFieldPath(f.path) === key)) return;
     this.found.push({ path, error });
   }
   get empty(): boolean {
@@ -119,8 +126,48 @@ class Problems {
   }
 }
 
-function zodProblems(error: z.ZodError, problems: Problems): void {
-  for (const issue of error.issues) problems.add(issue.path, issue.message);
+type Json = Record<string, unknown>;
+
+/** Removes what `path` points at, so a later pass can read the rest of the payload. */
+function dropAt(root: unknown, path: readonly PropertyKey[]): void {
+  if (path.length === 0) return;
+  let node: unknown = root;
+  for (const part of path.slice(0, -1)) {
+    if (typeof node !== 'object' || node === null) return;
+    node = (node as Json)[part as string];
+  }
+  if (typeof node !== 'object' || node === null) return;
+  const last = path[path.length - 1] as string | number;
+  // An array element is emptied rather than removed, so the indexes of its siblings stay the caller's.
+  if (Array.isArray(node)) node[last as number] = {};
+  else delete (node as Json)[last];
+}
+
+/**
+ * Parses with the payload schema, reporting every type or format fault, and keeps going without the faulty
+ * fields so that the checks after it (required fields, recipient, payments, the IBGE city) report their
+ * faults in the same answer: a caller fixes everything in one round trip. Presence is checked after the
+ * schema, not by it, for the same reason.
+ */
+function parseLeniently(input: unknown, problems: Problems): NfePayload | undefined {
+  const working: unknown = structuredClone(input);
+  for (let pass = 0; pass < 8; pass++) {
+    const parsed = nfePayloadSchema.safeParse(working);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) {
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys) {
+          problems.add([...issue.path, key], 'unknown field');
+          dropAt(working, [...issue.path, key]);
+        }
+        continue;
+      }
+      problems.add(issue.path, issue.message);
+      if (issue.path.length === 0) return undefined;
+      dropAt(working, issue.path);
+    }
+  }
+  return undefined;
 }
 
 function destFromCustomerView(c: CustomerView): DestModel {
@@ -155,74 +202,194 @@ function destFromCustomerView(c: CustomerView): DestModel {
   return dest;
 }
 
-function destFromPayload(c: CustomerPayload, problems: Problems): DestModel | null {
-  const ids = [c.cpf, c.cnpj, c.idEstrangeiro].filter((v) => v !== undefined).length;
-  if (ids !== 1) {
-    problems.add(['customer', 'cpf'], 'give exactly one of cpf, cnpj or idEstrangeiro');
+/** The recipient's tax id from `cpfCnpj` (told apart by length: 11 CPF, 14 CNPJ) or `cpf`/`cnpj`. */
+function taxIdOf(
+  c: CustomerPayload,
+  problems: Problems,
+): Pick<DestModel, 'CPF' | 'CNPJ' | 'idEstrangeiro'> | null {
+  const given = [c.cpfCnpj, c.cpf, c.cnpj, c.idEstrangeiro].filter((v) => v !== undefined).length;
+  if (given !== 1) {
+    problems.add(
+      ['customer', 'cpfCnpj'],
+      given === 0
+        ? 'required: the CPF or CNPJ of the recipient'
+        : 'give only one of cpfCnpj, cpf, cnpj or idEstrangeiro',
+    );
     return null;
   }
+  if (c.cpf !== undefined) return { CPF: c.cpf };
+  if (c.cnpj !== undefined) return { CNPJ: c.cnpj };
+  if (c.idEstrangeiro !== undefined) return { idEstrangeiro: c.idEstrangeiro };
+  const raw = c.cpfCnpj ?? '';
+  const cpf = normalizeCpf(raw);
+  if (cpf.length === 11 && /^\d{11}$/.test(cpf)) {
+    if (isValidCpf(cpf)) return { CPF: cpf };
+    problems.add(['customer', 'cpfCnpj'], 'invalid CPF (check digits)');
+    return null;
+  }
+  const cnpj = normalizeCnpj(raw);
+  if (cnpj.length === 14) {
+    if (isValidCnpj(cnpj)) return { CNPJ: cnpj };
+    problems.add(['customer', 'cpfCnpj'], 'invalid CNPJ (check digits or format)');
+    return null;
+  }
+  problems.add(['customer', 'cpfCnpj'], 'must be a CPF (11 digits) or a CNPJ (14 characters)');
+  return null;
+}
+
+type AddressField =
+  | 'logradouro'
+  | 'numero'
+  | 'complemento'
+  | 'bairro'
+  | 'codigoMunicipio'
+  | 'municipio'
+  | 'uf'
+  | 'cep'
+  | 'telefone';
+/** Each address field in the spellings accepted for it: the specification's first, then the layout's. */
+const ADDRESS_SPELLINGS: Record<AddressField, readonly string[]> = {
+  logradouro: ['logradouro', 'xLgr'],
+  numero: ['numero', 'nro'],
+  complemento: ['complemento', 'xCpl'],
+  bairro: ['bairro', 'xBairro'],
+  codigoMunicipio: ['codigoMunicipio', 'cMun'],
+  municipio: ['xMun', 'municipio'],
+  uf: ['UF', 'uf'],
+  cep: ['CEP', 'cep'],
+  telefone: ['telefone', 'fone'],
+};
+
+/**
+ * The recipient's address (enderDest) from the payload, wherever the caller drew it (`endereco`, or spelling
+ * B's fields beside the tax id). Without an IBGE code the city is found by name and UF. Every missing or
+ * unknown sub-field is reported on its own path, in the caller's spelling.
+ */
+function addressOf(
+  c: CustomerPayload,
+  problems: Problems,
+  required: boolean,
+): DestModel['enderDest'] | undefined {
+  const nested = c.endereco as Record<string, string | undefined> | undefined;
+  const inline = c as Record<string, unknown>;
+  const hasInline = ['logradouro', 'numero', 'bairro', 'municipio', 'codigoMunicipio', 'cep'].some(
+    (k) => inline[k] !== undefined,
+  );
+  if (nested === undefined && !hasInline) {
+    if (required) problems.add(['customer', 'endereco'], 'required for an NF-e recipient');
+    return undefined;
+  }
+  const base: PropertyKey[] = nested === undefined ? ['customer'] : ['customer', 'endereco'];
+  const source: Record<string, unknown> = nested ?? inline;
+  const layoutSpelling =
+    nested !== undefined && ['xLgr', 'nro', 'xBairro', 'cMun'].some((k) => nested[k] !== undefined);
+  const pick = (field: AddressField): { value: string | undefined; path: PropertyKey[] } => {
+    const spellings = ADDRESS_SPELLINGS[field];
+    for (const name of spellings) {
+      const value = source[name];
+      if (typeof value === 'string' && value.trim() !== '')
+        return { value: value.trim(), path: [...base, name] };
+    }
+    const name = layoutSpelling ? (spellings[spellings.length - 1] as string) : (spellings[0] as string);
+    return { value: undefined, path: [...base, name] };
+  };
+  const need = (field: AddressField) => {
+    const found = pick(field);
+    if (found.value === undefined) problems.add(found.path, 'required');
+    return found.value;
+  };
+  const xLgr = need('logradouro');
+  const nro = need('numero');
+  const xBairro = need('bairro');
+  const xCpl = pick('complemento').value ?? null;
+  const ufField = pick('uf');
+  // Spelling B may give the state once, beside the tax id, and not inside `endereco`.
+  const ufValue = (ufField.value ?? (nested !== undefined ? c.uf : undefined))?.toUpperCase();
+  const ufPath = ufField.value === undefined && c.uf !== undefined ? ['customer', 'uf'] : ufField.path;
+  let uf: UfSigla | undefined;
+  if (ufValue === undefined) problems.add(ufPath, 'required');
+  else if (!isUf(ufValue)) problems.add(ufPath, 'unknown UF');
+  else uf = ufValue;
+  const cMunField = pick('codigoMunicipio');
+  const xMunField = pick('municipio');
+  let municipio: Municipio | undefined;
+  if (cMunField.value !== undefined) {
+    municipio = findMunicipio(cMunField.value);
+    if (municipio === undefined) problems.add(cMunField.path, 'unknown IBGE municipality code');
+    else if (uf !== undefined && municipio.uf !== uf) {
+      problems.add(cMunField.path, `municipality code is not in UF ${uf}`);
+      municipio = undefined;
+    }
+  } else if (xMunField.value === undefined) {
+    problems.add(xMunField.path, 'required: the city (or its 7-digit IBGE code)');
+  } else if (uf !== undefined) {
+    const lookup = findMunicipioByName(xMunField.value, uf);
+    if (lookup.found !== undefined) municipio = lookup.found;
+    else if (lookup.reason === 'ambiguous')
+      problems.add(xMunField.path, `ambiguous city in ${uf}: give the IBGE code (codigoMunicipio)`);
+    else problems.add(xMunField.path, `no city named '${xMunField.value}' in ${uf} (IBGE table)`);
+  }
+  const cepField = pick('cep');
+  const cep = cepField.value?.replace(/\D/g, '');
+  if (cep !== undefined && !/^\d{8}$/.test(cep)) problems.add(cepField.path, 'must have 8 digits');
+  const telefone = (pick('telefone').value ?? c.telefone)?.replace(/\D/g, '');
+  if (telefone !== undefined && !/^\d{6,14}$/.test(telefone))
+    problems.add(
+      c.telefone !== undefined ? ['customer', 'telefone'] : pick('telefone').path,
+      'must have 6 to 14 digits',
+    );
+  if (
+    xLgr === undefined ||
+    nro === undefined ||
+    xBairro === undefined ||
+    municipio === undefined ||
+    uf === undefined
+  )
+    return undefined;
+  return {
+    xLgr,
+    nro,
+    xCpl,
+    xBairro,
+    cMun: municipio.cMun,
+    // The IBGE name is the one SEFAZ knows; a caller's own spelling of it is kept only when it gave the code.
+    xMun: cMunField.value !== undefined && xMunField.value !== undefined ? xMunField.value : municipio.xMun,
+    UF: uf,
+    CEP: cep ?? null,
+    fone: telefone ?? null,
+  };
+}
+
+function destFromPayload(c: CustomerPayload, problems: Problems, modelo: Modelo): DestModel | null {
+  const taxId = taxIdOf(c, problems);
   const ie = c.ie?.replace(/[.\-/\s]/g, '').toUpperCase();
+  const cnpjGiven = taxId?.CNPJ !== undefined;
   const indIEDest =
-    c.indIEDest ?? (c.cnpj !== undefined && ie !== undefined && ie !== '' ? (ie === 'ISENTO' ? 2 : 1) : 9);
-  const dest: DestModel = { indIEDest };
-  if (c.cpf !== undefined) dest.CPF = c.cpf;
-  if (c.cnpj !== undefined) dest.CNPJ = c.cnpj;
-  if (c.idEstrangeiro !== undefined) dest.idEstrangeiro = c.idEstrangeiro;
+    c.indIEDest ?? (cnpjGiven && ie !== undefined && ie !== '' ? (ie === 'ISENTO' ? 2 : 1) : 9);
+  const dest: DestModel = { indIEDest, ...taxId };
   if (c.nome !== undefined) dest.xNome = normalizeFreeText(c.nome, 60);
+  else if (modelo === 55) problems.add(['customer', 'nome'], 'required for an NF-e recipient');
   if (indIEDest === 1) {
     if (ie === undefined || !/^\d{2,14}$/.test(ie))
       problems.add(['customer', 'ie'], 'indIEDest 1 requires the IE (digits)');
     else dest.IE = ie;
   }
   if (c.email !== undefined) dest.email = c.email;
-  const e = c.endereco;
-  if (e !== undefined) {
-    const a =
-      'logradouro' in e
-        ? {
-            xLgr: e.logradouro,
-            nro: e.numero,
-            xCpl: e.complemento ?? null,
-            xBairro: e.bairro,
-            cMun: e.codigoMunicipio,
-            xMun: e.municipio ?? '',
-            uf: e.uf.toUpperCase(),
-            cep: e.cep?.replace(/\D/g, '') ?? null,
-            fone: e.telefone?.replace(/\D/g, '') ?? null,
-          }
-        : {
-            xLgr: e.xLgr,
-            nro: e.nro,
-            xCpl: e.xCpl ?? null,
-            xBairro: e.xBairro,
-            cMun: e.cMun,
-            xMun: e.xMun ?? '',
-            uf: e.uf,
-            cep: e.cep,
-            fone: e.fone ?? null,
-          };
-    const municipio = findMunicipio(a.cMun);
-    const cMunPath = ['customer', 'endereco', 'logradouro' in e ? 'codigoMunicipio' : 'cMun'];
-    if (!isUf(a.uf)) problems.add(['customer', 'endereco', 'uf'], 'unknown UF');
-    else if (municipio === undefined) problems.add(cMunPath, 'unknown IBGE municipality code');
-    else if (municipio.uf !== a.uf) problems.add(cMunPath, `municipality code is not in UF ${a.uf}`);
-    else {
-      // xMun is optional in the payload; the XML needs it, and the IBGE name is the one SEFAZ knows.
-      const xMun = a.xMun === '' ? municipio.xMun : a.xMun;
-      dest.enderDest = {
-        xLgr: a.xLgr,
-        nro: a.nro,
-        xCpl: a.xCpl,
-        xBairro: a.xBairro,
-        cMun: a.cMun,
-        xMun,
-        UF: a.uf,
-        CEP: a.cep,
-        fone: a.fone,
-      };
-    }
-  }
-  return dest;
+  const enderDest = addressOf(c, problems, modelo === 55);
+  if (enderDest !== undefined) dest.enderDest = enderDest;
+  return taxId === null ? null : dest;
+}
+
+/**
+ * The CFOP a fiscal profile gives, moved to the operation at hand (CFOP table, first digit): 5/6/7 for
+ * outbound within the state, to another state, abroad; 1/2/3 for the inbound counterparts. A profile holds
+ * the in-state outbound code (5102); an explicit CFOP of the item is never changed.
+ */
+function cfopForOperation(profileCfop: string, tpNF: 0 | 1, interstate: boolean): string {
+  const first = profileCfop[0];
+  if (first === '3' || first === '7') return profileCfop;
+  const digit = tpNF === 1 ? (interstate ? '6' : '5') : interstate ? '2' : '1';
+  return `${digit}${profileCfop.slice(1)}`;
 }
 
 function resolveItem(
@@ -231,6 +398,7 @@ function resolveItem(
   ctx: NormalizeContext,
   problems: Problems,
   detailedMode: boolean,
+  operation: { tpNF: 0 | 1; interstate: boolean },
 ): ItemModel | null {
   const at = (field: string): PropertyKey[] => ['itens', index, field];
   const product = item.productId === undefined ? undefined : ctx.lookup.product(item.productId);
@@ -239,34 +407,48 @@ function resolveItem(
     return null;
   }
   const profileId = item.fiscalProfileId ?? product?.fiscalProfileId ?? undefined;
-  const profile = profileId === undefined ? undefined : ctx.lookup.profile(profileId);
-  if (item.fiscalProfileId !== undefined && profile === undefined) {
+  const namedProfile = profileId === undefined ? undefined : ctx.lookup.profile(profileId);
+  if (item.fiscalProfileId !== undefined && namedProfile === undefined) {
     problems.add(at('fiscalProfileId'), 'no such fiscal profile in this company');
   }
+  // Simple mode (§2.1): an item that names no profile and gives no taxes is taxed by the company's default.
+  const profile =
+    namedProfile ??
+    (profileId === undefined && item.tributacao === undefined ? ctx.lookup.defaultProfile() : undefined);
   const taxes: FiscalTaxes | undefined = item.tributacao ?? profile?.taxes;
-  const cProd = item.codigo ?? product?.cProd;
+  // An NFC-e item without a code takes its position (cProd is required by the layout, §2.3 only for NF-e).
+  const cProd = item.codigo ?? product?.cProd ?? (ctx.modelo === 65 ? String(index + 1) : undefined);
   const xProd = item.descricao ?? product?.xProd;
   const NCM = item.ncm ?? product?.NCM;
-  const uCom = item.unidade ?? product?.uCom;
+  const uCom = item.unidade ?? product?.uCom ?? 'UN';
   const vUnCom = item.valorUnitario ?? product?.vUnCom;
-  const CFOP = item.cfop ?? profile?.CFOP;
+  const explicitCfop = item.cfop ?? item.CFOP;
+  const CFOP =
+    explicitCfop ??
+    (profile === undefined
+      ? undefined
+      : cfopForOperation(profile.CFOP, operation.tpNF, operation.interstate));
   const missing: [string, unknown][] = [
     ['codigo', cProd],
     ['descricao', xProd],
     ['ncm', NCM],
-    ['unidade', uCom],
+    ['quantidade', item.quantidade],
     ['valorUnitario', vUnCom],
     ['cfop', CFOP],
   ];
   let complete = true;
   for (const [field, value] of missing) {
     if (value === undefined) {
+      if (field === 'cfop' && taxes === undefined) continue; // the fiscal profile fault below says it all
       problems.add(at(field), product === undefined ? 'required' : 'required (the product does not give it)');
       complete = false;
     }
   }
   if (taxes === undefined) {
-    problems.add(at('fiscalProfileId'), 'required: a fiscal profile (item or product) or inline tributacao');
+    problems.add(
+      at('fiscalProfileId'),
+      'required: a fiscal profile (item or product), inline tributacao, or a default fiscal profile of the company',
+    );
     complete = false;
   }
   if (detailedMode && item.impostos === undefined) {
@@ -296,8 +478,8 @@ function resolveItem(
     NCM: NCM as string,
     CEST: item.cest ?? product?.CEST ?? null,
     CFOP: CFOP as string,
-    uCom: normalizeFreeText(uCom as string, 6),
-    qCom: item.quantidade,
+    uCom: normalizeFreeText(uCom, 6),
+    qCom: item.quantidade as string,
     vUnCom: vUnCom as string,
     vDesc: item.valorDesconto ?? null,
     vFrete: item.valorFrete ?? null,
@@ -311,7 +493,15 @@ function resolveItem(
 }
 
 function resolvePayments(payload: NfePayload, modelo: Modelo, problems: Problems): DetPagModel[] {
-  if (payload.pagamentos === undefined || payload.pagamentos.length === 0) {
+  if (payload.pagamentos !== undefined && payload.pagamento !== undefined) {
+    problems.add(['pagamento'], 'give either pagamentos (a list) or pagamento (one payment), not both');
+    return [];
+  }
+  // Spelling B's one payment object is a list of one; its faults are reported under its own name.
+  const list = payload.pagamento === undefined ? payload.pagamentos : [payload.pagamento];
+  const at = (i: number, field: string): PropertyKey[] =>
+    payload.pagamento === undefined ? ['pagamentos', i, field] : ['pagamento', field];
+  if (list === undefined || list.length === 0) {
     if (modelo === 55 && (payload.finalidade === 3 || payload.finalidade === 4)) {
       // MOC 7.0 YA02: notes of ajuste and devolução carry tPag 90 "sem pagamento".
       return [{ tPag: '90', xPag: null, vPag: '0.00', indPag: null, card: null }];
@@ -319,17 +509,19 @@ function resolvePayments(payload: NfePayload, modelo: Modelo, problems: Problems
     problems.add(['pagamentos'], 'at least one payment is required');
     return [];
   }
-  return payload.pagamentos.map((p, i) => {
-    const tPag = resolveTPag(p.forma);
-    if (tPag === undefined) problems.add(['pagamentos', i, 'forma'], `unknown payment method '${p.forma}'`);
+  return list.map((p, i) => {
+    const tPag = p.forma === undefined ? undefined : resolveTPag(p.forma);
+    if (p.forma === undefined) problems.add(at(i, 'forma'), 'required: a tPag code or a name such as pix');
+    else if (tPag === undefined) problems.add(at(i, 'forma'), `unknown payment method '${p.forma}'`);
+    if (p.valor === undefined) problems.add(at(i, 'valor'), 'required');
     if (tPag === '99' && p.descricao === undefined)
-      problems.add(['pagamentos', i, 'descricao'], 'required for forma 99 (outros)');
+      problems.add(at(i, 'descricao'), 'required for forma 99 (outros)');
     const needsCard = tPag !== undefined && CARD_TPAG.has(tPag);
     const card = p.cartao ?? (needsCard ? { integrado: false } : undefined);
     return {
       tPag: tPag ?? '99',
       xPag: p.descricao === undefined ? null : normalizeFreeText(p.descricao, 60),
-      vPag: p.valor,
+      vPag: p.valor ?? '0.00',
       indPag: p.aPrazo === undefined ? null : p.aPrazo ? 1 : 0,
       card:
         card === undefined
@@ -344,17 +536,18 @@ function resolvePayments(payload: NfePayload, modelo: Modelo, problems: Problems
   });
 }
 
+/** §2.6: an NFC-e without a natureza de operação is a sale to the consumer. */
+const NFCE_DEFAULT_NAT_OP = 'VENDA AO CONSUMIDOR';
+
 export function normalizeNfe(raw: unknown, ctx: NormalizeContext): NormalizeResult {
   const problems = new Problems(raw);
-  const parsed = nfePayloadSchema.safeParse(toSpellingA(raw));
-  if (!parsed.success) {
-    zodProblems(parsed.error, problems);
-    return { ok: false, errors: problems.list };
-  }
-  const payload = parsed.data;
+  const payload = parseLeniently(toSpellingA(raw), problems);
+  if (payload === undefined) return { ok: false, errors: problems.list };
   if (payload.modelo !== undefined && payload.modelo !== ctx.modelo) {
     problems.add(['modelo'], `this endpoint issues model ${ctx.modelo}`);
   }
+  const naturezaOperacao = payload.naturezaOperacao ?? (ctx.modelo === 65 ? NFCE_DEFAULT_NAT_OP : undefined);
+  if (naturezaOperacao === undefined) problems.add(['naturezaOperacao'], 'required for an NF-e');
 
   // dest: exactly one of customerId, customer/destinatario, cpfConsumidor.
   const destSources = [payload.customerId, payload.customer, payload.cpfConsumidor].filter(
@@ -366,27 +559,34 @@ export function normalizeNfe(raw: unknown, ctx: NormalizeContext): NormalizeResu
   } else if (payload.customerId !== undefined) {
     const found = ctx.lookup.customer(payload.customerId);
     if (found === undefined) problems.add(['customerId'], 'no such customer in this company');
-    else dest = destFromCustomerView(found);
+    else {
+      dest = destFromCustomerView(found);
+      if (ctx.modelo === 55 && dest.enderDest === undefined)
+        problems.add(['customerId'], 'the saved customer has no complete address, required for an NF-e');
+    }
   } else if (payload.customer !== undefined) {
-    dest = destFromPayload(payload.customer, problems);
+    dest = destFromPayload(payload.customer, problems, ctx.modelo);
   } else if (payload.cpfConsumidor !== undefined) {
     dest = { CPF: payload.cpfConsumidor, indIEDest: 9 };
   }
   if (ctx.modelo === 55) {
-    if (dest === null && destSources === 0)
-      problems.add(['customer'], 'an NF-e needs a recipient (customerId or customer)');
-    if (dest !== null && dest.xNome === undefined)
-      problems.add(['customer', 'nome'], 'required for an NF-e recipient');
-    if (dest !== null && dest.enderDest === undefined)
-      problems.add(['customer', 'endereco'], 'required for an NF-e recipient');
+    if (destSources === 0) problems.add(['customer'], 'an NF-e needs a recipient (customerId or customer)');
   } else if (dest !== null) {
     // NFC-e: consumers are never ICMS contributors (MOC 7.0 E16a, rule 790).
     dest.indIEDest = 9;
     delete dest.IE;
   }
 
-  const detailedMode = payload.itens.some((i) => i.impostos !== undefined);
-  const itens = payload.itens.map((item, i) => resolveItem(item, i, ctx, problems, detailedMode));
+  const tpNF = payload.tipoOperacao;
+  // idDest 2 (interstate) when the recipient's address is in another state (MOC 7.0 B11a).
+  const interstate =
+    ctx.modelo === 55 && dest?.enderDest !== undefined && dest.enderDest.UF !== ctx.emit.enderEmit.UF;
+  const itemList = payload.itens ?? [];
+  if (itemList.length === 0) problems.add(['itens'], 'at least one item is required');
+  const detailedMode = itemList.some((i) => i.impostos !== undefined);
+  const itens = itemList.map((item, i) =>
+    resolveItem(item, i, ctx, problems, detailedMode, { tpNF, interstate }),
+  );
   const detPag = resolvePayments(payload, ctx.modelo, problems);
 
   const NFref = payload.nfeReferenciada ?? [];
@@ -394,25 +594,36 @@ export function normalizeNfe(raw: unknown, ctx: NormalizeContext): NormalizeResu
     if (!isValidAccessKey(key)) problems.add(['nfeReferenciada', i], 'not a valid 44-character access key');
   });
   if (payload.finalidade === 4 && NFref.length === 0) {
-    problems.add(['nfeReferenciada'], 'a devolução (finalidade 4) must reference the returned note');
+    problems.add(
+      ['nfeReferenciada'],
+      'required for a devolução (finalidade 4): the access key of the returned note (SEFAZ rejects it with cStat 321)',
+    );
   }
 
-  // Rule 696: an operation with a non-contributor is an operation with the final consumer.
+  // Rule 696: an operation with a non-contributor is an operation with the final consumer; the service sets
+  // indFinal when it is omitted (§7) and refuses a contradicting one before SEFAZ does.
   const nonContributor = dest === null || dest.indIEDest === 9;
-  let indFinal: 0 | 1 =
-    payload.consumidorFinal === undefined
-      ? ctx.modelo === 65 || nonContributor
-        ? 1
-        : 0
-      : payload.consumidorFinal
-        ? 1
-        : 0;
-  if (nonContributor) indFinal = 1;
-  const indPres = (payload.presenca ??
-    (ctx.modelo === 65 ? 1 : payload.finalidade === 1 ? 9 : 0)) as NfeModel['indPres'];
-  if (ctx.modelo === 65 && indPres !== 1 && indPres !== 4) {
-    problems.add(['presenca'], 'an NFC-e is presencial (1) or entrega a domicílio (4)');
+  const askedFinal =
+    payload.indFinal ?? (payload.consumidorFinal === undefined ? undefined : payload.consumidorFinal ? 1 : 0);
+  if (askedFinal === 0 && nonContributor && (ctx.modelo === 65 || dest !== null)) {
+    problems.add(
+      [payload.indFinal !== undefined ? 'indFinal' : 'consumidorFinal'],
+      'must be 1 when the recipient is not an ICMS contributor (indIEDest 9); SEFAZ rejects it with cStat 696',
+    );
   }
+  const indFinal: 0 | 1 = nonContributor ? 1 : (askedFinal ?? 0);
+  const presencePath = payload.indPres !== undefined ? 'indPres' : 'presenca';
+  // §2.1/§2.6: indPres defaults to 1 (in person); devoluções and ajustes are not sales (0, MOC 7.0 B25b).
+  const indPres = (payload.indPres ??
+    payload.presenca ??
+    (ctx.modelo === 55 && payload.finalidade !== 1 ? 0 : 1)) as NfeModel['indPres'];
+  if (ctx.modelo === 65 && indPres !== 1 && indPres !== 4) {
+    problems.add([presencePath], 'an NFC-e is presencial (1) or entrega a domicílio (4)');
+  }
+  if (payload.transporte?.modFrete !== undefined && payload.modalidadeFrete !== undefined) {
+    problems.add(['transporte', 'modFrete'], 'give the freight modality once (transporte.modFrete)');
+  }
+  const modFrete = payload.transporte?.modFrete ?? payload.modalidadeFrete ?? 9;
 
   if (!problems.empty || itens.some((i) => i === null)) return { ok: false, errors: problems.list };
 
@@ -425,8 +636,8 @@ export function normalizeNfe(raw: unknown, ctx: NormalizeContext): NormalizeResu
     tpAmb: ctx.tpAmb,
     tpEmis: ctx.tpEmis,
     contingency: ctx.contingency,
-    natOp: normalizeFreeText(payload.naturezaOperacao, 60),
-    tpNF: payload.tipoOperacao,
+    natOp: normalizeFreeText(naturezaOperacao as string, 60),
+    tpNF,
     finNFe: payload.finalidade,
     indFinal,
     indPres,
@@ -440,7 +651,7 @@ export function normalizeNfe(raw: unknown, ctx: NormalizeContext): NormalizeResu
     vSeg: payload.valorSeguro ?? null,
     vDesc: payload.valorDesconto ?? null,
     vOutro: payload.valorOutros ?? null,
-    modFrete: (payload.modalidadeFrete ?? 9) as NfeModel['modFrete'],
+    modFrete: modFrete as NfeModel['modFrete'],
     detPag,
     vTroco: null,
     infCpl:

@@ -247,7 +247,14 @@ describe('prepareNfe: payload table → valid, signed XML', () => {
     expect(result.stage).toBe('payload');
     const fields = result.errors.map((e) => e.field).sort();
     expect(fields).toEqual(
-      ['itens[0].ncm', 'itens[0].valor_unitario', 'itens[1].quantidade', 'pagamentos[0].metodo'].sort(),
+      [
+        'itens[0].ncm',
+        'itens[0].valor_unitario',
+        'itens[1].quantidade',
+        // The semantic checks run on what parsed, so the unknown product is reported in the same answer.
+        'itens[1].product_id',
+        'pagamentos[0].metodo',
+      ].sort(),
     );
   });
 
