@@ -22,6 +22,19 @@ export const catalogRepository = {
   updateProfile: (db: Db, id: string, changes: Partial<FiscalProfileRow>) =>
     db.updateTable('fiscal_profiles').set(changes).where('id', '=', id).execute(),
   deleteProfile: (db: Db, id: string) => db.deleteFrom('fiscal_profiles').where('id', '=', id).execute(),
+  defaultProfileOf: (db: Db, companyId: string) =>
+    db
+      .selectFrom('companies')
+      .innerJoin('fiscal_profiles', 'fiscal_profiles.id', 'companies.default_fiscal_profile_id')
+      .selectAll('fiscal_profiles')
+      .where('companies.id', '=', companyId)
+      .executeTakeFirst(),
+  isDefaultProfile: async (db: Db, profileId: string) =>
+    (await db
+      .selectFrom('companies')
+      .select('id')
+      .where('default_fiscal_profile_id', '=', profileId)
+      .executeTakeFirst()) !== undefined,
   productsUsingProfile: async (db: Db, profileId: string) =>
     Number(
       (

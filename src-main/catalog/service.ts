@@ -10,6 +10,7 @@ import {
   type ProductCreate,
   type ProductView,
 } from '../../src-shared/contracts/catalog.ts';
+import { defaultFiscalProfile } from '../../src-shared/tables/default-fiscal-profiles.ts';
 import { catalogRepository, type FiscalProfileRow, type ProductRow } from './repository.ts';
 
 type Reachable = (companyId: string) => Promise<boolean>;
@@ -106,8 +107,47 @@ export async function replaceProfile(
   return profileView({ ...existing, ...changes });
 }
 
+/**
+ * Makes the default profile of a just-created company from its CRT and UF (the caller's transaction also
+ * points the company at it). A new company has no profiles yet, so the name cannot clash.
+ */
+export async function insertDefaultProfile(
+  db: Db,
+  company: { id: string; crt: number; uf: string },
+  now: string,
+): Promise<FiscalProfileRow> {
+  const profile = defaultFiscalProfile(company.crt, company.uf);
+  const row: FiscalProfileRow = {
+    id: newId('fpr'),
+    company_id: company.id,
+    name: profile.name,
+    cfop: profile.CFOP,
+    taxes_json: JSON.stringify(profile.taxes),
+    created_at: now,
+    updated_at: now,
+  };
+  await catalogRepository.insertProfile(db, row);
+  return row;
+}
+
+/**
+ * The profile that taxes a company's items which name none and carry no taxes (simple mode). Every company
+ * has one from its creation and it cannot be deleted while it is the default, so its absence is a bug.
+ */
+export async function defaultFiscalProfileOf(db: Db, companyId: string): Promise<FiscalProfileView> {
+  const row = await catalogRepository.defaultProfileOf(db, companyId);
+  if (row === undefined) throw new Error(`company ${companyId} has no default fiscal profile`);
+  return profileView(row);
+}
+
 export async function deleteProfile(db: Db, existing: FiscalProfileRow) {
   await inTransaction(db, async (trx) => {
+    if (await catalogRepository.isDefaultProfile(trx, existing.id)) {
+      throw conflict(
+        "The fiscal profile is the company's default: choose another default (PUT /v1/companies/:id/config, defaultFiscalProfileId) before deleting it.",
+        [{ field: 'id', error: "is the company's default fiscal profile" }],
+      );
+    }
     const users = await catalogRepository.productsUsingProfile(trx, existing.id);
     if (users > 0) {
       throw new ApiError(409, 'conflict', `The fiscal profile is used by ${users} product(s).`, [

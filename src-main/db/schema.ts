@@ -43,6 +43,8 @@ export interface CompaniesTable {
   csc_token_enc: string | null;
   /** NFC-e QR code version (2 or 3) the company's UF expects. */
   nfce_qr_version: number;
+  /** Fiscal profile of the items that name none and carry no taxes (simple mode); set at creation. */
+  default_fiscal_profile_id: string | null;
   created_at: IsoTimestamp;
   updated_at: IsoTimestamp;
 }

@@ -44,17 +44,20 @@ export const companyConfigSchema = z
     id_csc: cscId.optional(),
     /** NFC-e QR code version: 2 (CSC hash) or 3 (NT 2025.001), as the company's UF requires. */
     versao_qrcode: z.union([z.literal(2), z.literal(3)], { error: 'must be 2 or 3' }).optional(),
+    /** Another fiscal profile of the same company to tax the items that name none (simple mode). */
+    defaultFiscalProfileId: z.string().trim().min(1).optional(),
   })
   .superRefine((body, ctx) => {
     if ((body.csc_nfce === undefined) !== (body.id_csc === undefined)) {
       const missing = body.csc_nfce === undefined ? 'csc_nfce' : 'id_csc';
       ctx.addIssue({ code: 'custom', path: [missing], message: 'csc_nfce and id_csc are set together' });
     }
-    if (body.ambiente === undefined && body.csc_nfce === undefined && body.id_csc === undefined) {
+    if (Object.values(body).every((v) => v === undefined)) {
       ctx.addIssue({
         code: 'custom',
         path: [],
-        message: 'nothing to change: give ambiente and/or csc_nfce + id_csc',
+        message:
+          'nothing to change: give ambiente, csc_nfce + id_csc, versao_qrcode and/or defaultFiscalProfileId',
       });
     }
   });
@@ -86,6 +89,8 @@ export const companyViewSchema = z.object({
   /** The CSC token itself is a secret and never returned. */
   csc: z.object({ id: z.string(), configured: z.literal(true) }).nullable(),
   nfceQrVersion: z.union([z.literal(2), z.literal(3)]),
+  /** The fiscal profile of items that give neither fiscalProfileId nor taxes; made from the CRT at creation. */
+  defaultFiscalProfileId: z.string().nullable(),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
 });

@@ -9,6 +9,7 @@ import * as outboxAnswers from './2026_11_22_0007_outbox_answers.ts';
 import * as batchesReceived from './2026_11_22_0008_batches_received.ts';
 import * as printing from './2026_11_22_0009_printing.ts';
 import * as companyLogos from './2026_11_22_0010_company_logos.ts';
+import * as defaultFiscalProfile from './2026_11_23_0011_default_fiscal_profile.ts';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_0001_foundation': foundation,
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_22_0008_batches_received': batchesReceived,
   '2026_11_22_0009_printing': printing,
   '2026_11_22_0010_company_logos': companyLogos,
+  '2026_11_23_0011_default_fiscal_profile': defaultFiscalProfile,
 };
 
 export const migrationProvider: MigrationProvider = {
