@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, it, expect } from 'vitest';
 import { UFS } from '../../src-shared/uf.ts';
-import { cMunMatchesUf, findMunicipio } from './ibge.ts';
+import { cMunMatchesUf, findMunicipio, findMunicipioByName } from './ibge.ts';
 
 // The repository sits at <x>/main and the read-only reference data at <x>/shared.
 const SHARED = new URL('../../../shared/reference/', import.meta.url);
@@ -130,5 +130,27 @@ describe('cMunMatchesUf', () => {
       const m = findMunicipio(row.cMun);
       expect(m && cMunMatchesUf(m.cMun, m.uf), row.cMun).toBe(true);
     }
+  });
+});
+
+describe('findMunicipioByName', () => {
+  it('finds the city by name and UF, without regard to accents, case or hyphens', () => {
+    expect(findMunicipioByName('SAO PAULO', 'sp').found?.cMun).toBe('3550308');
+    expect(findMunicipioByName('são paulo', 'SP').found?.cMun).toBe('3550308');
+    expect(findMunicipioByName("Alta Floresta D'Oeste", 'RO').found?.cMun).toBe('1100015');
+    expect(findMunicipioByName('alta floresta doeste', 'RO').found?.cMun).toBe('1100015');
+    expect(findMunicipioByName('Embu-Guaçu', 'SP').found?.xMun).toBe(findMunicipio('3515103')?.xMun);
+    expect(findMunicipioByName('embu guacu', 'SP').found?.cMun).toBe('3515103');
+  });
+
+  it('says unknown for a city not in that UF, ambiguous for a name shared by states when no UF is given', () => {
+    expect(findMunicipioByName('Sao Paolo', 'SP')).toEqual({ found: undefined, reason: 'unknown' });
+    expect(findMunicipioByName('Campinas', 'RJ')).toEqual({ found: undefined, reason: 'unknown' });
+    const shared = findMunicipioByName('Bom Jesus', undefined);
+    expect(shared.found).toBeUndefined();
+    if (shared.found === undefined && shared.reason === 'ambiguous') {
+      expect(shared.candidates.map((m) => m.uf).sort()).toEqual(['PB', 'PI', 'RN', 'RS', 'SC']);
+    } else expect.unreachable('Bom Jesus is the name of five cities');
+    expect(findMunicipioByName('Bom Jesus', 'PI').found?.uf).toBe('PI');
   });
 });

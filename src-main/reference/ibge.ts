@@ -62,13 +62,14 @@ export function cMunMatchesUf(cMun: string, uf: string): boolean {
   return found !== undefined && CMUN_SHAPE.test(cMun) && cMun.slice(0, 2) === String(found.cUF);
 }
 
-/** A city name folded for comparison: no accents, no case, apostrophes and hyphens as spaces. */
+/** A city name folded for comparison: no accents, no case, no apostrophes, hyphens and dots as spaces. */
 export function foldCityName(name: string): string {
   return name
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
-    .replace(/[''`´\-.]/g, ' ')
+    .replace(/['’`´]/g, '')
+    .replace(/[-.]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
 }

@@ -93,10 +93,30 @@ export interface NormalizeContext {
 export type NormalizeResult =
   { ok: true; model: NfeModel; payload: NfePayload } | { ok: false; errors: ErrorDetail[] };
 
+/** Spelling B's names for the fields whose spelling-A name is not their camelCase form. */
+const SPELLING_B_NAMES: Readonly<Record<string, string>> = {
+  customer: 'destinatario',
+  forma: 'metodo',
+  nome: 'razao_social',
+};
+
+const toSpellingB = (segment: string): string =>
+  SPELLING_B_NAMES[segment] ??
+  (/^[a-z][A-Za-z0-9]*$/.test(segment) ? segment.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) : segment);
+
+/** Whether the caller writes spelling B (snake_case, or its own names), so faults are named its way. */
+export function writesSpellingB(input: unknown): boolean {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return false;
+  return Object.keys(input).some((k) => k.includes('_') || k === 'destinatario' || k === 'pagamento');
+}
+
 class Problems {
   private readonly found: { path: PropertyKey[]; error: string }[] = [];
   private paths: Map<string, string> | undefined;
-  constructor(private readonly input: unknown) {}
+  readonly spellingB: boolean;
+  constructor(private readonly input: unknown) {
+    this.spellingB = writesSpellingB(input);
+  }
   add(path: PropertyKey[], error: string): void {
     // The first, most precise complaint about a field wins (a format fault, then its absence).
     const key = formatFieldPath(path);
@@ -107,22 +127,26 @@ class Problems {
     return this.found.length === 0;
   }
   get list(): ErrorDetail[] {
-    return this.found.map(({ path, error }) => ({ field: this.original(formatFieldPath(path)), error }));
+    return this.found.map(({ path, error }) => ({ field: this.original(path), error }));
   }
-  /** Maps a camelCase path back to the caller's spelling, also for fields the caller did not send. */
-  private original(key: string): string {
+  /**
+   * Maps a camelCase path back to the caller's spelling, also for fields the caller did not send: the part
+   * the caller wrote keeps its own names, the rest is named in the caller's spelling.
+   */
+  private original(path: readonly PropertyKey[]): string {
     this.paths ??= originalPaths(this.input);
-    const exact = this.paths.get(key);
-    if (exact !== undefined) return exact;
-    const cut = key.lastIndexOf('.');
-    if (cut > 0) {
-      const parent = this.paths.get(key.slice(0, cut));
-      const leaf = key.slice(cut + 1);
-      const parentIsSnake = parent !== key.slice(0, cut);
-      if (parent !== undefined)
-        return `${parent}.${parentIsSnake ? leaf.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) : leaf}`;
+    for (let known = path.length; known >= 0; known--) {
+      const prefix = known === 0 ? undefined : this.paths.get(formatFieldPath(path.slice(0, known)));
+      if (known > 0 && prefix === undefined) continue;
+      const rest = path
+        .slice(known)
+        .map((part) => (typeof part === 'string' && this.spellingB ? toSpellingB(part) : part));
+      const tail = formatFieldPath(rest);
+      if (prefix === undefined) return tail;
+      if (rest.length === 0) return prefix;
+      return typeof rest[0] === 'number' ? `${prefix}${tail}` : `${prefix}.${tail}`;
     }
-    return key;
+    return formatFieldPath(path);
   }
 }
 
@@ -247,17 +271,17 @@ type AddressField =
   | 'uf'
   | 'cep'
   | 'telefone';
-/** Each address field in the spellings accepted for it: the specification's first, then the layout's. */
-const ADDRESS_SPELLINGS: Record<AddressField, readonly string[]> = {
-  logradouro: ['logradouro', 'xLgr'],
-  numero: ['numero', 'nro'],
-  complemento: ['complemento', 'xCpl'],
-  bairro: ['bairro', 'xBairro'],
-  codigoMunicipio: ['codigoMunicipio', 'cMun'],
-  municipio: ['xMun', 'municipio'],
-  uf: ['UF', 'uf'],
-  cep: ['CEP', 'cep'],
-  telefone: ['telefone', 'fone'],
+/** Each address field as spelling A (§2.2), spelling B and the layout (TEndereco) name it. */
+const ADDRESS_SPELLINGS: Record<AddressField, { a: string; b: string; layout: string }> = {
+  logradouro: { a: 'logradouro', b: 'logradouro', layout: 'xLgr' },
+  numero: { a: 'numero', b: 'numero', layout: 'nro' },
+  complemento: { a: 'complemento', b: 'complemento', layout: 'xCpl' },
+  bairro: { a: 'bairro', b: 'bairro', layout: 'xBairro' },
+  codigoMunicipio: { a: 'codigoMunicipio', b: 'codigoMunicipio', layout: 'cMun' },
+  municipio: { a: 'xMun', b: 'municipio', layout: 'xMun' },
+  uf: { a: 'UF', b: 'uf', layout: 'uf' },
+  cep: { a: 'CEP', b: 'cep', layout: 'cep' },
+  telefone: { a: 'telefone', b: 'telefone', layout: 'fone' },
 };
 
 /**
@@ -284,13 +308,14 @@ function addressOf(
   const layoutSpelling =
     nested !== undefined && ['xLgr', 'nro', 'xBairro', 'cMun'].some((k) => nested[k] !== undefined);
   const pick = (field: AddressField): { value: string | undefined; path: PropertyKey[] } => {
-    const spellings = ADDRESS_SPELLINGS[field];
-    for (const name of spellings) {
+    const names = ADDRESS_SPELLINGS[field];
+    for (const name of [names.a, names.b, names.layout]) {
       const value = source[name];
       if (typeof value === 'string' && value.trim() !== '')
         return { value: value.trim(), path: [...base, name] };
     }
-    const name = layoutSpelling ? (spellings[spellings.length - 1] as string) : (spellings[0] as string);
+    // A missing field is named the way the caller writes the others.
+    const name = layoutSpelling ? names.layout : problems.spellingB ? names.b : names.a;
     return { value: undefined, path: [...base, name] };
   };
   const need = (field: AddressField) => {
