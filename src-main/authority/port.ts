@@ -3,6 +3,7 @@
 // AuthorityUnavailable with an honest `mayHaveBeenReceived`.
 import { randomInt } from 'node:crypto';
 import type { Db } from '../db/client.ts';
+import type { Ambiente } from '../db/schema.ts';
 import type { SecretBox } from '../security/secret-box.ts';
 import { loadCompanyFiscal } from '../documents/context.ts';
 import {
@@ -160,9 +161,10 @@ export interface AuthorityResolverOptions {
 /** One port per company, rebuilt when its certificate changes; transports keep their TLS sessions alive. */
 export function authorityResolver(options: AuthorityResolverOptions) {
   const cache = new Map<string, { certSubject: string; transport: HttpsTransport; port: AuthorityPort }>();
-  const resolve = async (companyId: string): Promise<AuthorityPort> => {
-    const fiscal = await loadCompanyFiscal(options.db, options.secrets, companyId);
-    const cached = cache.get(companyId);
+  const resolve = async (companyId: string, ambiente?: Ambiente): Promise<AuthorityPort> => {
+    const fiscal = await loadCompanyFiscal(options.db, options.secrets, companyId, new Date(), ambiente);
+    const cacheKey = `${companyId}|${fiscal.company.ambiente}`;
+    const cached = cache.get(cacheKey);
     const certSubject = `${fiscal.certificate.serialNumber}|${fiscal.company.authority}|${fiscal.company.ambiente}`;
     if (cached !== undefined && cached.certSubject === certSubject) return cached.port;
     cached?.transport.close();
@@ -197,7 +199,7 @@ export function authorityResolver(options: AuthorityResolverOptions) {
       return client;
     };
     const port = authorityPort(clientFor, fiscal.tpAmb, ufBySigla(fiscal.emit.enderEmit.UF)?.cUF ?? 0);
-    cache.set(companyId, { certSubject, transport, port });
+    cache.set(cacheKey, { certSubject, transport, port });
     return port;
   };
   const close = () => {

@@ -21,7 +21,13 @@ export async function cancelDocument(
   const current = await documentsRepository.findById(deps.db, id);
   if (current === undefined) throw new ApiError(404, 'not_found', 'Document not found.');
   assertAllowed(current.status, 'cancel');
-  const fiscal = await loadCompanyFiscal(deps.db, deps.secrets, current.company_id, deps.clock.now());
+  const fiscal = await loadCompanyFiscal(
+    deps.db,
+    deps.secrets,
+    current.company_id,
+    deps.clock.now(),
+    current.ambiente,
+  );
   const now = deps.clock.now();
   const authorizedAt = new Date(current.authorized_at ?? current.dh_emi);
   const deadline = DEADLINE_MS[current.modelo] ?? DEADLINE_MS[55] ?? 0;

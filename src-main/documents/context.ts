@@ -2,6 +2,7 @@
 // CSC, QR version, and the customers/products/profiles a payload refers to (fetched up front, so the pure
 // normalizer can look them up synchronously).
 import type { Db } from '../db/client.ts';
+import type { Ambiente } from '../db/schema.ts';
 import type { SecretBox } from '../security/secret-box.ts';
 import { readPkcs12, type A1Certificate } from '../fiscal/certificate.ts';
 import type { EmitModel } from '../fiscal/nfe/model.ts';
@@ -55,9 +56,12 @@ export async function loadCompanyFiscal(
   secrets: SecretBox,
   companyId: string,
   now: Date = new Date(),
+  /** A note's own environment (§2.1 `ambiente` overrides the company default); the company's when omitted. */
+  ambiente?: Ambiente,
 ): Promise<CompanyFiscal> {
-  const company = await companiesRepository.findById(db, companyId);
-  if (company === undefined) throw new Error(`company ${companyId} vanished`);
+  const stored = await companiesRepository.findById(db, companyId);
+  if (stored === undefined) throw new Error(`company ${companyId} vanished`);
+  const company = ambiente === undefined ? stored : { ...stored, ambiente };
   const certRow = await companiesRepository.activeCertificate(db, companyId);
   if (certRow === undefined) {
     throw new ApiError(

@@ -230,7 +230,13 @@ export async function issueCorrectionLetter(
     );
   }
   assertAllowed(current.status, 'correct');
-  const fiscal = await loadCompanyFiscal(deps.db, deps.secrets, current.company_id, deps.clock.now());
+  const fiscal = await loadCompanyFiscal(
+    deps.db,
+    deps.secrets,
+    current.company_id,
+    deps.clock.now(),
+    current.ambiente,
+  );
   await refreshEvents(deps.db, documentId);
 
   return inTransaction(deps.db, async (trx) => {
@@ -315,6 +321,35 @@ export async function issueCorrectionLetter(
   });
 }
 
+/** How long the correction-letter answer waits for the authority; the queue keeps trying afterwards. */
+export const CCE_WAIT_MS = 10_000;
+
+/**
+ * Sends a queued event now and waits at most `waitMs` for the authority (as the synchronous send does), so
+ * a reachable authority gives the protocol in the answer; the event comes back as it stands then.
+ */
+export async function awaitEvent(
+  deps: IssueDeps,
+  event: DocumentEventRow,
+  waitMs = CCE_WAIT_MS,
+): Promise<DocumentEventRow> {
+  if (event.outbox_id === null) return event;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    // A failure to reach the authority leaves the row queued; the event then stays `processando`.
+    deps.worker.process(event.outbox_id).catch(() => undefined),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs))),
+  ]);
+  clearTimeout(timer);
+  await refreshEvents(deps.db, event.document_id);
+  const now = await eventTables(deps.db)
+    .selectFrom('document_events')
+    .selectAll()
+    .where('id', '=', event.id)
+    .executeTakeFirst();
+  return now ?? event;
+}
+
 function payloadOf(row: DocumentEventRow): Record<string, unknown> {
   try {
     const parsed: unknown = JSON.parse(row.payload);
@@ -328,15 +363,15 @@ export function correctionLetterView(row: DocumentEventRow): CorrectionLetterVie
   const correcao = payloadOf(row)['correcao'];
   return {
     id: row.id,
-    nfeId: row.document_id,
     sequencia: row.n_seq,
-    status: row.status,
-    protocolo: row.n_prot,
+    protocolo_cce: row.n_prot,
     cStat: row.c_stat,
     xMotivo: row.x_motivo,
+    registrada_em: row.registered_at,
+    nfeId: row.document_id,
+    status: row.status,
     correcao: typeof correcao === 'string' ? correcao : '',
     criada_em: row.created_at,
-    registrada_em: row.registered_at,
   };
 }
 

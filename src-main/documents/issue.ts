@@ -198,21 +198,14 @@ async function insertNumbered<T>(
 ): Promise<T> {
   const emission =
     emissionOverride ?? (modelo === 55 ? await nfeEmission(deps.db, companyId) : NORMAL_EMISSION);
-  const fiscal = await loadCompanyFiscal(deps.db, deps.secrets, companyId, deps.clock.now());
+  // §2.1: `ambiente` overrides the company's environment for this note (numbering, tpAmb, the authority's
+  // service); a value that is neither is reported by the payload check with every other fault.
+  const requested = fieldOf(payload, 'ambiente');
+  const ambiente = requested === 'homologacao' || requested === 'producao' ? requested : undefined;
+  const fiscal = await loadCompanyFiscal(deps.db, deps.secrets, companyId, deps.clock.now(), ambiente);
   if (modelo === 65 && fiscal.qrVersion === 2 && fiscal.csc === null) {
     throw validationError([
       { field: 'csc_nfce', error: 'the company has no CSC: set it with PUT /v1/companies/:id/config' },
-    ]);
-  }
-  const requested = fieldOf(payload, 'ambiente');
-  if ((requested === 'homologacao' || requested === 'producao') && requested !== fiscal.company.ambiente) {
-    // The queue, the events and the authority connection follow the company's environment; a note in the
-    // other one would be numbered and signed for it but sent to the wrong service.
-    throw new ApiError(422, 'invalid_state', `The company issues in ${fiscal.company.ambiente}.`, [
-      {
-        field: 'ambiente',
-        error: `the company's environment is ${fiscal.company.ambiente}: change it with PUT /v1/companies/:id/config {"ambiente": "${requested}"} first`,
-      },
     ]);
   }
   const serie = serieOf(payload, await defaultSerie(deps.db, companyId, modelo, fiscal.company.ambiente));
@@ -478,7 +471,13 @@ async function resignSameNumber(
   status: DocumentRow['status'],
   busyOk = false,
 ): Promise<DocumentRow | null> {
-  const fiscal = await loadCompanyFiscal(deps.db, deps.secrets, attempt.company_id, deps.clock.now());
+  const fiscal = await loadCompanyFiscal(
+    deps.db,
+    deps.secrets,
+    attempt.company_id,
+    deps.clock.now(),
+    attempt.ambiente,
+  );
   const payload: unknown = JSON.parse(attempt.payload_json);
   const modelo = attempt.modelo as 55 | 65;
   return inTransaction(deps.db, async (trx) => {
@@ -542,7 +541,7 @@ async function rebuild(
   trx: Db,
   status: DocumentRow['status'],
 ) {
-  const fiscal = await loadCompanyFiscal(trx, deps.secrets, doc.company_id, deps.clock.now());
+  const fiscal = await loadCompanyFiscal(trx, deps.secrets, doc.company_id, deps.clock.now(), doc.ambiente);
   const modelo = doc.modelo as 55 | 65;
   const emission =
     modelo === 55

@@ -17,7 +17,7 @@ function schemaProblem(kind: string, errors: { message: string }[]): Error {
 export function followUpsFor(db: Db, secrets: SecretBox, clock: Clock): FollowUps {
   return {
     async substitution(attempt, replacement) {
-      const fiscal = await loadCompanyFiscal(db, secrets, attempt.company_id, clock.now());
+      const fiscal = await loadCompanyFiscal(db, secrets, attempt.company_id, clock.now(), attempt.ambiente);
       if (attempt.n_prot === null) throw new Error(`document ${attempt.id} has no protocol to cancel`);
       const built = buildEvent({
         tpEvento: '110112',
@@ -39,7 +39,7 @@ export function followUpsFor(db: Db, secrets: SecretBox, clock: Clock): FollowUp
     },
 
     async voidNumber(attempt) {
-      const fiscal = await loadCompanyFiscal(db, secrets, attempt.company_id, clock.now());
+      const fiscal = await loadCompanyFiscal(db, secrets, attempt.company_id, clock.now(), attempt.ambiente);
       const uf = ufBySigla(fiscal.emit.enderEmit.UF);
       if (uf === undefined) throw new Error(`unknown UF ${fiscal.emit.enderEmit.UF}`);
       const built = buildInutilizacao({

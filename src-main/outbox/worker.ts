@@ -3,6 +3,7 @@
 // documents from the authority's protocols. Crash-safe: the row is marked in flight before each send.
 import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/client.ts';
+import type { Ambiente } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import { documentsRepository, type DocumentRow } from '../documents/repository.ts';
 import { outboxRepository, type OutboxRow } from './repository.ts';
@@ -28,7 +29,8 @@ export interface WorkerDeps {
   db: Db;
   clock: Clock;
   logger: Logger;
-  authorityFor(companyId: string): Promise<AuthorityPort>;
+  /** The company's authority in `ambiente` (a note's own environment), or in the company's current one. */
+  authorityFor(companyId: string, ambiente?: Ambiente): Promise<AuthorityPort>;
   followUps: FollowUps;
   /** Told when a document reaches a final or contingency state (webhooks, printing). */
   onDocumentChanged?(doc: DocumentRow): void;
@@ -168,7 +170,10 @@ export class OutboxWorker {
   private async processRow(id: number): Promise<void> {
     const row = await outboxRepository.findById(this.deps.db, id);
     if (row === undefined || (row.state !== 'pending' && row.state !== 'unknown')) return;
-    const authority = await this.deps.authorityFor(row.company_id);
+    // A note goes to the service of its own environment, which the request may have chosen (§2.1).
+    const document =
+      row.document_id === null ? undefined : await documentsRepository.findById(this.deps.db, row.document_id);
+    const authority = await this.deps.authorityFor(row.company_id, document?.ambiente);
     try {
       if (row.kind === 'autorizacao') await this.processAuthorization(row, authority);
       else if (row.kind === 'evento') {

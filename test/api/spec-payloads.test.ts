@@ -33,10 +33,11 @@ const call = (method: string, url: string, json?: unknown) =>
   h.request(method, url, { key: asCompany.key ?? h.companyKey, ...(json === undefined ? {} : { json }) });
 
 async function settled(path: string, id: string): Promise<Doc> {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 100; i++) {
     const doc = (await call('GET', `${path}/${id}`)).body as Doc;
     if (doc.status !== 'processando') return doc;
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    // Polled gently: the key's plan allows 50 requests a second.
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${id} still processando`);
 }
@@ -215,6 +216,31 @@ describe('§2.1 NF-e create with the company key', () => {
         'pagamento.metodo',
       ].sort(),
     );
+  });
+});
+
+describe('§2.1 ambiente overrides the company default', () => {
+  it('a producao note of a homologacao company is numbered, signed and sent in producao', async () => {
+    const before = (await call('GET', `/v1/companies/${h.companyId}/nfe-sequences?environment=producao`))
+      .body as { sequences: { modelo: string; serie: number; proximo_numero: number }[] };
+    const next = before.sequences.find((q) => q.modelo === '55' && q.serie === 1)?.proximo_numero;
+    const res = await call('POST', '/v1/nfe', { ...spellingA, ambiente: 'producao' });
+    expect(res.status, res.text).toBe(201);
+    const doc = res.body as Doc;
+    expect(doc).toMatchObject({ ambiente: 'producao', numero: next });
+    const xml = (await call('GET', `/v1/nfe/${doc.id}/xml`)).text;
+    expect(xml).toContain('<tpAmb>1</tpAmb>');
+    expect(xml).toContain('<xNome>Maria da Silva</xNome>');
+    expect((await call('POST', `/v1/nfe/${doc.id}/send`)).status).toBe(202);
+    expect(await settled('/v1/nfe', doc.id)).toMatchObject({ status: 'autorizada', ambiente: 'producao' });
+    const company = (await call('GET', `/v1/companies/${h.companyId}`)).body as { ambiente: string };
+    expect(company.ambiente).toBe('homologacao');
+  });
+
+  it('an unknown environment is a fault on the field', async () => {
+    const res = await call('POST', '/v1/nfe', { ...spellingA, ambiente: 'teste' });
+    expect(res.status).toBe(400);
+    expect((res.body as { details: { field: string }[] }).details.map((d) => d.field)).toEqual(['ambiente']);
   });
 });
 
