@@ -19,6 +19,7 @@ import { documentActionRoutes } from './routes/document-actions.ts';
 import { statusRoutes } from './routes/status.ts';
 import { sandboxControlRoutes } from './routes/sandbox-control.ts';
 import { printerRoutes } from './routes/printers.ts';
+import { openApiDocument } from '../../src-shared/contracts/api-routes.ts';
 
 export const BODY_LIMIT = '1mb';
 
@@ -54,6 +55,13 @@ export function createApp(options: AppOptions): Express {
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', version: options.version, time: clock.now().toISOString() });
+  });
+
+  // Public like /healthz: integrators and the UI's help read the API's description before having a key.
+  let openApi: string | undefined;
+  app.get('/v1/openapi.json', (_req, res) => {
+    openApi ??= JSON.stringify(openApiDocument(options.version));
+    res.type('application/json').send(openApi);
   });
 
   const v1 = express.Router();
