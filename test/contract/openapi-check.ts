@@ -119,3 +119,28 @@ export function checkResponse(doc: object, response: ResponseToCheck): string[] 
       }`,
   );
 }
+
+/**
+ * A response hook for the contract suite: every /v1 answer must conform to `doc`. Failures are soft so the
+ * test's own assertions still run and both are reported.
+ */
+export function conformsToOpenApi(doc: object, soft: (problems: string[]) => void) {
+  return (response: {
+    method: string;
+    template: string;
+    status: number;
+    contentType: string;
+    body: unknown;
+  }) => {
+    if (!response.template.startsWith('/v1/')) return;
+    soft(
+      checkResponse(doc, {
+        method: response.method,
+        path: response.template.replace(/:([A-Za-z]+)/g, '{$1}'),
+        status: response.status,
+        contentType: response.contentType,
+        body: response.body,
+      }),
+    );
+  };
+}
