@@ -1,0 +1,735 @@
+// Conformance, specification §2 (resources and their fields): one test per row, payloads as the
+// specification spells them, responses checked for status, shape and the exact field names.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  authorizedNfce,
+  authorizedNfe,
+  createNfce,
+  createNfe,
+  customerA,
+  expectErrorBody,
+  expectFieldError,
+  expectFields,
+  itemA,
+  nfceA,
+  nfeA,
+  nfeB,
+  startContract,
+  tagOf,
+  VALID_CPF,
+  waitFor,
+  xmlOf,
+  type Contract,
+  type Doc,
+} from './harness.ts';
+
+let c: Contract;
+beforeAll(async () => {
+  c = await startContract();
+});
+afterAll(() => c.stop());
+
+/** Runs once, on first use, and is shared by the rows that read the same document. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => (value ??= make());
+}
+
+const without = (payload: Record<string, unknown>, field: string) => {
+  const copy = { ...payload };
+  delete copy[field];
+  return copy;
+};
+const withItem = (payload: Record<string, unknown>, item: Record<string, unknown>) => ({
+  ...payload,
+  itens: [item],
+});
+const itemWithout = (field: string) => without(itemA(), field);
+
+// A minimal spelling-A note (defaults untouched) and one that uses the optional fields.
+const plainNfe = once(async () => {
+  const doc = await authorizedNfe(c, nfeA());
+  return { doc, xml: await xmlOf(c, 'nfe', doc.id) };
+});
+const richNfe = once(async () => {
+  const doc = await authorizedNfe(
+    c,
+    nfeA({
+      tipoOperacao: '1',
+      finalidade: 1,
+      serie: 1,
+      indFinal: 1,
+      indPres: 2,
+      valorFrete: 5,
+      transporte: { modFrete: 1 },
+      informacoesAdicionais: 'Pedido 4711 entregue pela transportadora',
+      ambiente: 'homologacao',
+      pagamentos: [{ forma: '17', valor: 26 }],
+    }),
+  );
+  return { doc, xml: await xmlOf(c, 'nfe', doc.id) };
+});
+const savedCustomer = once(async () => {
+  const res = await c.call('POST', '/v1/customers', { json: customerA({ nome: 'Cliente Cadastrado' }) });
+  expect(res.status, res.text).toBe(201);
+  return res.body as { id: string };
+});
+
+describe('§2.1 NF-e create payload, spelling A', () => {
+  it('§2.1 A customer — inline recipient accepted (one of customer / customerId required)', async () => {
+    const { xml } = await plainNfe();
+    expect(tagOf(xml, 'CPF')).toBe(VALID_CPF);
+    const neither = await c.call('POST', '/v1/nfe', { json: without(nfeA(), 'customer') });
+    const body = expectErrorBody(neither, 400);
+    expect(body.error).toBe('validation_error');
+    expect(
+      body.details.some((d) => d.field === 'customer' || d.field === 'customerId'),
+      neither.text,
+    ).toBe(true);
+  });
+
+  it('§2.1 A customerId — id (UUID) of a saved customer', async () => {
+    const saved = await savedCustomer();
+    const doc = await createNfe(c, { ...without(nfeA(), 'customer'), customerId: saved.id });
+    expect(doc.status).toBe('rascunho');
+  });
+
+  it('§2.1 A naturezaOperacao — required; written to the XML', async () => {
+    expectFieldError(
+      await c.call('POST', '/v1/nfe', { json: without(nfeA(), 'naturezaOperacao') }),
+      'naturezaOperacao',
+    );
+    expect(tagOf((await plainNfe()).xml, 'natOp')).toBe('Venda de mercadoria');
+  });
+
+  it('§2.1 A tipoOperacao — string "0" or "1", default 1', async () => {
+    expect(tagOf((await plainNfe()).xml, 'tpNF')).toBe('1');
+    expect(tagOf((await richNfe()).xml, 'tpNF')).toBe('1');
+  });
+
+  it('§2.1 A finalidade — number 1..4, default 1', async () => {
+    expect(tagOf((await plainNfe()).xml, 'finNFe')).toBe('1');
+    expectFieldError(await c.call('POST', '/v1/nfe', { json: nfeA({ finalidade: 5 }) }), 'finalidade');
+  });
+
+  it('§2.1 A serie — number, default 1', async () => {
+    const { doc, xml } = await plainNfe();
+    expect(doc.serie).toBe(1);
+    expect(tagOf(xml, 'serie')).toBe('1');
+    expect((await richNfe()).doc.serie).toBe(1);
+  });
+
+  it('§2.1 A indFinal — number 0 or 1 (set to 1 for a non-taxpayer recipient when omitted)', async () => {
+    expect(tagOf((await plainNfe()).xml, 'indFinal')).toBe('1');
+    expect(tagOf((await richNfe()).xml, 'indFinal')).toBe('1');
+  });
+
+  it('§2.1 A indPres — number 0..9, default 1', async () => {
+    expect(tagOf((await plainNfe()).xml, 'indPres')).toBe('1');
+    expect(tagOf((await richNfe()).xml, 'indPres')).toBe('2');
+  });
+
+  it('§2.1 A itens — required', async () => {
+    expectFieldError(await c.call('POST', '/v1/nfe', { json: without(nfeA(), 'itens') }), 'itens');
+  });
+
+  it('§2.1 A pagamentos — required', async () => {
+    expectFieldError(await c.call('POST', '/v1/nfe', { json: without(nfeA(), 'pagamentos') }), 'pagamentos');
+  });
+
+  it('§2.1 A valorFrete — added automatically to the note total', async () => {
+    const { doc, xml } = await richNfe();
+    expect(doc['total_nota']).toBe(26);
+    expect(tagOf(xml, 'vFrete')).toBe('5.00');
+    expect(tagOf(xml, 'vNF')).toBe('26.00');
+  });
+
+  it('§2.1 A transporte — modFrete 0 sender, 1 recipient, 9 no freight', async () => {
+    expect(tagOf((await richNfe()).xml, 'modFrete')).toBe('1');
+    expectFieldError(
+      await c.call('POST', '/v1/nfe', { json: nfeA({ transporte: { modFrete: 7 } }) }),
+      'transporte.modFrete',
+    );
+  });
+
+  it('§2.1 A informacoesAdicionais — stored in the XML and printed on the DANFE', async () => {
+    const { doc, xml } = await richNfe();
+    expect(tagOf(xml, 'infCpl')).toContain('Pedido 4711 entregue pela transportadora');
+    const danfe = await c.call('GET', '/v1/nfe/:id/danfe', { params: { id: doc.id } });
+    expect(danfe.status).toBe(200);
+    expect(danfe.contentType).toContain('application/pdf');
+  });
+
+  it('§2.1 A ambiente — homologacao or producao, overrides the company default', async () => {
+    expect((await richNfe()).doc['ambiente']).toBe('homologacao');
+    expect(tagOf((await richNfe()).xml, 'tpAmb')).toBe('2');
+    expectFieldError(await c.call('POST', '/v1/nfe', { json: nfeA({ ambiente: 'teste' }) }), 'ambiente');
+  });
+
+  it('§2.1 A nfeReferenciada — 44 digits, required when finalidade is 4', async () => {
+    const devolution = nfeA({ finalidade: 4, tipoOperacao: '0', pagamentos: [{ forma: '90', valor: 0 }] });
+    expectFieldError(await c.call('POST', '/v1/nfe', { json: devolution }), 'nfeReferenciada');
+    const { doc } = await plainNfe();
+    const linked = await createNfe(c, {
+      ...devolution,
+      nfeReferenciada: doc.chave_acesso,
+      itens: [itemA({ CFOP: '1202' })],
+    });
+    expect(linked.status).toBe('rascunho');
+  });
+});
+
+describe('§2.1 NF-e create payload, spelling B', () => {
+  const created = once(async () => {
+    const res = await c.call('POST', '/v1/nfe', { json: nfeB() });
+    expect(res.status, res.text).toBe(201);
+    return res.body as Doc;
+  });
+
+  it('§2.1 B natureza_operacao — required', async () => {
+    expectFieldError(
+      await c.call('POST', '/v1/nfe', { json: without(nfeB(), 'natureza_operacao') }),
+      'natureza_operacao',
+    );
+  });
+
+  it('§2.1 B ambiente — default homologacao (company default)', async () => {
+    expect((await created())['ambiente']).toBe('homologacao');
+  });
+
+  it('§2.1 B serie — integer, default 1', async () => {
+    expect((await created()).serie).toBe(1);
+    const explicit = await c.call('POST', '/v1/nfe', { json: nfeB({ serie: 1 }) });
+    expect(explicit.status, explicit.text).toBe(201);
+  });
+
+  it('§2.1 B destinatario — required', async () => {
+    expectFieldError(
+      await c.call('POST', '/v1/nfe', { json: without(nfeB(), 'destinatario') }),
+      'destinatario',
+    );
+  });
+
+  it('§2.1 B itens — required (NCM, CFOP, quantity, unit value)', async () => {
+    expectFieldError(await c.call('POST', '/v1/nfe', { json: without(nfeB(), 'itens') }), 'itens');
+  });
+
+  it('§2.1 B pagamento — one object, required', async () => {
+    expectFieldError(await c.call('POST', '/v1/nfe', { json: without(nfeB(), 'pagamento') }), 'pagamento');
+    const card = await c.call('POST', '/v1/nfe', {
+      json: nfeB({ pagamento: { forma: 'cartao_credito', valor: 21 } }),
+    });
+    expect(card.status, card.text).toBe(201);
+  });
+
+  it('§2.1 B response of create — id, numero, serie, ambiente, status, total_nota, icms_total, created_at, message', async () => {
+    const doc = await created();
+    expectFields(doc, {
+      id: 'uuid',
+      numero: 'integer',
+      serie: 'integer',
+      ambiente: 'string',
+      status: 'string',
+      total_nota: 'number',
+      icms_total: 'number',
+      created_at: 'iso',
+      message: 'string',
+    });
+    expect(doc.status).toBe('rascunho');
+    expect(doc['total_nota']).toBe(21);
+  });
+
+  it('§2.1 B payload as written is authorized', async () => {
+    const doc = await authorizedNfe(c, nfeB());
+    expect(doc.status).toBe('autorizada');
+  });
+});
+
+describe('§2.2 Recipient inline object', () => {
+  it('§2.2 cpfCnpj — digits, CPF or CNPJ; an invalid one is a validation error on the field', async () => {
+    expect(tagOf((await plainNfe()).xml, 'CPF')).toBe(VALID_CPF);
+    expectFieldError(
+      await c.call('POST', '/v1/nfe', { json: nfeA({ customer: customerA({ cpfCnpj: '52998224700' }) }) }),
+      'customer.cpfCnpj',
+    );
+  });
+
+  it('§2.2 nome — string', async () => {
+    const doc = await createNfe(c, nfeA({ customer: customerA({ nome: 'José Ünico' }) }));
+    expect(doc.status).toBe('rascunho');
+  });
+
+  it('§2.2 email — string', async () => {
+    expect(tagOf((await plainNfe()).xml, 'email')).toBe('maria@example.com.br');
+  });
+
+  it('§2.2 telefone — string', async () => {
+    expect(tagOf((await plainNfe()).xml, 'fone')).toBe('11999990000');
+  });
+
+  it('§2.2 endereco — logradouro, numero, complemento, bairro, xMun, UF, CEP (strings)', async () => {
+    const xml = (await plainNfe()).xml;
+    const dest = /<dest>[\s\S]*<\/dest>/.exec(xml)?.[0] ?? '';
+    expect(tagOf(dest, 'xLgr')).toBe('Avenida Paulista');
+    expect(tagOf(dest, 'nro')).toBe('1000');
+    expect(tagOf(dest, 'xCpl')).toBe('Sala 1');
+    expect(tagOf(dest, 'xBairro')).toBe('Bela Vista');
+    expect(tagOf(dest, 'xMun')).toBe('São Paulo');
+    expect(tagOf(dest, 'cMun')).toBe('3550308');
+    expect(tagOf(dest, 'UF')).toBe('SP');
+    expect(tagOf(dest, 'CEP')).toBe('01310100');
+  });
+});
+
+describe('§2.3 Item', () => {
+  it('§2.3 codigo — required for NF-e', async () => {
+    expectFieldError(
+      await c.call('POST', '/v1/nfe', { json: withItem(nfeA(), itemWithout('codigo')) }),
+      'itens[0].codigo',
+    );
+  });
+
+  it('§2.3 descricao — required', async () => {
+    expectFieldError(
+      await c.call('POST', '/v1/nfe', { json: withItem(nfeA(), itemWithout('descricao')) }),
+      'itens[0].descricao',
+    );
+  });
+
+  it('§2.3 ncm — 8 digits, required', async () => {
+    expectFieldError(
+      await c.call('POST', '/v1/nfe', { json: withItem(nfeA(), itemWithout('ncm')) }),
+      'itens[0].ncm',
+    );
+    expectFieldError(
+      await c.call('POST', '/v1/nfe', { json: withItem(nfeA(), itemA({ ncm: '0901' })) }),
+      'itens[0].ncm',
+    );
+    expect(tagOf((await plainNfe()).xml, 'NCM')).toBe('09012100');
+  });
+
+  it('§2.3 unidade — optional, e.g. UN', async () => {
+    expect(tagOf((await plainNfe()).xml, 'uCom')).toBe('UN');
+    const noUnit = await createNfe(c, withItem(nfeA(), itemWithout('unidade')));
+    expect(noUnit.status).toBe('rascunho');
+  });
+
+  it('§2.3 quantidade — number, required', async () => {
+    expectFieldError(
+      await c.call('POST', '/v1/nfe', { json: withItem(nfeA(), itemWithout('quantidade')) }),
+      'itens[0].quantidade',
+    );
+    expect(Number(tagOf((await plainNfe()).xml, 'qCom'))).toBe(2);
+  });
+
+  it('§2.3 valorUnitario — number, required', async () => {
+    expectFieldError(
+      await c.call('POST', '/v1/nfe', { json: withItem(nfeA(), itemWithout('valorUnitario')) }),
+      'itens[0].valorUnitario',
+    );
+    expect(Number(tagOf((await plainNfe()).xml, 'vUnCom'))).toBe(10.5);
+  });
+
+  it('§2.3 fiscalProfileId — UUID; applies taxation and CFOP configured for the company', async () => {
+    const unknown = await c.call('POST', '/v1/nfe', {
+      json: withItem(nfeA(), itemA({ fiscalProfileId: '6f1c2d3e-4b5a-4c6d-8e7f-901a2b3c4d5e' })),
+    });
+    expectFieldError(unknown, 'itens[0].fiscalProfileId');
+    // Creating a profile is not in the specification; the route the service documents is used.
+    const profile = await c.call('POST', '/v1/fiscal-profiles', {
+      json: {
+        name: 'Venda de producao propria',
+        CFOP: '5101',
+        taxes: { ICMS: { orig: 0, CSOSN: '102' }, PIS: { CST: '49' }, COFINS: { CST: '49' } },
+      },
+    });
+    expect(profile.status, profile.text).toBe(201);
+    const profileId = (profile.body as { id: string }).id;
+    const doc = await authorizedNfe(c, withItem(nfeA(), itemA({ fiscalProfileId: profileId })));
+    expect(tagOf(await xmlOf(c, 'nfe', doc.id), 'CFOP')).toBe('5101');
+  });
+
+  it('§2.3 CFOP — NFC-e items may carry it', async () => {
+    const doc = await createNfce(c, nfceA({ itens: [itemA({ CFOP: '5102', valorUnitario: 3.5 })] }));
+    expect(doc.status).toBe('rascunho');
+  });
+});
+
+describe('§2.4 Payment', () => {
+  it('§2.4 forma — 01 cash, 03 credit card, 04 debit card, 17 PIX, 90 no payment', async () => {
+    for (const forma of ['01', '03', '04', '17']) {
+      const res = await c.call('POST', '/v1/nfe', { json: nfeA({ pagamentos: [{ forma, valor: 21 }] }) });
+      expect(res.status, `forma ${forma}: ${res.text}`).toBe(201);
+    }
+    expect(tagOf((await plainNfe()).xml, 'tPag')).toBe('17');
+    expectFieldError(
+      await c.call('POST', '/v1/nfe', { json: nfeA({ pagamentos: [{ forma: 'escambo', valor: 21 }] }) }),
+      'pagamentos[0].forma',
+    );
+  });
+
+  it('§2.4 valor — number', async () => {
+    expect(tagOf((await plainNfe()).xml, 'vPag')).toBe('21.00');
+    expectFieldError(
+      await c.call('POST', '/v1/nfe', { json: nfeA({ pagamentos: [{ forma: '17' }] }) }),
+      'pagamentos[0].valor',
+    );
+  });
+});
+
+describe('§2.5 NF-e object', () => {
+  it('§2.5 GET /v1/nfe/:id — id, numero, serie, ambiente, status, chave_acesso, protocolo, total_nota, danfe_url, xml_url, items', async () => {
+    const { doc } = await plainNfe();
+    const res = await c.call('GET', '/v1/nfe/:id', { params: { id: doc.id } });
+    expect(res.status).toBe(200);
+    expectFields(res.body, {
+      id: 'uuid',
+      numero: 'integer',
+      serie: 'integer',
+      ambiente: 'string',
+      status: 'string',
+      chave_acesso: 'key44',
+      protocolo: 'string',
+      total_nota: 'number',
+      danfe_url: 'string',
+      xml_url: 'string',
+      itens: 'array',
+    });
+    expect(res.body).toMatchObject({ status: 'autorizada', ambiente: 'homologacao', total_nota: 21 });
+  });
+
+  it('§2.5 danfe_url and xml_url — lead to the DANFE and the XML', async () => {
+    const { doc } = await plainNfe();
+    const base = c.h.service.url;
+    const toUrl = (link: unknown) => new URL(String(link), `${base}/`).href;
+    const danfe = await fetch(toUrl(doc['danfe_url']), { headers: { 'X-API-Key': c.key } });
+    expect(danfe.status).toBe(200);
+    expect(danfe.headers.get('content-type')).toContain('application/pdf');
+    const xml = await fetch(toUrl(doc['xml_url']), { headers: { 'X-API-Key': c.key } });
+    expect(xml.status).toBe(200);
+    expect(await xml.text()).toContain('<protNFe');
+  });
+
+  it('§2.5 a rejected note carries the tax authority’s error messages', async () => {
+    const faults = await c.call('POST', '/v1/sandbox/faults', { key: c.orgKey, json: { reject: 539 } });
+    expect(faults.status, faults.text).toBe(200);
+    const draft = await createNfe(c);
+    const sent = await c.call('POST', '/v1/nfe/:id/send', { params: { id: draft.id } });
+    expect(sent.status).toBe(202);
+    const doc = await waitFor(c, '/v1/nfe/:id', draft.id, (d) => d.status !== 'processando');
+    expect(doc.status).toBe('erro');
+    expect(JSON.stringify(doc)).toContain('539');
+    expect(JSON.stringify(doc)).toMatch(/Rejei/);
+  });
+
+  it('§2.5 autorizada_em — ISO 8601 timestamp in the transmit response', async () => {
+    const draft = await createNfe(c);
+    const res = await c.call('POST', '/v1/nfe/:id/send', { params: { id: draft.id }, query: { sync: true } });
+    expect(res.status, res.text).toBe(200);
+    expectFields(res.body, {
+      id: 'uuid',
+      numero: 'integer',
+      serie: 'integer',
+      status: 'string',
+      chave_acesso: 'key44',
+      protocolo: 'string',
+      autorizada_em: 'iso',
+      danfe_url: 'string',
+      xml_url: 'string',
+    });
+  });
+});
+
+describe('§2.6 NFC-e', () => {
+  const plainNfce = once(async () => {
+    const doc = await authorizedNfce(c, nfceA());
+    return { doc, xml: await xmlOf(c, 'nfce', doc.id) };
+  });
+  const richNfce = once(async () => {
+    const doc = await authorizedNfce(
+      c,
+      nfceA({
+        customer: { cpfCnpj: VALID_CPF, nome: 'Consumidor Identificado', email: 'consumidor@example.com.br' },
+        naturezaOperacao: 'VENDA AO CONSUMIDOR',
+        serie: 1,
+        indPres: 1,
+        indFinal: 1,
+        informacoesAdicionais: 'Obrigado pela preferencia',
+      }),
+    );
+    return { doc, xml: await xmlOf(c, 'nfce', doc.id) };
+  });
+  const nfceB = (overrides: Record<string, unknown> = {}) => ({
+    natureza_operacao: 'VENDA AO CONSUMIDOR',
+    itens: [
+      {
+        codigo: 'AGUA500',
+        descricao: 'Agua mineral 500 ml',
+        ncm: '22021000',
+        quantidade: 2,
+        valor_unitario: 3.5,
+      },
+    ],
+    pagamento: { forma: 'dinheiro', valor: 7 },
+    cpf_consumidor: VALID_CPF,
+    ...overrides,
+  });
+  const spellingB = once(async () => {
+    const doc = await authorizedNfce(c, nfceB());
+    return { doc, xml: await xmlOf(c, 'nfce', doc.id) };
+  });
+
+  it('§2.6 A customer — cpfCnpj, nome (email accepted); omitted means anonymous', async () => {
+    expect(tagOf((await richNfce()).xml, 'CPF')).toBe(VALID_CPF);
+    expect((await plainNfce()).xml).not.toContain('<dest>');
+  });
+
+  it('§2.6 A customerId — saved customer', async () => {
+    const saved = await savedCustomer();
+    const doc = await createNfce(c, nfceA({ customerId: saved.id }));
+    expect(doc.status).toBe('rascunho');
+  });
+
+  it('§2.6 A naturezaOperacao — default VENDA AO CONSUMIDOR', async () => {
+    expect(tagOf((await plainNfce()).xml, 'natOp')).toBe('VENDA AO CONSUMIDOR');
+  });
+
+  it('§2.6 A serie — default 1', async () => {
+    expect((await plainNfce()).doc.serie).toBe(1);
+    expect((await richNfce()).doc.serie).toBe(1);
+  });
+
+  it('§2.6 A indPres — default 1 (1 in person, 4 delivery, 9 other)', async () => {
+    expect(tagOf((await plainNfce()).xml, 'indPres')).toBe('1');
+    const delivery = await c.call('POST', '/v1/nfce', { json: nfceA({ indPres: 4 }) });
+    expect(delivery.status, delivery.text).toBe(201);
+  });
+
+  it('§2.6 A indFinal — default 1, always 1 for NFC-e', async () => {
+    expect(tagOf((await plainNfce()).xml, 'indFinal')).toBe('1');
+  });
+
+  it('§2.6 A itens — required', async () => {
+    expectFieldError(await c.call('POST', '/v1/nfce', { json: without(nfceA(), 'itens') }), 'itens');
+  });
+
+  it('§2.6 A pagamentos — required, as §2.4', async () => {
+    expectFieldError(
+      await c.call('POST', '/v1/nfce', { json: without(nfceA(), 'pagamentos') }),
+      'pagamentos',
+    );
+  });
+
+  it('§2.6 A informacoesAdicionais — printed at the foot of the receipt', async () => {
+    const { doc, xml } = await richNfce();
+    expect(tagOf(xml, 'infCpl')).toContain('Obrigado pela preferencia');
+    const receipt = await c.call('GET', '/v1/nfce/:id/escpos', { params: { id: doc.id } });
+    expect(receipt.status).toBe(200);
+    expect(receipt.bytes.toString('latin1')).toContain('Obrigado pela preferencia');
+  });
+
+  it('§2.6 B natureza_operacao — required', async () => {
+    expectFieldError(
+      await c.call('POST', '/v1/nfce', { json: without(nfceB(), 'natureza_operacao') }),
+      'natureza_operacao',
+    );
+  });
+
+  it('§2.6 B ambiente — optional, default homologacao', async () => {
+    expect(tagOf((await spellingB()).xml, 'tpAmb')).toBe('2');
+  });
+
+  it('§2.6 B itens — required', async () => {
+    expectFieldError(await c.call('POST', '/v1/nfce', { json: without(nfceB(), 'itens') }), 'itens');
+  });
+
+  it('§2.6 B pagamento — one object, required (dinheiro, pix, cartao_debito)', async () => {
+    expect(tagOf((await spellingB()).xml, 'tPag')).toBe('01');
+    expectFieldError(await c.call('POST', '/v1/nfce', { json: without(nfceB(), 'pagamento') }), 'pagamento');
+    for (const forma of ['pix', 'cartao_debito']) {
+      const res = await c.call('POST', '/v1/nfce', { json: nfceB({ pagamento: { forma, valor: 7 } }) });
+      expect(res.status, `${forma}: ${res.text}`).toBe(201);
+    }
+  });
+
+  it('§2.6 B cpf_consumidor — optional', async () => {
+    expect(tagOf((await spellingB()).xml, 'CPF')).toBe(VALID_CPF);
+  });
+
+  it('§2.6 CSC — nfceIdCsc / id_csc and nfceTokenCsc / csc_nfce', async () => {
+    const line = c.h.service.bootstrap.lines.find((l) => l.includes('NFC-e CSC')) ?? '';
+    const [, id, token] = /id (\d+)\s+token (\S+)/.exec(line) ?? [];
+    expect(id, 'the bootstrap prints the CSC').toBeDefined();
+    const camel = await c.call('PUT', '/v1/companies/:id/config', {
+      params: { id: c.companyId },
+      json: { nfceIdCsc: id, nfceTokenCsc: token },
+    });
+    expect(camel.status, camel.text).toBe(200);
+    const snake = await c.call('PUT', '/v1/companies/:id/config', {
+      params: { id: c.companyId },
+      json: { id_csc: id, csc_nfce: token },
+    });
+    expect(snake.status, snake.text).toBe(200);
+    expect((await authorizedNfce(c)).status).toBe('autorizada');
+  });
+
+  it('§2.6 response — id, numero, serie, status, chave_acesso, qr_code_url, total_cupom, danfe_url, escpos_url', async () => {
+    const { doc } = await plainNfce();
+    const res = await c.call('GET', '/v1/nfce/:id', { params: { id: doc.id } });
+    expect(res.status).toBe(200);
+    expectFields(res.body, {
+      id: 'uuid',
+      numero: 'integer',
+      serie: 'integer',
+      status: 'string',
+      chave_acesso: 'key44',
+      qr_code_url: 'string',
+      total_cupom: 'number',
+      danfe_url: 'string',
+      escpos_url: 'string',
+    });
+    expect((res.body as Doc)['total_cupom']).toBe(7);
+  });
+
+  it('§2.6 list entry — id, numero, serie, status, total, emitida_em', async () => {
+    await plainNfce();
+    const res = await c.call('GET', '/v1/nfe', { query: { modelo: 65 } });
+    expect(res.status, res.text).toBe(200);
+    const items = (res.body as { items: unknown[] }).items;
+    expect(items.length).toBeGreaterThan(0);
+    const authorized = items.find((i) => (i as Doc).status === 'autorizada');
+    expectFields(authorized, {
+      id: 'uuid',
+      numero: 'integer',
+      serie: 'integer',
+      status: 'string',
+      total: 'number',
+      emitida_em: 'iso',
+    });
+  });
+});
+
+describe('§2.7 CT-e', () => {
+  for (const row of [
+    'customerId',
+    'modal',
+    'cfop',
+    'natOp',
+    'ufIni, xMunIni',
+    'ufFim, xMunFim',
+    'toma',
+    'remetente, destinatario',
+    'valorTotal',
+    'componentesValor',
+    'docsOriginarios',
+    'CT-e object',
+    'debug object',
+    'CC-e input',
+  ]) {
+    it.todo(`§2.7 ${row} — CT-e/NFS-e/DC-e issue`);
+  }
+});
+
+describe('§2.8 NFS-e', () => {
+  for (const row of [
+    'codigo_tributacao_nacional',
+    'descricao_servico',
+    'valor_servico',
+    'iss_retido',
+    'tomador',
+    'response',
+    'cancel body',
+    'substitute body',
+  ]) {
+    it.todo(`§2.8 ${row} — CT-e/NFS-e/DC-e issue`);
+  }
+});
+
+describe('§2.9 Other records', () => {
+  it('§2.9 Number void result — status inutilizada, cStat, xMotivo, protocolo', async () => {
+    const res = await c.call('POST', '/v1/nfe/inutilizar', {
+      json: {
+        serie: 1,
+        numeroInicial: 700,
+        numeroFinal: 701,
+        justificativa: 'Numeracao pulada por falha no sistema',
+        modelo: '55',
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    expectFields(res.body, { status: 'string', cStat: 'any', xMotivo: 'string', protocolo: 'string' });
+    expect((res.body as Doc).status).toBe('inutilizada');
+    expect(Number((res.body as { cStat: unknown }).cStat)).toBe(102);
+  });
+
+  it('§2.9 CC-e result (NF-e) — id, sequencia, protocolo_cce, cStat, xMotivo, registrada_em', async () => {
+    const { doc } = await plainNfe();
+    const res = await c.call('POST', '/v1/nfe/:id/correction-letter', {
+      params: { id: doc.id },
+      json: { correcao: 'Corrige o complemento do endereco do destinatario' },
+    });
+    expect(res.status, res.text).toBe(202);
+    expectFields(res.body, {
+      id: 'uuid',
+      sequencia: 'integer',
+      protocolo_cce: 'string',
+      cStat: 'any',
+      xMotivo: 'string',
+      registrada_em: 'iso',
+    });
+    expect(Number((res.body as { cStat: unknown }).cStat)).toBe(135);
+  });
+
+  it('§2.9 Fiscal sequence — modelo, serie, last_numero, proximo_numero, environment', async () => {
+    await plainNfe();
+    const res = await c.call('GET', '/v1/companies/:id/nfe-sequences', { params: { id: c.companyId } });
+    expect(res.status, res.text).toBe(200);
+    const sequences = (res.body as { sequences: unknown[] }).sequences;
+    expect(Array.isArray(sequences)).toBe(true);
+    const nfe = sequences.find((s) => (s as { modelo: unknown }).modelo === '55');
+    expectFields(nfe, {
+      modelo: 'string',
+      serie: 'integer',
+      last_numero: 'integer',
+      proximo_numero: 'integer',
+      environment: 'string',
+    });
+    const seq = nfe as { last_numero: number; proximo_numero: number; environment: string };
+    expect(seq.proximo_numero).toBe(seq.last_numero + 1);
+    expect(seq.environment).toBe('homologacao');
+  });
+
+  it('§2.9 Webhook — id, url, secret (only at creation), ativo, subscribed events', async () => {
+    const created = await c.call('POST', '/v1/webhooks', {
+      json: { url: 'https://erp.example.com.br/hooks/fiscal', eventos: ['nfe.autorizada'] },
+    });
+    expect(created.status, created.text).toBe(201);
+    expectFields(created.body, {
+      id: 'uuid',
+      url: 'string',
+      secret: 'string',
+      ativo: 'boolean',
+      eventos: 'array',
+    });
+    const id = (created.body as { id: string }).id;
+    const updated = await c.call('PUT', '/v1/webhooks/:id', { params: { id }, json: { ativo: false } });
+    expect(updated.status, updated.text).toBe(200);
+    expectFields(updated.body, { id: 'uuid', url: 'string', ativo: 'boolean' });
+    expect(updated.body).not.toHaveProperty('secret');
+  });
+
+  it('§2.9 Transmit acknowledgement (queued) — id, status processando, numero, serie, message', async () => {
+    const draft = await createNfe(c);
+    const res = await c.call('POST', '/v1/nfe/:id/send', { params: { id: draft.id } });
+    expect(res.status, res.text).toBe(202);
+    expectFields(res.body, {
+      id: 'uuid',
+      status: 'string',
+      numero: 'integer',
+      serie: 'integer',
+      message: 'string',
+    });
+    expect((res.body as Doc).status).toBe('processando');
+    expect((res.body as Doc).numero).toBe(draft.numero);
+  });
+});

@@ -1,0 +1,590 @@
+// Conformance, specification §4 (endpoints): one test per row of §4.1, §4.2, §4.5 and §4.6 — method, path,
+// request as written, response status, shape and field names.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateTestA1 } from '../../src-main/fiscal/certificate.ts';
+import { companyBody } from '../api/harness.ts';
+import {
+  authorizedNfce,
+  authorizedNfe,
+  cnpjOf,
+  createNfce,
+  createNfe,
+  customerA,
+  expectErrorBody,
+  expectFieldError,
+  expectFields,
+  nfeA,
+  sendAndSettle,
+  startContract,
+  tagOf,
+  waitFor,
+  xmlOf,
+  type Contract,
+  type Doc,
+} from './harness.ts';
+
+let c: Contract;
+beforeAll(async () => {
+  c = await startContract();
+});
+afterAll(() => c.stop());
+
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => (value ??= make());
+}
+
+const justificativa = 'Numeracao pulada por falha no sistema';
+const authorized = once(() => authorizedNfe(c));
+const sale = once(() => authorizedNfce(c));
+
+describe('§4.1 NF-e', () => {
+  it('§4.1 POST /v1/nfe — 201; NF-e draft data', async () => {
+    const res = await c.call('POST', '/v1/nfe', { json: nfeA() });
+    expect(res.status, res.text).toBe(201);
+    expectFields(res.body, { id: 'uuid', numero: 'integer', serie: 'integer', status: 'string' });
+    expect((res.body as Doc).status).toBe('rascunho');
+  });
+
+  it('§4.1 POST /v1/nfe/:id/send — 202 processando; Idempotency-Key prevents duplicate issuing', async () => {
+    const draft = await createNfe(c);
+    const key = '0b6f3f2e-8a1d-4c55-9a7e-3d2c1b0a9f8e';
+    const first = await c.call('POST', '/v1/nfe/:id/send', {
+      params: { id: draft.id },
+      headers: { 'Idempotency-Key': key },
+    });
+    expect(first.status, first.text).toBe(202);
+    expect((first.body as Doc).status).toBe('processando');
+    const retry = await c.call('POST', '/v1/nfe/:id/send', {
+      params: { id: draft.id },
+      headers: { 'Idempotency-Key': key },
+    });
+    expect(retry.status, retry.text).toBe(202);
+    expect((retry.body as Doc).id).toBe(draft.id);
+    const doc = await waitFor(c, '/v1/nfe/:id', draft.id, (d) => d.status !== 'processando');
+    expect(doc.status).toBe('autorizada');
+    expect(await c.h.service.sandbox?.registry.authorizationCount(String(doc.chave_acesso))).toBe(1);
+  });
+
+  it('§4.1 GET /v1/nfe/:id — 200; NF-e object', async () => {
+    const doc = await authorized();
+    const res = await c.call('GET', '/v1/nfe/:id', { params: { id: doc.id } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: doc.id, status: 'autorizada', chave_acesso: doc.chave_acesso });
+  });
+
+  it('§4.1 PUT /v1/nfe/:id — 200 with the full corrected payload; only for a draft or a note in error', async () => {
+    const draft = await createNfe(c);
+    const res = await c.call('PUT', '/v1/nfe/:id', {
+      params: { id: draft.id },
+      json: nfeA({ informacoesAdicionais: 'Corrigido antes do envio' }),
+    });
+    expect(res.status, res.text).toBe(200);
+    const doc = await authorized();
+    const refused = await c.call('PUT', '/v1/nfe/:id', { params: { id: doc.id }, json: nfeA() });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.status).toBeLessThan(500);
+    expectErrorBody(refused, refused.status);
+  });
+
+  it('§4.1 GET /v1/nfe/:id/xml — 200 application/xml, signed and protocoled (nfeProc, protNFe)', async () => {
+    const doc = await authorized();
+    const res = await c.call('GET', '/v1/nfe/:id/xml', { params: { id: doc.id } });
+    expect(res.status).toBe(200);
+    expect(res.contentType).toContain('application/xml');
+    expect(res.text).toContain('<nfeProc');
+    expect(res.text).toContain('<protNFe');
+    expect(res.text).toContain('<Signature');
+  });
+
+  it('§4.1 GET /v1/nfe/:id/danfe — 200 PDF; optional query api_key', async () => {
+    const doc = await authorized();
+    const res = await c.call('GET', '/v1/nfe/:id/danfe', { params: { id: doc.id } });
+    expect(res.status).toBe(200);
+    expect(res.contentType).toContain('application/pdf');
+    const browser = await c.call('GET', '/v1/nfe/:id/danfe', {
+      params: { id: doc.id },
+      query: { api_key: c.key },
+      key: null,
+    });
+    expect(browser.status).toBe(200);
+    expect(browser.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  });
+
+  it('§4.1 POST /v1/nfe/:id/devolucao — 201; inverted CFOPs (5102 → 1202), tipoOperacao 0, finalidade 4, nfeReferenciada', async () => {
+    const original = await authorized();
+    expect(tagOf(await xmlOf(c, 'nfe', original.id), 'CFOP')).toBe('5102');
+    const res = await c.call('POST', '/v1/nfe/:id/devolucao', { params: { id: original.id } });
+    expect(res.status, res.text).toBe(201);
+    const draft = res.body as Doc;
+    const sent = await sendAndSettle(c, 'nfe', draft.id);
+    expect(sent.status, JSON.stringify(sent)).toBe('autorizada');
+    const xml = await xmlOf(c, 'nfe', draft.id);
+    expect(tagOf(xml, 'CFOP')).toBe('1202');
+    expect(tagOf(xml, 'tpNF')).toBe('0');
+    expect(tagOf(xml, 'finNFe')).toBe('4');
+    expect(tagOf(xml, 'refNFe')).toBe(original.chave_acesso);
+  });
+
+  it('§4.1 POST /v1/nfe/:id/cancel — {justificativa} min 15 chars; 202 status processando', async () => {
+    const doc = await authorizedNfe(c);
+    const res = await c.call('POST', '/v1/nfe/:id/cancel', {
+      params: { id: doc.id },
+      json: { justificativa: 'Erro na digitacao do pedido' },
+    });
+    expect(res.status, res.text).toBe(202);
+    expect((res.body as Doc).status).toBe('processando');
+  });
+
+  it('§4.1 POST /v1/nfe/:id/correction-letter — {correcao} 15 to 1000 chars; 202 with the CC-e result', async () => {
+    const doc = await authorized();
+    const res = await c.call('POST', '/v1/nfe/:id/correction-letter', {
+      params: { id: doc.id },
+      json: { correcao: 'Corrige o bairro do endereco de entrega do destinatario' },
+    });
+    expect(res.status, res.text).toBe(202);
+    expectFields(res.body, {
+      id: 'uuid',
+      sequencia: 'integer',
+      protocolo_cce: 'string',
+      cStat: 'any',
+      xMotivo: 'string',
+      registrada_em: 'iso',
+    });
+  });
+
+  it('§4.1 POST /v1/nfe/inutilizar — spelling A and B; 200, synchronous; number void result', async () => {
+    const a = await c.call('POST', '/v1/nfe/inutilizar', {
+      json: { serie: 1, numeroInicial: 800, numeroFinal: 801, justificativa, modelo: '55' },
+    });
+    expect(a.status, a.text).toBe(200);
+    expect(a.body).toMatchObject({ status: 'inutilizada' });
+    expectFields(a.body, { status: 'string', cStat: 'any', xMotivo: 'string', protocolo: 'string' });
+    const b = await c.call('POST', '/v1/nfe/inutilizar', {
+      json: { modelo: 55, serie: 1, numero_inicial: 810, numero_final: 810, justificativa },
+    });
+    expect(b.status, b.text).toBe(200);
+    expect(b.body).toMatchObject({ status: 'inutilizada' });
+  });
+
+  it('§4.1 POST /v1/nfe/batch — {notas: up to 50 NF-e payloads}; 202 with batchId', async () => {
+    const res = await c.call('POST', '/v1/nfe/batch', { json: { notas: [nfeA(), nfeA()] } });
+    expect(res.status, res.text).toBe(202);
+    expectFields(res.body, { batchId: 'uuid' });
+  });
+
+  it('§4.1 GET /v1/nfe/batch/:batchId — progress of the batch and status of each note', async () => {
+    const created = await c.call('POST', '/v1/nfe/batch', { json: { notas: [nfeA(), nfeA()] } });
+    expect(created.status, created.text).toBe(202);
+    const batchId = (created.body as { batchId: string }).batchId;
+    const res = await c.call('GET', '/v1/nfe/batch/:batchId', { params: { batchId } });
+    expect(res.status, res.text).toBe(200);
+    const notes = Object.values(res.body as Record<string, unknown>).find(
+      (v): v is { status: string }[] => Array.isArray(v) && v.length === 2,
+    );
+    expect(notes, res.text).toBeDefined();
+    for (const note of notes ?? []) expect(typeof note.status).toBe('string');
+  });
+
+  it('§4.1 GET /v1/nfe — page, pageSize, status, data_inicio, data_fim, modelo; {items, total, page, pageSize}', async () => {
+    await authorized();
+    const today = c.h.clock.now().toISOString().slice(0, 10);
+    const res = await c.call('GET', '/v1/nfe', {
+      query: { page: 1, pageSize: 5, status: 'autorizada', data_inicio: today, data_fim: today, modelo: 55 },
+    });
+    expect(res.status, res.text).toBe(200);
+    expectFields(res.body, { items: 'array', total: 'integer', page: 'integer', pageSize: 'integer' });
+    expect(res.body).toMatchObject({ page: 1, pageSize: 5 });
+    const item = (res.body as { items: unknown[] }).items[0];
+    expectFields(item, {
+      id: 'uuid',
+      numero: 'integer',
+      serie: 'integer',
+      status: 'string',
+      chave_acesso: 'key44',
+      total_nota: 'number',
+      created_at: 'iso',
+    });
+    for (const status of ['autorizada', 'cancelada', 'rascunho', 'rejeitada']) {
+      const filtered = await c.call('GET', '/v1/nfe', { query: { status } });
+      expect(filtered.status, `${status}: ${filtered.text}`).toBe(200);
+    }
+    const future = await c.call('GET', '/v1/nfe', { query: { data_inicio: '2999-01-01' } });
+    expect((future.body as { total: number }).total).toBe(0);
+  });
+
+  describe('received notes', () => {
+    // A supplier (a second company of the organization) issues an NF-e to the demo company; the sync that
+    // brings it is not in the specification (its path is "not shown"), so the service's own route is used.
+    const received = once(async () => {
+      const supplierCnpj = cnpjOf('998877660001');
+      const company = await c.call('POST', '/v1/companies', {
+        key: c.orgKey,
+        json: companyBody(supplierCnpj, { xNome: 'FORNECEDOR TESTE LTDA', crt: 1 }),
+      });
+      expect(company.status, company.text).toBe(201);
+      const supplierId = (company.body as { id: string }).id;
+      const pfx = generateTestA1({ cnpj: supplierCnpj, legalName: 'FORNECEDOR', password: 'pw123456' });
+      const upload = await c.call('POST', '/v1/companies/:id/certificate', {
+        key: c.orgKey,
+        params: { id: supplierId },
+        json: { certificate: Buffer.from(pfx).toString('base64'), password: 'pw123456' },
+      });
+      expect(upload.status, upload.text).toBe(201);
+      const supplierKey = await c.call('POST', '/v1/api-keys', {
+        key: c.orgKey,
+        json: { name: 'fornecedor', scope: 'company', companyId: supplierId, plan: 'terminal' },
+      });
+      const key = (supplierKey.body as { key: string }).key;
+      const demo = customerA({ cpfCnpj: '12345678000195', nome: 'Balcao Demonstracao Ltda' });
+      const draft = await c.call('POST', '/v1/nfe', { key, json: nfeA({ customer: demo }) });
+      expect(draft.status, draft.text).toBe(201);
+      const id = (draft.body as Doc).id;
+      await c.call('POST', '/v1/nfe/:id/send', { key, params: { id } });
+      for (let i = 0; i < 300; i++) {
+        const doc = (await c.call('GET', '/v1/nfe/:id', { key, params: { id } })).body as Doc;
+        if (doc.status !== 'processando') break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const sync = await c.call('POST', '/v1/nfe/received/sync');
+      expect(sync.status, sync.text).toBe(200);
+      const list = await c.call('GET', '/v1/nfe/received');
+      const body = list.body as { data?: { id: string }[]; items?: { id: string }[] };
+      const first = (body.data ?? body.items ?? [])[0];
+      expect(first, list.text).toBeDefined();
+      return first?.id ?? '';
+    });
+
+    it('§4.1 POST /v1/nfe/received/:id/manifest — {tipo, justificativa}; manifestation result', async () => {
+      const id = await received();
+      const res = await c.call('POST', '/v1/nfe/received/:id/manifest', {
+        params: { id },
+        json: { tipo: 'ciencia' },
+      });
+      expect([200, 201, 202], res.text).toContain(res.status);
+      expectFields(res.body, { id: 'string', manifest_status: 'string', protocolo: 'any', cStat: 'any' });
+      const bad = await c.call('POST', '/v1/nfe/received/:id/manifest', {
+        params: { id },
+        json: { tipo: 'talvez' },
+      });
+      expectFieldError(bad, 'tipo');
+    });
+
+    it('§2.9 Manifestation result — id, manifest_status (confirmada for confirmacao), protocolo, cStat', async () => {
+      const id = await received();
+      const res = await c.call('POST', '/v1/nfe/received/:id/manifest', {
+        params: { id },
+        json: { tipo: 'confirmacao' },
+      });
+      expect([200, 201, 202], res.text).toContain(res.status);
+      expectFields(res.body, { id: 'string', manifest_status: 'string', protocolo: 'string', cStat: 'any' });
+      expect(res.body).toMatchObject({ manifest_status: 'confirmada' });
+      expect(Number((res.body as { cStat: unknown }).cStat)).toBe(135);
+    });
+
+    it('§8 Manifestation justification — min 15 chars, required with nao_realizada', async () => {
+      const id = await received();
+      expectFieldError(
+        await c.call('POST', '/v1/nfe/received/:id/manifest', {
+          params: { id },
+          json: { tipo: 'nao_realizada' },
+        }),
+        'justificativa',
+      );
+      expectFieldError(
+        await c.call('POST', '/v1/nfe/received/:id/manifest', {
+          params: { id },
+          json: { tipo: 'nao_realizada', justificativa: 'curta demais' },
+        }),
+        'justificativa',
+      );
+    });
+  });
+});
+
+describe('§4.2 NFC-e', () => {
+  it('§4.2 POST /v1/nfce — 201; draft; reserves the next NFC-e number', async () => {
+    const first = await createNfce(c);
+    const second = await createNfce(c);
+    expect(first.status).toBe('rascunho');
+    expect(second.numero).toBe(first.numero + 1);
+  });
+
+  it('§4.2 POST /v1/nfce/:id/send — 202; signs, builds the QR code with the company CSC, queues', async () => {
+    const draft = await createNfce(c);
+    const res = await c.call('POST', '/v1/nfce/:id/send', { params: { id: draft.id } });
+    expect(res.status, res.text).toBe(202);
+    const doc = await waitFor(c, '/v1/nfce/:id', draft.id, (d) => d.status !== 'processando');
+    expect(doc.status).toBe('autorizada');
+    expect(await xmlOf(c, 'nfce', draft.id)).toContain('<qrCode>');
+  });
+
+  it('§4.2 GET /v1/nfce/:id — 200; status, key, protocol, data, public URLs', async () => {
+    const doc = await sale();
+    const res = await c.call('GET', '/v1/nfce/:id', { params: { id: doc.id } });
+    expect(res.status).toBe(200);
+    expectFields(res.body, {
+      status: 'string',
+      chave_acesso: 'key44',
+      protocolo: 'string',
+      qr_code_url: 'string',
+      danfe_url: 'string',
+      escpos_url: 'string',
+    });
+  });
+
+  it('§4.2 GET /v1/nfce/:id/escpos — largura 80|58, format raw|base64|json, cut true|false', async () => {
+    const doc = await sale();
+    const raw = await c.call('GET', '/v1/nfce/:id/escpos', { params: { id: doc.id } });
+    expect(raw.status).toBe(200);
+    expect(raw.contentType).toContain('application/octet-stream');
+    // GS V: the paper cut, present by default and absent with cut=false.
+    expect(raw.bytes.includes(Buffer.from([0x1d, 0x56]))).toBe(true);
+    const uncut = await c.call('GET', '/v1/nfce/:id/escpos', {
+      params: { id: doc.id },
+      query: { cut: false },
+    });
+    expect(uncut.bytes.includes(Buffer.from([0x1d, 0x56]))).toBe(false);
+    const b64 = await c.call('GET', '/v1/nfce/:id/escpos', {
+      params: { id: doc.id },
+      query: { format: 'base64' },
+    });
+    expect(b64.status).toBe(200);
+    expect(Buffer.from(b64.text.trim(), 'base64').equals(raw.bytes)).toBe(true);
+    const json = await c.call('GET', '/v1/nfce/:id/escpos', {
+      params: { id: doc.id },
+      query: { format: 'json' },
+    });
+    expect(json.status).toBe(200);
+    expect(json.text).toContain(raw.bytes.toString('base64'));
+    const narrow = await c.call('GET', '/v1/nfce/:id/escpos', {
+      params: { id: doc.id },
+      query: { largura: 58, format: 'json' },
+    });
+    expect(narrow.status).toBe(200);
+    expect(narrow.body).toMatchObject({ colunas: 32 });
+    expect(json.body).toMatchObject({ colunas: 48 });
+    expectFieldError(
+      await c.call('GET', '/v1/nfce/:id/escpos', { params: { id: doc.id }, query: { largura: 70 } }),
+      'largura',
+    );
+  });
+
+  it('§4.2 GET /v1/nfce/:id/xml — 200; signed authorized XML', async () => {
+    const doc = await sale();
+    const res = await c.call('GET', '/v1/nfce/:id/xml', { params: { id: doc.id } });
+    expect(res.status).toBe(200);
+    expect(res.contentType).toContain('application/xml');
+    expect(res.text).toContain('<protNFe');
+    expect(res.text).toContain('<Signature');
+  });
+
+  it('§4.2 GET /v1/nfce/:id/danfe — 200; PDF', async () => {
+    const doc = await sale();
+    const res = await c.call('GET', '/v1/nfce/:id/danfe', { params: { id: doc.id } });
+    expect(res.status).toBe(200);
+    expect(res.contentType).toContain('application/pdf');
+  });
+
+  it('§4.2 POST /v1/nfe/:id/cancel — {justificativa}; 202, also used for NFC-e', async () => {
+    const doc = await authorizedNfce(c);
+    const res = await c.call('POST', '/v1/nfe/:id/cancel', {
+      params: { id: doc.id },
+      json: { justificativa: 'Consumidor desistiu da compra' },
+    });
+    expect(res.status, res.text).toBe(202);
+    const cancelled = await waitFor(c, '/v1/nfce/:id', doc.id, (d) => d.status === 'cancelada');
+    expect(cancelled.status).toBe('cancelada');
+  });
+
+  it('§4.2 POST /v1/nfe/inutilizar — as 4.1 with modelo 65; 200', async () => {
+    const res = await c.call('POST', '/v1/nfe/inutilizar', {
+      json: { modelo: 65, serie: 1, numero_inicial: 900, numero_final: 901, justificativa },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ status: 'inutilizada' });
+  });
+
+  it('§4.2 GET /v1/nfe?modelo=65 — status, limit (default 20, max 100), offset; {items, total, limit, offset}', async () => {
+    await sale();
+    await authorizedNfce(c);
+    const res = await c.call('GET', '/v1/nfe', { query: { modelo: 65 } });
+    expect(res.status, res.text).toBe(200);
+    expectFields(res.body, { items: 'array', total: 'integer', limit: 'integer', offset: 'integer' });
+    expect(res.body).toMatchObject({ limit: 20, offset: 0 });
+    const page = await c.call('GET', '/v1/nfe', {
+      query: { modelo: 65, status: 'autorizada', limit: 1, offset: 1 },
+    });
+    expect(page.status, page.text).toBe(200);
+    expect(page.body).toMatchObject({ limit: 1, offset: 1 });
+    expect((page.body as { items: unknown[] }).items).toHaveLength(1);
+  });
+});
+
+describe('§4.3 CT-e', () => {
+  for (const row of [
+    'POST /v1/cte',
+    'POST /v1/cte/:id/send',
+    'GET /v1/cte/:id',
+    'GET /v1/cte/:id/dacte',
+    'GET /v1/cte/:id/xml',
+    'POST /v1/cte/:id/cancel',
+    'POST /v1/cte/:id/cce',
+    'POST /v1/cte/inutilizar',
+    'GET /v1/cte/:id/debug',
+    'GET /v1/cte',
+    'DELETE /v1/cte/:id',
+  ]) {
+    it.todo(`§4.3 ${row} — CT-e/NFS-e/DC-e issue`);
+  }
+});
+
+describe('§4.4 NFS-e', () => {
+  for (const row of [
+    'POST /v1/nfse',
+    'GET /v1/nfse/:id',
+    'GET /v1/nfse/:id/danfse',
+    'GET /v1/nfse/:id/xml',
+    'POST /v1/nfse/:id/cancel',
+    'POST /v1/nfse/:id/substituir',
+  ]) {
+    it.todo(`§4.4 ${row} — CT-e/NFS-e/DC-e issue`);
+  }
+});
+
+describe('§4.5 Company and webhooks', () => {
+  it('§4.5 GET /v1/companies/:id/nfe-sequences — environment homologacao|producao|all; {sequences: [fiscal sequence]}', async () => {
+    for (const environment of ['homologacao', 'producao', 'all']) {
+      const res = await c.call('GET', '/v1/companies/:id/nfe-sequences', {
+        params: { id: c.companyId },
+        query: { environment },
+      });
+      expect(res.status, `${environment}: ${res.text}`).toBe(200);
+      const sequences = (res.body as { sequences: { environment: string }[] }).sequences;
+      expect(Array.isArray(sequences)).toBe(true);
+      if (environment !== 'all') for (const s of sequences) expect(s.environment).toBe(environment);
+    }
+    expectFieldError(
+      await c.call('GET', '/v1/companies/:id/nfe-sequences', {
+        params: { id: c.companyId },
+        query: { environment: 'teste' },
+      }),
+      'environment',
+    );
+  });
+
+  it('§4.5 PUT /v1/companies/:id/config — optional ambiente, csc_nfce, id_csc; {success, message}', async () => {
+    const res = await c.call('PUT', '/v1/companies/:id/config', {
+      params: { id: c.companyId },
+      json: { ambiente: 'homologacao' },
+    });
+    expect(res.status, res.text).toBe(200);
+    expectFields(res.body, { success: 'boolean', message: 'string' });
+    expect((res.body as { success: boolean }).success).toBe(true);
+  });
+
+  it('§4.5 POST /v1/customers — saved customer, referenced by customerId', async () => {
+    const res = await c.call('POST', '/v1/customers', { json: customerA({ nome: 'Cliente Salvo' }) });
+    expect(res.status, res.text).toBe(201);
+    expectFields(res.body, { id: 'uuid' });
+    const id = (res.body as { id: string }).id;
+    const payload = nfeA();
+    delete payload['customer'];
+    const doc = await createNfe(c, { ...payload, customerId: id });
+    expect(doc.status).toBe('rascunho');
+  });
+
+  it('§4.5 POST /v1/webhooks — {url, eventos}; id, url, secret, message', async () => {
+    const res = await c.call('POST', '/v1/webhooks', {
+      json: { url: 'https://erp.example.com.br/hooks/nfe', eventos: ['nfe.autorizada', 'nfe.cancelada'] },
+    });
+    expect(res.status, res.text).toBe(201);
+    expectFields(res.body, { id: 'uuid', url: 'string', secret: 'string', message: 'string' });
+    expect((res.body as { url: string }).url).toBe('https://erp.example.com.br/hooks/nfe');
+  });
+
+  it('§4.5 PUT /v1/webhooks/:id — optional url, eventos, ativo; id, url, ativo', async () => {
+    const created = await c.call('POST', '/v1/webhooks', {
+      json: { url: 'https://erp.example.com.br/hooks/put', eventos: ['nfe.autorizada'] },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = (created.body as { id: string }).id;
+    const res = await c.call('PUT', '/v1/webhooks/:id', {
+      params: { id },
+      json: { url: 'https://erp.example.com.br/hooks/put2', eventos: ['nfe.*'], ativo: false },
+    });
+    expect(res.status, res.text).toBe(200);
+    expectFields(res.body, { id: 'uuid', url: 'string', ativo: 'boolean' });
+    expect(res.body).toMatchObject({ id, url: 'https://erp.example.com.br/hooks/put2', ativo: false });
+  });
+
+  it('§4.5 POST /v1/webhooks/:id/test-connection — no body; {message, jobId}', async () => {
+    const created = await c.call('POST', '/v1/webhooks', {
+      json: { url: 'https://erp.example.com.br/hooks/ping', eventos: ['nfe.autorizada'] },
+    });
+    const id = (created.body as { id: string }).id;
+    const res = await c.call('POST', '/v1/webhooks/:id/test-connection', { params: { id } });
+    expect([200, 202], res.text).toContain(res.status);
+    expectFields(res.body, { message: 'string', jobId: 'string' });
+  });
+
+  it.todo('§4.5 POST /v1/dce — CT-e/NFS-e/DC-e issue');
+});
+
+describe('§4.6 Pagination (general)', () => {
+  const customers = once(async () => {
+    for (const [i, cpf] of ['11144477735', '39053344705', '45317828791'].entries()) {
+      const res = await c.call('POST', '/v1/customers', {
+        json: customerA({ cpfCnpj: cpf, nome: `Cliente Paginado ${i}` }),
+      });
+      expect(res.status, res.text).toBe(201);
+    }
+  });
+
+  it('§4.6 general list shape — {data: [...], meta: {page, limit, total, totalPages}}', async () => {
+    await customers();
+    const res = await c.call('GET', '/v1/customers');
+    expect(res.status, res.text).toBe(200);
+    expectFields(res.body, { data: 'array', meta: 'object' });
+    expectFields((res.body as { meta: unknown }).meta, {
+      page: 'integer',
+      limit: 'integer',
+      total: 'integer',
+      totalPages: 'integer',
+    });
+  });
+
+  it('§4.6 page — integer, default 1, 1-based', async () => {
+    await customers();
+    const first = await c.call('GET', '/v1/customers');
+    expect(first.body).toMatchObject({ meta: { page: 1 } });
+    const second = await c.call('GET', '/v1/customers', { query: { page: 2, limit: 2 } });
+    expect(second.status, second.text).toBe(200);
+    const body = second.body as {
+      data: unknown[];
+      meta: { page: number; total: number; totalPages: number };
+    };
+    expect(body.meta.page).toBe(2);
+    expect(body.meta.totalPages).toBe(Math.ceil(body.meta.total / 2));
+    expect(body.data).toHaveLength(Math.min(2, body.meta.total - 2));
+  });
+
+  it('§4.6 limit — integer, default 20, max 100', async () => {
+    await customers();
+    const res = await c.call('GET', '/v1/customers');
+    expect(res.body).toMatchObject({ meta: { limit: 20 } });
+    const one = await c.call('GET', '/v1/customers', { query: { limit: 1 } });
+    expect((one.body as { data: unknown[] }).data).toHaveLength(1);
+    expectFieldError(await c.call('GET', '/v1/customers', { query: { limit: 101 } }), 'limit');
+  });
+
+  it('§4.6 offset — integer, default 0, alternative starting offset', async () => {
+    await customers();
+    const all = (await c.call('GET', '/v1/customers', { query: { limit: 100 } })).body as {
+      data: { id: string }[];
+    };
+    const res = await c.call('GET', '/v1/customers', { query: { offset: 1, limit: 1 } });
+    expect(res.status, res.text).toBe(200);
+    expect((res.body as { data: { id: string }[] }).data.map((d) => d.id)).toEqual([all.data[1]?.id]);
+  });
+});

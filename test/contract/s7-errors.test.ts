@@ -1,0 +1,349 @@
+// Conformance, specification §7 (errors): the error body, each HTTP status row, and each authority code
+// (cStat) the service can meet — produced by the service's own checks or by the sandbox authority.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  authorizedNfce,
+  authorizedNfe,
+  cStatsIn,
+  createNfce,
+  createNfe,
+  customerA,
+  expectErrorBody,
+  expectFieldError,
+  expectRejection,
+  itemA,
+  nfceA,
+  nfeA,
+  sendAndSettle,
+  startContract,
+  waitFor,
+  type Contract,
+  type Doc,
+} from './harness.ts';
+
+let c: Contract;
+beforeAll(async () => {
+  c = await startContract();
+});
+afterAll(() => c.stop());
+
+const UNKNOWN_UUID = '7d444840-9dc0-4a3b-9c5a-1f0e2d3c4b5a';
+
+async function faults(json: unknown): Promise<void> {
+  const res = await c.call('POST', '/v1/sandbox/faults', { key: c.orgKey, json });
+  expect(res.status, res.text).toBe(200);
+}
+
+/** The sandbox refuses the next note with `cStat`; the note ends `erro` and carries the code. */
+async function authorityRejects(kind: 'nfe' | 'nfce', cStat: number): Promise<Doc> {
+  await faults({ reject: cStat });
+  const draft = kind === 'nfe' ? await createNfe(c) : await createNfce(c);
+  const doc = await sendAndSettle(c, kind, draft.id);
+  expect(doc.status, JSON.stringify(doc)).toBe('erro');
+  expect(cStatsIn(doc), JSON.stringify(doc)).toContain(cStat);
+  return doc;
+}
+
+async function setCsc(json: Record<string, string>): Promise<void> {
+  const res = await c.call('PUT', '/v1/companies/:id/config', { params: { id: c.companyId }, json });
+  expect(res.status, res.text).toBe(200);
+}
+
+function bootstrapCsc(): { id: string; token: string } {
+  const line = c.h.service.bootstrap.lines.find((l) => l.includes('NFC-e CSC')) ?? '';
+  const [, id = '', token = ''] = /id (\d+)\s+token (\S+)/.exec(line) ?? [];
+  return { id, token };
+}
+
+describe('§7 Error body', () => {
+  it('§7 error — string, error kind, e.g. validation_error', async () => {
+    const res = await c.call('POST', '/v1/nfe', { json: {} });
+    const body = expectErrorBody(res, 400);
+    expect(body.error).toBe('validation_error');
+  });
+
+  it('§7 message — string, text', async () => {
+    const body = expectErrorBody(await c.call('POST', '/v1/nfe', { json: {} }), 400);
+    expect(body.message.length).toBeGreaterThan(0);
+  });
+
+  it('§7 details — array of {field, error}, every faulty field at once', async () => {
+    const res = await c.call('POST', '/v1/nfe', {
+      json: nfeA({
+        naturezaOperacao: undefined,
+        customer: customerA({ cpfCnpj: '123' }),
+        itens: [itemA({ ncm: '12', quantidade: undefined })],
+        pagamentos: [{ forma: 'troca', valor: 21 }],
+      }),
+    });
+    const body = expectErrorBody(res, 400);
+    const fields = body.details.map((d) => d.field);
+    for (const field of [
+      'naturezaOperacao',
+      'customer.cpfCnpj',
+      'itens[0].ncm',
+      'itens[0].quantidade',
+      'pagamentos[0].forma',
+    ]) {
+      expect(fields, res.text).toContain(field);
+    }
+  });
+});
+
+describe('§7 HTTP statuses', () => {
+  it('§7 HTTP 200, 201 — success', async () => {
+    const created = await c.call('POST', '/v1/nfe', { json: nfeA() });
+    expect(created.status, created.text).toBe(201);
+    const read = await c.call('GET', '/v1/nfe/:id', { params: { id: (created.body as Doc).id } });
+    expect(read.status).toBe(200);
+  });
+
+  it('§7 HTTP 202 — accepted for asynchronous processing', async () => {
+    const draft = await createNfe(c);
+    const res = await c.call('POST', '/v1/nfe/:id/send', { params: { id: draft.id } });
+    expect(res.status, res.text).toBe(202);
+    await waitFor(c, '/v1/nfe/:id', draft.id, (d) => d.status !== 'processando');
+  });
+
+  it('§7 HTTP 400 — malformed JSON', async () => {
+    const res = await c.call('POST', '/v1/nfe', { raw: '{"naturezaOperacao": "Venda",' });
+    expectErrorBody(res, 400);
+  });
+
+  it('§7 HTTP 400 — invalid parameters', async () => {
+    expectFieldError(await c.call('GET', '/v1/nfe', { query: { page: 0 } }), 'page');
+    expectFieldError(await c.call('GET', '/v1/nfe', { query: { data_inicio: '01/02/2026' } }), 'data_inicio');
+  });
+
+  it('§7 HTTP 401 — key missing, invalid or expired', async () => {
+    expectErrorBody(await c.call('GET', '/v1/nfe', { key: null }), 401);
+    expectErrorBody(await c.call('GET', '/v1/nfe', { key: 'invalida' }), 401);
+  });
+
+  it('§7 HTTP 403 — credential lacks permission for the company resource', async () => {
+    const other = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
+    const res = await c.call('GET', '/v1/companies/:id/nfe-sequences', { params: { id: other } });
+    // A company key reaching for any other company: whether it exists or not is not told.
+    expectErrorBody(res, 403);
+  });
+
+  it('§7 HTTP 404 — fiscal document not found', async () => {
+    expectErrorBody(await c.call('GET', '/v1/nfe/:id', { params: { id: UNKNOWN_UUID } }), 404);
+    expectErrorBody(await c.call('GET', '/v1/nfce/:id', { params: { id: UNKNOWN_UUID } }), 404);
+    expectErrorBody(await c.call('POST', '/v1/nfe/:id/send', { params: { id: UNKNOWN_UUID } }), 404);
+  });
+
+  it('§7 HTTP 404 — company not found', async () => {
+    // With the organization key, which may reach every company of the organization.
+    const res = await c.call('GET', '/v1/companies/:id/nfe-sequences', {
+      key: c.orgKey,
+      params: { id: UNKNOWN_UUID },
+    });
+    expectErrorBody(res, 404);
+  });
+
+  it('§7 HTTP 404 — fiscal resource not found (webhook, customer)', async () => {
+    expectErrorBody(
+      await c.call('PUT', '/v1/webhooks/:id', { params: { id: UNKNOWN_UUID }, json: { ativo: false } }),
+      404,
+    );
+    const payload = nfeA();
+    delete payload['customer'];
+    const res = await c.call('POST', '/v1/nfe', { json: { ...payload, customerId: UNKNOWN_UUID } });
+    expect([400, 404], res.text).toContain(res.status);
+    expectErrorBody(res, res.status);
+  });
+
+  it('§7 HTTP 422 — fiscal business rule failure, with cStat', async () => {
+    const res = await c.call('POST', '/v1/nfce', {
+      json: nfceA({ itens: [itemA({ valorUnitario: 12000 })], pagamentos: [{ forma: '01', valor: 24000 }] }),
+    });
+    if (res.status === 201) {
+      const sent = await c.call('POST', '/v1/nfce/:id/send', { params: { id: (res.body as Doc).id } });
+      expectErrorBody(sent, 422);
+      expect(cStatsIn(sent.body)).toContain(780);
+    } else {
+      expectErrorBody(res, 422);
+      expect(cStatsIn(res.body)).toContain(780);
+    }
+  });
+
+  it('§7 HTTP 429 — request limit exceeded; header Retry-After (seconds)', async () => {
+    let limited: Awaited<ReturnType<Contract['call']>> | undefined;
+    for (let i = 0; i < 200 && limited === undefined; i++) {
+      const res = await c.call('GET', '/v1/nfe', { query: { pageSize: 1 }, keep429: true });
+      if (res.status === 429) limited = res;
+    }
+    expect(limited, 'a 429 within 200 requests in the same second').toBeDefined();
+    if (limited === undefined) return;
+    expectErrorBody(limited, 429);
+    expect(limited.headers.get('Retry-After')).toMatch(/^\d+$/);
+    c.h.clock.advance(Number(limited.headers.get('Retry-After')) * 1000);
+  });
+
+  it.todo('§7 HTTP 500 — unexpected internal failure (no way to provoke one from outside)');
+
+  it('§7 HTTP 502 — tax authority offline or unstable', async () => {
+    await faults({ online: false });
+    try {
+      const res = await c.call('POST', '/v1/nfe/inutilizar', {
+        json: {
+          serie: 1,
+          numeroInicial: 950,
+          numeroFinal: 950,
+          justificativa: 'Numeracao pulada por falha no sistema',
+          modelo: '55',
+        },
+      });
+      expectErrorBody(res, 502);
+    } finally {
+      await faults({ online: true });
+    }
+  });
+});
+
+describe('§7 Authority codes — success', () => {
+  it('§7 cStat 100 — authorized', async () => {
+    const doc = await authorizedNfe(c);
+    expect(cStatsIn(doc), JSON.stringify(doc)).toContain(100);
+  });
+
+  it('§7 cStat 150 — authorized after deadline (after retransmission or contingency)', async () => {
+    await faults({ online: false });
+    let id: string;
+    try {
+      const draft = await createNfce(c);
+      id = draft.id;
+      const sent = await c.call('POST', '/v1/nfce/:id/send', { params: { id } });
+      expect(sent.status, sent.text).toBe(202);
+      await waitFor(c, '/v1/nfce/:id', id, (d) => d.status === 'contingencia');
+    } finally {
+      await faults({ online: true });
+    }
+    c.h.clock.advance(10 * 60_000);
+    const doc = await waitFor(c, '/v1/nfce/:id', id, (d) => d.status === 'autorizada', 60_000);
+    expect(cStatsIn(doc), JSON.stringify(doc)).toContain(150);
+  });
+
+  it('§7 cStat 135 — event registered and linked (cancellation, CC-e, manifestation)', async () => {
+    const doc = await authorizedNfe(c);
+    const letter = await c.call('POST', '/v1/nfe/:id/correction-letter', {
+      params: { id: doc.id },
+      json: { correcao: 'Corrige a descricao do produto vendido' },
+    });
+    expect(letter.status, letter.text).toBe(202);
+    expect(cStatsIn(letter.body)).toContain(135);
+  });
+
+  it('§7 cStat 102 — number void homologated', async () => {
+    const res = await c.call('POST', '/v1/nfe/inutilizar', {
+      json: {
+        serie: 1,
+        numeroInicial: 960,
+        numeroFinal: 961,
+        justificativa: 'Numeracao pulada por falha',
+        modelo: '55',
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(cStatsIn(res.body)).toContain(102);
+  });
+});
+
+describe('§7 Authority codes — NF-e rejections', () => {
+  it('§7 cStat 204 — duplicate NF-e', async () => {
+    await authorityRejects('nfe', 204);
+  });
+
+  it('§7 cStat 539 — duplicate with different access key', async () => {
+    await authorityRejects('nfe', 539);
+  });
+
+  it('§7 cStat 696 — non-taxpayer recipient must be final consumer; the service sets indFinal when omitted', async () => {
+    // Omitted: the service sets indFinal 1 and the note is authorized.
+    const omitted = await authorizedNfe(c, nfeA());
+    expect(omitted.status).toBe('autorizada');
+    // Given as 0 with a non-taxpayer recipient: the rule applies.
+    await expectRejection(c, 'nfe', nfeA({ indFinal: 0 }), 696);
+  });
+
+  it('§7 cStat 215 — XML schema failure', async () => {
+    await authorityRejects('nfe', 215);
+  });
+
+  it('§7 cStat 232 — recipient state registration missing', async () => {
+    await authorityRejects('nfe', 232);
+  });
+
+  it('§7 cStat 321 — devolution note without referenced document', async () => {
+    const devolution = nfeA({ finalidade: 4, tipoOperacao: '0', pagamentos: [{ forma: '90', valor: 0 }] });
+    const res = await c.call('POST', '/v1/nfe', { json: devolution });
+    // Refused before transmission: 422 with cStat 321 (the authority's code) or 400 naming the field.
+    expect([400, 422], res.text).toContain(res.status);
+    const body = expectErrorBody(res, res.status);
+    if (res.status === 422) expect(cStatsIn(body)).toContain(321);
+    else expect(body.details.map((d) => d.field)).toContain('nfeReferenciada');
+  });
+
+  it('§7 cStat 301, 302 — use denied (irregular issuer or recipient)', async () => {
+    await authorityRejects('nfe', 301);
+    await authorityRejects('nfe', 302);
+  });
+});
+
+describe('§7 Authority codes — NFC-e rejections', () => {
+  it('§7 cStat 462 — no active CSC', async () => {
+    const csc = bootstrapCsc();
+    await setCsc({ id_csc: '000042', csc_nfce: csc.token });
+    try {
+      await expectRejection(c, 'nfce', nfceA(), 462);
+    } finally {
+      await setCsc({ id_csc: csc.id, csc_nfce: csc.token });
+    }
+  });
+
+  it('§7 cStat 463 — CSC id differs from the registered one', async () => {
+    await authorityRejects('nfce', 463);
+  });
+
+  it('§7 cStat 464 — CSC revoked (update the token)', async () => {
+    const csc = bootstrapCsc();
+    await setCsc({ id_csc: csc.id, csc_nfce: 'TOKENANTIGO0123456789ABCDEF01234567' });
+    try {
+      await expectRejection(c, 'nfce', nfceA(), 464);
+    } finally {
+      await setCsc({ id_csc: csc.id, csc_nfce: csc.token });
+    }
+    expect((await authorizedNfce(c)).status).toBe('autorizada');
+  });
+
+  it('§7 cStat 780 — NFC-e total above the anonymous-sale ceiling', async () => {
+    const above = nfceA({
+      itens: [itemA({ valorUnitario: 6000 })],
+      pagamentos: [{ forma: '01', valor: 12000 }],
+    });
+    await expectRejection(c, 'nfce', above, 780);
+    const identified = await authorizedNfce(c, {
+      ...above,
+      customer: { cpfCnpj: '52998224725', nome: 'Comprador' },
+    });
+    expect(identified.status).toBe('autorizada');
+  });
+
+  it('§7 cStat 703 — issue time later than authority time', async () => {
+    await authorityRejects('nfce', 703);
+  });
+});
+
+describe('§7 other rejections', () => {
+  for (const code of ['E001', 'E004', 'E012']) it.todo(`§7 NFS-e ${code} — CT-e/NFS-e/DC-e issue`);
+  for (const code of ['512', '522', '529']) it.todo(`§7 CT-e cStat ${code} — CT-e/NFS-e/DC-e issue`);
+
+  it('§7 correction rule — correct with PUT and send again, keeping the number', async () => {
+    const rejected = await authorityRejects('nfe', 225);
+    const put = await c.call('PUT', '/v1/nfe/:id', { params: { id: rejected.id }, json: nfeA() });
+    expect(put.status, put.text).toBe(200);
+    const doc = await sendAndSettle(c, 'nfe', rejected.id);
+    expect(doc).toMatchObject({ status: 'autorizada', numero: rejected.numero });
+  });
+});
