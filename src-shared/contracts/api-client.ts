@@ -226,7 +226,13 @@ export function createApiClient(options: ApiClientOptions) {
       get: (id: string) => get<CompanyView>(`/companies/${id}`),
       config: (
         id: string,
-        body: { ambiente?: string; csc_nfce?: string; id_csc?: string; versao_qrcode?: 2 | 3 },
+        body: {
+          ambiente?: string;
+          csc_nfce?: string;
+          id_csc?: string;
+          versao_qrcode?: 2 | 3;
+          defaultFiscalProfileId?: string;
+        },
       ) => put<{ success: boolean; message: string }>(`/companies/${id}/config`, body),
       sequences: (id: string) =>
         get<{ items: NfeSequenceView[] }>(`/companies/${id}/nfe-sequences`, { environment: 'all' }),
@@ -275,6 +281,9 @@ export function createApiClient(options: ApiClientOptions) {
       list: (query?: { page?: number; pageSize?: number }) =>
         get<PageList<FiscalProfileView>>('/fiscal-profiles', scoped(query)),
       create: (body: Record<string, unknown>) => post<FiscalProfileView>('/fiscal-profiles', body, scoped()),
+      get: (id: string) => get<FiscalProfileView>(`/fiscal-profiles/${id}`),
+      update: (id: string, body: Record<string, unknown>) =>
+        put<FiscalProfileView>(`/fiscal-profiles/${id}`, body),
     },
     customers: {
       list: (query?: { q?: string; page?: number; pageSize?: number }) =>

@@ -1,11 +1,12 @@
-// The catalogue the cashier sells from: products (code, barcode, NCM, price, fiscal profile) and the
-// fiscal profiles that say how they are taxed (simple mode of /v1/fiscal-profiles).
+// The catalogue the cashier sells from: products (code, barcode, NCM, price, fiscal profile) and, below
+// them, the fiscal profiles that say how they are taxed (FiscalProfiles.tsx).
 import { useState } from 'react';
 import type { ProductView } from '../../../src-shared/contracts/catalog.ts';
 import { ErrorBanner, Field, Modal, Pager, useAction, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { brlText, parseBrDecimal } from '../format.ts';
 import { otherDetails } from '../messages.ts';
+import { FiscalProfilesCard, ProfileDialog } from './FiscalProfiles.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -85,6 +86,7 @@ export function ProductsScreen() {
       {list.data !== null ? (
         <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} />
       ) : null}
+      <FiscalProfilesCard profiles={profiles.data} onChanged={() => void profiles.reload()} />
       {editing !== null ? (
         <ProductDialog
           product={editing === 'new' ? null : editing}
@@ -182,7 +184,7 @@ function ProductDialog(props: {
           </Field>
           <Field label="Perfil fiscal" error={f['fiscalProfileId']}>
             <select value={form.fiscalProfileId} onChange={set('fiscalProfileId')}>
-              <option value="">(nenhum)</option>
+              <option value="">(nenhum: usa o perfil padrão da empresa)</option>
               {props.profiles.map((pr) => (
                 <option key={pr.id} value={pr.id}>
                   {pr.name}
@@ -204,114 +206,6 @@ function ProductDialog(props: {
         <div className="actions">
           <button type="submit" className="primary" disabled={action.pending}>
             Salvar
-          </button>
-          <button type="button" onClick={props.onClose}>
-            Voltar
-          </button>
-        </div>
-      </form>
-    </Modal>
-  );
-}
-
-function ProfileDialog(props: { onClose: () => void; onSaved: () => void }) {
-  const { api, company } = useApp();
-  const simples = company.crt === 1 || company.crt === 4;
-  const [form, setForm] = useState({
-    name: '',
-    CFOP: '5102',
-    orig: '0',
-    code: simples ? '102' : '00',
-    pICMS: '',
-    pisCst: simples ? '49' : '01',
-    pPIS: '',
-    cofinsCst: simples ? '49' : '01',
-    pCOFINS: '',
-    pTotTrib: '',
-  });
-  const action = useAction();
-  const set = (k: keyof typeof form) => (e: { target: { value: string } }) =>
-    setForm({ ...form, [k]: e.target.value });
-  const f = action.fields;
-  const dec = (v: string) => parseBrDecimal(v) ?? v;
-  const opt = (k: string, v: string) => (v.trim() === '' ? {} : { [k]: dec(v) });
-  const submit = async () => {
-    const body = {
-      name: form.name,
-      CFOP: form.CFOP,
-      taxes: {
-        ICMS: {
-          orig: Number(form.orig),
-          [simples ? 'CSOSN' : 'CST']: form.code,
-          ...opt('pICMS', form.pICMS),
-        },
-        PIS: { CST: form.pisCst, ...opt('pPIS', form.pPIS) },
-        COFINS: { CST: form.cofinsCst, ...opt('pCOFINS', form.pCOFINS) },
-        ...opt('pTotTrib', form.pTotTrib),
-      },
-    };
-    const saved = await action.run(() => api.fiscalProfiles.create(body));
-    if (saved !== undefined) props.onSaved();
-  };
-  const icmsField = `taxes.ICMS.${simples ? 'CSOSN' : 'CST'}`;
-  return (
-    <Modal title="Novo perfil fiscal" onClose={props.onClose} wide>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-      >
-        <div className="form-grid">
-          <Field label="Nome" error={f['name']} wide>
-            <input value={form.name} onChange={set('name')} />
-          </Field>
-          <Field label="CFOP" error={f['CFOP']}>
-            <input value={form.CFOP} onChange={set('CFOP')} inputMode="numeric" />
-          </Field>
-          <Field label="Origem (0–8)" error={f['taxes.ICMS.orig']}>
-            <input value={form.orig} onChange={set('orig')} inputMode="numeric" />
-          </Field>
-          <Field label={simples ? 'CSOSN' : 'CST ICMS'} error={f[icmsField]}>
-            <input value={form.code} onChange={set('code')} inputMode="numeric" />
-          </Field>
-          <Field label="Alíquota ICMS (%)" error={f['taxes.ICMS.pICMS']}>
-            <input value={form.pICMS} onChange={set('pICMS')} inputMode="decimal" />
-          </Field>
-          <Field label="CST PIS" error={f['taxes.PIS.CST']}>
-            <input value={form.pisCst} onChange={set('pisCst')} inputMode="numeric" />
-          </Field>
-          <Field label="Alíquota PIS (%)" error={f['taxes.PIS.pPIS']}>
-            <input value={form.pPIS} onChange={set('pPIS')} inputMode="decimal" />
-          </Field>
-          <Field label="CST COFINS" error={f['taxes.COFINS.CST']}>
-            <input value={form.cofinsCst} onChange={set('cofinsCst')} inputMode="numeric" />
-          </Field>
-          <Field label="Alíquota COFINS (%)" error={f['taxes.COFINS.pCOFINS']}>
-            <input value={form.pCOFINS} onChange={set('pCOFINS')} inputMode="decimal" />
-          </Field>
-          <Field label="Carga tributária aprox. (%)" error={f['taxes.pTotTrib']} hint="Lei 12.741/2012">
-            <input value={form.pTotTrib} onChange={set('pTotTrib')} inputMode="decimal" />
-          </Field>
-        </div>
-        <ErrorBanner
-          error={action.error}
-          extra={otherDetails(action.error, [
-            'name',
-            'CFOP',
-            'taxes.ICMS.orig',
-            icmsField,
-            'taxes.ICMS.pICMS',
-            'taxes.PIS.CST',
-            'taxes.PIS.pPIS',
-            'taxes.COFINS.CST',
-            'taxes.COFINS.pCOFINS',
-            'taxes.pTotTrib',
-          ])}
-        />
-        <div className="actions">
-          <button type="submit" className="primary" disabled={action.pending}>
-            Salvar perfil
           </button>
           <button type="button" onClick={props.onClose}>
             Voltar

@@ -6,6 +6,7 @@ import { useApp } from '../context.ts';
 import { dateTimeBr, taxIdBr } from '../format.ts';
 import { otherDetails } from '../messages.ts';
 import { refreshStatus } from '../StatusBar.tsx';
+import { href } from '../router.ts';
 
 const CRT_PT: Readonly<Record<number, string>> = {
   1: '1 – Simples Nacional',
@@ -13,6 +14,18 @@ const CRT_PT: Readonly<Record<number, string>> = {
   3: '3 – Regime normal',
   4: '4 – MEI',
 };
+
+/** The default profile taxes items that name none (simple mode); it is chosen on the products screen. */
+function DefaultProfileName() {
+  const { api, company } = useApp();
+  const id = company.defaultFiscalProfileId;
+  const profile = useLoad(
+    () => (id === null ? Promise.resolve(null) : api.fiscalProfiles.get(id)),
+    [api, id],
+  );
+  if (id === null) return <>nenhum</>;
+  return <strong data-testid="default-profile">{profile.data?.name ?? '…'}</strong>;
+}
 
 export function CompanySection() {
   const { company } = useApp();
@@ -34,6 +47,10 @@ export function CompanySection() {
           <dd>{company.im ?? '—'}</dd>
           <dt>Regime tributário</dt>
           <dd>{CRT_PT[company.crt] ?? company.crt}</dd>
+          <dt>Perfil fiscal padrão</dt>
+          <dd>
+            <DefaultProfileName /> (<a href={href('/produtos')}>ver e alterar em Produtos</a>)
+          </dd>
           <dt>Endereço</dt>
           <dd>
             {e.xLgr}, {e.nro}
