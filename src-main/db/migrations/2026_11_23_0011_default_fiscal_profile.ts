@@ -18,13 +18,19 @@ interface MigrationDb {
   };
 }
 
-export async function up(raw: Kysely<unknown>): Promise<void> {
-  await raw.schema
-    .alterTable('companies')
-    .addColumn('default_fiscal_profile_id', 'text', (c) => c.references('fiscal_profiles.id'))
-    .execute();
+export async function up(db: Kysely<unknown>): Promise<void> {
+  // Kysely runs SQLite migrations outside a transaction: the column and the backfill commit together, so a
+  // stop half-way leaves the migration to run again from the start.
+  await db.transaction().execute(async (trx) => {
+    await trx.schema
+      .alterTable('companies')
+      .addColumn('default_fiscal_profile_id', 'text', (c) => c.references('fiscal_profiles.id'))
+      .execute();
+    await backfill(trx as unknown as Kysely<MigrationDb>);
+  });
+}
 
-  const db = raw as unknown as Kysely<MigrationDb>;
+async function backfill(db: Kysely<MigrationDb>): Promise<void> {
   const companies = await db
     .selectFrom('companies')
     .select(['id', 'crt', 'uf'])
@@ -42,7 +48,7 @@ export async function up(raw: Kysely<unknown>): Promise<void> {
     let name = profile.name;
     for (let n = 2; taken.has(name); n += 1) name = `${profile.name} (${n})`;
     // The id format of the rows this migration sits among (a later migration may rewrite ids wholesale).
-    const id = `fpr_${randomUUID().replaceAll('-', '')}`;
+    const id = randomUUID();
     await db
       .insertInto('fiscal_profiles')
       .values({
