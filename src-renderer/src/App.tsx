@@ -108,6 +108,7 @@ const NAV: readonly [string, string][] = [
   ['/recebidas', 'Recebidas'],
   ['/produtos', 'Produtos'],
   ['/configuracoes', 'Configurações'],
+  ['/ajuda', 'Ajuda'],
 ];
 
 function Layout() {

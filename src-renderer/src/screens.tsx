@@ -6,6 +6,7 @@ import { NfeForm } from './backoffice/NfeForm.tsx';
 import { ProductsScreen } from './backoffice/Products.tsx';
 import { ReceivedScreen } from './backoffice/Received.tsx';
 import { Cashier } from './cashier/Cashier.tsx';
+import { ApiReference } from './help/ApiReference.tsx';
 import { Settings } from './settings/Settings.tsx';
 
 export function Screen(props: { route: { path: string; parts: string[]; query: URLSearchParams } }) {
@@ -30,6 +31,8 @@ export function Screen(props: { route: { path: string; parts: string[]; query: U
       return <ProductsScreen />;
     case 'configuracoes':
       return <Settings section={second ?? 'empresa'} />;
+    case 'ajuda':
+      return <ApiReference />;
     default:
       return (
         <div className="page">
