@@ -203,6 +203,13 @@ async function insertNumbered<T>(
   const requested = fieldOf(payload, 'ambiente');
   const ambiente = requested === 'homologacao' || requested === 'producao' ? requested : undefined;
   const fiscal = await loadCompanyFiscal(deps.db, deps.secrets, companyId, deps.clock.now(), ambiente);
+  if (fiscal.company.ambiente === 'producao' && fiscal.company.authority === 'sandbox') {
+    // The rule of PUT /config: the sandbox's answers have no fiscal value, so nothing it "authorizes" may
+    // look like a valid note (a producao DANFE prints without the homologação notice).
+    throw validationError([
+      { field: 'ambiente', error: 'a company on the sandbox authority issues only in homologacao' },
+    ]);
+  }
   if (modelo === 65 && fiscal.qrVersion === 2 && fiscal.csc === null) {
     throw validationError([
       { field: 'csc_nfce', error: 'the company has no CSC: set it with PUT /v1/companies/:id/config' },
@@ -222,17 +229,7 @@ async function insertNumbered<T>(
     );
     const ctx = await contextFor(trx, fiscal, payload, modelo, serie, nNF, now, emission);
     const prepared = prepareOrThrow(payload, ctx);
-    const row = rowFrom(
-      newId('doc'),
-      fiscal,
-      modelo,
-      serie,
-      nNF,
-      prepared,
-      payload,
-      statusOf(emission),
-      stamp,
-    );
+    const row = rowFrom(newId(), fiscal, modelo, serie, nNF, prepared, payload, statusOf(emission), stamp);
     await documentsRepository.insert(trx, row);
     return after(trx, row);
   });

@@ -2,7 +2,9 @@
 // key sandbox.json hands out: drafts, automatic taxes from the company's default profile, the IBGE city found
 // by name, every fault in one answer, and the NFC-e in two steps.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.ts';
+import { companyBody, startHarness, type Harness } from './harness.ts';
+import { generateTestA1 } from '../../src-main/fiscal/certificate.ts';
+import { cnpjCheckDigits } from '../../src-shared/tax-ids.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -107,6 +109,15 @@ const spellingB = {
   ],
   pagamento: { metodo: 'boleto', valor: 7.5 },
 };
+
+describe('§5 keys', () => {
+  it('the organization key reaches its only company without companyId (first, while it is the only one); an unknown company is 404', async () => {
+    const res = await h.request('POST', '/v1/nfe', { json: spellingA });
+    expect(res.status, res.text).toBe(201);
+    const missing = await h.request('GET', '/v1/companies/00000000-0000-4000-8000-000000000000');
+    expect(missing.status).toBe(404);
+  });
+});
 
 describe('§2.1 NF-e create with the company key', () => {
   it('spelling A as written: 201 draft with the spec fields, the city found by name, taxes from the default profile', async () => {
@@ -220,24 +231,53 @@ describe('§2.1 NF-e create with the company key', () => {
 });
 
 describe('§2.1 ambiente overrides the company default', () => {
-  it('a producao note of a homologacao company is numbered, signed and sent in producao', async () => {
-    const before = (await call('GET', `/v1/companies/${h.companyId}/nfe-sequences?environment=producao`))
-      .body as { sequences: { modelo: string; serie: number; proximo_numero: number }[] };
-    const next = before.sequences.find((q) => q.modelo === '55' && q.serie === 1)?.proximo_numero;
-    const res = await call('POST', '/v1/nfe', { ...spellingA, ambiente: 'producao' });
+  afterAll(async () => {
+    // With a second company in the organization its key must say which one.
+    const res = await h.request('POST', '/v1/nfe', { json: spellingA });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ details: [{ field: 'companyId' }] });
+  });
+
+  it('a producao note of a homologacao company is numbered in the producao sequence and signed with tpAmb 1', async () => {
+    const cnpj = '556677880001' + cnpjCheckDigits('556677880001');
+    const created = await h.request('POST', '/v1/companies', {
+      json: companyBody(cnpj, { authority: 'sefaz', crt: 1, csc: { id: '1', token: 'A'.repeat(36) } }),
+    });
+    expect(created.status, created.text).toBe(201);
+    const companyId = (created.body as { id: string }).id;
+    const password = 'segredo';
+    const pfx = generateTestA1({ cnpj, legalName: 'EMPRESA TESTE LTDA', password });
+    const uploaded = await h.request('POST', `/v1/companies/${companyId}/certificate`, {
+      json: { certificate: Buffer.from(pfx).toString('base64'), password },
+    });
+    expect(uploaded.status, uploaded.text).toBe(201);
+    const sequences = async (environment: string) =>
+      (
+        (await h.request('GET', `/v1/companies/${companyId}/nfe-sequences?environment=${environment}`))
+          .body as {
+          sequences: { modelo: string; serie: number; proximo_numero: number }[];
+        }
+      ).sequences.find((q) => q.modelo === '55' && q.serie === 1)?.proximo_numero;
+    const [nextHomologacao, nextProducao] = [await sequences('homologacao'), await sequences('producao')];
+    const res = await h.request('POST', `/v1/nfe?companyId=${companyId}`, {
+      json: { ...spellingA, ambiente: 'producao' },
+    });
     expect(res.status, res.text).toBe(201);
     const doc = res.body as Doc;
-    expect(doc).toMatchObject({ ambiente: 'producao', numero: next });
-    const xml = (await call('GET', `/v1/nfe/${doc.id}/xml`)).text;
+    expect(doc).toMatchObject({ ambiente: 'producao', numero: nextProducao });
+    const xml = (await h.request('GET', `/v1/nfe/${doc.id}/xml`)).text;
     expect(xml).toContain('<tpAmb>1</tpAmb>');
+    // Outside homologação the recipient keeps its own name.
     expect(xml).toContain('<xNome>Maria da Silva</xNome>');
-    expect((await call('POST', `/v1/nfe/${doc.id}/send`)).status).toBe(202);
-    expect(await settled('/v1/nfe', doc.id)).toMatchObject({ status: 'autorizada', ambiente: 'producao' });
-    const company = (await call('GET', `/v1/companies/${h.companyId}`)).body as { ambiente: string };
+    expect(await sequences('homologacao')).toBe(nextHomologacao);
+    const company = (await h.request('GET', `/v1/companies/${companyId}`)).body as { ambiente: string };
     expect(company.ambiente).toBe('homologacao');
   });
 
-  it('an unknown environment is a fault on the field', async () => {
+  it('a company on the sandbox authority issues only in homologacao; an unknown environment is a fault', async () => {
+    const producao = await call('POST', '/v1/nfe', { ...spellingA, ambiente: 'producao' });
+    expect(producao.status).toBe(400);
+    expect(producao.body).toMatchObject({ details: [{ field: 'ambiente' }] });
     const res = await call('POST', '/v1/nfe', { ...spellingA, ambiente: 'teste' });
     expect(res.status).toBe(400);
     expect((res.body as { details: { field: string }[] }).details.map((d) => d.field)).toEqual(['ambiente']);
@@ -313,11 +353,32 @@ describe('§2.6/§4.2 NFC-e in two steps', () => {
   });
 });
 
-describe('§5 keys', () => {
-  it('the organization key reaches its only company without companyId; an unknown company is 404', async () => {
-    const res = await h.request('POST', '/v1/nfe', { json: spellingA });
-    expect(res.status, res.text).toBe(201);
-    const missing = await h.request('GET', '/v1/companies/00000000-0000-4000-8000-000000000000');
-    expect(missing.status).toBe(404);
+describe('ids are UUIDs, and the prefixed ids of earlier releases still resolve', () => {
+  it('a note and a customer are found by their old-form id in the path, the query and an id field', async () => {
+    const created = (await call('POST', '/v1/nfe', spellingA)).body as Doc;
+    expect(created.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const old = (prefix: string, id: string) => `${prefix}_${id.replaceAll('-', '')}`;
+    const byOldId = await call('GET', `/v1/nfe/${old('doc', created.id)}`);
+    expect(byOldId.status).toBe(200);
+    expect((byOldId.body as Doc).id).toBe(created.id);
+    const company = await h.request('GET', `/v1/companies/${old('cmp', h.companyId)}`);
+    expect(company.status).toBe(200);
+    const customer = await call('POST', '/v1/customers', {
+      cpf: '52998224725',
+      xNome: 'Maria da Silva',
+      endereco: {
+        xLgr: 'Rua Direita',
+        nro: '100',
+        xBairro: 'Se',
+        cMun: '3550308',
+        uf: 'SP',
+        cep: '01002000',
+      },
+    });
+    expect(customer.status, customer.text).toBe(201);
+    const customerId = (customer.body as { id: string }).id;
+    const { customer: _inline, ...rest } = spellingA;
+    const withOldCustomerId = await call('POST', '/v1/nfe', { ...rest, customerId: old('cus', customerId) });
+    expect(withOldCustomerId.status, withOldCustomerId.text).toBe(201);
   });
 });
