@@ -61,7 +61,7 @@ export async function createOrganization(
   clock: Clock,
   name: string,
 ): Promise<{ id: string; name: string }> {
-  const row = { id: newId('org'), name, created_at: clock.now().toISOString() };
+  const row = { id: newId(), name, created_at: clock.now().toISOString() };
   await apiKeysRepository.insertOrganization(db, row);
   return { id: row.id, name: row.name };
 }
@@ -82,7 +82,7 @@ export async function createApiKey(
   const minted = mintKey();
   const plan = RATE_PLANS[input.plan];
   const row: ApiKeyRow = {
-    id: newId('key'),
+    id: newId(),
     lookup: minted.lookup,
     secret_hash: minted.secretHash,
     name: input.name,
@@ -192,7 +192,7 @@ export async function rotateApiKey(
     const minted = mintKey();
     const successor: ApiKeyRow = {
       ...old,
-      id: newId('key'),
+      id: newId(),
       lookup: minted.lookup,
       secret_hash: minted.secretHash,
       created_at: now.toISOString(),

@@ -3,9 +3,10 @@ import fs from 'node:fs';
 import express, { type Express } from 'express';
 import type { ApiDeps } from './context.ts';
 import { requireApiKey } from './middleware/auth.ts';
+import { canonicalLegacyIds } from './middleware/legacy-ids.ts';
 import { errorHandler, notFoundHandler } from './middleware/errors.ts';
 import type { RateLimiter } from './middleware/rate-limit.ts';
-import { newId } from '../ids.ts';
+import { randomUUID } from 'node:crypto';
 import { companyRoutes } from './routes/companies.ts';
 import { customerRoutes } from './routes/customers.ts';
 import { fiscalProfileRoutes, productRoutes } from './routes/catalog.ts';
@@ -37,7 +38,7 @@ export function createApp(options: AppOptions): Express {
   app.set('etag', false);
 
   app.use((req, res, next) => {
-    const requestId = newId('req');
+    const requestId = `req_${randomUUID().replaceAll('-', '')}`;
     res.locals['requestId'] = requestId;
     res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
@@ -68,6 +69,7 @@ export function createApp(options: AppOptions): Express {
   // Authentication comes before body parsing: an unauthenticated caller gets 401, never a parse error.
   v1.use(requireApiKey(db, clock, limiter));
   v1.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  v1.use(canonicalLegacyIds());
   v1.use('/companies', companyRoutes(options));
   v1.use('/companies', statusRoutes(options));
   v1.use('/customers', customerRoutes(options));

@@ -64,7 +64,7 @@ export const getProductRow = async (db: Db, id: string, reachable: Reachable) =>
 export async function createProfile(db: Db, clock: Clock, companyId: string, input: FiscalProfileCreate) {
   const now = clock.now().toISOString();
   const row: FiscalProfileRow = {
-    id: newId('fpr'),
+    id: newId(),
     company_id: companyId,
     name: input.name,
     cfop: input.CFOP,
@@ -118,7 +118,7 @@ export async function insertDefaultProfile(
 ): Promise<FiscalProfileRow> {
   const profile = defaultFiscalProfile(company.crt, company.uf);
   const row: FiscalProfileRow = {
-    id: newId('fpr'),
+    id: newId(),
     company_id: company.id,
     name: profile.name,
     cfop: profile.CFOP,
@@ -189,7 +189,7 @@ function productFields(input: ProductCreate, now: string) {
 export async function createProduct(db: Db, clock: Clock, companyId: string, input: ProductCreate) {
   const now = clock.now().toISOString();
   const row: ProductRow = {
-    id: newId('prd'),
+    id: newId(),
     company_id: companyId,
     created_at: now,
     ...productFields(input, now),

@@ -132,7 +132,7 @@ export async function createCompany(
     ]);
   }
   const row: CompanyRow = {
-    id: newId('cmp'),
+    id: newId(),
     organization_id: organizationId,
     cnpj: input.cnpj,
     ie: input.ie,
@@ -313,7 +313,7 @@ export async function uploadCertificate(
     throw certificateInvalid('The certificate cannot sign for this company.', problems);
 
   const row: CertificateRow = {
-    id: newId('crt'),
+    id: newId(),
     company_id: company.id,
     pfx_enc: secrets.seal(pfx),
     password_enc: secrets.seal(password),

@@ -87,7 +87,7 @@ async function assertUniqueTaxId(db: Db, companyId: string, input: CustomerCreat
 export async function createCustomer(db: Db, clock: Clock, company: CompanyRow, input: CustomerCreate) {
   const now = clock.now().toISOString();
   const row: CustomerRow = {
-    id: newId('cus'),
+    id: newId(),
     company_id: company.id,
     created_at: now,
     ...fields(input, now),

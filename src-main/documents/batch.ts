@@ -2,7 +2,6 @@
 // is reported at once (`notas[3].itens[0].ncm`) and nothing is created unless all of them pass — then
 // issued and queued in ONE transaction; the batch only records which documents it created, its progress is
 // read from the documents themselves.
-import { randomUUID } from 'node:crypto';
 import type { ErrorDetail } from '../../src-shared/contracts/errors.ts';
 import { inTransaction, type Db } from '../db/client.ts';
 import type { DocumentStatus } from '../db/schema.ts';
@@ -10,6 +9,7 @@ import { ApiError, validationError } from '../api/errors.ts';
 import { issueDocument, type IssueDeps } from './issue.ts';
 import type { DocumentRow } from './repository.ts';
 import type { BatchProgress } from '../../src-shared/contracts/documents.ts';
+import { newId } from '../ids.ts';
 
 export type { BatchProgress };
 
@@ -74,7 +74,7 @@ function prefixed(prefix: string, details: readonly ErrorDetail[]): ErrorDetail[
   }));
 }
 
-const newBatchId = () => `bat_${randomUUID().replaceAll('-', '')}`;
+const newBatchId = newId;
 
 export interface CreatedBatch {
   batchId: string;

@@ -2,7 +2,6 @@
 // Correção Eletrônica") with its automatic nSeqEvento 1..20, and the cancellations the queue sends, adopted
 // from the outbox. The queue delivers every event; its outcome is read back from the outbox row each event
 // names (refreshEvents), since the worker itself only settles the note's status for cancellations.
-import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import { ApiError } from '../api/errors.ts';
 import { inTransaction, type Db } from '../db/client.ts';
@@ -14,6 +13,7 @@ import type { IssueDeps } from './issue.ts';
 import { documentsRepository, type DocumentRow } from './repository.ts';
 import { assertAllowed } from './state-machine.ts';
 import type { CorrectionLetterView, EventStatus, EventView } from '../../src-shared/contracts/documents.ts';
+import { newId } from '../ids.ts';
 
 export type { CorrectionLetterView, EventStatus, EventView };
 
@@ -61,7 +61,7 @@ export const CSTAT_TEXT: Readonly<Record<string, string>> = {
   '784': 'Rejeição: NFC-e não permite o evento de Carta de Correção',
 };
 
-const newEventId = () => `evt_${randomUUID().replaceAll('-', '')}`;
+const newEventId = newId;
 
 /** The event's outcome as the outbox row tells it; `null` while the row is still on its way. */
 export function outcomeOf(row: OutboxRow): {

@@ -3,7 +3,6 @@
 // authority refused (erro) may be voided: those drafts become `inutilizada`. A number the authority may have
 // seen (processando, contingencia, autorizada, denegada, cancelada) is refused before anything is sent.
 // The request goes through the transmission queue like every message; the caller waits a bounded time.
-import { randomUUID } from 'node:crypto';
 import type { VoidResult, VoidStatus } from '../../src-shared/contracts/documents.ts';
 import type { Selectable } from 'kysely';
 import { ApiError, conflict, validationError } from '../api/errors.ts';
@@ -16,6 +15,7 @@ import type { ErrorDetail } from '../../src-shared/contracts/errors.ts';
 import { loadCompanyFiscal } from './context.ts';
 import { CSTAT_TEXT } from './events-service.ts';
 import type { IssueDeps } from './issue.ts';
+import { newId } from '../ids.ts';
 
 export type { VoidResult, VoidStatus };
 
@@ -359,7 +359,7 @@ export async function voidNumbers(
       now: stamp,
     });
     const row: NumberVoidRow = {
-      id: `inu_${randomUUID().replaceAll('-', '')}`,
+      id: newId(),
       ...range,
       justificativa: request.justificativa,
       status: 'processando',

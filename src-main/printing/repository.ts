@@ -1,5 +1,5 @@
 // Persistence of printer profiles and print jobs (Kysely over the service's SQLite file).
-import { randomUUID } from 'node:crypto';
+import { newId } from '../ids.ts';
 import { sql } from 'kysely';
 import type { Db } from '../db/client.ts';
 import { pageOf } from '../db/paginate.ts';
@@ -29,9 +29,9 @@ const SUMMARY_COLUMNS = [
   'printed_at',
 ] as const;
 
-/** Same shape as src-main/ids.ts (prefix + random UUID). */
-export function printingId(prefix: 'prn' | 'pjb'): string {
-  return `${prefix}_${randomUUID().replaceAll('-', '')}`;
+/** Ids of printers and print jobs: UUIDs like every other row's (src-main/ids.ts). */
+export function printingId(): string {
+  return newId();
 }
 
 /** better-sqlite3 binds Buffers as BLOBs (a plain Uint8Array is refused). */

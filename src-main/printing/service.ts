@@ -136,7 +136,7 @@ export async function createPrinter(
     const padrao = input.padrao ?? (await printersRepository.countOf(trx, company.id)) === 0;
     if (padrao) await printersRepository.clearDefault(trx, company.id, now);
     const row: PrinterRow = {
-      id: printingId('prn'),
+      id: printingId(),
       company_id: company.id,
       nome: input.nome,
       tipo: input.tipo,
@@ -242,7 +242,7 @@ export interface NewJob {
 /** Inserts a pending job and wakes the printer's queue; null when the dedupe key was already used. */
 export async function queueJob({ db, clock }: PrintingDeps, job: NewJob): Promise<string | null> {
   const now = clock.now();
-  const id = printingId('pjb');
+  const id = printingId();
   const inserted = await inTransaction(db, async (trx) => {
     const fresh = await printJobsRepository.insert(trx, {
       id,

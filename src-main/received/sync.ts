@@ -2,7 +2,6 @@
 // the authority's maxNSU are persisted per company; the loop stops when ultNSU reaches maxNSU; after a 137
 // ("nenhum documento") — or a 656 — the authority is not asked again for an hour (rule 656, "Consumo
 // Indevido"), and that wait is persisted so a restart keeps it.
-import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { startPeriodic } from '../periodic.ts';
 import { inTransaction, type Db } from '../db/client.ts';
@@ -11,6 +10,7 @@ import type { AuthorityPort, DistribuicaoAnswer } from '../outbox/ports.ts';
 import { parseDistributed } from './parse.ts';
 import { refreshManifestations } from './manifest.ts';
 import { receivedDb, type DistributionStateTable } from './tables.ts';
+import { newId } from '../ids.ts';
 
 /** NT 2014.002: after 137 the same ultNSU may be asked again only one hour later (656 otherwise). */
 export const DISTRIBUTION_WAIT_MS = 3600_000;
@@ -73,7 +73,7 @@ async function saveState(db: Db, state: DistributionStateTable): Promise<void> {
     .execute();
 }
 
-const newReceivedId = () => `rcv_${randomUUID().replaceAll('-', '')}`;
+const newReceivedId = newId;
 
 interface Stored {
   novas: number;

@@ -67,7 +67,7 @@ export async function queueDelivery(
   input: QueueInput,
 ): Promise<string | null> {
   const now = clock.now();
-  const id = webhookId('whd');
+  const id = webhookId();
   const inserted = await deliveriesRepository.insert(db, {
     id,
     webhook_id: webhook.id,
@@ -133,7 +133,7 @@ export async function publishEvent<D>(
   input: PublishInput<D>,
   options: { logger?: Logger } = {},
 ): Promise<Published> {
-  const eventId = webhookId('evt');
+  const eventId = webhookId();
   try {
     if (!db.isTransaction) {
       return { eventId, deliveryIds: await inTransaction(db, (trx) => fanOut(trx, clock, eventId, input)) };

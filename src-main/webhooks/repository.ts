@@ -1,5 +1,5 @@
 // Persistence of webhooks, their deliveries and delivery attempts.
-import { randomUUID } from 'node:crypto';
+import { newId } from '../ids.ts';
 import type { Db } from '../db/client.ts';
 import { pageOf } from '../db/paginate.ts';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from '../db/schema.ts';
@@ -9,9 +9,9 @@ export type WebhookRow = WebhooksTable;
 export type DeliveryRow = WebhookDeliveriesTable;
 export type AttemptRow = Omit<WebhookAttemptsTable, 'id'> & { id: number };
 
-/** Same shape as src-main/ids.ts (prefix + random UUID) for the three webhook kinds of id. */
-export function webhookId(prefix: 'whk' | 'whd' | 'evt'): string {
-  return `${prefix}_${randomUUID().replaceAll('-', '')}`;
+/** Ids of webhooks, deliveries and events: UUIDs like every other row's (src-main/ids.ts). */
+export function webhookId(): string {
+  return newId();
 }
 
 export const webhooksRepository = {

@@ -113,7 +113,7 @@ export async function createWebhook(
   const now = clock.now().toISOString();
   const secret = newWebhookSecret();
   const row: WebhookRow = {
-    id: webhookId('whk'),
+    id: webhookId(),
     company_id: company.id,
     url: new URL(input.url).href,
     events_json: JSON.stringify(input.events),
@@ -179,7 +179,7 @@ export async function rotateWebhookSecret(
 
 /** Queues a `ping` for this webhook only; it is sent even while the webhook is paused. */
 export async function testConnection({ db, clock }: WebhookDeps, webhook: WebhookRow): Promise<QueuedJob> {
-  const eventId = webhookId('evt');
+  const eventId = webhookId();
   const payload = payloadText({
     id: eventId,
     event: 'ping',

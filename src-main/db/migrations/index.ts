@@ -10,6 +10,7 @@ import * as batchesReceived from './2026_11_22_0008_batches_received.ts';
 import * as printing from './2026_11_22_0009_printing.ts';
 import * as companyLogos from './2026_11_22_0010_company_logos.ts';
 import * as defaultFiscalProfile from './2026_11_23_0011_default_fiscal_profile.ts';
+import * as uuidIds from './2026_11_23_0012_uuid_ids.ts';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_0001_foundation': foundation,
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_22_0009_printing': printing,
   '2026_11_22_0010_company_logos': companyLogos,
   '2026_11_23_0011_default_fiscal_profile': defaultFiscalProfile,
+  '2026_11_23_0012_uuid_ids': uuidIds,
 };
 
 export const migrationProvider: MigrationProvider = {
