@@ -2,9 +2,11 @@
 import type { Request } from 'express';
 import type { z } from 'zod';
 import {
+  listQuerySchema,
+  listWindow,
   offsetQuerySchema,
-  pageLimitQuerySchema,
   pageQuerySchema,
+  type ListWindow,
   type DataList,
   type OffsetList,
   type PageList,
@@ -27,8 +29,26 @@ export function offsetQuery(req: Request) {
   return parseQuery(req, offsetQuerySchema);
 }
 
-export function pageLimitQuery(req: Request) {
-  return parseQuery(req, pageLimitQuerySchema);
+/**
+ * The §4.6 paging parameters (`page`, `limit`, `offset`, and `pageSize` as the older name of `limit`) and
+ * the list's own `filters`, parsed together; the answer is the window to read plus the parsed filters.
+ */
+export function pageLimitQuery<S extends z.ZodRawShape = Record<never, never>>(
+  req: Request,
+  filters: S = {} as S,
+): ListWindow & Omit<z.output<z.ZodObject<S>>, keyof ListWindow | 'pageSize'> {
+  const parsed = parseQuery(req, listQuerySchema(filters));
+  // The paging keys are replaced by the resolved window; what is left are the filters.
+  const { page, limit, offset, pageSize, ...rest } = parsed as Record<string, unknown> & {
+    page?: number;
+    limit?: number;
+    offset?: number;
+    pageSize?: number;
+  };
+  return {
+    ...(rest as Omit<z.output<z.ZodObject<S>>, keyof ListWindow | 'pageSize'>),
+    ...listWindow({ page, limit, offset, pageSize }),
+  };
 }
 
 export function pageList<T>(items: T[], total: number, page: number, pageSize: number): PageList<T> {
@@ -39,6 +59,12 @@ export function offsetList<T>(items: T[], total: number, limit: number, offset: 
   return { items, total, limit, offset };
 }
 
-export function dataList<T>(data: T[], total: number, page: number, limit: number): DataList<T> {
+/** The §4.6 body for one window of a list of `total` rows. */
+export function dataList<T>(
+  data: T[],
+  total: number,
+  window: Pick<ListWindow, 'page' | 'limit'>,
+): DataList<T> {
+  const { page, limit } = window;
   return { data, meta: { page, limit, total, totalPages: Math.ceil(total / limit) } };
 }

@@ -1,6 +1,6 @@
 // Persistence of fiscal profiles and products.
 import type { Db } from '../db/client.ts';
-import { pageOf } from '../db/paginate.ts';
+import { pageOf, type RowWindow } from '../db/paginate.ts';
 import type { FiscalProfilesTable, ProductsTable } from '../db/schema.ts';
 
 export type FiscalProfileRow = FiscalProfilesTable;
@@ -45,9 +45,9 @@ export const catalogRepository = {
           .executeTakeFirstOrThrow()
       ).n,
     ),
-  listProfiles: async (db: Db, companyId: string, page: number, pageSize: number) => {
+  listProfiles: async (db: Db, companyId: string, window: RowWindow) => {
     const query = db.selectFrom('fiscal_profiles').where('company_id', '=', companyId);
-    return pageOf(query, (q) => q.selectAll().orderBy('name').orderBy('id'), pageSize, (page - 1) * pageSize);
+    return pageOf(query, (q) => q.selectAll().orderBy('name').orderBy('id'), window.limit, window.offset);
   },
 
   insertProduct: (db: Db, row: ProductRow) => db.insertInto('products').values(row).execute(),
@@ -67,8 +67,7 @@ export const catalogRepository = {
     db: Db,
     companyId: string,
     filter: { q?: string | undefined; cEAN?: string | undefined },
-    page: number,
-    pageSize: number,
+    window: RowWindow,
   ) => {
     let query = db.selectFrom('products').where('company_id', '=', companyId);
     if (filter.cEAN !== undefined) query = query.where('c_ean', '=', filter.cEAN);
@@ -82,11 +81,6 @@ export const catalogRepository = {
         ]),
       );
     }
-    return pageOf(
-      query,
-      (q) => q.selectAll().orderBy('x_prod').orderBy('id'),
-      pageSize,
-      (page - 1) * pageSize,
-    );
+    return pageOf(query, (q) => q.selectAll().orderBy('x_prod').orderBy('id'), window.limit, window.offset);
   },
 };

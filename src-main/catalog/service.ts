@@ -1,6 +1,7 @@
 // Fiscal profiles (how an item is taxed) and products (what is sold), scoped to one company.
 import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/client.ts';
+import type { RowWindow } from '../db/paginate.ts';
 import { newId } from '../ids.ts';
 import { ApiError, conflict, forbidden, notFound, validationError } from '../api/errors.ts';
 import {
@@ -158,8 +159,8 @@ export async function deleteProfile(db: Db, existing: FiscalProfileRow) {
   });
 }
 
-export async function listProfiles(db: Db, companyId: string, page: number, pageSize: number) {
-  const { rows, total } = await catalogRepository.listProfiles(db, companyId, page, pageSize);
+export async function listProfiles(db: Db, companyId: string, window: RowWindow) {
+  const { rows, total } = await catalogRepository.listProfiles(db, companyId, window);
   return { items: rows.map(profileView), total };
 }
 
@@ -225,10 +226,9 @@ export async function listProducts(
   db: Db,
   companyId: string,
   filter: { q?: string | undefined; cEAN?: string | undefined },
-  page: number,
-  pageSize: number,
+  window: RowWindow,
 ) {
-  const { rows, total } = await catalogRepository.listProducts(db, companyId, filter, page, pageSize);
+  const { rows, total } = await catalogRepository.listProducts(db, companyId, filter, window);
   return { items: rows.map(productView), total };
 }
 

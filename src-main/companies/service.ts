@@ -240,11 +240,11 @@ export async function listSequences(
     environment === 'all' ? null : environment,
   );
   return rows.map((r) => ({
-    modelo: r.modelo as 55 | 65,
+    modelo: r.modelo === 65 ? '65' : '55',
     serie: r.serie,
-    ambiente: r.ambiente,
-    proximoNumero: r.next_number,
-    ultimoNumero: r.next_number - 1,
+    last_numero: r.next_number - 1,
+    proximo_numero: r.next_number,
+    environment: r.ambiente,
   }));
 }
 

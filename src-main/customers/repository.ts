@@ -1,7 +1,7 @@
 // Persistence of customers (NF-e recipients / identified NFC-e consumers).
 import { sql } from 'kysely';
 import type { Db } from '../db/client.ts';
-import { pageOf } from '../db/paginate.ts';
+import { pageOf, type RowWindow } from '../db/paginate.ts';
 import type { CustomersTable } from '../db/schema.ts';
 
 export type CustomerRow = CustomersTable;
@@ -23,7 +23,7 @@ export const customersRepository = {
   replace: (db: Db, id: string, row: Omit<CustomerRow, 'id' | 'company_id' | 'created_at'>) =>
     db.updateTable('customers').set(row).where('id', '=', id).execute(),
 
-  list: async (db: Db, companyId: string, q: string | undefined, page: number, pageSize: number) => {
+  list: async (db: Db, companyId: string, q: string | undefined, window: RowWindow) => {
     let query = db.selectFrom('customers').where('company_id', '=', companyId);
     if (q !== undefined) {
       const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -35,11 +35,6 @@ export const customersRepository = {
         ]),
       );
     }
-    return pageOf(
-      query,
-      (q) => q.selectAll().orderBy('x_nome').orderBy('id'),
-      pageSize,
-      (page - 1) * pageSize,
-    );
+    return pageOf(query, (q) => q.selectAll().orderBy('x_nome').orderBy('id'), window.limit, window.offset);
   },
 };

@@ -1,6 +1,7 @@
 // Customers: create, replace, read and search, within one company.
 import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/client.ts';
+import type { RowWindow } from '../db/paginate.ts';
 import { newId } from '../ids.ts';
 import { conflict, forbidden, notFound } from '../api/errors.ts';
 import { findMunicipio } from '../reference/ibge.ts';
@@ -123,13 +124,7 @@ export async function replaceCustomer(db: Db, clock: Clock, existing: CustomerRo
 
 export const customerView = toView;
 
-export async function listCustomers(
-  db: Db,
-  companyId: string,
-  q: string | undefined,
-  page: number,
-  pageSize: number,
-) {
-  const { rows, total } = await customersRepository.list(db, companyId, q, page, pageSize);
+export async function listCustomers(db: Db, companyId: string, q: string | undefined, window: RowWindow) {
+  const { rows, total } = await customersRepository.list(db, companyId, q, window);
   return { items: rows.map(toView), total };
 }

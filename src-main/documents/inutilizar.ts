@@ -19,6 +19,9 @@ import { newId } from '../ids.ts';
 
 export type { VoidResult, VoidStatus };
 
+/** What the number_voids row stores; the view calls a homologated range `inutilizada` (seed §2.9). */
+export type VoidRowStatus = 'processando' | 'homologada' | 'rejeitada';
+
 /** The number_voids table (migration 2026_11_22_0005); typed here with Kysely's withTables. */
 export interface NumberVoidsTable {
   id: string;
@@ -29,7 +32,7 @@ export interface NumberVoidsTable {
   n_ini: number;
   n_fin: number;
   justificativa: string;
-  status: VoidStatus;
+  status: VoidRowStatus;
   xml: string;
   outbox_id: number;
   sequence_before: number | null;
@@ -48,7 +51,7 @@ const voidTables = (db: Db) => db.withTables<{ number_voids: NumberVoidsTable }>
 /** Largest range one request may void (a guard against typos such as 1..100000000, not a SEFAZ limit). */
 export const MAX_RANGE = 10_000;
 /** How long the synchronous answer waits for the authority; the queue keeps trying afterwards. */
-export const VOID_WAIT_MS = 15_000;
+export const VOID_WAIT_MS = 10_000;
 
 /** States whose number never reached the authority as an accepted note: they may be voided. */
 const VOIDABLE: ReadonlySet<string> = new Set(['rascunho', 'erro', 'inutilizada']);
@@ -129,7 +132,7 @@ export async function settleVoid(db: Db, voidId: string): Promise<NumberVoidRow>
     // more than one number the rest is not voided by this request.
     const homologated = row.state === 'done' && !(cStat === '256' && v.n_fin > v.n_ini);
     const changes = {
-      status: (homologated ? 'homologada' : 'rejeitada') as VoidStatus,
+      status: (homologated ? 'homologada' : 'rejeitada') as VoidRowStatus,
       c_stat: cStat,
       n_prot: homologated ? row.answer_n_prot : null,
       x_motivo: row.state === 'failed' ? row.last_error : cStat === null ? null : (CSTAT_TEXT[cStat] ?? null),
@@ -186,18 +189,23 @@ export async function refreshVoids(db: Db, companyId: string): Promise<void> {
   for (const { id } of open) await settleVoid(db, id);
 }
 
+/** Why the queue could not deliver the inutilização yet (its last error), or null when none is recorded. */
+export async function voidQueueError(db: Db, v: NumberVoidRow): Promise<string | null> {
+  return (await outboxRepository.findById(db, v.outbox_id))?.last_error ?? null;
+}
+
 export async function voidView(db: Db, v: NumberVoidRow): Promise<VoidResult> {
   const documentos =
     v.status === 'homologada'
       ? (await draftsIn(db, v)).filter((d) => d.status === 'inutilizada').map((d) => d.id)
       : [];
   return {
-    id: v.id,
-    success: v.status === 'homologada',
-    status: v.status,
+    status: v.status === 'homologada' ? 'inutilizada' : v.status,
     cStat: v.c_stat,
     xMotivo: v.x_motivo,
     protocolo: v.n_prot,
+    id: v.id,
+    success: v.status === 'homologada',
     modelo: v.modelo,
     serie: v.serie,
     numeroInicial: v.n_ini,

@@ -11,6 +11,9 @@ import { loadCompanyFiscal } from '../documents/context.ts';
 import { outboxRepository } from '../outbox/repository.ts';
 import { ufBySigla } from '../../src-shared/uf.ts';
 import { receivedDb, type ManifestTipo, type ReceivedNotesTable } from './tables.ts';
+import type { OutboxWorker } from '../outbox/worker.ts';
+import { CSTAT_TEXT } from '../documents/events-service.ts';
+import { MANIFEST_STATUS_OF, type ManifestationResult } from '../../src-shared/contracts/documents.ts';
 
 export const TP_EVENTO_OF: Readonly<Record<ManifestTipo, '210200' | '210210' | '210220' | '210240'>> = {
   ciencia: '210210',
@@ -181,4 +184,50 @@ export async function manifestReceived(
       .execute();
     return { ...note, manifestacao: tipo, manifestacao_status: 'pendente' as const, updated_at: stamp };
   });
+}
+
+/** How long the manifest answer waits for the authority; the queue keeps trying afterwards. */
+export const MANIFEST_WAIT_MS = 10_000;
+
+type ManifestationRow = Awaited<ReturnType<typeof manifestationsOf>>[number];
+
+/**
+ * Sends the note's latest manifestation now and waits at most `waitMs` for the authority, like the
+ * synchronous send: a reachable authority gives the event's protocol in the answer; otherwise the queue
+ * goes on and the manifestation stays `pendente`.
+ */
+export async function awaitManifestation(
+  deps: ManifestDeps & { worker: OutboxWorker },
+  note: ReceivedNotesTable,
+  waitMs = MANIFEST_WAIT_MS,
+): Promise<ManifestationRow> {
+  const latest = (await manifestationsOf(deps.db, note.id)).at(-1);
+  if (latest === undefined) throw new Error(`received note ${note.id} has no manifestation`);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    // A failure to reach the authority leaves the row queued; the answer then reports `pendente`.
+    deps.worker.process(latest.outbox_id).catch(() => undefined),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs))),
+  ]);
+  clearTimeout(timer);
+  await refreshManifestations(deps.db, note.company_id, deps.clock.now());
+  const settled = (await manifestationsOf(deps.db, note.id)).find((m) => m.id === latest.id);
+  return settled ?? latest;
+}
+
+/** The manifestation result of seed §2.9 for one manifestation of `note`. */
+export function manifestationResult(note: ReceivedNotesTable, m: ManifestationRow): ManifestationResult {
+  const registered = m.state === 'registrada';
+  return {
+    id: note.id,
+    manifest_status: MANIFEST_STATUS_OF[m.tipo],
+    protocolo: registered ? m.n_prot : null,
+    cStat: m.c_stat,
+    xMotivo: m.x_motivo ?? (m.c_stat === null ? null : (CSTAT_TEXT[m.c_stat] ?? null)),
+    tipo: m.tipo,
+    tpEvento: TP_EVENTO_OF[m.tipo],
+    status: m.state,
+    chave_acesso: note.chave,
+    criada_em: m.created_at,
+  };
 }

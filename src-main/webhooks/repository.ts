@@ -1,7 +1,7 @@
 // Persistence of webhooks, their deliveries and delivery attempts.
 import { newId } from '../ids.ts';
 import type { Db } from '../db/client.ts';
-import { pageOf } from '../db/paginate.ts';
+import { pageOf, type RowWindow } from '../db/paginate.ts';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from '../db/schema.ts';
 import type { DeliveryStatus } from '../../src-shared/contracts/webhooks.ts';
 
@@ -34,12 +34,12 @@ export const webhooksRepository = {
       .orderBy('created_at')
       .execute(),
 
-  list: (db: Db, companyId: string, page: number, pageSize: number) =>
+  list: (db: Db, companyId: string, window: RowWindow) =>
     pageOf(
       db.selectFrom('webhooks').where('company_id', '=', companyId),
       (q) => q.selectAll().orderBy('created_at').orderBy('id'),
-      pageSize,
-      (page - 1) * pageSize,
+      window.limit,
+      window.offset,
     ),
 };
 
@@ -64,8 +64,7 @@ export const deliveriesRepository = {
     db: Db,
     webhookId: string,
     filters: { status?: DeliveryStatus | undefined; event?: string | undefined },
-    page: number,
-    pageSize: number,
+    window: RowWindow,
   ) => {
     let query = db.selectFrom('webhook_deliveries').where('webhook_id', '=', webhookId);
     if (filters.status !== undefined) query = query.where('status', '=', filters.status);
@@ -73,8 +72,8 @@ export const deliveriesRepository = {
     return pageOf(
       query,
       (q) => q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
-      pageSize,
-      (page - 1) * pageSize,
+      window.limit,
+      window.offset,
     );
   },
 

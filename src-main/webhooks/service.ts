@@ -2,6 +2,7 @@
 // history and redeliver. The secret is sealed at rest and shown only by create and rotate-secret.
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/client.ts';
+import type { RowWindow } from '../db/paginate.ts';
 import type { SecretBox } from '../security/secret-box.ts';
 import { ApiError, forbidden, notFound } from '../api/errors.ts';
 import type { CompanyRow } from '../companies/repository.ts';
@@ -42,7 +43,7 @@ export function webhookView(row: WebhookRow): WebhookView {
     id: row.id,
     companyId: row.company_id,
     url: row.url,
-    events: parseEvents(row) as WebhookEventPattern[],
+    eventos: parseEvents(row) as WebhookEventPattern[],
     ativo: row.ativo === 1,
     descricao: row.descricao,
     permitirRedeLocal: row.permitir_rede_local === 1,
@@ -116,7 +117,7 @@ export async function createWebhook(
     id: webhookId(),
     company_id: company.id,
     url: new URL(input.url).href,
-    events_json: JSON.stringify(input.events),
+    events_json: JSON.stringify(input.eventos),
     ativo: input.ativo ? 1 : 0,
     descricao: input.descricao ?? null,
     permitir_rede_local: input.permitirRedeLocal ? 1 : 0,
@@ -126,7 +127,11 @@ export async function createWebhook(
     updated_at: now,
   };
   await webhooksRepository.insert(db, row);
-  return { ...webhookView(row), secret };
+  return {
+    ...webhookView(row),
+    secret,
+    message: 'Webhook created. Store the secret now: it is not shown again.',
+  };
 }
 
 /** 404 when no such webhook exists; 403 when it belongs to a company the key cannot reach. */
@@ -141,8 +146,8 @@ export async function webhookInCompanies(
   return row;
 }
 
-export async function listWebhooks(db: Db, companyId: string, page: number, pageSize: number) {
-  const { rows, total } = await webhooksRepository.list(db, companyId, page, pageSize);
+export async function listWebhooks(db: Db, companyId: string, window: RowWindow) {
+  const { rows, total } = await webhooksRepository.list(db, companyId, window);
   return { items: rows.map(webhookView), total };
 }
 
@@ -153,7 +158,7 @@ export async function updateWebhook(
 ): Promise<WebhookView> {
   const changes: Partial<WebhookRow> = { updated_at: clock.now().toISOString() };
   if (input.url !== undefined) changes.url = new URL(input.url).href;
-  if (input.events !== undefined) changes.events_json = JSON.stringify(input.events);
+  if (input.eventos !== undefined) changes.events_json = JSON.stringify(input.eventos);
   if (input.ativo !== undefined) changes.ativo = input.ativo ? 1 : 0;
   if (input.descricao !== undefined) changes.descricao = input.descricao;
   if (input.permitirRedeLocal !== undefined) changes.permitir_rede_local = input.permitirRedeLocal ? 1 : 0;
@@ -174,7 +179,12 @@ export async function rotateWebhookSecret(
   const secret = newWebhookSecret();
   const changes = { secret_enc: secrets.seal(secret), secret_rotated_at: now, updated_at: now };
   await webhooksRepository.update(db, existing.id, changes);
-  return { ...webhookView({ ...existing, ...changes }), secret };
+  return {
+    ...webhookView({ ...existing, ...changes }),
+    secret,
+    message:
+      'Secret rotated; every request from now on is signed with it. Store it now: it is not shown again.',
+  };
 }
 
 /** Queues a `ping` for this webhook only; it is sent even while the webhook is paused. */
@@ -202,10 +212,9 @@ export async function listDeliveries(
   db: Db,
   webhook: WebhookRow,
   filters: { status?: DeliveryStatus | undefined; event?: string | undefined },
-  page: number,
-  pageSize: number,
+  window: RowWindow,
 ) {
-  const { rows, total } = await deliveriesRepository.list(db, webhook.id, filters, page, pageSize);
+  const { rows, total } = await deliveriesRepository.list(db, webhook.id, filters, window);
   return { items: rows.map(deliveryView), total };
 }
 

@@ -73,6 +73,9 @@ export function errorMessage(error: unknown): string {
   if (error instanceof ApiRequestError) {
     const { body } = error;
     if (body.cStat !== undefined) return `Rejeição ${body.cStat}: ${body.xMotivo ?? body.message}`;
+    if (body.pending !== undefined) {
+      return `A SEFAZ não respondeu; o pedido ${body.pending.id} foi guardado e será reenviado automaticamente.`;
+    }
     return (
       MESSAGES[body.message] ??
       (error.status === 0 ? body.message : (ERROR_TITLES[body.error] ?? body.message))

@@ -2,8 +2,8 @@
 // Type-only imports: the client carries no zod into the browser bundle.
 import type { ApiKeyCreate, ApiKeyCreated, ApiKeyView } from './api-keys.ts';
 import type { FiscalProfileView, ProductView } from './catalog.ts';
-import type { OffsetList, PageList } from './common.ts';
-import type { CertificateStatusView, CompanyView, NfeSequenceView } from './companies.ts';
+import type { DataList, OffsetList, PageList } from './common.ts';
+import type { CertificateStatusView, CompanyView, NfeSequences } from './companies.ts';
 import type { CustomerView } from './customers.ts';
 import type {
   PrintJobStatus,
@@ -20,6 +20,7 @@ import type {
   DocumentStatus,
   DocumentView,
   EventView,
+  ManifestationResult,
   ReceivedNoteDetail,
   ReceivedNoteView,
   VoidResult,
@@ -32,10 +33,11 @@ export type {
   DocumentStatus,
   DocumentView,
   EventView,
+  ManifestationResult,
   ReceivedNoteDetail,
   ReceivedNoteView,
 };
-/** POST /v1/nfe/inutilizar (the contract's VoidResult). */
+/** POST /v1/nfe/inutilizar (the contract's VoidResult); a 502 body's `pending` names the kept request. */
 export type VoidRangeResult = VoidResult;
 import type {
   DeliveryDetailView,
@@ -137,6 +139,9 @@ export interface ApiClientOptions {
 
 type Query = Record<string, string | number | boolean | undefined>;
 
+/** Paging of the §4.6 lists: `page` (1-based) or `offset`, and `limit` (1..100). */
+type ListQuery = { page?: number; limit?: number; offset?: number };
+
 function queryString(query: Query | undefined): string {
   if (query === undefined) return '';
   const params = new URLSearchParams();
@@ -234,8 +239,7 @@ export function createApiClient(options: ApiClientOptions) {
           defaultFiscalProfileId?: string;
         },
       ) => put<{ success: boolean; message: string }>(`/companies/${id}/config`, body),
-      sequences: (id: string) =>
-        get<{ items: NfeSequenceView[] }>(`/companies/${id}/nfe-sequences`, { environment: 'all' }),
+      sequences: (id: string) => get<NfeSequences>(`/companies/${id}/nfe-sequences`, { environment: 'all' }),
       certificate: (id: string) => get<CertificateStatusView>(`/companies/${id}/certificate`),
       uploadCertificate: (id: string, file: Blob, fileName: string, password: string) => {
         const form = new FormData();
@@ -270,24 +274,22 @@ export function createApiClient(options: ApiClientOptions) {
         ),
     },
     products: {
-      list: (query?: { q?: string; cEAN?: string; page?: number; pageSize?: number }) =>
-        get<PageList<ProductView>>('/products', scoped(query)),
+      list: (query?: { q?: string; cEAN?: string } & ListQuery) =>
+        get<DataList<ProductView>>('/products', scoped(query)),
       get: (id: string) => get<ProductView>(`/products/${id}`),
       create: (body: Record<string, unknown>) => post<ProductView>('/products', body, scoped()),
       update: (id: string, body: Record<string, unknown>) => put<ProductView>(`/products/${id}`, body),
       remove: (id: string) => del(`/products/${id}`),
     },
     fiscalProfiles: {
-      list: (query?: { page?: number; pageSize?: number }) =>
-        get<PageList<FiscalProfileView>>('/fiscal-profiles', scoped(query)),
+      list: (query?: ListQuery) => get<DataList<FiscalProfileView>>('/fiscal-profiles', scoped(query)),
       create: (body: Record<string, unknown>) => post<FiscalProfileView>('/fiscal-profiles', body, scoped()),
       get: (id: string) => get<FiscalProfileView>(`/fiscal-profiles/${id}`),
       update: (id: string, body: Record<string, unknown>) =>
         put<FiscalProfileView>(`/fiscal-profiles/${id}`, body),
     },
     customers: {
-      list: (query?: { q?: string; page?: number; pageSize?: number }) =>
-        get<PageList<CustomerView>>('/customers', scoped(query)),
+      list: (query?: { q?: string } & ListQuery) => get<DataList<CustomerView>>('/customers', scoped(query)),
       get: (id: string) => get<CustomerView>(`/customers/${id}`),
       create: (body: Record<string, unknown>) => post<CustomerView>('/customers', body, scoped()),
     },
@@ -329,12 +331,12 @@ export function createApiClient(options: ApiClientOptions) {
       danfeUrl: (modelo: 55 | 65, id: string) => link(`${docBase(modelo)}/${id}/danfe`),
     },
     received: {
-      list: (query?: { manifestacao?: string; page?: number; pageSize?: number }) =>
-        get<PageList<ReceivedNoteView>>('/nfe/received', scoped(query)),
+      list: (query?: { manifestacao?: string } & ListQuery) =>
+        get<DataList<ReceivedNoteView>>('/nfe/received', scoped(query)),
       get: (id: string) => get<ReceivedNoteDetail>(`/nfe/received/${id}`),
       sync: () => post<Record<string, unknown>>('/nfe/received/sync', {}, scoped()),
       manifest: (id: string, tipo: ManifestationType, justificativa?: string) =>
-        post<ReceivedNoteView>(
+        post<ManifestationResult>(
           `/nfe/received/${id}/manifest`,
           justificativa === undefined ? { tipo } : { tipo, justificativa },
         ),
@@ -348,21 +350,20 @@ export function createApiClient(options: ApiClientOptions) {
       revoke: (id: string) => post<ApiKeyView>(`/api-keys/${id}/revoke`, {}),
     },
     webhooks: {
-      list: (query?: { page?: number; pageSize?: number }) =>
-        get<PageList<WebhookView>>('/webhooks', scoped(query)),
+      list: (query?: ListQuery) => get<DataList<WebhookView>>('/webhooks', scoped(query)),
       create: (body: {
         url: string;
-        events: WebhookEventPattern[];
+        eventos: WebhookEventPattern[];
         descricao?: string;
         permitirRedeLocal?: boolean;
       }) => post<WebhookWithSecret>('/webhooks', body, scoped()),
-      update: (id: string, body: { ativo?: boolean; url?: string; events?: WebhookEventPattern[] }) =>
+      update: (id: string, body: { ativo?: boolean; url?: string; eventos?: WebhookEventPattern[] }) =>
         put<WebhookView>(`/webhooks/${id}`, body),
       remove: (id: string) => del(`/webhooks/${id}`),
       rotateSecret: (id: string) => post<WebhookWithSecret>(`/webhooks/${id}/rotate-secret`, {}),
       testConnection: (id: string) => post<Record<string, unknown>>(`/webhooks/${id}/test-connection`, {}),
-      deliveries: (id: string, query?: { status?: DeliveryStatus; page?: number; pageSize?: number }) =>
-        get<PageList<DeliveryView>>(`/webhooks/${id}/deliveries`, query),
+      deliveries: (id: string, query?: { status?: DeliveryStatus } & ListQuery) =>
+        get<DataList<DeliveryView>>(`/webhooks/${id}/deliveries`, query),
       delivery: (id: string, deliveryId: string) =>
         get<DeliveryDetailView>(`/webhooks/${id}/deliveries/${deliveryId}`),
       redeliver: (id: string, deliveryId: string) =>

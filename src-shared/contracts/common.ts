@@ -81,8 +81,56 @@ export const offsetQuerySchema = z.object({
     .min(0, { error: 'must not be negative' })
     .default(0),
 });
-/** §4.6 style: `?page=&limit=`. */
-export const pageLimitQuerySchema = z.object({ page: pageNumber.default(1), limit: pageSize.default(20) });
+/**
+ * §4.6 general lists: `?page=&limit=`, or `?offset=&limit=` (offset, when given, wins over page). `pageSize`
+ * is the older name of `limit`, still accepted so clients written for the §4.1 shape keep working.
+ * All optional: the defaults (page 1, limit 20) are applied by listWindow, which knows which were given.
+ */
+export const pageLimitQueryShape = {
+  page: pageNumber.optional(),
+  limit: pageSize.optional(),
+  offset: z.coerce
+    .number()
+    .int({ error: 'must be an integer' })
+    .min(0, { error: 'must not be negative' })
+    .optional(),
+  pageSize: pageSize.optional(),
+};
+/** The §4.6 paging parameters plus a list's own filters, parsed together so every fault is reported at once. */
+export function listQuerySchema<S extends z.ZodRawShape>(filters: S) {
+  return z.object({ ...pageLimitQueryShape, ...filters }).superRefine((parsed, ctx) => {
+    // The generic filters hide the paging keys from the compiler; they are there (pageLimitQueryShape).
+    const { limit, pageSize } = parsed as { limit?: number; pageSize?: number };
+    if (limit !== undefined && pageSize !== undefined && limit !== pageSize) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['pageSize'],
+        message: `is the older name of limit; give one of them (limit is ${limit})`,
+      });
+    }
+  });
+}
+export const pageLimitQuerySchema = listQuerySchema({});
+
+/** Where one page of a §4.6 list starts: `page` is 1-based, `offset` counts rows. */
+export interface ListWindow {
+  page: number;
+  limit: number;
+  offset: number;
+}
+
+/** Resolves the parsed §4.6 parameters: offset wins over page, and then page = floor(offset / limit) + 1. */
+export function listWindow(q: {
+  page?: number | undefined;
+  limit?: number | undefined;
+  offset?: number | undefined;
+  pageSize?: number | undefined;
+}): ListWindow {
+  const limit = q.limit ?? q.pageSize ?? 20;
+  if (q.offset !== undefined) return { page: Math.floor(q.offset / limit) + 1, limit, offset: q.offset };
+  const page = q.page ?? 1;
+  return { page, limit, offset: (page - 1) * limit };
+}
 
 /** §4.1 list body: `{items, total, page, pageSize}`. */
 export interface PageList<T> {

@@ -99,20 +99,27 @@ export type CompanyView = z.infer<typeof companyViewSchema>;
 /** PUT /v1/companies/:id/config answer (seed §4.5). */
 export const companyConfigResultSchema = z.object({ success: z.boolean(), message: z.string() });
 
+/** GET /v1/companies/:id/nfe-sequences (seed §4.5): left out, the company's current environment. */
 export const sequencesQuerySchema = z.object({
-  environment: z.enum(['homologacao', 'producao', 'all']).default('all'),
+  environment: z
+    .enum(['homologacao', 'producao', 'all'], { error: 'must be homologacao, producao or all' })
+    .optional(),
 });
 
+/** A fiscal sequence (seed §2.9): one model and series in one environment. */
 export const nfeSequenceViewSchema = z.object({
-  modelo: z.union([z.literal(55), z.literal(65)]),
+  modelo: z.enum(['55', '65']),
   serie: z.number().int(),
-  ambiente: ambienteSchema,
+  /** Highest number already reserved (issued, voided or held by a draft), 0 when none. */
+  last_numero: z.number().int(),
   /** Next number that will be reserved. */
-  proximoNumero: z.number().int(),
-  /** Highest number already reserved, 0 when none. */
-  ultimoNumero: z.number().int(),
+  proximo_numero: z.number().int(),
+  environment: ambienteSchema,
 });
 export type NfeSequenceView = z.infer<typeof nfeSequenceViewSchema>;
+
+export const nfeSequencesSchema = z.object({ sequences: z.array(nfeSequenceViewSchema) });
+export type NfeSequences = z.infer<typeof nfeSequencesSchema>;
 
 export const certificateStatusViewSchema = z.object({
   id: z.string(),

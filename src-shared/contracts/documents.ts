@@ -115,6 +115,34 @@ export const receivedNoteDetailSchema = receivedNoteViewSchema.extend({
 });
 export type ReceivedNoteDetail = z.infer<typeof receivedNoteDetailSchema>;
 
+/** The word of `manifest_status` for each manifestation type (seed §2.9: `confirmada` for `confirmacao`). */
+export const MANIFEST_STATUS_OF = {
+  ciencia: 'ciente',
+  confirmacao: 'confirmada',
+  desconhecimento: 'desconhecida',
+  nao_realizada: 'nao_realizada',
+} as const;
+
+/**
+ * The manifestation result (seed §2.9) of POST /v1/nfe/received/:id/manifest: 200 once the authority
+ * registered the event, 202 while it is still on its way (`status` `pendente`, `protocolo` and `cStat` null).
+ */
+export const manifestationResultSchema = z.object({
+  /** The received note's id (the `:id` of the path). */
+  id: z.string(),
+  manifest_status: z.enum(['ciente', 'confirmada', 'desconhecida', 'nao_realizada']),
+  /** The event's protocol (nProt of retEvento) once registered. */
+  protocolo: z.string().nullable(),
+  cStat: z.string().nullable(),
+  xMotivo: z.string().nullable(),
+  tipo: z.enum(['ciencia', 'confirmacao', 'desconhecimento', 'nao_realizada']),
+  tpEvento: z.enum(['210200', '210210', '210220', '210240']),
+  status: z.enum(['pendente', 'registrada', 'rejeitada']),
+  chave_acesso: z.string(),
+  criada_em: timestampSchema,
+});
+export type ManifestationResult = z.infer<typeof manifestationResultSchema>;
+
 /** GET /v1/companies/:id/status: what the cashier's status bar shows. */
 export const companyStatusSchema = z.object({
   ambiente: ambienteSchema,
@@ -173,40 +201,48 @@ export const eventViewSchema = z.object({
 });
 export type EventView = z.infer<typeof eventViewSchema>;
 
-/** POST /v1/nfe/:id/correction-letter and GET /v1/nfe/:id/correction-letters. */
-export interface CorrectionLetterView {
-  id: string;
-  nfeId: string;
-  sequencia: number;
-  status: EventStatus;
-  protocolo: string | null;
-  cStat: string | null;
-  xMotivo: string | null;
+/**
+ * The CC-e result (seed §2.9): POST /v1/nfe/:id/correction-letter (202) and GET /v1/nfe/:id/correction-letters.
+ * `protocolo_cce`, `cStat`, `xMotivo` and `registrada_em` are null while the letter is `processando`.
+ */
+export const correctionLetterViewSchema = z.object({
+  id: z.string(),
+  sequencia: z.number().int(),
+  /** The event's protocol (nProt of retEvento) once registered. */
+  protocolo_cce: z.string().nullable(),
+  cStat: z.string().nullable(),
+  xMotivo: z.string().nullable(),
+  registrada_em: timestampSchema.nullable(),
+  nfeId: z.string(),
+  status: eventStatusSchema,
   /** The text as sent (normalized to what the layout allows: Latin-1, single spaces). */
-  correcao: string;
-  criada_em: string;
-  registrada_em: string | null;
-}
+  correcao: z.string(),
+  criada_em: timestampSchema,
+});
+export type CorrectionLetterView = z.infer<typeof correctionLetterViewSchema>;
 
-export type VoidStatus = 'processando' | 'homologada' | 'rejeitada';
+/** `inutilizada` once the authority homologated the range (102, or 563 for a repeat of a voided one). */
+export const voidStatusSchema = z.enum(['processando', 'inutilizada', 'rejeitada']);
+export type VoidStatus = z.infer<typeof voidStatusSchema>;
 
-/** POST /v1/nfe/inutilizar and GET /v1/nfe/inutilizar/:id. */
-export interface VoidResult {
-  id: string;
-  success: boolean;
-  status: VoidStatus;
-  cStat: string | null;
-  xMotivo: string | null;
+/** The number void result (seed §2.9): POST /v1/nfe/inutilizar (200) and GET /v1/nfe/inutilizar/:id. */
+export const voidResultSchema = z.object({
+  status: voidStatusSchema,
+  cStat: z.string().nullable(),
+  xMotivo: z.string().nullable(),
   /** The authority's protocol (nProt of retInutNFe) once homologated. */
-  protocolo: string | null;
-  modelo: number;
-  serie: number;
-  numeroInicial: number;
-  numeroFinal: number;
+  protocolo: z.string().nullable(),
+  id: z.string(),
+  success: z.boolean(),
+  modelo: z.number().int(),
+  serie: z.number().int(),
+  numeroInicial: z.number().int(),
+  numeroFinal: z.number().int(),
   /** Drafts whose number this request voided. */
-  documentos: string[];
-  criada_em: string;
-}
+  documentos: z.array(z.string()),
+  criada_em: timestampSchema,
+});
+export type VoidResult = z.infer<typeof voidResultSchema>;
 
 /** GET /v1/nfe/batch/:batchId. */
 export const batchProgressSchema = z.object({

@@ -35,6 +35,11 @@ export const errorBodySchema = z.object({
   xMotivo: z.string().optional(),
   /** Only on 500 answers: the id to find the logged cause. */
   requestId: z.string().optional(),
+  /**
+   * Only on a 502 for a request the service keeps and retries by itself (an inutilização): its id, its
+   * state and where to follow it until the authority answers.
+   */
+  pending: z.object({ id: z.string(), status: z.literal('processando'), url: z.string() }).optional(),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 

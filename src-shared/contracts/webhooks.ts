@@ -1,7 +1,7 @@
 // /v1/webhooks: subscriptions to fiscal events, their signed deliveries, and the URL rules (pure, so the
 // renderer can show the same errors the service gives).
 import { z } from 'zod';
-import { pageQuerySchema } from './common.ts';
+import { listQuerySchema } from './common.ts';
 
 /** Events a webhook can receive (seed §6); `ping` is only sent by test-connection. */
 export const WEBHOOK_EVENTS = [
@@ -45,91 +45,137 @@ const events = z
 const url = z.string().trim().min(1).max(2048);
 const descricao = z.string().trim().max(200);
 
-export const webhookCreateSchema = z.strictObject({
-  url,
-  events,
-  ativo: z.boolean().default(true),
-  descricao: descricao.optional(),
-  /** Accept http:// and private, loopback or link-local hosts (a receiver on the shop's LAN). */
-  permitirRedeLocal: z.boolean().default(false),
-});
+/**
+ * Seed §4.5 names the subscriptions `eventos`; `events`, the name Balcão used first, stays accepted as an
+ * alias so older clients keep working. Giving both is refused: which one was meant is not clear.
+ */
+function oneEventList(
+  body: { eventos?: WebhookEventPattern[] | undefined; events?: WebhookEventPattern[] | undefined },
+  ctx: z.RefinementCtx,
+  required: boolean,
+): void {
+  if (body.eventos !== undefined && body.events !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['events'],
+      message: 'is the older name of eventos; give only eventos',
+    });
+  } else if (required && body.eventos === undefined && body.events === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['eventos'], message: 'list at least one event' });
+  }
+}
+
+export const webhookCreateSchema = z
+  .strictObject({
+    url,
+    eventos: events.optional(),
+    /** Older name of `eventos`. */
+    events: events.optional(),
+    ativo: z.boolean().default(true),
+    descricao: descricao.optional(),
+    /** Accept http:// and private, loopback or link-local hosts (a receiver on the shop's LAN). */
+    permitirRedeLocal: z.boolean().default(false),
+  })
+  .superRefine((body, ctx) => oneEventList(body, ctx, true))
+  .transform(({ events: alias, eventos, ...rest }) => ({
+    ...rest,
+    eventos: eventos ?? alias ?? [],
+  }));
 export type WebhookCreate = z.output<typeof webhookCreateSchema>;
 
 /** PUT changes only the fields it names; `ativo: false` pauses deliveries, `descricao: null` clears it. */
 export const webhookUpdateSchema = z
   .strictObject({
     url: url.optional(),
+    eventos: events.optional(),
+    /** Older name of `eventos`. */
     events: events.optional(),
     ativo: z.boolean().optional(),
     descricao: descricao.nullable().optional(),
     permitirRedeLocal: z.boolean().optional(),
   })
-  .refine((u) => Object.keys(u).length > 0, { error: 'give at least one field to change' });
+  .refine((u) => Object.keys(u).length > 0, { error: 'give at least one field to change' })
+  .superRefine((body, ctx) => oneEventList(body, ctx, false))
+  .transform(({ events: alias, eventos, ...rest }) => ({ ...rest, eventos: eventos ?? alias }));
 export type WebhookUpdate = z.output<typeof webhookUpdateSchema>;
 
 export const DELIVERY_STATUSES = ['pending', 'in_flight', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-/** §4.1 paging plus filters, parsed together so every faulty parameter is reported at once. */
-export const deliveryListQuerySchema = pageQuerySchema.extend({
+/** Filters of the delivery history. */
+export const deliveryListFilterShape = {
   status: z.enum(DELIVERY_STATUSES).optional(),
   event: z.enum(WEBHOOK_EVENTS).optional(),
+};
+/** §4.6 paging plus the filters, parsed together so every faulty parameter is reported at once. */
+export const deliveryListQuerySchema = listQuerySchema(deliveryListFilterShape);
+
+const instant = z.iso.datetime({ offset: true });
+
+/** A webhook (seed §2.9): `id`, `url`, `ativo`, the subscribed `eventos`, and Balcão's own fields. */
+export const webhookViewSchema = z.object({
+  id: z.string(),
+  companyId: z.string(),
+  url: z.string(),
+  eventos: z.array(z.enum([...WEBHOOK_EVENTS, ...WEBHOOK_WILDCARDS])),
+  ativo: z.boolean(),
+  descricao: z.string().nullable(),
+  permitirRedeLocal: z.boolean(),
+  secretRotatedAt: instant.nullable(),
+  createdAt: instant,
+  updatedAt: instant,
 });
+export type WebhookView = z.infer<typeof webhookViewSchema>;
 
-export interface WebhookView {
-  id: string;
-  companyId: string;
-  url: string;
-  events: WebhookEventPattern[];
-  ativo: boolean;
-  descricao: string | null;
-  permitirRedeLocal: boolean;
-  secretRotatedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/**
+ * POST /v1/webhooks (201) and POST /v1/webhooks/:id/rotate-secret: the only answers that carry the secret,
+ * which is never shown again; `message` says so.
+ */
+export const webhookWithSecretSchema = webhookViewSchema.extend({
+  secret: z.string(),
+  message: z.string(),
+});
+export type WebhookWithSecret = z.infer<typeof webhookWithSecretSchema>;
 
-/** Only the answers of create and rotate-secret carry the secret; it is never shown again. */
-export interface WebhookWithSecret extends WebhookView {
-  secret: string;
-}
-
-export interface DeliveryView {
-  id: string;
-  webhookId: string;
-  event: WebhookEvent;
+export const deliveryViewSchema = z.object({
+  id: z.string(),
+  webhookId: z.string(),
+  event: z.enum(WEBHOOK_EVENTS),
   /** The payload's `id`: the same for every webhook and redelivery of one event. */
-  eventId: string;
-  status: DeliveryStatus;
-  attempts: number;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  lastDurationMs: number | null;
-  nextTryAt: string | null;
+  eventId: z.string(),
+  status: z.enum(DELIVERY_STATUSES),
+  attempts: z.number().int(),
+  lastStatusCode: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  lastDurationMs: z.number().int().nullable(),
+  nextTryAt: instant.nullable(),
   /** After this instant a failing delivery is not retried any more (24 h after it was created). */
-  expiresAt: string;
-  redeliveryOf: string | null;
-  createdAt: string;
-  updatedAt: string;
-  deliveredAt: string | null;
-}
+  expiresAt: instant,
+  redeliveryOf: z.string().nullable(),
+  createdAt: instant,
+  updatedAt: instant,
+  deliveredAt: instant.nullable(),
+});
+export type DeliveryView = z.infer<typeof deliveryViewSchema>;
 
-export interface AttemptView {
-  attempt: number;
-  startedAt: string;
-  finishedAt: string | null;
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number | null;
+export const attemptViewSchema = z.object({
+  attempt: z.number().int(),
+  startedAt: instant,
+  finishedAt: instant.nullable(),
+  statusCode: z.number().int().nullable(),
+  error: z.string().nullable(),
+  durationMs: z.number().int().nullable(),
   /** The first 512 characters of the receiver's answer, for debugging. */
-  responseExcerpt: string | null;
-}
+  responseExcerpt: z.string().nullable(),
+});
+export type AttemptView = z.infer<typeof attemptViewSchema>;
 
-export interface DeliveryDetailView extends DeliveryView {
+export const deliveryDetailViewSchema = deliveryViewSchema.extend({
   /** The exact JSON text that is (or was) sent as the request body. */
-  payload: string;
-  attemptLog: AttemptView[];
-}
+  payload: z.string(),
+  attemptLog: z.array(attemptViewSchema),
+});
+export type DeliveryDetailView = z.infer<typeof deliveryDetailViewSchema>;
 
 /** The body of every delivery; stored as the exact JSON text that is signed and sent. */
 export interface WebhookPayload<D = unknown> {
@@ -140,10 +186,9 @@ export interface WebhookPayload<D = unknown> {
   data: D;
 }
 
-export interface QueuedJob {
-  message: string;
-  jobId: string;
-}
+/** POST …/test-connection and …/redeliver (202): `jobId` is the delivery id (`X-SVC-Delivery`). */
+export const queuedJobSchema = z.object({ message: z.string(), jobId: z.string() });
+export type QueuedJob = z.infer<typeof queuedJobSchema>;
 
 // --- URL rules --------------------------------------------------------------------------------------
 // Syntactic only (no DNS): the delivery worker repeats the check on the resolved addresses.

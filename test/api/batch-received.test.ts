@@ -95,8 +95,10 @@ async function documentCount(): Promise<number> {
 
 async function nextNfeNumber(): Promise<number> {
   const res = await h.request('GET', `/v1/companies/${h.companyId}/nfe-sequences`);
-  const items = (res.body as { items: { modelo: number; serie: number; proximoNumero: number }[] }).items;
-  return items.find((s) => s.modelo === 55 && s.serie === 1)?.proximoNumero ?? -1;
+  const { sequences } = res.body as {
+    sequences: { modelo: string; serie: number; proximo_numero: number }[];
+  };
+  return sequences.find((s) => s.modelo === '55' && s.serie === 1)?.proximo_numero ?? -1;
 }
 
 describe('POST /v1/nfe/batch', () => {
@@ -351,9 +353,10 @@ describe('/v1/nfe/received', () => {
     expect(res.body).toMatchObject({ consultado: true, novas: 1, cStat: '138' });
     const list = await h.request('GET', `/v1/nfe/received?companyId=${h.companyId}`);
     expect(list.status).toBe(200);
-    const body = list.body as { total: number; items: Record<string, unknown>[] };
-    expect(body.total).toBe(1);
-    expect(body.items[0]).toMatchObject({
+    // Seed §4.6 general list shape.
+    const body = list.body as { data: Record<string, unknown>[]; meta: Record<string, number> };
+    expect(body.meta).toEqual({ page: 1, limit: 20, total: 1, totalPages: 1 });
+    expect(body.data[0]).toMatchObject({
       chave_acesso: chave,
       emitente: { cnpj: supplierCnpj, nome: 'FORNECEDOR TESTE LTDA' },
       valor_total: '7.00',
@@ -362,20 +365,21 @@ describe('/v1/nfe/received', () => {
       completa: false,
       manifestacao: null,
     });
-    receivedId = body.items[0]!['id'] as string;
+    receivedId = body.data[0]!['id'] as string;
     const filtered = await h.request(
       'GET',
       `/v1/nfe/received?companyId=${h.companyId}&manifestacao=ciencia&cnpj_emitente=${supplierCnpj}`,
     );
-    expect((filtered.body as { total: number }).total).toBe(0);
-    const bad = await h.request('GET', `/v1/nfe/received?companyId=${h.companyId}&situacao=x&pageSize=0`);
-    expect((bad.body as Details).details.map((d) => d.field).sort()).toEqual(['situacao']);
+    expect((filtered.body as { meta: { total: number } }).meta.total).toBe(0);
+    // Filters and paging are checked together: every faulty parameter at once.
+    const bad = await h.request('GET', `/v1/nfe/received?companyId=${h.companyId}&situacao=x&limit=0`);
+    expect((bad.body as Details).details.map((d) => d.field).sort()).toEqual(['limit', 'situacao']);
     // The supplier's own distribution holds nothing addressed to it.
     const supplier = await h.request('GET', `/v1/nfe/received?companyId=${supplierId}`);
-    expect((supplier.body as { total: number }).total).toBe(0);
+    expect((supplier.body as { meta: { total: number } }).meta.total).toBe(0);
   });
 
-  it('manifest: justificativa only for nao_realizada; ciência → 202, then the next sync brings the procNFe', async () => {
+  it('manifest: justificativa only for nao_realizada; ciência → 200 with the manifestation result; the next sync brings the procNFe', async () => {
     const missing = await h.request('POST', `/v1/nfe/received/${receivedId}/manifest`, {
       json: { tipo: 'nao_realizada' },
     });
@@ -389,16 +393,27 @@ describe('/v1/nfe/received', () => {
     const res = await h.request('POST', `/v1/nfe/received/${receivedId}/manifest`, {
       json: { tipo: 'ciencia' },
     });
-    expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ manifestacao: { tipo: 'ciencia', status: 'pendente' } });
+    // The reachable authority registers the event within the answer's bounded wait: seed §2.9 result.
+    expect(res.status).toBe(200);
+    const events = await h.service.sandbox!.registry.events(chave);
+    expect(events).toMatchObject([{ tpEvento: '210210', cStat: 135, author: DEMO_CNPJ }]);
+    expect(res.body).toEqual({
+      id: receivedId,
+      manifest_status: 'ciente',
+      protocolo: events[0]?.nProt,
+      cStat: '135',
+      xMotivo: 'Evento registrado e vinculado a NF-e',
+      tipo: 'ciencia',
+      tpEvento: '210210',
+      status: 'registrada',
+      chave_acesso: chave,
+      criada_em: expect.any(String),
+    });
+    expect((res.body as { protocolo: string }).protocolo).toMatch(/^\d{15}$/);
     const twice = await h.request('POST', `/v1/nfe/received/${receivedId}/manifest`, {
       json: { tipo: 'ciencia' },
     });
     expect(twice.status).toBe(409);
-
-    await h.service.worker.tick();
-    const events = await h.service.sandbox!.registry.events(chave);
-    expect(events).toMatchObject([{ tpEvento: '210210', cStat: 135, author: DEMO_CNPJ }]);
 
     const detail = await h.request('GET', `/v1/nfe/received/${receivedId}`);
     expect(detail.body).toMatchObject({
@@ -454,5 +469,23 @@ describe('/v1/nfe/received', () => {
       json: { tipo: 'confirmacao' },
     });
     expect(manifest.status).toBe(403);
+  });
+
+  it('a confirmação answers manifest_status confirmada with the event protocol (seed §2.9)', async () => {
+    const confirmed = await h.request('POST', `/v1/nfe/received/${receivedId}/manifest`, {
+      json: { tipo: 'confirmacao' },
+    });
+    expect(confirmed.status).toBe(200);
+    const events = await h.service.sandbox!.registry.events(chave);
+    const event = events.find((e) => e.tpEvento === '210200');
+    expect(confirmed.body).toMatchObject({
+      id: receivedId,
+      manifest_status: 'confirmada',
+      tpEvento: '210200',
+      status: 'registrada',
+      cStat: '135',
+      protocolo: event?.nProt,
+    });
+    expect((confirmed.body as { protocolo: string }).protocolo).toMatch(/^\d{15}$/);
   });
 });

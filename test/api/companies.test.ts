@@ -45,18 +45,37 @@ describe('companies', () => {
     expect(company.endereco).toMatchObject({ xMun: 'São Paulo', cep: '01305000' });
     expect(company.csc).toEqual({ id: '000002', configured: true });
     expect(JSON.stringify(company)).not.toContain('A'.repeat(36));
-    const all = await h.request('GET', `/v1/companies/${company.id}/nfe-sequences?environment=all`);
-    expect((all.body as { items: unknown[] }).items).toHaveLength(4);
-    const prod = await h.request('GET', `/v1/companies/${company.id}/nfe-sequences?environment=producao`);
-    expect(prod.body).toEqual({
-      items: [
-        { modelo: 55, serie: 1, ambiente: 'producao', proximoNumero: 1, ultimoNumero: 0 },
-        { modelo: 65, serie: 1, ambiente: 'producao', proximoNumero: 1, ultimoNumero: 0 },
-      ],
+    const sequences = async (query: string) => {
+      const res = await h.request('GET', `/v1/companies/${company.id}/nfe-sequences${query}`);
+      expect(res.status).toBe(200);
+      return res.body as { sequences: { modelo: string; environment: string }[] };
+    };
+    const seq = (modelo: '55' | '65', environment: string) => ({
+      modelo,
+      serie: 1,
+      last_numero: 0,
+      proximo_numero: 1,
+      environment,
     });
+    // Seed §4.5: without `environment`, the company's current one (homologacao at creation).
+    expect(await sequences('')).toEqual({
+      sequences: [seq('55', 'homologacao'), seq('65', 'homologacao')],
+    });
+    expect(await sequences('?environment=homologacao')).toEqual(await sequences(''));
+    expect(await sequences('?environment=producao')).toEqual({
+      sequences: [seq('55', 'producao'), seq('65', 'producao')],
+    });
+    expect((await sequences('?environment=all')).sequences).toEqual([
+      seq('55', 'homologacao'),
+      seq('65', 'homologacao'),
+      seq('55', 'producao'),
+      seq('65', 'producao'),
+    ]);
     const bad = await h.request('GET', `/v1/companies/${company.id}/nfe-sequences?environment=teste`);
     expect(bad.status).toBe(400);
-    expect((bad.body as { details: { field: string }[] }).details[0]?.field).toBe('environment');
+    expect((bad.body as { details: unknown[] }).details).toEqual([
+      { field: 'environment', error: 'must be homologacao, producao or all' },
+    ]);
   });
 
   it('refuses a municipality of another UF and a CNPJ with wrong check digits', async () => {
@@ -261,9 +280,9 @@ describe('customers', () => {
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ xNome: 'Mercado Central Ltda', indIEDest: 9, endereco: null });
     const found = await h.request('GET', `/v1/customers?companyId=${h.companyId}&q=central`);
-    expect(found.body).toMatchObject({ total: 1, page: 1, pageSize: 20 });
+    expect(found.body).toMatchObject({ meta: { page: 1, limit: 20, total: 1, totalPages: 1 } });
     const byDoc = await h.request('GET', `/v1/customers?companyId=${h.companyId}&q=11.222.333/0001-81`);
-    expect((byDoc.body as { total: number }).total).toBe(1);
+    expect((byDoc.body as { meta: { total: number } }).meta.total).toBe(1);
   });
 
   it('an organization key must say which company', async () => {
@@ -326,7 +345,7 @@ describe('fiscal profiles and products', () => {
     const prod = product.body as { id: string; vUnCom: string };
     expect(prod.vUnCom).toBe('18.9');
     const byEan = await h.request('GET', `/v1/products?companyId=${h.companyId}&cEAN=7891000315507`);
-    expect((byEan.body as { total: number }).total).toBe(1);
+    expect((byEan.body as { meta: { total: number } }).meta.total).toBe(1);
     const inUse = await h.request('DELETE', `/v1/fiscal-profiles/${p.id}`);
     expect(inUse.status).toBe(409);
     const put = await h.request('PUT', `/v1/products/${prod.id}`, {

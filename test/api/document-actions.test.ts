@@ -54,6 +54,7 @@ type Letter = {
   nfeId: string;
   sequencia: number;
   status: string;
+  protocolo_cce: string | null;
   cStat: string | null;
   xMotivo: string | null;
   correcao: string;
@@ -100,22 +101,27 @@ async function lettersUntil(id: string, done: (items: Letter[]) => boolean): Pro
 }
 
 describe('carta de correção (CC-e)', () => {
-  it('numbers letters 1, 2 … automatically; the queue registers them (135); both spellings', async () => {
+  it('numbers letters 1, 2 … automatically; the answer carries the CC-e result (135); both spellings', async () => {
     const hook = (
       await req('POST', `/v1/webhooks?companyId=${h.companyId}`, {
-        json: { url: 'https://erp.example.com.br/balcao/cce', events: ['nfe.cce'] },
+        json: { url: 'https://erp.example.com.br/balcao/cce', eventos: ['nfe.cce'] },
       })
     ).body as { id: string };
     const doc = await authorizedNfe();
     const first = await req('POST', `/v1/nfe/${doc.id}/correction-letter`, {
       json: { correcao: 'Endereco de entrega: Rua B, 2, fundos' },
     });
+    // Seed §2.9 CC-e result: the reachable authority registered it within the answer's bounded wait.
     expect(first.status).toBe(202);
     expect(first.body).toMatchObject({
-      nfeId: doc.id,
+      id: expect.any(String),
       sequencia: 1,
-      status: 'processando',
-      protocolo: null,
+      protocolo_cce: expect.stringMatching(/^\d{15}$/),
+      cStat: '135',
+      xMotivo: 'Evento registrado e vinculado a NF-e',
+      registrada_em: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      nfeId: doc.id,
+      status: 'registrada',
       correcao: 'Endereco de entrega: Rua B, 2, fundos',
     });
     const second = await req('POST', `/v1/nfe/${doc.id}/correction-letter`, {
@@ -139,9 +145,9 @@ describe('carta de correção (CC-e)', () => {
       await lettersUntil(doc.id, () => true);
       deliveries = (
         (await req('GET', `/v1/webhooks/${hook.id}/deliveries?companyId=${h.companyId}`)).body as {
-          items: { id: string; event: string }[];
+          data: { id: string; event: string }[];
         }
-      ).items;
+      ).data;
     }
     expect(deliveries.map((d) => d.event)).toEqual(['nfe.cce', 'nfe.cce']);
     const payloads = await Promise.all(
@@ -161,8 +167,8 @@ describe('carta de correção (CC-e)', () => {
     expect(payloads.every((p) => typeof p.nProt === 'string' && /^\d{15}$/.test(p.nProt))).toBe(true);
     await req('DELETE', `/v1/webhooks/${hook.id}?companyId=${h.companyId}`);
     expect(letters[0]?.registrada_em).not.toBeNull();
-    // The event's protocol comes back from the authority with the retEvento.
-    expect((letters[0] as unknown as { protocolo: string | null }).protocolo).toMatch(/^\d{15}$/);
+    // The event's protocol comes back from the authority with the retEvento, the same in the list.
+    expect(letters[0]?.protocolo_cce).toBe((first.body as Letter).protocolo_cce);
 
     const events = await req('GET', `/v1/nfe/${doc.id}/events`);
     expect(events.status).toBe(200);
@@ -170,6 +176,38 @@ describe('carta de correção (CC-e)', () => {
       { tpEvento: '110110', descricao: 'Carta de Correcao', sequencia: 1, status: 'registrada' },
       { tpEvento: '110110', sequencia: 2, status: 'registrada' },
     ]);
+  });
+
+  it('an unreachable authority leaves the letter processando (202, nulls); the queue registers it later', async () => {
+    const sandbox = h.service.sandbox;
+    if (sandbox === null) throw new Error('no embedded sandbox');
+    const doc = await authorizedNfe();
+    await sandbox.faults.setOnline(false);
+    let res;
+    try {
+      res = await req('POST', `/v1/nfe/${doc.id}/correction-letter`, {
+        json: { correcao: 'Volumes: 3 caixas, peso bruto 12 kg' },
+      });
+    } finally {
+      await sandbox.faults.setOnline(true);
+    }
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({
+      sequencia: 1,
+      status: 'processando',
+      protocolo_cce: null,
+      cStat: null,
+      xMotivo: null,
+      registrada_em: null,
+    });
+    // Past the queue's backoff the letter goes out again and is registered.
+    h.clock.advance(10 * 60_000);
+    const [letter] = await lettersUntil(doc.id, (items) => items[0]?.status === 'registrada');
+    expect(letter).toMatchObject({
+      id: (res.body as Letter).id,
+      cStat: '135',
+      protocolo_cce: expect.stringMatching(/^\d{15}$/),
+    });
   });
 
   it('texts of 14 or 1001 characters are 400 naming the field; none or both spellings too', async () => {
@@ -254,6 +292,9 @@ describe('carta de correção (CC-e)', () => {
 
 describe('inutilização', () => {
   type Voided = {
+    id: string;
+    status: string;
+    protocolo: string | null;
     success: boolean;
     cStat: string;
     xMotivo: string;
@@ -270,7 +311,9 @@ describe('inutilização', () => {
       json: { modelo: 55, serie: 1, numeroInicial: 500, numeroFinal: 502, justificativa },
     });
     expect(a.status).toBe(200);
+    // Seed §2.9 number void result, plus the range it voided.
     expect(a.body).toMatchObject({
+      status: 'inutilizada',
       success: true,
       cStat: '102',
       xMotivo: 'Inutilização de número homologado',
@@ -280,17 +323,29 @@ describe('inutilização', () => {
       numeroFinal: 502,
       protocolo: expect.stringMatching(/^\d{15}$/),
     });
+    // Spelling B as the seed writes it: modelo an integer, numero_inicial/numero_final.
     const b = await req('POST', `/v1/nfe/inutilizar?companyId=${h.companyId}`, {
       json: { modelo: 55, serie: 1, numero_inicial: 510, numero_final: 510, justificativa },
     });
     expect(b.status).toBe(200);
-    expect(b.body).toMatchObject({ success: true, cStat: '102', numeroInicial: 510, numeroFinal: 510 });
+    expect(b.body).toMatchObject({
+      status: 'inutilizada',
+      cStat: '102',
+      numeroInicial: 510,
+      numeroFinal: 510,
+    });
+    // Spelling A as the seed writes it: modelo the string "55".
+    const a2 = await req('POST', `/v1/nfe/inutilizar?companyId=${h.companyId}`, {
+      json: { modelo: '55', serie: 1, numeroInicial: 505, numeroFinal: 505, justificativa },
+    });
+    expect(a2.status).toBe(200);
+    expect(a2.body).toMatchObject({ status: 'inutilizada', cStat: '102', modelo: 55 });
 
     const seqs = await req('GET', `/v1/companies/${h.companyId}/nfe-sequences`);
     const nfeSeq = (
-      seqs.body as { items: { modelo: number; serie: number; proximoNumero: number }[] }
-    ).items.find((s) => s.modelo === 55 && s.serie === 1);
-    expect(nfeSeq?.proximoNumero).toBe(511);
+      seqs.body as { sequences: { modelo: string; serie: number; proximo_numero: number }[] }
+    ).sequences.find((s) => s.modelo === '55' && s.serie === 1);
+    expect(nfeSeq?.proximo_numero).toBe(511);
     expect((await draftNfe()).numero).toBe(511);
   });
 
@@ -299,13 +354,13 @@ describe('inutilização', () => {
       json: { serie: 1, numeroInicial: 500, numeroFinal: 502, justificativa },
     });
     expect(again.status).toBe(200);
-    expect(again.body).toMatchObject({ success: true, cStat: '563' });
+    expect(again.body).toMatchObject({ status: 'inutilizada', success: true, cStat: '563' });
     const seq = async () =>
       (
         (await req('GET', `/v1/companies/${h.companyId}/nfe-sequences`)).body as {
-          items: { modelo: number; serie: number; proximoNumero: number }[];
+          sequences: { modelo: string; serie: number; proximo_numero: number }[];
         }
-      ).items.find((s) => s.modelo === 55 && s.serie === 1)?.proximoNumero;
+      ).sequences.find((s) => s.modelo === '55' && s.serie === 1)?.proximo_numero;
     const before = await seq();
     const overlap = await req('POST', `/v1/nfe/inutilizar?companyId=${h.companyId}`, {
       json: { serie: 1, numeroInicial: before ?? 0, numeroFinal: (before ?? 0) + 5, justificativa },
@@ -319,27 +374,83 @@ describe('inutilização', () => {
     expect(await seq()).toBe((before ?? 0) + 6);
   });
 
-  it('answers 202 while the authority does not answer; GET /v1/nfe/inutilizar/:id follows it to 102', async () => {
+  type Pending = ErrorBody & { message: string; pending?: { id: string; status: string; url: string } };
+
+  /** Follows a kept inutilização until the queue settles it (the background queue may hold it in flight). */
+  async function settledVoid(url: string) {
+    let settled = await req('GET', url);
+    for (let i = 0; i < 50 && (settled.body as Voided).status === 'processando'; i++) {
+      await h.service.worker.tick();
+      await new Promise((r) => setTimeout(r, 50));
+      settled = await req('GET', url);
+    }
+    return settled;
+  }
+
+  it('a paused authority (108) is 502 with the request kept; GET /v1/nfe/inutilizar/:id follows it to 102', async () => {
     const sandbox = h.service.sandbox;
     if (sandbox === null) throw new Error('no embedded sandbox');
     sandbox.faults.pause(108, { services: ['NFeInutilizacao4'], times: 1 });
     const res = await req('POST', `/v1/nfe/inutilizar?companyId=${h.companyId}`, {
       json: { serie: 1, numeroInicial: 900, numeroFinal: 900, justificativa },
     });
-    expect(res.status).toBe(202);
-    const pending = res.body as Voided & { id: string; status: string };
-    expect(pending).toMatchObject({ success: false, status: 'processando' });
+    expect(res.status).toBe(502);
+    const body = res.body as Pending;
+    expect(body).toMatchObject({
+      error: 'authority_unavailable',
+      details: [],
+      pending: { id: expect.any(String), status: 'processando' },
+    });
+    const pending = body.pending as { id: string; url: string };
+    expect(pending.url).toBe(`/v1/nfe/inutilizar/${pending.id}`);
+    expect(body.message).toContain(`${pending.id} is kept and will be retried`);
+    const before = await req('GET', pending.url);
+    expect(before.body).toMatchObject({ id: pending.id, status: 'processando', protocolo: null });
+
     h.clock.advance(60_000);
-    let settled = await req('GET', `/v1/nfe/inutilizar/${pending.id}`);
-    for (let i = 0; i < 50 && (settled.body as { status: string }).status === 'processando'; i++) {
-      // The background queue may hold the row in flight: tick, then look again.
-      await h.service.worker.tick();
-      await new Promise((r) => setTimeout(r, 50));
-      settled = await req('GET', `/v1/nfe/inutilizar/${pending.id}`);
-    }
+    const settled = await settledVoid(pending.url);
     expect(settled.status).toBe(200);
-    expect(settled.body).toMatchObject({ success: true, status: 'homologada', cStat: '102' });
+    expect(settled.body).toMatchObject({ status: 'inutilizada', success: true, cStat: '102' });
+    expect((settled.body as Voided).protocolo).toMatch(/^\d{15}$/);
     expect((await req('GET', '/v1/nfe/inutilizar/inu_missing')).status).toBe(404);
+  });
+
+  it('an unreachable authority is 502; the kept request is homologated once the authority is back', async () => {
+    const sandbox = h.service.sandbox;
+    if (sandbox === null) throw new Error('no embedded sandbox');
+    const draft = await draftNfe();
+    await sandbox.faults.setOnline(false);
+    let res;
+    try {
+      res = await req('POST', `/v1/nfe/inutilizar?companyId=${h.companyId}`, {
+        json: {
+          modelo: 55,
+          serie: 1,
+          numero_inicial: draft.numero,
+          numero_final: draft.numero,
+          justificativa,
+        },
+      });
+      expect(res.status).toBe(502);
+      const pending = (res.body as Pending).pending as { id: string; url: string };
+      // While the authority stays away the queue keeps the request (and the draft keeps its number).
+      h.clock.advance(10 * 60_000);
+      await h.service.worker.tick();
+      expect((await req('GET', pending.url)).body).toMatchObject({ status: 'processando' });
+      expect(((await req('GET', `/v1/nfe/${draft.id}`)).body as Doc).status).toBe('rascunho');
+    } finally {
+      await sandbox.faults.setOnline(true);
+    }
+    const pending = (res.body as Pending).pending as { id: string; url: string };
+    h.clock.advance(60 * 60_000);
+    const settled = await settledVoid(pending.url);
+    expect(settled.body).toMatchObject({
+      id: pending.id,
+      status: 'inutilizada',
+      cStat: '102',
+      documentos: [draft.id],
+    });
+    expect(((await req('GET', `/v1/nfe/${draft.id}`)).body as Doc).status).toBe('inutilizada');
   });
 
   it('refuses a range holding an authorized number (409 naming the field) and bad fields (400)', async () => {

@@ -260,11 +260,14 @@ describe('rejection and numbering', () => {
   });
 
   it('200 parallel creates get 200 distinct consecutive numbers, from the next number of the series', async () => {
-    type Sequences = { items: { modelo: number; serie: number; ambiente: string; proximoNumero: number }[] };
+    type Sequences = {
+      sequences: { modelo: string; serie: number; environment: string; proximo_numero: number }[];
+    };
     const nextOf = async () =>
-      ((await h.request('GET', `/v1/companies/${h.companyId}/nfe-sequences`)).body as Sequences).items.find(
-        (s) => s.modelo === 55 && s.serie === 1 && s.ambiente === 'homologacao',
-      )?.proximoNumero;
+      (
+        (await h.request('GET', `/v1/companies/${h.companyId}/nfe-sequences`)).body as Sequences
+      ).sequences.find((s) => s.modelo === '55' && s.serie === 1 && s.environment === 'homologacao')
+        ?.proximo_numero;
     const first = await nextOf();
     // A key allows 50 requests a second: five keys let all 200 requests run at once.
     const keys = await Promise.all(

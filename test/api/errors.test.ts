@@ -216,7 +216,17 @@ describe('rate limits', () => {
 });
 
 describe('pagination', () => {
-  it('§4.1 shape with page/pageSize, last partial page and a page past the end', async () => {
+  type Page = {
+    data: { cProd: string }[];
+    meta: { page: number; limit: number; total: number; totalPages: number };
+  };
+  const products = async (query: string) => {
+    const res = await h.request('GET', `/v1/products?companyId=${h.companyId}&q=Produto&${query}`);
+    expect(res.status, query).toBe(200);
+    return res.body as Page;
+  };
+
+  it('§4.6 shape {data, meta} with page/limit, last partial page and a page past the end', async () => {
     h.clock.advance(60_000);
     for (let i = 0; i < 7; i++) {
       const res = await h.request('POST', `/v1/products?companyId=${h.companyId}`, {
@@ -224,23 +234,47 @@ describe('pagination', () => {
       });
       expect(res.status).toBe(201);
     }
-    const page2 = await h.request('GET', `/v1/products?companyId=${h.companyId}&page=2&pageSize=5`);
-    expect(page2.status).toBe(200);
-    const body = page2.body as { items: unknown[]; total: number; page: number; pageSize: number };
-    expect(body).toMatchObject({ total: 7, page: 2, pageSize: 5 });
-    expect(body.items).toHaveLength(2);
-    const past = await h.request('GET', `/v1/products?companyId=${h.companyId}&page=9&pageSize=5`);
-    expect(past.body).toMatchObject({ items: [], total: 7, page: 9, pageSize: 5 });
-    const max = await h.request('GET', `/v1/products?companyId=${h.companyId}&pageSize=100`);
+    const first = await products('');
+    expect(first.meta).toEqual({ page: 1, limit: 20, total: 7, totalPages: 1 });
+    expect(first.data.map((p) => p.cProd)).toEqual(['P0', 'P1', 'P2', 'P3', 'P4', 'P5', 'P6']);
+    const page2 = await products('page=2&limit=5');
+    expect(page2.meta).toEqual({ page: 2, limit: 5, total: 7, totalPages: 2 });
+    expect(page2.data.map((p) => p.cProd)).toEqual(['P5', 'P6']);
+    const past = await products('page=9&limit=5');
+    expect(past).toEqual({ data: [], meta: { page: 9, limit: 5, total: 7, totalPages: 2 } });
+    const max = await h.request('GET', `/v1/products?companyId=${h.companyId}&limit=100`);
     expect(max.status).toBe(200);
+  });
+
+  it('offset starts anywhere and wins over page; meta.page is floor(offset / limit) + 1', async () => {
+    const fromThree = await products('offset=3&limit=2');
+    expect(fromThree.data.map((p) => p.cProd)).toEqual(['P3', 'P4']);
+    expect(fromThree.meta).toEqual({ page: 2, limit: 2, total: 7, totalPages: 4 });
+    const both = await products('page=1&offset=6&limit=5');
+    expect(both.data.map((p) => p.cProd)).toEqual(['P6']);
+    expect(both.meta.page).toBe(2);
+    const zero = await products('offset=0&limit=3');
+    expect(zero.data.map((p) => p.cProd)).toEqual(['P0', 'P1', 'P2']);
+    expect(zero.meta.page).toBe(1);
+    expect((await products('offset=7')).data).toEqual([]);
+  });
+
+  it('pageSize is still accepted as the older name of limit; the answer is the §4.6 shape', async () => {
+    const old = await products('page=2&pageSize=5');
+    expect(old.meta).toEqual({ page: 2, limit: 5, total: 7, totalPages: 2 });
+    expect(old.data.map((p) => p.cProd)).toEqual(['P5', 'P6']);
+    expect((await products('limit=5&pageSize=5')).meta.limit).toBe(5);
   });
 
   it('out-of-range values → 400 naming each parameter', async () => {
     const cases: [string, string[]][] = [
-      ['pageSize=0', ['pageSize']],
+      ['limit=0', ['limit']],
+      ['limit=101', ['limit']],
       ['pageSize=101', ['pageSize']],
       ['page=0', ['page']],
-      ['page=abc&pageSize=1.5', ['page', 'pageSize']],
+      ['offset=-1', ['offset']],
+      ['page=abc&limit=1.5&offset=x', ['page', 'limit', 'offset']],
+      ['limit=5&pageSize=10', ['pageSize']],
     ];
     for (const [query, fields] of cases) {
       const res = await h.request('GET', `/v1/products?${query}`, {

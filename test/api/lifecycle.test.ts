@@ -97,7 +97,7 @@ describe('service lifecycle', () => {
     expect(second.service.migrationsApplied).toEqual([]);
     expect(second.apiKey).toBe(first.apiKey);
     const list = await second.request('GET', `/v1/customers?companyId=${second.companyId}`);
-    expect((list.body as { total: number }).total).toBe(1);
+    expect((list.body as { meta: { total: number } }).meta.total).toBe(1);
     // The port changed, so sandbox.json now points at the new one.
     const again = JSON.parse(fs.readFileSync(path.join(first.dataDir, 'sandbox.json'), 'utf8')) as Record<
       string,

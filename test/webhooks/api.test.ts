@@ -1,5 +1,5 @@
 // /v1/webhooks over HTTP: create/read/update/delete, the secret shown once, URL rules, validation that lists
-// every field, company scoping and the §4.1 list shape.
+// every field, company scoping and the §4.6 list shape.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cnpjCheckDigits } from '../../src-shared/tax-ids.ts';
 import { companyBody } from '../api/harness.ts';
@@ -11,7 +11,7 @@ interface Webhook {
   id: string;
   companyId: string;
   url: string;
-  events: string[];
+  eventos: string[];
   ativo: boolean;
   descricao: string | null;
   permitirRedeLocal: boolean;
@@ -49,7 +49,7 @@ describe('webhook CRUD', () => {
   it('creates a webhook, returns the secret once and never again', async () => {
     const res = await create({
       url: 'https://erp.example.com.br/balcao/hook',
-      events: ['nfe.autorizada', 'nfce.*', 'nfe.autorizada'],
+      eventos: ['nfe.autorizada', 'nfce.*', 'nfe.autorizada'],
       descricao: 'ERP',
     });
     expect(res.status).toBe(201);
@@ -57,7 +57,7 @@ describe('webhook CRUD', () => {
     expect(hook).toMatchObject({
       companyId: env.h.companyId,
       url: 'https://erp.example.com.br/balcao/hook',
-      events: ['nfe.autorizada', 'nfce.*'],
+      eventos: ['nfe.autorizada', 'nfce.*'],
       ativo: true,
       descricao: 'ERP',
       permitirRedeLocal: false,
@@ -65,6 +65,10 @@ describe('webhook CRUD', () => {
     expect(hook.id).toMatch(/^whk_[0-9a-f]{32}$/);
     // 32 random bytes in base64url are 43 characters.
     expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(hook).not.toHaveProperty('events');
+    expect((hook as Webhook & { message: string }).message).toBe(
+      'Webhook created. Store the secret now: it is not shown again.',
+    );
 
     const read = await env.api('GET', `/v1/webhooks/${hook.id}`);
     expect(read.status).toBe(200);
@@ -80,32 +84,43 @@ describe('webhook CRUD', () => {
     expect(row.secret_enc).not.toContain(hook.secret?.slice(6));
   });
 
-  it('lists in the §4.1 shape and validates paging', async () => {
-    await create({ url: 'https://a.example.com/1', events: ['*'] });
-    await create({ url: 'https://a.example.com/2', events: ['*'] });
-    const page = await env.api('GET', '/v1/webhooks?page=1&pageSize=2');
+  it('lists in the §4.6 shape {data, meta}, by page or offset, and validates paging', async () => {
+    await create({ url: 'https://a.example.com/1', eventos: ['*'] });
+    await create({ url: 'https://a.example.com/2', eventos: ['*'] });
+    type List = { data: Webhook[]; meta: { page: number; limit: number; total: number; totalPages: number } };
+    const page = await env.api('GET', '/v1/webhooks?page=1&limit=2');
     expect(page.status).toBe(200);
-    const body = page.body as { items: Webhook[]; total: number; page: number; pageSize: number };
-    expect(body.items).toHaveLength(2);
-    expect(body.total).toBeGreaterThanOrEqual(3);
-    expect(body).toMatchObject({ page: 1, pageSize: 2 });
-    const bad = await env.api('GET', '/v1/webhooks?page=0&pageSize=500');
+    const body = page.body as List;
+    expect(body.data).toHaveLength(2);
+    const total = body.meta.total;
+    expect(total).toBeGreaterThanOrEqual(3);
+    expect(body.meta).toEqual({ page: 1, limit: 2, total, totalPages: Math.ceil(total / 2) });
+    // Offset is another way to the same rows: offset 1 with limit 2 holds the second and third.
+    const all = ((await env.api('GET', '/v1/webhooks?limit=100')).body as List).data.map((w) => w.id);
+    const shifted = (await env.api('GET', '/v1/webhooks?offset=1&limit=2')).body as List;
+    expect(shifted.data.map((w) => w.id)).toEqual(all.slice(1, 3));
+    expect(shifted.meta.page).toBe(1);
+    // pageSize stays accepted as the older name of limit.
+    const old = (await env.api('GET', '/v1/webhooks?page=2&pageSize=2')).body as List;
+    expect(old.data.map((w) => w.id)).toEqual(all.slice(2, 4));
+    expect(old.meta).toMatchObject({ page: 2, limit: 2 });
+    const bad = await env.api('GET', '/v1/webhooks?page=0&limit=500&offset=-2');
     expect(bad.status).toBe(400);
-    expect(fields(bad.body).sort()).toEqual(['page', 'pageSize']);
+    expect(fields(bad.body).sort()).toEqual(['limit', 'offset', 'page']);
   });
 
   it('PUT changes only the fields it names; ativo:false pauses; DELETE answers 204', async () => {
-    const hook = (await create({ url: 'https://b.example.com/x', events: ['nfe.*'], descricao: 'd' }))
+    const hook = (await create({ url: 'https://b.example.com/x', eventos: ['nfe.*'], descricao: 'd' }))
       .body as Webhook;
     const paused = await env.api('PUT', `/v1/webhooks/${hook.id}`, { json: { ativo: false } });
     expect(paused.status).toBe(200);
-    expect(paused.body).toMatchObject({ ativo: false, events: ['nfe.*'], url: hook.url, descricao: 'd' });
+    expect(paused.body).toMatchObject({ ativo: false, eventos: ['nfe.*'], url: hook.url, descricao: 'd' });
     const changed = await env.api('PUT', `/v1/webhooks/${hook.id}`, {
-      json: { url: 'https://c.example.com/y', events: ['nfce.autorizada'], descricao: null, ativo: true },
+      json: { url: 'https://c.example.com/y', eventos: ['nfce.autorizada'], descricao: null, ativo: true },
     });
     expect(changed.body).toMatchObject({
       url: 'https://c.example.com/y',
-      events: ['nfce.autorizada'],
+      eventos: ['nfce.autorizada'],
       descricao: null,
       ativo: true,
     });
@@ -119,8 +134,24 @@ describe('webhook CRUD', () => {
     expect((await env.api('DELETE', `/v1/webhooks/${hook.id}`)).status).toBe(404);
   });
 
+  it('takes events as the older name of eventos, on create and on PUT; both at once is 400', async () => {
+    const old = await create({ url: 'https://h.example.com/old', events: ['nfe.autorizada'] });
+    expect(old.status).toBe(201);
+    expect(old.body).toMatchObject({ eventos: ['nfe.autorizada'], ativo: true });
+    const id = (old.body as Webhook).id;
+    const put = await env.api('PUT', `/v1/webhooks/${id}`, { json: { events: ['nfe.*'] } });
+    expect(put.status).toBe(200);
+    // Seed §4.5: the PUT answer carries id, url and ativo.
+    expect(put.body).toMatchObject({ id, url: 'https://h.example.com/old', ativo: true, eventos: ['nfe.*'] });
+    const both = await create({ url: 'https://h.example.com/both', eventos: ['*'], events: ['*'] });
+    expect(both.status).toBe(400);
+    expect(fields(both.body)).toEqual(['events']);
+    const badAlias = await env.api('PUT', `/v1/webhooks/${id}`, { json: { events: ['nope'] } });
+    expect(fields(badAlias.body)).toEqual(['events[0]']);
+  });
+
   it('rotate-secret returns a new secret once', async () => {
-    const hook = (await create({ url: 'https://d.example.com/', events: ['*'] })).body as Webhook;
+    const hook = (await create({ url: 'https://d.example.com/', eventos: ['*'] })).body as Webhook;
     const rotated = await env.api('POST', `/v1/webhooks/${hook.id}/rotate-secret`);
     expect(rotated.status).toBe(200);
     const body = rotated.body as Webhook & { secretRotatedAt: string };
@@ -135,7 +166,7 @@ describe('validation', () => {
   it('lists every faulty field at once', async () => {
     const res = await create({
       url: 'ftp://files.example.com/',
-      events: ['nfe.autorizada', 'nfe.inexistente', 'nfe*', 'nfse.*'],
+      eventos: ['nfe.autorizada', 'nfe.inexistente', 'nfe*', 'nfse.*'],
       ativo: 'sim',
       descricao: 'x'.repeat(201),
       extra: true,
@@ -144,9 +175,9 @@ describe('validation', () => {
     const body = res.body as ErrorBody;
     expect(body.error).toBe('validation_error');
     expect(fields(body).sort()).toEqual(
-      ['ativo', 'body', 'descricao', 'events[1]', 'events[2]', 'events[3]', 'url'].sort(),
+      ['ativo', 'body', 'descricao', 'eventos[1]', 'eventos[2]', 'eventos[3]', 'url'].sort(),
     );
-    expect(body.details.find((d) => d.field === 'events[1]')?.error).toMatch(/^unknown event/);
+    expect(body.details.find((d) => d.field === 'eventos[1]')?.error).toMatch(/^unknown event/);
     expect(body.details.find((d) => d.field === 'url')?.error).toBe('must be an https:// URL');
   });
 
@@ -154,17 +185,17 @@ describe('validation', () => {
     const none = await env.api('POST', '/v1/webhooks');
     expect(none.status).toBe(400);
     expect(fields(none.body)).toEqual(['body']);
-    const empty = await create({ events: [] });
-    expect(fields(empty.body).sort()).toEqual(['events', 'url']);
+    const empty = await create({ eventos: [] });
+    expect(fields(empty.body).sort()).toEqual(['eventos', 'url']);
   });
 
   it('reports a broken URL and a broken event together on PUT', async () => {
-    const hook = (await create({ url: 'https://e.example.com/', events: ['*'] })).body as Webhook;
+    const hook = (await create({ url: 'https://e.example.com/', eventos: ['*'] })).body as Webhook;
     const res = await env.api('PUT', `/v1/webhooks/${hook.id}`, {
-      json: { url: 'https://10.0.0.5/hook', events: ['nope'] },
+      json: { url: 'https://10.0.0.5/hook', eventos: ['nope'] },
     });
     expect(res.status).toBe(400);
-    expect(fields(res.body).sort()).toEqual(['events[0]', 'url']);
+    expect(fields(res.body).sort()).toEqual(['eventos[0]', 'url']);
   });
 });
 
@@ -188,20 +219,20 @@ describe('URL rules', () => {
   ];
 
   it.each(refused)('refuses %s without permitirRedeLocal', async (url) => {
-    const res = await create({ url, events: ['*'] });
+    const res = await create({ url, eventos: ['*'] });
     expect(res.status).toBe(400);
     expect(fields(res.body)).toEqual(['url']);
   });
 
   it.each(refused)('accepts %s with permitirRedeLocal', async (url) => {
-    const res = await create({ url, events: ['*'], permitirRedeLocal: true });
+    const res = await create({ url, eventos: ['*'], permitirRedeLocal: true });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ permitirRedeLocal: true });
   });
 
   it('accepts public hosts that only look private, and refuses what is never a receiver', async () => {
     for (const url of ['https://172.32.0.1/', 'https://192.169.1.1/', 'https://[2001:4860::8888]/']) {
-      expect((await create({ url, events: ['*'] })).status).toBe(201);
+      expect((await create({ url, eventos: ['*'] })).status).toBe(201);
     }
     for (const url of [
       'https://0.0.0.0/',
@@ -210,7 +241,7 @@ describe('URL rules', () => {
       'https://user:pass@erp.example.com/',
       'not a url',
     ]) {
-      const res = await create({ url, events: ['*'], permitirRedeLocal: true });
+      const res = await create({ url, eventos: ['*'], permitirRedeLocal: true });
       expect(res.status, url).toBe(400);
       expect(fields(res.body)).toEqual(['url']);
     }
@@ -218,7 +249,7 @@ describe('URL rules', () => {
 
   it('turning permitirRedeLocal off under a LAN URL is refused, naming permitirRedeLocal', async () => {
     const hook = (
-      await create({ url: 'http://192.168.1.20:8080/hook', events: ['*'], permitirRedeLocal: true })
+      await create({ url: 'http://192.168.1.20:8080/hook', eventos: ['*'], permitirRedeLocal: true })
     ).body as Webhook;
     const res = await env.api('PUT', `/v1/webhooks/${hook.id}`, { json: { permitirRedeLocal: false } });
     expect(res.status).toBe(400);
@@ -232,7 +263,7 @@ describe('URL rules', () => {
 
 describe('company scoping', () => {
   it("answers 403 to another company's key, whatever the route, and 404 for unknown ids", async () => {
-    const hook = (await create({ url: 'https://f.example.com/', events: ['*'] })).body as Webhook;
+    const hook = (await create({ url: 'https://f.example.com/', eventos: ['*'] })).body as Webhook;
     const key = otherCompanyKey;
     const routes: [string, string][] = [
       ['GET', `/v1/webhooks/${hook.id}`],
@@ -250,7 +281,7 @@ describe('company scoping', () => {
     }
     expect((await env.api('GET', `/v1/webhooks/${hook.id}`)).body).toMatchObject({ ativo: true });
     const theirs = await env.api('GET', '/v1/webhooks', { key });
-    expect((theirs.body as { total: number }).total).toBe(0);
+    expect((theirs.body as { meta: { total: number } }).meta.total).toBe(0);
     expect((await env.api('GET', `/v1/webhooks?companyId=${env.h.companyId}`, { key })).status).toBe(403);
     expect((await env.api('GET', '/v1/webhooks/whk_unknown')).status).toBe(404);
   });
@@ -262,7 +293,7 @@ describe('company scoping', () => {
     expect(fields(missing.body)).toEqual(['companyId']);
     const made = await env.api('POST', `/v1/webhooks?companyId=${otherCompanyId}`, {
       key: org,
-      json: { url: 'https://g.example.com/', events: ['nfe.*'] },
+      json: { url: 'https://g.example.com/', eventos: ['nfe.*'] },
     });
     expect(made.status).toBe(201);
     expect(made.body).toMatchObject({ companyId: otherCompanyId });
@@ -270,7 +301,7 @@ describe('company scoping', () => {
       key: org,
       headers: { 'X-Company-Id': otherCompanyId },
     });
-    expect((listed.body as { items: Webhook[] }).items.map((w) => w.url)).toEqual(['https://g.example.com/']);
+    expect((listed.body as { data: Webhook[] }).data.map((w) => w.url)).toEqual(['https://g.example.com/']);
     // The organization key reaches both companies' webhooks by id.
     expect((await env.api('GET', `/v1/webhooks/${(made.body as Webhook).id}`, { key: org })).status).toBe(
       200,

@@ -49,7 +49,7 @@ async function createHook(
   extra: Record<string, unknown> = {},
 ): Promise<{ id: string; secret: string }> {
   const res = await env.api('POST', '/v1/webhooks', {
-    json: { url, events, permitirRedeLocal: true, ...extra },
+    json: { url, eventos: events, permitirRedeLocal: true, ...extra },
   });
   expect(res.status).toBe(201);
   return res.body as { id: string; secret: string };
@@ -235,8 +235,8 @@ describe('retries', () => {
       [3, 200, null],
     ]);
     const list = await env.api('GET', `/v1/webhooks/${hook.id}/deliveries?status=delivered`);
-    expect(list.body).toMatchObject({ total: 1, page: 1, pageSize: 20 });
-    expect((list.body as { items: unknown[] }).items[0]).toMatchObject({
+    expect(list.body).toMatchObject({ meta: { page: 1, limit: 20, total: 1, totalPages: 1 } });
+    expect((list.body as { data: unknown[] }).data[0]).toMatchObject({
       id,
       event: 'nfe.rejeitada',
       status: 'delivered',
@@ -339,7 +339,15 @@ describe('redelivery, pausing and pings', () => {
     expect(again?.headers['x-svc-delivery']).toBe(jobId);
     expect(await detail(hook.id, jobId)).toMatchObject({ redeliveryOf: original, attempts: 1 });
     const list = await env.api('GET', `/v1/webhooks/${hook.id}/deliveries`);
-    expect((list.body as { total: number }).total).toBe(2);
+    expect((list.body as { meta: { total: number } }).meta.total).toBe(2);
+    // §4.6 offset: the second row of the history, alone.
+    const ids = (list.body as { data: { id: string }[] }).data.map((d) => d.id);
+    expect(ids.sort()).toEqual([original, jobId].sort());
+    const second = await env.api('GET', `/v1/webhooks/${hook.id}/deliveries?offset=1&limit=1`);
+    expect(second.body).toMatchObject({ meta: { page: 2, limit: 1, total: 2, totalPages: 2 } });
+    expect((second.body as { data: { id: string }[] }).data.map((d) => d.id)).toEqual([
+      (list.body as { data: { id: string }[] }).data[1]?.id,
+    ]);
 
     receiver.respond = () => 500;
     const [pending = ''] = (await publish('nfe.autorizada')).deliveryIds;

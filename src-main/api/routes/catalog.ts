@@ -3,7 +3,7 @@ import { Router } from 'express';
 import type { ApiDeps } from '../context.ts';
 import { authOf } from '../middleware/auth.ts';
 import { parseOrThrow } from '../validation.ts';
-import { pageList, pageQuery, parseQuery } from '../pagination.ts';
+import { dataList, pageLimitQuery } from '../pagination.ts';
 import {
   createProduct,
   createProfile,
@@ -29,9 +29,9 @@ export function fiscalProfileRoutes({ db, clock }: ApiDeps): Router {
   const router = Router();
   router.get('/', async (req, res) => {
     const company = await companyOfRequest(db, req, res);
-    const { page, pageSize } = pageQuery(req);
-    const { items, total } = await listProfiles(db, company.id, page, pageSize);
-    res.json(pageList(items, total, page, pageSize));
+    const window = pageLimitQuery(req);
+    const { items, total } = await listProfiles(db, company.id, window);
+    res.json(dataList(items, total, window));
   });
   router.post('/', async (req, res) => {
     const company = await companyOfRequest(db, req, res);
@@ -58,10 +58,9 @@ export function productRoutes({ db, clock }: ApiDeps): Router {
   const router = Router();
   router.get('/', async (req, res) => {
     const company = await companyOfRequest(db, req, res);
-    const { page, pageSize } = pageQuery(req);
-    const filter = parseQuery(req, productListQuerySchema);
-    const { items, total } = await listProducts(db, company.id, filter, page, pageSize);
-    res.json(pageList(items, total, page, pageSize));
+    const { q, cEAN, ...window } = pageLimitQuery(req, productListQuerySchema.shape);
+    const { items, total } = await listProducts(db, company.id, { q, cEAN }, window);
+    res.json(dataList(items, total, window));
   });
   router.post('/', async (req, res) => {
     const company = await companyOfRequest(db, req, res);

@@ -23,6 +23,7 @@ import {
   companyConfigSchema,
   companyCreateSchema,
   sequencesQuerySchema,
+  type NfeSequences,
 } from '../../../src-shared/contracts/companies.ts';
 
 const MAX_PFX_BYTES = 64 * 1024;
@@ -77,7 +78,10 @@ export function companyRoutes(deps: ApiDeps): Router {
   router.get('/:id/nfe-sequences', async (req, res) => {
     const company = await companyForAuth(db, authOf(res), req.params.id);
     const { environment } = parseQuery(req, sequencesQuerySchema);
-    res.json({ items: await listSequences(db, company.id, environment) });
+    const answer: NfeSequences = {
+      sequences: await listSequences(db, company.id, environment ?? company.ambiente),
+    };
+    res.json(answer);
   });
 
   router.get('/:id/certificate', async (req, res) => {

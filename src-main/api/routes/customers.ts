@@ -3,7 +3,7 @@ import { Router } from 'express';
 import type { ApiDeps } from '../context.ts';
 import { authOf } from '../middleware/auth.ts';
 import { parseOrThrow } from '../validation.ts';
-import { pageList, pageQuery, parseQuery } from '../pagination.ts';
+import { dataList, pageLimitQuery } from '../pagination.ts';
 import { municipioDetails } from '../../companies/service.ts';
 import {
   createCustomer,
@@ -26,10 +26,9 @@ export function customerRoutes({ db, clock }: ApiDeps): Router {
 
   router.get('/', async (req, res) => {
     const company = await companyOfRequest(db, req, res);
-    const { page, pageSize } = pageQuery(req);
-    const { q } = parseQuery(req, customerListQuerySchema);
-    const { items, total } = await listCustomers(db, company.id, q, page, pageSize);
-    res.json(pageList(items, total, page, pageSize));
+    const { q, ...window } = pageLimitQuery(req, customerListQuerySchema.shape);
+    const { items, total } = await listCustomers(db, company.id, q, window);
+    res.json(dataList(items, total, window));
   });
 
   router.post('/', async (req, res) => {

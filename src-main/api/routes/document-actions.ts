@@ -17,6 +17,7 @@ import type { IssueDeps } from '../../documents/issue.ts';
 import type { DocumentRow } from '../../documents/repository.ts';
 import { documentView } from '../../documents/view.ts';
 import {
+  awaitEvent,
   correctionLetterView,
   eventView,
   issueCorrectionLetter,
@@ -27,6 +28,7 @@ import {
   findVoid,
   SPELLING_A,
   voidNumbers,
+  voidQueueError,
   voidView,
   type VoidFieldNames,
   type VoidRequest,
@@ -124,7 +126,18 @@ export function documentActionRoutes(deps: ApiDeps): Router {
     const field = body.correcao !== undefined ? 'correcao' : 'texto_correcao';
     const text = body.correcao ?? body.texto_correcao;
     if (text === undefined) throw validationError([{ field: 'correcao', error: 'required' }]);
-    const letter = await issueCorrectionLetter(issueDeps(), doc.id, text, field);
+    const deps = issueDeps();
+    const letter = await awaitEvent(deps, await issueCorrectionLetter(deps, doc.id, text, field));
+    if (letter.status === 'rejeitada') {
+      throw new ApiError(
+        422,
+        'fiscal_rejection',
+        'The authority refused the correction letter.',
+        [{ field, error: letter.x_motivo ?? `refused (${letter.c_stat ?? 'no cStat'})` }],
+        { cStat: letter.c_stat ?? '', xMotivo: letter.x_motivo ?? '' },
+      );
+    }
+    // Seed §3/§4.1: 202 whether the authority already registered it (135, with its protocol) or not yet.
     res.status(202).json(correctionLetterView(letter));
   });
 
@@ -171,11 +184,24 @@ export function documentActionRoutes(deps: ApiDeps): Router {
         { cStat: view.cStat ?? '', xMotivo: view.xMotivo ?? '' },
       );
     }
-    // Homologated: 200. Still on its way (the authority did not answer in time): 202, the queue goes on.
-    res.status(row.status === 'homologada' ? 200 : 202).json(view);
+    if (row.status === 'processando') {
+      // Seed §4.1 makes this call synchronous; an authority that did not answer within the wait is
+      // §7's 502. The request is not lost: the queue keeps sending it, and the body says where to follow it.
+      const url = `/v1/nfe/inutilizar/${row.id}`;
+      const cause = await voidQueueError(db, row);
+      throw new ApiError(
+        502,
+        'authority_unavailable',
+        `The tax authority did not answer the inutilização${cause === null ? '' : ` (${cause})`}. ` +
+          `The request ${row.id} is kept and will be retried automatically; follow it at GET ${url}.`,
+        [],
+        { pending: { id: row.id, status: 'processando', url } },
+      );
+    }
+    res.status(200).json(view);
   });
 
-  // An inutilização answered 202 (still on its way) is followed here until the queue settles it.
+  // An inutilização answered 502 (kept, still on its way) is followed here until the queue settles it.
   router.get('/nfe/inutilizar/:id', async (req, res) => {
     const row = await findVoid(db, String(req.params['id']));
     if (row === undefined) throw notFound('Inutilização');

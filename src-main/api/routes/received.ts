@@ -3,17 +3,23 @@
 // only answers its own paths.
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import type { ApiDeps } from '../context.ts';
+import { issueDepsOf, type ApiDeps } from '../context.ts';
 import { authOf } from '../middleware/auth.ts';
 import { ApiError, forbidden, notFound } from '../errors.ts';
 import { parseOrThrow } from '../validation.ts';
-import { pageList, pageQuery, parseQuery } from '../pagination.ts';
+import { dataList, pageLimitQuery } from '../pagination.ts';
 import { companyOfRequest, reachableBy } from './scoping.ts';
 import { pageOf } from '../../db/paginate.ts';
 import { AuthorityUnavailable } from '../../outbox/ports.ts';
 import { receivedDb, type ReceivedNotesTable } from '../../received/tables.ts';
 import { distributionAuthority, syncReceived } from '../../received/sync.ts';
-import { manifestationsOf, manifestReceived, refreshManifestations } from '../../received/manifest.ts';
+import {
+  awaitManifestation,
+  manifestationResult,
+  manifestationsOf,
+  manifestReceived,
+  refreshManifestations,
+} from '../../received/manifest.ts';
 import { receivedDetail, receivedView } from '../../received/view.ts';
 
 const listFilterSchema = z.object({
@@ -86,8 +92,7 @@ export function receivedRoutes(deps: ApiDeps): Router {
 
   router.get('/received', async (req, res) => {
     const company = await companyOfRequest(db, req, res);
-    const filter = parseQuery(req, listFilterSchema);
-    const { page, pageSize } = pageQuery(req);
+    const { offset, limit, page, ...filter } = pageLimitQuery(req, listFilterSchema.shape);
     await refreshManifestations(db, company.id, clock.now());
     let query = receivedDb(db).selectFrom('received_notes').where('company_id', '=', company.id);
     if (filter.situacao !== undefined) query = query.where('situacao', '=', filter.situacao);
@@ -101,10 +106,10 @@ export function receivedRoutes(deps: ApiDeps): Router {
     const { rows, total } = await pageOf(
       query,
       (q) => q.selectAll().orderBy('dh_emi', 'desc').orderBy('id'),
-      pageSize,
-      (page - 1) * pageSize,
+      limit,
+      offset,
     );
-    res.json(pageList(rows.map(receivedView), total, page, pageSize));
+    res.json(dataList(rows.map(receivedView), total, { page, limit }));
   });
 
   router.post('/received/sync', async (req, res) => {
@@ -142,13 +147,21 @@ export function receivedRoutes(deps: ApiDeps): Router {
   router.post('/received/:id/manifest', async (req, res) => {
     const note = await noteFor(req, res);
     const body = parseOrThrow(manifestSchema, req.body);
-    const updated = await manifestReceived(
-      { db, clock, secrets: deps.secrets },
-      note,
-      body.tipo,
-      body.justificativa,
-    );
-    res.status(202).json(receivedView(updated));
+    const { worker } = issueDepsOf(deps);
+    const manifestDeps = { db, clock, secrets: deps.secrets, worker };
+    const updated = await manifestReceived(manifestDeps, note, body.tipo, body.justificativa);
+    const settled = await awaitManifestation(manifestDeps, updated);
+    if (settled.state === 'rejeitada') {
+      throw new ApiError(
+        422,
+        'fiscal_rejection',
+        'The authority refused the manifestation.',
+        [{ field: 'tipo', error: settled.x_motivo ?? `refused (${settled.c_stat ?? 'no cStat'})` }],
+        { cStat: settled.c_stat ?? '', xMotivo: settled.x_motivo ?? '' },
+      );
+    }
+    // Registered: 200 with the event's protocol. Still on its way: 202, the queue goes on.
+    res.status(settled.state === 'registrada' ? 200 : 202).json(manifestationResult(updated, settled));
   });
 
   return router;

@@ -4,7 +4,7 @@ import { Router, type Request, type Response } from 'express';
 import type { ApiDeps } from '../context.ts';
 import { authOf } from '../middleware/auth.ts';
 import { parseOrThrow } from '../validation.ts';
-import { pageList, pageQuery, parseQuery } from '../pagination.ts';
+import { dataList, pageLimitQuery } from '../pagination.ts';
 import {
   createWebhook,
   deleteWebhook,
@@ -20,7 +20,7 @@ import {
   webhookView,
 } from '../../webhooks/service.ts';
 import {
-  deliveryListQuerySchema,
+  deliveryListFilterShape,
   webhookCreateSchema,
   webhookUpdateSchema,
 } from '../../../src-shared/contracts/webhooks.ts';
@@ -35,9 +35,9 @@ export function webhookRoutes({ db, clock, secrets }: Pick<ApiDeps, 'db' | 'cloc
 
   router.get('/', async (req, res) => {
     const company = await companyOfRequest(db, req, res);
-    const { page, pageSize } = pageQuery(req);
-    const { items, total } = await listWebhooks(db, company.id, page, pageSize);
-    res.json(pageList(items, total, page, pageSize));
+    const window = pageLimitQuery(req);
+    const { items, total } = await listWebhooks(db, company.id, window);
+    res.json(dataList(items, total, window));
   });
 
   router.post('/', async (req, res) => {
@@ -71,9 +71,9 @@ export function webhookRoutes({ db, clock, secrets }: Pick<ApiDeps, 'db' | 'cloc
 
   router.get('/:id/deliveries', async (req, res) => {
     const row = await webhookOf(req, res);
-    const { page, pageSize, ...filters } = parseQuery(req, deliveryListQuerySchema);
-    const { items, total } = await listDeliveries(db, row, filters, page, pageSize);
-    res.json(pageList(items, total, page, pageSize));
+    const { status, event, ...window } = pageLimitQuery(req, deliveryListFilterShape);
+    const { items, total } = await listDeliveries(db, row, { status, event }, window);
+    res.json(dataList(items, total, window));
   });
 
   router.get('/:id/deliveries/:deliveryId', async (req, res) => {

@@ -223,7 +223,7 @@ function VoidRangeDialog(props: { onClose: () => void; onDone: () => void }) {
     );
     if (answer !== undefined)
       setResult(
-        answer.success
+        answer.status === 'inutilizada'
           ? `Inutilização homologada (protocolo ${answer.protocolo ?? '—'}).`
           : `Pedido enviado; situação: ${answer.status}.`,
       );

@@ -109,8 +109,8 @@ export function NfeForm(props: { id: string | null }) {
         const draft = readDraft(xml);
         const itens: ItemRow[] = [];
         for (const i of draft.itens) {
-          const found = await api.products.list({ q: i.codigo, pageSize: 10 });
-          const product = found.items.find((p) => p.cProd === i.codigo) ?? null;
+          const found = await api.products.list({ q: i.codigo, limit: 10 });
+          const product = found.data.find((p) => p.cProd === i.codigo) ?? null;
           itens.push({
             key: ++rowKey,
             product,
@@ -124,8 +124,8 @@ export function NfeForm(props: { id: string | null }) {
         }
         let customer: CustomerView | null = null;
         if (draft.destDoc !== null) {
-          const found = await api.customers.list({ q: draft.destDoc, pageSize: 5 });
-          customer = found.items.find((c) => c.cnpj === draft.destDoc || c.cpf === draft.destDoc) ?? null;
+          const found = await api.customers.list({ q: draft.destDoc, limit: 5 });
+          customer = found.data.find((c) => c.cnpj === draft.destDoc || c.cpf === draft.destDoc) ?? null;
         }
         if (!live) return;
         setNumber(view.numero);
@@ -159,8 +159,8 @@ export function NfeForm(props: { id: string | null }) {
       return;
     }
     const t = setTimeout(() => {
-      api.customers.list({ q: customerQuery.trim(), pageSize: 8 }).then(
-        (r) => setCustomerHits(r.items),
+      api.customers.list({ q: customerQuery.trim(), limit: 8 }).then(
+        (r) => setCustomerHits(r.data),
         () => setCustomerHits([]),
       );
     }, 150);
@@ -173,8 +173,8 @@ export function NfeForm(props: { id: string | null }) {
       return;
     }
     const t = setTimeout(() => {
-      api.products.list({ q: productQuery.trim(), pageSize: 8 }).then(
-        (r) => setProductHits(r.items.filter((p) => p.ativo)),
+      api.products.list({ q: productQuery.trim(), limit: 8 }).then(
+        (r) => setProductHits(r.data.filter((p) => p.ativo)),
         () => setProductHits([]),
       );
     }, 150);

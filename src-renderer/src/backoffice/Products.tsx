@@ -15,10 +15,10 @@ export function ProductsScreen() {
   const [q, setQ] = useState('');
   const [page, setPage] = useState(1);
   const list = useLoad(
-    () => api.products.list({ page, pageSize: PAGE_SIZE, ...(q.trim() === '' ? {} : { q: q.trim() }) }),
+    () => api.products.list({ page, limit: PAGE_SIZE, ...(q.trim() === '' ? {} : { q: q.trim() }) }),
     [api, page, q],
   );
-  const profiles = useLoad(() => api.fiscalProfiles.list({ pageSize: 100 }).then((r) => r.items), [api]);
+  const profiles = useLoad(() => api.fiscalProfiles.list({ limit: 100 }).then((r) => r.data), [api]);
   const [editing, setEditing] = useState<ProductView | 'new' | null>(null);
   const [newProfile, setNewProfile] = useState(false);
   const profileName = (id: string | null) => profiles.data?.find((p) => p.id === id)?.name ?? '—';
@@ -62,7 +62,7 @@ export function ProductsScreen() {
           </tr>
         </thead>
         <tbody>
-          {(list.data?.items ?? []).map((p) => (
+          {(list.data?.data ?? []).map((p) => (
             <tr key={p.id} className="clickable" onClick={() => setEditing(p)}>
               <td>{p.cProd}</td>
               <td className="mono">{p.cEAN ?? '—'}</td>
@@ -74,7 +74,7 @@ export function ProductsScreen() {
               <td>{p.ativo ? 'Sim' : 'Não'}</td>
             </tr>
           ))}
-          {list.data !== null && list.data.items.length === 0 ? (
+          {list.data !== null && list.data.data.length === 0 ? (
             <tr>
               <td colSpan={8} className="muted">
                 Nenhum produto. Cadastre um perfil fiscal e depois os produtos.
@@ -84,7 +84,7 @@ export function ProductsScreen() {
         </tbody>
       </table>
       {list.data !== null ? (
-        <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} />
+        <Pager page={page} pageSize={PAGE_SIZE} total={list.data.meta.total} onPage={setPage} />
       ) : null}
       <FiscalProfilesCard profiles={profiles.data} onChanged={() => void profiles.reload()} />
       {editing !== null ? (

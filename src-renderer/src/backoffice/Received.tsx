@@ -20,8 +20,7 @@ export function ReceivedScreen() {
   const [page, setPage] = useState(1);
   const [filter, setFilter] = useState('');
   const list = useLoad(
-    () =>
-      api.received.list({ page, pageSize: PAGE_SIZE, ...(filter === '' ? {} : { manifestacao: filter }) }),
+    () => api.received.list({ page, limit: PAGE_SIZE, ...(filter === '' ? {} : { manifestacao: filter }) }),
     [api, page, filter],
   );
   const sync = useAction();
@@ -88,7 +87,7 @@ export function ReceivedScreen() {
           </tr>
         </thead>
         <tbody>
-          {(list.data?.items ?? []).map((n) => (
+          {(list.data?.data ?? []).map((n) => (
             <tr key={n.id}>
               <td>
                 {n.emitente.nome ?? '—'}
@@ -122,7 +121,7 @@ export function ReceivedScreen() {
               </td>
             </tr>
           ))}
-          {list.data !== null && list.data.items.length === 0 ? (
+          {list.data !== null && list.data.data.length === 0 ? (
             <tr>
               <td colSpan={6} className="muted">
                 Nenhuma nota recebida. Use “Consultar SEFAZ agora” (a SEFAZ permite uma consulta sem novidades
@@ -133,7 +132,7 @@ export function ReceivedScreen() {
         </tbody>
       </table>
       {list.data !== null ? (
-        <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} />
+        <Pager page={page} pageSize={PAGE_SIZE} total={list.data.meta.total} onPage={setPage} />
       ) : null}
       {manifesting !== null ? (
         <ManifestDialog

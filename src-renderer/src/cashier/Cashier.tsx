@@ -100,10 +100,10 @@ export function Cashier() {
     let live = true;
     void (async () => {
       for (let page = 1; page <= 20 && live; page++) {
-        const list = await api.products.list({ page, pageSize: 100 }).catch(() => null);
+        const list = await api.products.list({ page, limit: 100 }).catch(() => null);
         if (list === null) return;
-        list.items.forEach((p) => cache.add(p));
-        if (page * 100 >= list.total) return;
+        list.data.forEach((p) => cache.add(p));
+        if (page >= list.meta.totalPages) return;
       }
     })();
     return () => {
@@ -147,8 +147,8 @@ export function Cashier() {
     async (codeText: string): Promise<ProductView | undefined> => {
       const cached = cache.get(codeText);
       if (cached !== undefined) return cached;
-      const found = await api.products.list({ q: codeText, pageSize: 20 });
-      found.items.forEach((p) => cache.add(p));
+      const found = await api.products.list({ q: codeText, limit: 20 });
+      found.data.forEach((p) => cache.add(p));
       return cache.get(codeText);
     },
     [api, cache],

@@ -117,7 +117,7 @@ function useSearch<T>(search: (q: string) => Promise<T[]>, minLength: number) {
 export function ProductSearchDialog(props: { onPick: (p: ProductView) => void; onClose: () => void }) {
   const { api } = useApp();
   const search = useRef((q: string) =>
-    api.products.list({ q, pageSize: 30 }).then((r) => r.items.filter((p) => p.ativo)),
+    api.products.list({ q, limit: 30 }).then((r) => r.data.filter((p) => p.ativo)),
   ).current;
   const { q, setQ, items, error } = useSearch(search, 1);
   const list = useListKeys(items, props.onPick);
@@ -175,7 +175,7 @@ export function ProductSearchDialog(props: { onPick: (p: ProductView) => void; o
 
 export function CustomerDialog(props: { onPick: (c: CustomerView) => void; onClose: () => void }) {
   const { api } = useApp();
-  const search = useRef((q: string) => api.customers.list({ q, pageSize: 20 }).then((r) => r.items)).current;
+  const search = useRef((q: string) => api.customers.list({ q, limit: 20 }).then((r) => r.data)).current;
   const { q, setQ, items, error } = useSearch(search, 2);
   const list = useListKeys(items, props.onPick);
   return (

@@ -225,7 +225,7 @@ export function CscSection() {
 export function SeriesSection() {
   const { api, company } = useApp();
   const sequences = useLoad(
-    () => api.companies.sequences(company.id).then((r) => r.items),
+    () => api.companies.sequences(company.id).then((r) => r.sequences),
     [api, company.id],
   );
   const abandoned = useLoad(() => api.companies.abandonedNumbers(company.id), [api, company.id]);
@@ -247,12 +247,12 @@ export function SeriesSection() {
           </thead>
           <tbody>
             {(sequences.data ?? []).map((s) => (
-              <tr key={`${s.modelo}-${s.serie}-${s.ambiente}`}>
-                <td>{s.modelo === 65 ? 'NFC-e (65)' : 'NF-e (55)'}</td>
+              <tr key={`${s.modelo}-${s.serie}-${s.environment}`}>
+                <td>{s.modelo === '65' ? 'NFC-e (65)' : 'NF-e (55)'}</td>
                 <td className="num">{s.serie}</td>
-                <td>{s.ambiente === 'producao' ? 'Produção' : 'Homologação'}</td>
-                <td className="num">{s.ultimoNumero}</td>
-                <td className="num">{s.proximoNumero}</td>
+                <td>{s.environment === 'producao' ? 'Produção' : 'Homologação'}</td>
+                <td className="num">{s.last_numero}</td>
+                <td className="num">{s.proximo_numero}</td>
               </tr>
             ))}
           </tbody>

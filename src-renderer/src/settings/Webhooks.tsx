@@ -23,7 +23,7 @@ const DELIVERY_PT: Readonly<Record<string, string>> = {
 
 export function WebhooksSection() {
   const { api } = useApp();
-  const hooks = useLoad(() => api.webhooks.list({ pageSize: 100 }).then((r) => r.items), [api]);
+  const hooks = useLoad(() => api.webhooks.list({ limit: 100 }).then((r) => r.data), [api]);
   const [creating, setCreating] = useState(false);
   const [secret, setSecret] = useState<WebhookWithSecret | null>(null);
   const [history, setHistory] = useState<WebhookView | null>(null);
@@ -88,7 +88,7 @@ export function WebhooksSection() {
                 <span className="mono small">{w.url}</span>
                 {w.descricao !== null ? <div className="muted small">{w.descricao}</div> : null}
               </td>
-              <td className="small">{w.events.join(', ')}</td>
+              <td className="small">{w.eventos.join(', ')}</td>
               <td>
                 <StatusBadge
                   status={w.ativo ? 'autorizada' : 'cancelada'}
@@ -159,7 +159,7 @@ function CreateWebhookDialog(props: { onClose: () => void; onCreated: (w: Webhoo
             .run(() =>
               api.webhooks.create({
                 url,
-                events,
+                eventos: events,
                 permitirRedeLocal: local,
                 ...(descricao.trim() === '' ? {} : { descricao: descricao.trim() }),
               }),
@@ -193,7 +193,7 @@ function CreateWebhookDialog(props: { onClose: () => void; onCreated: (w: Webhoo
             </label>
           ))}
         </fieldset>
-        {f['events'] !== undefined ? <p className="field-error">{f['events']}</p> : null}
+        {f['eventos'] !== undefined ? <p className="field-error">{f['eventos']}</p> : null}
         <label className="check">
           <input type="checkbox" checked={local} onChange={(e) => setLocal(e.target.checked)} /> Permitir
           http:// e endereços da rede local (receptor na loja)
@@ -219,7 +219,7 @@ function DeliveriesDialog(props: { webhook: WebhookView; onClose: () => void }) 
   const { api } = useApp();
   const [page, setPage] = useState(1);
   const list = useLoad(
-    () => api.webhooks.deliveries(props.webhook.id, { page, pageSize: 10 }),
+    () => api.webhooks.deliveries(props.webhook.id, { page, limit: 10 }),
     [api, props.webhook.id, page],
   );
   const [open, setOpen] = useState<DeliveryView | null>(null);
@@ -252,7 +252,7 @@ function DeliveriesDialog(props: { webhook: WebhookView; onClose: () => void }) 
           </tr>
         </thead>
         <tbody>
-          {(list.data?.items ?? []).map((d) => (
+          {(list.data?.data ?? []).map((d) => (
             <tr key={d.id} className={open?.id === d.id ? 'selected' : ''}>
               <td>{dateTimeBr(d.createdAt)}</td>
               <td>
@@ -276,7 +276,7 @@ function DeliveriesDialog(props: { webhook: WebhookView; onClose: () => void }) 
               </td>
             </tr>
           ))}
-          {list.data !== null && list.data.items.length === 0 ? (
+          {list.data !== null && list.data.data.length === 0 ? (
             <tr>
               <td colSpan={6} className="muted">
                 Nenhuma entrega ainda.
@@ -286,7 +286,7 @@ function DeliveriesDialog(props: { webhook: WebhookView; onClose: () => void }) 
         </tbody>
       </table>
       {list.data !== null ? (
-        <Pager page={page} pageSize={10} total={list.data.total} onPage={setPage} />
+        <Pager page={page} pageSize={10} total={list.data.meta.total} onPage={setPage} />
       ) : null}
       {detail.data !== null ? (
         <section className="card">
