@@ -25,9 +25,9 @@ import {
  * A view exported as a zod schema by its module, or a permissive stand-in while that module still declares
  * it as a TypeScript interface only.
  */
-function viewOf(module: object, name: string): z.ZodType {
+function viewOf(module: object, name: string, fallback: z.ZodType = z.looseObject({})): z.ZodType {
   const found = (module as Record<string, unknown>)[name];
-  return found instanceof z.ZodType ? found : z.looseObject({});
+  return found instanceof z.ZodType ? found : fallback;
 }
 
 const documentView = viewOf(documents, 'documentViewSchema');
@@ -38,6 +38,12 @@ const webhookWithSecret = viewOf(webhooks, 'webhookWithSecretSchema');
 const deliveryView = viewOf(webhooks, 'deliveryViewSchema');
 const deliveryDetailView = viewOf(webhooks, 'deliveryDetailViewSchema');
 const queuedJob = viewOf(webhooks, 'queuedJobSchema');
+const manifestationResult = viewOf(documents, 'manifestationResultSchema');
+const nfeSequences = viewOf(
+  companies,
+  'nfeSequencesSchema',
+  z.object({ sequences: z.array(companies.nfeSequenceViewSchema) }),
+);
 
 /** §4.6 paging parameters (page, limit, offset; pageSize the older name of limit). */
 const pageLimitQuery = z.object(pageLimitQuerySchema.shape);
@@ -309,7 +315,7 @@ export const ROUTES: readonly RouteSpec[] = [
     summary: 'Numbering of the NF-e and NFC-e series',
     tags: [T.companies],
     query: companies.sequencesQuerySchema,
-    responses: { 200: ok(z.object({ items: z.array(companies.nfeSequenceViewSchema) })) },
+    responses: { 200: ok(nfeSequences) },
   },
   {
     method: 'get',
@@ -649,7 +655,10 @@ export const ROUTES: readonly RouteSpec[] = [
       'Event codes 210210, 210200, 210220, 210240; `justificativa` (15–255) only with `nao_realizada`.',
     tags: [T.received],
     body: jsonBody(requests.manifestRequestSchema),
-    responses: { 202: ok(documents.receivedNoteViewSchema, 'Queued.') },
+    responses: {
+      200: ok(manifestationResult, 'Registered by the authority.'),
+      202: ok(manifestationResult, 'Queued; the authority has not answered yet.'),
+    },
     errors: [409, 422],
   },
   // --- NF-e and NFC-e ---
@@ -714,7 +723,8 @@ export const ROUTES: readonly RouteSpec[] = [
     method: 'post',
     path: '/v1/nfe/inutilizar',
     summary: 'Void a range of numbers (inutilização)',
-    description: '200 homologated; 202 when the authority is slow (follow GET /v1/nfe/inutilizar/{id}).',
+    description:
+      'Synchronous: 200 with the outcome (`status` `inutilizada`, or still `processando` when the authority is slow: follow GET /v1/nfe/inutilizar/{id}).',
     tags: [T.voids],
     company: true,
     body: {
@@ -730,7 +740,7 @@ export const ROUTES: readonly RouteSpec[] = [
         },
       },
     },
-    responses: { 200: ok(voidResult, 'Homologated.'), 202: ok(voidResult, 'On its way.') },
+    responses: { 200: ok(voidResult, 'The number void result.') },
     errors: [409, 422, 502],
   },
   {
@@ -941,6 +951,7 @@ export const COMPONENTS: ComponentNames = {
     ['BatchProgress', documents.batchProgressSchema],
     ['ReceivedNoteView', documents.receivedNoteViewSchema],
     ['ReceivedNoteDetail', documents.receivedNoteDetailSchema],
+    ['ManifestationResult', manifestationResult],
     ['CompanyStatus', documents.companyStatusSchema],
     ['CompanyView', companies.companyViewSchema],
     ['NfeSequenceView', companies.nfeSequenceViewSchema],

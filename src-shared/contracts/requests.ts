@@ -2,7 +2,6 @@
 // module of their own, so the routes that parse them and the OpenAPI document share one definition.
 import { z } from 'zod';
 import { decimalText } from '../decimal-text.ts';
-import { DOCUMENT_STATUSES } from './documents.ts';
 
 const trueFalse = z.enum(['true', 'false'], { error: "must be 'true' or 'false'" });
 
@@ -14,7 +13,20 @@ const justificativa = z
 
 /** GET /v1/nfe and /v1/nfce filters (the paging parameters are parsed beside them). */
 export const documentListFilterSchema = z.object({
-  status: z.enum([...DOCUMENT_STATUSES, 'rejeitada']).optional(),
+  // `rejeitada` is the specification's filter name of `erro`.
+  status: z
+    .enum([
+      'rascunho',
+      'processando',
+      'contingencia',
+      'autorizada',
+      'erro',
+      'rejeitada',
+      'denegada',
+      'cancelada',
+      'inutilizada',
+    ])
+    .optional(),
   data_inicio: z.iso.date({ error: 'must be a date AAAA-MM-DD' }).optional(),
   data_fim: z.iso.date({ error: 'must be a date AAAA-MM-DD' }).optional(),
   modelo: z.enum(['55', '65']).optional(),

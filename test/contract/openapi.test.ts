@@ -17,6 +17,8 @@ import { SecretBox } from '../../src-main/security/secret-box.ts';
 import { toSpellingA } from '../../src-main/fiscal/nfe/normalize.ts';
 import { startHarness, tempDataDir, type Harness } from '../api/harness.ts';
 import { checkResponse } from './openapi-check.ts';
+import { CODE_PAGE_IDS } from '../../src-main/outputs/escpos/index.ts';
+import { PRINTER_CODE_PAGES } from '../../src-shared/contracts/printers.ts';
 
 type Doc = {
   openapi: string;
@@ -37,7 +39,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('has JSON Schemas (2020-12) that compile, with every reference resolved', () => {
-    const ajv = new Ajv2020({ strict: false });
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
     ajv.addSchema(structuredClone(doc), 'openapi.json');
     for (const name of Object.keys(doc.components.schemas)) {
       expect(() => ajv.getSchema(`openapi.json#/components/schemas/${name}`), name).not.toThrow();
@@ -58,6 +60,10 @@ describe('the OpenAPI document', () => {
     const text = JSON.stringify(doc);
     expect(text).toContain('"name":"X-API-Key"');
     expect(doc.paths['/v1/openapi.json']?.['get']).toMatchObject({ security: [] });
+  });
+
+  it('offers the receipt code pages the ESC/POS builder encodes', () => {
+    expect([...PRINTER_CODE_PAGES].sort()).toEqual([...CODE_PAGE_IDS].sort());
   });
 
   it('describes the creation payload in both spellings', () => {

@@ -1,7 +1,7 @@
 // The files a note is printed or handed over as: DANFE / DANFCe PDFs and the ESC/POS receipt with its PNG
 // preview. Handlers parse, load the note and call the pure renderers in src-main/outputs.
 import { Router, type Request, type Response } from 'express';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { ApiDeps } from '../context.ts';
 import { invalidState } from '../errors.ts';
 import { parseQuery } from '../pagination.ts';
@@ -22,21 +22,15 @@ import {
   type EscposProfile,
   type Largura,
 } from '../../outputs/escpos/index.ts';
+import {
+  danfeQuerySchema,
+  escposQuerySchema,
+  receiptQuerySchema,
+} from '../../../src-shared/contracts/requests.ts';
 
-const largura = z.enum(['80', '58'], { error: "must be '80' or '58'" }).default('80');
-const danfeQuery = z.object({ largura });
-const receiptQuery = z.object({
-  largura,
-  cut: z.enum(['true', 'false'], { error: "must be 'true' or 'false'" }).default('true'),
-  // The printer profile: its QR command (native GS ( k, or an image for printers without it) and code page.
-  qr: z.enum(['nativo', 'raster'], { error: "must be 'nativo' or 'raster'" }).optional(),
-  code_page: z
-    .enum(CODE_PAGE_IDS as [string, ...string[]], { error: `must be one of ${CODE_PAGE_IDS.join(', ')}` })
-    .optional(),
-});
-const escposQuery = receiptQuery.extend({
-  format: z.enum(['raw', 'base64', 'json'], { error: "must be 'raw', 'base64' or 'json'" }).default('raw'),
-});
+const danfeQuery = danfeQuerySchema;
+const receiptQuery = receiptQuerySchema(CODE_PAGE_IDS as [string, ...string[]]);
+const escposQuery = escposQuerySchema(CODE_PAGE_IDS as [string, ...string[]]);
 
 function profileOf(query: z.output<typeof receiptQuery>): EscposProfile {
   return {

@@ -22,42 +22,16 @@ import { pageOf } from '../../db/paginate.ts';
 import { publishDocumentEvent } from '../../webhooks/publisher.ts';
 import { autoPrintDocument } from '../../printing/auto-print.ts';
 import { documentCompanyOf, idempotency } from '../../documents/idempotency.ts';
+import {
+  cancelRequestSchema as cancelSchema,
+  documentCreateQuerySchema as createQuerySchema,
+  documentListFilterSchema as listFilterSchema,
+} from '../../../src-shared/contracts/requests.ts';
 
 /** How long a synchronous answer waits for the authority before answering with the state it has. */
 const SYNC_WAIT_MS = 10_000;
 /** The cashier's sale waits less: past this it completes offline (tpEmis 9). */
 const SALE_WAIT_MS = 3_000;
-
-const listFilterSchema = z.object({
-  status: z
-    .enum([
-      'rascunho',
-      'processando',
-      'contingencia',
-      'autorizada',
-      'erro',
-      'rejeitada',
-      'denegada',
-      'cancelada',
-      'inutilizada',
-    ])
-    .optional(),
-  data_inicio: z.iso.date({ error: 'must be a date AAAA-MM-DD' }).optional(),
-  data_fim: z.iso.date({ error: 'must be a date AAAA-MM-DD' }).optional(),
-  modelo: z.enum(['55', '65']).optional(),
-});
-
-const createQuerySchema = z.object({
-  rascunho: z.enum(['true', 'false'], { error: "must be 'true' or 'false'" }).optional(),
-});
-
-const cancelSchema = z.strictObject({
-  justificativa: z
-    .string()
-    .trim()
-    .min(15, { error: 'must have at least 15 characters' })
-    .max(255, { error: 'must have at most 255 characters' }),
-});
 
 export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
   const { db } = deps;
