@@ -296,7 +296,7 @@ export function createApiClient(options: ApiClientOptions) {
     nfce: {
       /** The cashier's sale: answers authorized or in offline contingency within a few seconds. */
       sell: (body: SalePayload, idempotencyKey: string) =>
-        post<DocumentView>('/nfce', body, scoped(), { 'Idempotency-Key': idempotencyKey }),
+        post<DocumentView>('/nfce/venda', body, scoped(), { 'Idempotency-Key': idempotencyKey }),
       list: (query?: DocumentListFilter & { limit?: number; offset?: number }) =>
         get<OffsetList<DocumentView>>('/nfce', scoped(query)),
       print: (id: string, body: { printerId?: string } = {}) => post<QueuedPrint>(`/nfce/${id}/print`, body),

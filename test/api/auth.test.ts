@@ -135,10 +135,16 @@ describe('authentication', () => {
     expect(rotate.body).toMatchObject({ error: 'invalid_state' });
   });
 
-  it("gives 403 when a company key asks for another company's resource, existing or not", async () => {
+  it("gives 403 when a company key asks for another company's resource, 404 for a company that does not exist", async () => {
     const own = await h.request('GET', `/v1/companies/${h.companyId}`, { key: ownCompanyKey });
     expect(own.status).toBe(200);
-    for (const id of [otherCompanyId, 'cmp_doesnotexist']) {
+    // §7: 404 "company not found"; ids are random UUIDs, so this tells nothing guessable.
+    const missing = await h.request('GET', '/v1/companies/00000000-0000-4000-8000-000000000000', {
+      key: ownCompanyKey,
+    });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ error: 'not_found' });
+    for (const id of [otherCompanyId]) {
       const res = await h.request('GET', `/v1/companies/${id}`, { key: ownCompanyKey });
       expect(res.status).toBe(403);
       expect(res.body).toEqual({

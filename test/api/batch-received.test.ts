@@ -114,7 +114,7 @@ describe('POST /v1/nfe/batch', () => {
     expect(res.status).toBe(202);
     const { batchId, total, status } = res.body as { batchId: string; total: number; status: string };
     expect({ total, status }).toEqual({ total: 2, status: 'processando' });
-    expect(batchId).toMatch(/^bat_/);
+    expect(batchId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 
     const first = (await h.request('GET', `/v1/nfe/batch/${batchId}`)).body as Progress;
     expect(first).toMatchObject({ batchId, total: 2, processando: 2, autorizadas: 0, status: 'processando' });

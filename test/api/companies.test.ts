@@ -285,11 +285,14 @@ describe('customers', () => {
     expect((byDoc.body as { meta: { total: number } }).meta.total).toBe(1);
   });
 
-  it('an organization key must say which company', async () => {
+  it('an organization key that reaches several companies must say which one', async () => {
     const res = await h.request('GET', '/v1/customers');
     expect(res.status).toBe(400);
     expect((res.body as { details: unknown[] }).details).toEqual([
-      { field: 'companyId', error: 'an organization key must say which company (companyId)' },
+      {
+        field: 'companyId',
+        error: 'this organization key reaches several companies: say which one (companyId)',
+      },
     ]);
   });
 });

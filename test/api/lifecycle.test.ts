@@ -86,8 +86,9 @@ describe('service lifecycle', () => {
     >;
     expect(saved).toEqual({
       baseUrl: `${first.service.url}/v1`,
-      apiKey: first.apiKey,
+      apiKey: first.companyKey,
       companyId: first.companyId,
+      organizationApiKey: first.apiKey,
     });
     expect((fs.statSync(path.join(first.dataDir, 'sandbox.json')).mode & 0o777).toString(8)).toBe('600');
     await first.stop();
@@ -96,7 +97,8 @@ describe('service lifecycle', () => {
     expect(second.service.bootstrap.created).toBe(false);
     expect(second.service.migrationsApplied).toEqual([]);
     expect(second.apiKey).toBe(first.apiKey);
-    const list = await second.request('GET', `/v1/customers?companyId=${second.companyId}`);
+    expect(second.companyKey).toBe(first.companyKey);
+    const list = await second.request('GET', '/v1/customers', { key: second.companyKey });
     expect((list.body as { meta: { total: number } }).meta.total).toBe(1);
     // The port changed, so sandbox.json now points at the new one.
     const again = JSON.parse(fs.readFileSync(path.join(first.dataDir, 'sandbox.json'), 'utf8')) as Record<
@@ -105,6 +107,24 @@ describe('service lifecycle', () => {
     >;
     expect(again['baseUrl']).toBe(`${second.service.url}/v1`);
     await second.stop();
+
+    // A sandbox.json of the release before company keys held only the organization's key as `apiKey`: the
+    // next start keeps that key as the organization's and hands out a company key.
+    fs.writeFileSync(
+      path.join(first.dataDir, 'sandbox.json'),
+      JSON.stringify({ baseUrl: again['baseUrl'], apiKey: first.apiKey, companyId: first.companyId }),
+    );
+    const third = await startHarness({ dataDir: first.dataDir });
+    expect(third.apiKey).toBe(first.apiKey);
+    expect(third.companyKey).not.toBe(first.apiKey);
+    const asCompany = await third.request('GET', '/v1/customers', { key: third.companyKey });
+    expect((asCompany.body as { meta: { total: number } }).meta.total).toBe(1);
+    const upgraded = JSON.parse(fs.readFileSync(path.join(first.dataDir, 'sandbox.json'), 'utf8')) as Record<
+      string,
+      string
+    >;
+    expect(upgraded).toMatchObject({ apiKey: third.companyKey, organizationApiKey: first.apiKey });
+    await third.stop();
   });
 
   it('graceful shutdown lets an in-flight request finish and then refuses new connections', async () => {

@@ -111,13 +111,15 @@ describe('GET /v1/companies/:companyId/status', () => {
     }
   });
 
-  it('answers 403 for a company out of the key reach, existing or not', async () => {
+  it('answers 403 for a company out of the key reach, 404 for one that does not exist', async () => {
     expect((await status(h.companyId, companyKey)).ambiente).toBe('homologacao');
-    for (const id of [otherCompanyId, 'cmp_doesnotexist']) {
-      const res = await h.request('GET', `/v1/companies/${id}/status`, { key: companyKey });
-      expect(res.status).toBe(403);
-      expect(res.body).toMatchObject({ error: 'forbidden' });
-    }
+    const res = await h.request('GET', `/v1/companies/${otherCompanyId}/status`, { key: companyKey });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ error: 'forbidden' });
+    const missing = await h.request('GET', '/v1/companies/00000000-0000-4000-8000-000000000000/status', {
+      key: companyKey,
+    });
+    expect(missing.status).toBe(404);
     expect((await h.request('GET', `/v1/companies/${h.companyId}/status`, { key: null })).status).toBe(401);
   });
 

@@ -162,12 +162,19 @@ describe('printer profiles', () => {
       ['GET', `/v1/companies/${otherId}/printers/${foreign.id}/status`],
       ['POST', `/v1/companies/${otherId}/printers/${foreign.id}/test`],
       ['DELETE', `/v1/companies/${otherId}/printers/${foreign.id}`],
-      ['GET', `/v1/companies/cmp_doesnotexist/printers`],
     ] as const) {
       const res = await api(h, method, path, { ...asCompany, json: method === 'POST' ? {} : undefined });
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(res.body).toMatchObject({ error: 'forbidden' });
     }
+    // §7: a company that does not exist is 404.
+    const missing = await api(
+      h,
+      'GET',
+      `/v1/companies/00000000-0000-4000-8000-000000000000/printers`,
+      asCompany,
+    );
+    expect(missing.status).toBe(404);
     // The printer id exists, but not in this company.
     expect((await api(h, 'GET', `${printers()}/${foreign.id}`, asCompany)).status).toBe(404);
     // A job of the other company (its test page) is out of reach too.

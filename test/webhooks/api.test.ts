@@ -62,7 +62,7 @@ describe('webhook CRUD', () => {
       descricao: 'ERP',
       permitirRedeLocal: false,
     });
-    expect(hook.id).toMatch(/^whk_[0-9a-f]{32}$/);
+    expect(hook.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     // 32 random bytes in base64url are 43 characters.
     expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     expect(hook).not.toHaveProperty('events');
