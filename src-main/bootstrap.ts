@@ -10,6 +10,7 @@ import { apiKeysRepository } from './api-keys/repository.ts';
 import { createApiKey, createOrganization } from './api-keys/service.ts';
 import { createCompany, uploadCertificate } from './companies/service.ts';
 import { companiesRepository } from './companies/repository.ts';
+import { canonicalId } from './ids.ts';
 import { generateTestA1 } from './fiscal/certificate.ts';
 import { companyCreateSchema } from '../src-shared/contracts/companies.ts';
 
@@ -81,19 +82,21 @@ export async function bootstrapSandbox(
     const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<SandboxInfo> &
       Omit<SandboxInfo, 'organizationApiKey'>;
     let info: SandboxInfo;
-    const demo = await companiesRepository.findById(db, saved.companyId);
+    // An earlier release wrote the demo company's prefixed id; the row carries its UUID since migration 0012.
+    const companyId = canonicalId(saved.companyId);
+    const demo = await companiesRepository.findById(db, companyId);
     if (saved.organizationApiKey === undefined && demo !== undefined) {
       // Written by an earlier release, whose one key was the organization's: keep it as such and hand out a
       // company key, which is what the specification's operations carry.
       const key = await createApiKey(db, clock, demo.organization_id, {
         name: 'sandbox',
         scope: 'company',
-        companyId: saved.companyId,
+        companyId,
         plan: 'terminal',
       });
-      info = { ...saved, baseUrl, apiKey: key.key, organizationApiKey: saved.apiKey };
+      info = { ...saved, companyId, baseUrl, apiKey: key.key, organizationApiKey: saved.apiKey };
     } else {
-      info = { ...saved, organizationApiKey: saved.organizationApiKey ?? saved.apiKey, baseUrl };
+      info = { ...saved, companyId, organizationApiKey: saved.organizationApiKey ?? saved.apiKey, baseUrl };
     }
     // The port may differ from the last start; keep the file pointing at where the API is now.
     if (JSON.stringify(saved) !== JSON.stringify(info)) writeSandboxJson(dataDir, info);

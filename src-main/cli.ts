@@ -11,6 +11,7 @@ import { apiKeysRepository } from './api-keys/repository.ts';
 import { createApiKey, createOrganization, revokeApiKey, rotateApiKey } from './api-keys/service.ts';
 import { createCompany, municipioDetails, toCompanyView } from './companies/service.ts';
 import { companiesRepository } from './companies/repository.ts';
+import { canonicalId } from './ids.ts';
 import { ApiError } from './api/errors.ts';
 import { parseOrThrow } from './api/validation.ts';
 import { companyCreateSchema } from '../src-shared/contracts/companies.ts';
@@ -49,7 +50,15 @@ function required(value: string | undefined, flag: string): string {
 class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true });
+  const parsed = parseArgs({ args: argv, options, allowPositionals: true });
+  const { positionals } = parsed;
+  // Ids noted under an earlier release (`cmp_<hex>`) name the same rows, now UUIDs (migration 0012).
+  const values = {
+    ...parsed.values,
+    org: parsed.values.org === undefined ? undefined : canonicalId(parsed.values.org),
+    company: parsed.values.company === undefined ? undefined : canonicalId(parsed.values.company),
+    id: parsed.values.id === undefined ? undefined : canonicalId(parsed.values.id),
+  };
   const [noun, verb] = positionals;
   if (values.help === true || noun === undefined) {
     process.stdout.write(USAGE);

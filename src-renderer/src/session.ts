@@ -1,5 +1,6 @@
 // Where the UI finds its API key and the /v1 base: the Electron preload, then `?api_key=` in the address
 // (removed from the address bar at once), then what was kept in localStorage; otherwise the key screen asks.
+import { canonicalId } from '../../src-shared/ids.ts';
 
 /** What the desktop preload exposes through contextBridge (src-main/desktop/preload). */
 export interface BalcaoDesktopBridge {
@@ -60,8 +61,10 @@ export function forgetApiKey(): void {
   storage()?.removeItem(COMPANY_STORAGE);
 }
 
+/** The company chosen last; one kept by an earlier release (`cmp_<hex>`) is the same company's UUID now. */
 export function savedCompanyId(): string | null {
-  return storage()?.getItem(COMPANY_STORAGE) ?? null;
+  const saved = storage()?.getItem(COMPANY_STORAGE) ?? null;
+  return saved === null ? null : canonicalId(saved);
 }
 
 export function saveCompanyId(id: string): void {
