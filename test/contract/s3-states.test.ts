@@ -64,10 +64,10 @@ describe('§3 NF-e states and transitions', () => {
   });
 
   it('§3 processando → erro — the authority rejects; its error message is stored', async () => {
-    const doc = await rejectedNfe(204);
+    const doc = await rejectedNfe(225);
     expect(doc.status).toBe('erro');
-    expect(JSON.stringify(doc)).toContain('204');
-    expect(JSON.stringify(doc)).toMatch(/Duplicidade/i);
+    expect(JSON.stringify(doc)).toContain('225');
+    expect(JSON.stringify(doc)).toMatch(/Rejei/);
   });
 
   it('§3 erro or rascunho → same state — PUT /v1/nfe/:id replaces the data, keeps the number; send again', async () => {
@@ -145,7 +145,7 @@ describe('§3 status values', () => {
   });
 
   it('§3 the list filter also accepts rejeitada — the rejected notes', async () => {
-    const rejected = await rejectedNfe(539);
+    const rejected = await rejectedNfe(225);
     const res = await c.call('GET', '/v1/nfe', { query: { status: 'rejeitada', pageSize: 100 } });
     expect(res.status, res.text).toBe(200);
     const items = (res.body as { items: Doc[] }).items;

@@ -532,18 +532,19 @@ describe('§4.5 Company and webhooks', () => {
 });
 
 describe('§4.6 Pagination (general)', () => {
-  const customers = once(async () => {
-    for (const [i, cpf] of ['11144477735', '39053344705', '45317828791'].entries()) {
-      const res = await c.call('POST', '/v1/customers', {
-        json: customerA({ cpfCnpj: cpf, nome: `Cliente Paginado ${i}` }),
+  // The webhook list: its entries are made with the specification's own payload.
+  const webhooks = once(async () => {
+    for (const i of [1, 2, 3]) {
+      const res = await c.call('POST', '/v1/webhooks', {
+        json: { url: `https://erp.example.com.br/hooks/lista-${i}`, eventos: ['nfe.autorizada'] },
       });
       expect(res.status, res.text).toBe(201);
     }
   });
 
   it('§4.6 general list shape — {data: [...], meta: {page, limit, total, totalPages}}', async () => {
-    await customers();
-    const res = await c.call('GET', '/v1/customers');
+    await webhooks();
+    const res = await c.call('GET', '/v1/webhooks');
     expect(res.status, res.text).toBe(200);
     expectFields(res.body, { data: 'array', meta: 'object' });
     expectFields((res.body as { meta: unknown }).meta, {
@@ -555,10 +556,10 @@ describe('§4.6 Pagination (general)', () => {
   });
 
   it('§4.6 page — integer, default 1, 1-based', async () => {
-    await customers();
-    const first = await c.call('GET', '/v1/customers');
+    await webhooks();
+    const first = await c.call('GET', '/v1/webhooks');
     expect(first.body).toMatchObject({ meta: { page: 1 } });
-    const second = await c.call('GET', '/v1/customers', { query: { page: 2, limit: 2 } });
+    const second = await c.call('GET', '/v1/webhooks', { query: { page: 2, limit: 2 } });
     expect(second.status, second.text).toBe(200);
     const body = second.body as {
       data: unknown[];
@@ -570,20 +571,20 @@ describe('§4.6 Pagination (general)', () => {
   });
 
   it('§4.6 limit — integer, default 20, max 100', async () => {
-    await customers();
-    const res = await c.call('GET', '/v1/customers');
+    await webhooks();
+    const res = await c.call('GET', '/v1/webhooks');
     expect(res.body).toMatchObject({ meta: { limit: 20 } });
-    const one = await c.call('GET', '/v1/customers', { query: { limit: 1 } });
+    const one = await c.call('GET', '/v1/webhooks', { query: { limit: 1 } });
     expect((one.body as { data: unknown[] }).data).toHaveLength(1);
-    expectFieldError(await c.call('GET', '/v1/customers', { query: { limit: 101 } }), 'limit');
+    expectFieldError(await c.call('GET', '/v1/webhooks', { query: { limit: 101 } }), 'limit');
   });
 
   it('§4.6 offset — integer, default 0, alternative starting offset', async () => {
-    await customers();
-    const all = (await c.call('GET', '/v1/customers', { query: { limit: 100 } })).body as {
+    await webhooks();
+    const all = (await c.call('GET', '/v1/webhooks', { query: { limit: 100 } })).body as {
       data: { id: string }[];
     };
-    const res = await c.call('GET', '/v1/customers', { query: { offset: 1, limit: 1 } });
+    const res = await c.call('GET', '/v1/webhooks', { query: { offset: 1, limit: 1 } });
     expect(res.status, res.text).toBe(200);
     expect((res.body as { data: { id: string }[] }).data.map((d) => d.id)).toEqual([all.data[1]?.id]);
   });
