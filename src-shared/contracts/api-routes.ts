@@ -21,29 +21,16 @@ import {
   type RouteSpec,
 } from './openapi.ts';
 
-/**
- * A view exported as a zod schema by its module, or a permissive stand-in while that module still declares
- * it as a TypeScript interface only.
- */
-function viewOf(module: object, name: string, fallback: z.ZodType = z.looseObject({})): z.ZodType {
-  const found = (module as Record<string, unknown>)[name];
-  return found instanceof z.ZodType ? found : fallback;
-}
-
-const documentView = viewOf(documents, 'documentViewSchema');
-const voidResult = viewOf(documents, 'voidResultSchema');
-const correctionLetterView = viewOf(documents, 'correctionLetterViewSchema');
-const webhookView = viewOf(webhooks, 'webhookViewSchema');
-const webhookWithSecret = viewOf(webhooks, 'webhookWithSecretSchema');
-const deliveryView = viewOf(webhooks, 'deliveryViewSchema');
-const deliveryDetailView = viewOf(webhooks, 'deliveryDetailViewSchema');
-const queuedJob = viewOf(webhooks, 'queuedJobSchema');
-const manifestationResult = viewOf(documents, 'manifestationResultSchema');
-const nfeSequences = viewOf(
-  companies,
-  'nfeSequencesSchema',
-  z.object({ sequences: z.array(companies.nfeSequenceViewSchema) }),
-);
+const documentView = documents.documentViewSchema;
+const voidResult = documents.voidResultSchema;
+const correctionLetterView = documents.correctionLetterViewSchema;
+const manifestationResult = documents.manifestationResultSchema;
+const webhookView = webhooks.webhookViewSchema;
+const webhookWithSecret = webhooks.webhookWithSecretSchema;
+const deliveryView = webhooks.deliveryViewSchema;
+const deliveryDetailView = webhooks.deliveryDetailViewSchema;
+const queuedJob = webhooks.queuedJobSchema;
+const nfeSequences = companies.nfeSequencesSchema;
 
 /** §4.6 paging parameters (page, limit, offset; pageSize the older name of limit). */
 const pageLimitQuery = z.object(pageLimitQuerySchema.shape);
