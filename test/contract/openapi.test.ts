@@ -171,6 +171,46 @@ describe('the document and the service', () => {
     expect(Object.keys(served.paths).sort()).toEqual(Object.keys(doc.paths).sort());
   });
 
+  it('matches the answers of the read routes of a fresh service', async () => {
+    const served = (await harness.request('GET', '/v1/openapi.json', { key: null })).body as Doc;
+    const c = harness.companyId;
+    const reads = [
+      '/v1/companies',
+      `/v1/companies/${c}`,
+      `/v1/companies/${c}/status`,
+      `/v1/companies/${c}/nfe-sequences`,
+      `/v1/companies/${c}/certificate`,
+      `/v1/companies/${c}/abandoned-numbers`,
+      `/v1/companies/${c}/printers`,
+      '/v1/api-keys',
+      `/v1/customers?companyId=${c}`,
+      `/v1/products?companyId=${c}`,
+      `/v1/fiscal-profiles?companyId=${c}`,
+      `/v1/webhooks?companyId=${c}`,
+      `/v1/nfe?companyId=${c}`,
+      `/v1/nfe?companyId=${c}&modelo=65`,
+      `/v1/nfce?companyId=${c}`,
+      `/v1/nfe/received?companyId=${c}`,
+      `/v1/print-jobs?companyId=${c}`,
+      '/v1/sandbox/faults',
+    ];
+    const problems: string[] = [];
+    for (const url of reads) {
+      const res = await harness.request('GET', url);
+      expect(res.status, url).toBe(200);
+      problems.push(
+        ...checkResponse(served, {
+          method: 'GET',
+          path: url,
+          status: res.status,
+          contentType: res.headers.get('content-type'),
+          body: res.body,
+        }),
+      );
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('checks answers: a real one conforms, drift is reported', async () => {
     const served = (await harness.request('GET', '/v1/openapi.json', { key: null })).body as Doc;
     const company = await harness.request('GET', `/v1/companies/${harness.companyId}`);
