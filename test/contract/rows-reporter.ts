@@ -44,8 +44,9 @@ export default class RowsReporter implements Reporter {
         rows.push({ name: test.name, passed: test.result().state === 'passed' });
       }
     }
-    if (rows.length === 0) return;
+    const counts = countRows(rows);
+    if (counts.length === 0) return;
     // The default reporter writes its summary in the same hook; printing after it keeps this line last.
-    setImmediate(() => process.stdout.write(`${rowsLine(countRows(rows))}\n`));
+    setImmediate(() => process.stdout.write(`${rowsLine(counts)}\n`));
   }
 }
