@@ -151,6 +151,14 @@ describe('§4.1 NF-e', () => {
       xMotivo: 'string',
       registrada_em: 'iso',
     });
+    const next = await c.call('POST', '/v1/nfe/:id/correction-letter', {
+      params: { id: doc.id },
+      json: { correcao: 'Corrige o complemento do endereco de entrega do destinatario' },
+    });
+    expect(next.status, next.text).toBe(202);
+    expect((next.body as { sequencia: number }).sequencia).toBe(
+      (res.body as { sequencia: number }).sequencia + 1,
+    );
   });
 
   it('§4.1 POST /v1/nfe/inutilizar — spelling A and B; 200, synchronous; number void result', async () => {
