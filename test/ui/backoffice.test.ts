@@ -176,6 +176,7 @@ describe('back office', () => {
     const [cafe] = catalog.products;
     if (cafe === undefined) throw new Error('catalog');
     const draft = await product.api<Note>('POST', `/nfe?companyId=${product.companyId}`, {
+      naturezaOperacao: 'VENDA',
       customerId: catalog.customerId,
       itens: [{ productId: cafe.id, quantidade: '4' }],
       pagamentos: [{ forma: '15', valor: '75.60' }],
@@ -227,11 +228,13 @@ describe('back office', () => {
       if (cafe === undefined || leite === undefined) throw new Error('catalog');
       const notas = [
         {
+          naturezaOperacao: 'VENDA',
           customerId: catalog.customerId,
           itens: [{ productId: cafe.id, quantidade: '1' }],
           pagamentos: [{ forma: '15', valor: '18.90' }],
         },
         {
+          naturezaOperacao: 'VENDA',
           customerId: catalog.customerId,
           itens: [{ productId: leite.id, quantidade: '2' }],
           pagamentos: [{ forma: '15', valor: '10.98' }],
@@ -277,52 +280,77 @@ describe('back office', () => {
   it('brings a note addressed to the company from the authority and registers the ciência', async () => {
     // A supplier on the same sandbox authority issues an NF-e to the demo company.
     const supplierCnpj = '998877660001' + cnpjCheckDigits('998877660001');
-    const created = await product.api<{ id: string }>('POST', '/companies', {
-      ...companyBody(supplierCnpj, { xNome: 'FORNECEDOR DE EMBALAGENS LTDA', crt: 1 }),
-    });
+    // The supplier is another company of the organization: its key creates and acts on it.
+    const asOrg = product.organizationApiKey;
+    const created = await product.api<{ id: string }>(
+      'POST',
+      '/companies',
+      { ...companyBody(supplierCnpj, { xNome: 'FORNECEDOR DE EMBALAGENS LTDA', crt: 1 }) },
+      asOrg,
+    );
     expect(created.status).toBe(201);
     const supplierId = created.body.id;
     const pfx = generateTestA1({ cnpj: supplierCnpj, legalName: 'FORNECEDOR', password: 'pw123456' });
-    const upload = await product.api('POST', `/companies/${supplierId}/certificate`, {
-      certificate: Buffer.from(pfx).toString('base64'),
-      password: 'pw123456',
-    });
-    expect(upload.status).toBe(201);
-    await product.api('PUT', `/companies/${supplierId}/config`, {
-      csc_nfce: 'ABCDEF0123456789ABCDEF0123456789ABCD',
-      id_csc: '000001',
-    });
-    const demo = await product.api<{ cnpj: string }>('GET', `/companies/${product.companyId}`);
-    const draft = await product.api<{ id: string }>('POST', `/nfe?companyId=${supplierId}`, {
-      naturezaOperacao: 'Venda de mercadoria',
-      customer: {
-        cnpj: demo.body.cnpj,
-        nome: 'Balcao Demonstracao Ltda',
-        ie: '111222333444',
-        endereco: {
-          logradouro: 'Avenida Paulista',
-          numero: '1000',
-          bairro: 'Bela Vista',
-          codigoMunicipio: '3550308',
-          uf: 'SP',
-          cep: '01310100',
-        },
+    const upload = await product.api(
+      'POST',
+      `/companies/${supplierId}/certificate`,
+      {
+        certificate: Buffer.from(pfx).toString('base64'),
+        password: 'pw123456',
       },
-      itens: [
-        {
-          codigo: 'CX10',
-          descricao: 'Caixa de papelao 10 unidades',
-          ncm: '48191000',
-          unidade: 'CX',
-          quantidade: 3,
-          valor_unitario: '12.00',
-          cfop: '5102',
-          tributacao: { ICMS: { orig: 0, CSOSN: '102' }, PIS: { CST: '49' }, COFINS: { CST: '49' } },
+      asOrg,
+    );
+    expect(upload.status).toBe(201);
+    await product.api(
+      'PUT',
+      `/companies/${supplierId}/config`,
+      {
+        csc_nfce: 'ABCDEF0123456789ABCDEF0123456789ABCD',
+        id_csc: '000001',
+      },
+      asOrg,
+    );
+    const demo = await product.api<{ cnpj: string }>('GET', `/companies/${product.companyId}`);
+    const draft = await product.api<{ id: string }>(
+      'POST',
+      `/nfe?companyId=${supplierId}`,
+      {
+        naturezaOperacao: 'Venda de mercadoria',
+        customer: {
+          cnpj: demo.body.cnpj,
+          nome: 'Balcao Demonstracao Ltda',
+          ie: '111222333444',
+          endereco: {
+            logradouro: 'Avenida Paulista',
+            numero: '1000',
+            bairro: 'Bela Vista',
+            codigoMunicipio: '3550308',
+            uf: 'SP',
+            cep: '01310100',
+          },
         },
-      ],
-      pagamentos: [{ forma: '15', valor: '36.00' }],
-    });
-    const sent = await product.api<{ status: string }>('POST', `/nfe/${draft.body.id}/send?sync=true`);
+        itens: [
+          {
+            codigo: 'CX10',
+            descricao: 'Caixa de papelao 10 unidades',
+            ncm: '48191000',
+            unidade: 'CX',
+            quantidade: 3,
+            valor_unitario: '12.00',
+            cfop: '5102',
+            tributacao: { ICMS: { orig: 0, CSOSN: '102' }, PIS: { CST: '49' }, COFINS: { CST: '49' } },
+          },
+        ],
+        pagamentos: [{ forma: '15', valor: '36.00' }],
+      },
+      asOrg,
+    );
+    const sent = await product.api<{ status: string }>(
+      'POST',
+      `/nfe/${draft.body.id}/send?sync=true`,
+      undefined,
+      asOrg,
+    );
     expect(sent.body.status).toBe('autorizada');
 
     const page = await openUi(browser, product, '/recebidas');

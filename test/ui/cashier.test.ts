@@ -118,7 +118,7 @@ describe('cashier screen', () => {
 
   it('completes a sale in offline contingency while the sandbox is down, counts it in the queue, and gets it authorized when back', async () => {
     const page = await openUi(browser, product);
-    const off = await product.api('POST', '/sandbox/faults', { online: false });
+    const off = await product.api('POST', '/sandbox/faults', { online: false }, product.organizationApiKey);
     expect(off.status).toBe(200);
     try {
       const [, , refri] = catalog.products;
@@ -141,7 +141,7 @@ describe('cashier screen', () => {
         .toBeGreaterThanOrEqual(1);
       await saveScreenshot(page, 'cashier-offline.png');
 
-      const on = await product.api('POST', '/sandbox/faults', { online: true });
+      const on = await product.api('POST', '/sandbox/faults', { online: true }, product.organizationApiKey);
       expect(on.status).toBe(200);
       await expect
         .poll(async () => (await product.api<Note>('GET', `/nfce/${note.id}`)).body.status, {
@@ -156,7 +156,7 @@ describe('cashier screen', () => {
         .poll(() => page.getByTestId('status-authority').getAttribute('data-online'), { timeout: 20_000 })
         .toBe('true');
     } finally {
-      await product.api('POST', '/sandbox/faults', { online: true });
+      await product.api('POST', '/sandbox/faults', { online: true }, product.organizationApiKey);
       await page.close();
     }
   }, 150_000);

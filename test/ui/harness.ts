@@ -47,11 +47,20 @@ export async function ensureUiBuilt(): Promise<void> {
 export interface RunningProduct {
   url: string;
   apiBase: string;
+  /** The demo company's key, the one a person types into the UI. */
   apiKey: string;
+  /** The organization's key, for tests that set up another company. */
+  organizationApiKey: string;
   companyId: string;
   dataDir: string;
   output: () => string;
-  api<T = unknown>(method: string, route: string, body?: unknown): Promise<{ status: number; body: T }>;
+  /** Calls the API with the company key, or with `key`. */
+  api<T = unknown>(
+    method: string,
+    route: string,
+    body?: unknown,
+    key?: string,
+  ): Promise<{ status: number; body: T }>;
   stop(): Promise<void>;
 }
 
@@ -71,7 +80,7 @@ export async function startProduct(): Promise<RunningProduct> {
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const sandboxFile = path.join(dataDir, 'sandbox.json');
   const started = Date.now();
-  let info: { baseUrl: string; apiKey: string; companyId: string } | undefined;
+  let info: { baseUrl: string; apiKey: string; companyId: string; organizationApiKey: string } | undefined;
   while (info === undefined) {
     if (child.exitCode !== null) throw new Error(`the service exited (${child.exitCode}):\n${out}`);
     if (Date.now() - started > 90_000) throw new Error(`the service did not start in 90 s:\n${out}`);
@@ -83,19 +92,20 @@ export async function startProduct(): Promise<RunningProduct> {
   const url = apiBase.replace(/\/v1$/, '');
   const health = await fetch(`${url}/healthz`);
   if (!health.ok) throw new Error(`healthz answered ${health.status}`);
-  const { apiKey, companyId } = info;
+  const { apiKey, companyId, organizationApiKey } = info;
   return {
     url,
     apiBase,
     apiKey,
+    organizationApiKey,
     companyId,
     dataDir,
     output: () => out,
-    async api<T>(method: string, route: string, body?: unknown) {
+    async api<T>(method: string, route: string, body?: unknown, key: string = apiKey) {
       const res = await fetch(`${apiBase}${route}`, {
         method,
         headers: {
-          'X-API-Key': apiKey,
+          'X-API-Key': key,
           ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
