@@ -5,11 +5,11 @@
 // counterpart (dest). The result is a draft: it is checked, changed and sent like any other NF-e draft.
 import { readFileSync } from 'node:fs';
 import { XMLParser } from 'fast-xml-parser';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ApiError, validationError } from '../api/errors.ts';
 import { resourcePath } from '../paths.ts';
 import { toSpellingA } from '../fiscal/nfe/normalize.ts';
-import { decimalText } from '../../src-shared/decimal-text.ts';
+import { devolucaoRequestSchema } from '../../src-shared/contracts/requests.ts';
 import { cents, formatCents, parseScaled, roundDiv, SCALE, formatScaled } from '../../src-shared/money.ts';
 import type { ErrorDetail } from '../../src-shared/contracts/errors.ts';
 import { createDraft, type IssueDeps } from './issue.ts';
@@ -48,20 +48,8 @@ export function devolucaoCfop(cfopVenda: string): string | undefined {
   return cfopPairs().get(cfopVenda);
 }
 
-export const devolucaoRequestSchema = z.strictObject({
-  /** A partial return: the items (nItem of the original) and how much of each comes back. */
-  itens: z
-    .array(
-      z.strictObject({
-        nItem: z.number().int().min(1).max(990),
-        quantidade: decimalText(11, 4, 'a quantity').refine((q) => !/^0+(\.0+)?$/.test(q), {
-          error: 'must be positive',
-        }),
-      }),
-    )
-    .min(1, { error: 'at least one item' })
-    .optional(),
-});
+// The body lives with the other request schemas so the OpenAPI document describes the very one parsed here.
+export { devolucaoRequestSchema };
 
 export type DevolucaoRequest = z.output<typeof devolucaoRequestSchema>;
 

@@ -124,7 +124,7 @@ export const receivedListFilterSchema = z.object({
       error: 'must be a CNPJ (14 positions) or CPF (11 digits)',
     })
     .optional(),
-  completa: trueFalse.optional(),
+  completa: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
   data_inicio: z.iso.date({ error: 'must be a date AAAA-MM-DD' }).optional(),
   data_fim: z.iso.date({ error: 'must be a date AAAA-MM-DD' }).optional(),
 });

@@ -1,7 +1,6 @@
 // /v1/companies: read, create, config, numbering, certificate upload and status.
 import express, { Router } from 'express';
 import multer from 'multer';
-import { z } from 'zod';
 import type { ApiDeps } from '../context.ts';
 import { authOf } from '../middleware/auth.ts';
 import { parseOrThrow } from '../validation.ts';
@@ -25,13 +24,9 @@ import {
   sequencesQuerySchema,
   type NfeSequences,
 } from '../../../src-shared/contracts/companies.ts';
+import { certificateJsonSchema } from '../../../src-shared/contracts/requests.ts';
 
 const MAX_PFX_BYTES = 64 * 1024;
-
-const certificateJsonSchema = z.strictObject({
-  certificate: z.base64({ error: 'must be the .pfx file in base64' }),
-  password: z.string().min(1).max(256),
-});
 
 export function companyRoutes(deps: ApiDeps): Router {
   const { db } = deps;

@@ -5,7 +5,6 @@
 //   GET  /companies/:id/abandoned-numbers, POST /companies/:id/abandoned-numbers/void
 // Handlers only parse and delegate to src-main/documents/.
 import { Router, type Request, type Response } from 'express';
-import { z } from 'zod';
 import { issueDepsOf, type ApiDeps } from '../context.ts';
 import { authOf } from '../middleware/auth.ts';
 import { ApiError, forbidden, notFound, validationError } from '../errors.ts';
@@ -42,66 +41,19 @@ import {
 } from '../../documents/abandoned.ts';
 import { ABANDONED_AFTER_HOURS, lastAbandonedCheck } from '../../documents/abandoned-check.ts';
 import { toSpellingA } from '../../fiscal/nfe/normalize.ts';
+import {
+  abandonedQuerySchema as abandonedQuery,
+  abandonedVoidRequestSchema as abandonedVoidSchema,
+  correctionRequestSchema as correctionSchema,
+  voidRequestSchemaA as voidSchemaA,
+  voidRequestSchemaB as voidSchemaB,
+} from '../../../src-shared/contracts/requests.ts';
 
-const correctionText = z
-  .string()
-  .trim()
-  .min(15, { error: 'must have at least 15 characters' })
-  .max(1000, { error: 'must have at most 1000 characters' });
-
-/** Spelling A `correcao`, spelling B `texto_correcao`; exactly one. */
-const correctionSchema = z.strictObject({
-  correcao: correctionText.optional(),
-  texto_correcao: correctionText.optional(),
-});
-
-const justificativa = z
-  .string()
-  .trim()
-  .min(15, { error: 'must have at least 15 characters' })
-  .max(255, { error: 'must have at most 255 characters' });
-const modelo = z
-  .union([z.literal(55), z.literal(65), z.literal('55'), z.literal('65')], {
-    error: 'must be 55 (NF-e) or 65 (NFC-e)',
-  })
-  .transform((m) => Number(m) as 55 | 65);
-const serie = z.number({ error: 'must be a number' }).int().min(0).max(999);
-const numero = z.number({ error: 'must be a number' }).int().min(1).max(999_999_999);
-
-const voidSchemaA = z.strictObject({
-  modelo: modelo.default(55),
-  serie,
-  numeroInicial: numero,
-  numeroFinal: numero,
-  justificativa,
-});
-const voidSchemaB = z.strictObject({
-  modelo: modelo.default(55),
-  serie,
-  numero_inicial: numero,
-  numero_final: numero,
-  justificativa,
-});
 const SPELLING_B: VoidFieldNames = {
   ...SPELLING_A,
   numeroInicial: 'numero_inicial',
   numeroFinal: 'numero_final',
 };
-
-const hours = z
-  .string()
-  .regex(/^\d{1,5}$/, { error: 'must be a whole number of hours' })
-  .transform(Number)
-  .pipe(z.number().max(8760, { error: 'must be at most 8760 (one year)' }));
-const abandonedQuery = z.object({
-  older_than_hours: hours.optional(),
-  olderThanHours: hours.optional(),
-});
-const abandonedVoidSchema = z.strictObject({
-  older_than_hours: z.number().int().min(0).max(8760).optional(),
-  olderThanHours: z.number().int().min(0).max(8760).optional(),
-  justificativa: justificativa.optional(),
-});
 
 const DEFAULT_ABANDONED_HOURS = ABANDONED_AFTER_HOURS;
 

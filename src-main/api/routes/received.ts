@@ -2,7 +2,6 @@
 // manifestation. Mounted on /nfe BEFORE the documents router (whose `GET /:id` would take `/received`); it
 // only answers its own paths.
 import { Router, type Request, type Response } from 'express';
-import { z } from 'zod';
 import { issueDepsOf, type ApiDeps } from '../context.ts';
 import { authOf } from '../middleware/auth.ts';
 import { ApiError, forbidden, notFound } from '../errors.ts';
@@ -21,45 +20,10 @@ import {
   refreshManifestations,
 } from '../../received/manifest.ts';
 import { receivedDetail, receivedView } from '../../received/view.ts';
-
-const listFilterSchema = z.object({
-  situacao: z.enum(['autorizada', 'denegada', 'cancelada']).optional(),
-  manifestacao: z
-    .enum(['sem_manifestacao', 'ciencia', 'confirmacao', 'desconhecimento', 'nao_realizada'])
-    .optional(),
-  cnpj_emitente: z
-    .string()
-    .transform((s) => s.replace(/[./-]/g, '').toUpperCase())
-    .refine((s) => /^[0-9A-Z]{12}[0-9]{2}$/.test(s) || /^[0-9]{11}$/.test(s), {
-      error: 'must be a CNPJ (14 positions) or CPF (11 digits)',
-    })
-    .optional(),
-  completa: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
-  data_inicio: z.iso.date({ error: 'must be a date AAAA-MM-DD' }).optional(),
-  data_fim: z.iso.date({ error: 'must be a date AAAA-MM-DD' }).optional(),
-});
-
-const manifestSchema = z
-  .strictObject({
-    tipo: z.enum(['ciencia', 'confirmacao', 'desconhecimento', 'nao_realizada'], {
-      error: 'must be ciencia, confirmacao, desconhecimento or nao_realizada',
-    }),
-    justificativa: z
-      .string()
-      .trim()
-      .min(15, { error: 'must have at least 15 characters' })
-      .max(255, { error: 'must have at most 255 characters' })
-      .optional(),
-  })
-  .superRefine((body, ctx) => {
-    if (body.tipo === 'nao_realizada' && body.justificativa === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['justificativa'],
-        message: 'is required for nao_realizada (15 to 255 characters)',
-      });
-    }
-  });
+import {
+  manifestRequestSchema as manifestSchema,
+  receivedListFilterSchema as listFilterSchema,
+} from '../../../src-shared/contracts/requests.ts';
 
 export function receivedRoutes(deps: ApiDeps): Router {
   const { db, clock } = deps;
