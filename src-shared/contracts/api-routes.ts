@@ -4,7 +4,14 @@ import { z } from 'zod';
 import * as apiKeys from './api-keys.ts';
 import * as answers from './answers.ts';
 import * as catalog from './catalog.ts';
-import { dataListSchema, offsetListSchema, pageListSchema, pageLimitQuerySchema } from './common.ts';
+import {
+  dataListSchema,
+  offsetListSchema,
+  offsetQuerySchema,
+  pageLimitQuerySchema,
+  pageListSchema,
+  pageQuerySchema,
+} from './common.ts';
 import * as companies from './companies.ts';
 import * as customers from './customers.ts';
 import * as documents from './documents.ts';
@@ -167,16 +174,8 @@ function documentRoutes(base: '/v1/nfe' | '/v1/nfce'): RouteSpec[] {
       tags: [tag],
       company: true,
       query: nfce
-        ? requests.documentListFilterSchema.extend({
-            limit: z.number().int().min(1).max(100).default(20),
-            offset: z.number().int().min(0).default(0),
-          })
-        : requests.documentListFilterSchema.extend({
-            page: z.number().int().min(1).default(1),
-            pageSize: z.number().int().min(1).max(100).default(20),
-            limit: z.number().int().min(1).max(100).default(20),
-            offset: z.number().int().min(0).default(0),
-          }),
+        ? requests.documentListFilterSchema.extend(offsetQuerySchema.shape)
+        : requests.documentListFilterSchema.extend({ ...pageQuerySchema.shape, ...offsetQuerySchema.shape }),
       responses: {
         200: nfce
           ? ok(offsetListSchema(documentView))
@@ -268,7 +267,7 @@ export const ROUTES: readonly RouteSpec[] = [
     path: '/v1/companies',
     summary: 'Companies the key reaches',
     tags: [T.companies],
-    query: pageLimitQuery,
+    query: pageQuerySchema,
     responses: { 200: ok(pageListSchema(companies.companyViewSchema)) },
   },
   {
@@ -433,7 +432,7 @@ export const ROUTES: readonly RouteSpec[] = [
     path: '/v1/api-keys',
     summary: 'API keys the key manages',
     tags: [T.keys],
-    query: pageLimitQuery,
+    query: pageQuerySchema,
     responses: { 200: ok(pageListSchema(apiKeys.apiKeyViewSchema)) },
   },
   {
@@ -755,7 +754,7 @@ export const ROUTES: readonly RouteSpec[] = [
     summary: 'Printers of the company',
     tags: [T.printers],
     params: { companyId: 'Id of the company.' },
-    query: pageLimitQuery,
+    query: pageQuerySchema,
     responses: { 200: ok(pageListSchema(printers.printerViewSchema)) },
   },
   {
