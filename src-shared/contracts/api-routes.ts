@@ -50,15 +50,20 @@ const withPaging = <S extends z.ZodRawShape>(filters: S) =>
 export const SPELLING_B_NAMES: Readonly<Record<string, string>> = {
   customer: 'destinatario',
   forma: 'metodo',
+  indIEDest: 'ind_ie_dest',
+  aPrazo: 'a_prazo',
 };
 /** Objects whose keys are the layout's tags (CST, pICMS, vBC): the same in both spellings. */
 const LAYOUT_GROUPS = new Set(['tributacao', 'impostos']);
 
-/** `valorUnitario` → `valor_unitario`; names with capital runs (`indIEDest`, `CFOP`) stay as they are. */
+/**
+ * `valorUnitario` → `valor_unitario`. The layout's tags (`xLgr`, `cMun`: one letter, then a capital) and names
+ * with capital runs (`CFOP`) are the same in both spellings.
+ */
 export function spellingBName(name: string): string {
   const special = SPELLING_B_NAMES[name];
   if (special !== undefined) return special;
-  if (!/^[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+$/.test(name)) return name;
+  if (!/^[a-z][a-z0-9]+(?:[A-Z][a-z0-9]+)+$/.test(name)) return name;
   return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
@@ -914,7 +919,6 @@ function crud(
 /** Named schemas: each becomes one entry of components/schemas. */
 export const COMPONENTS: ComponentNames = {
   requests: [
-    ['NfePayload', nfePayloadSchema],
     ['CompanyCreate', companies.companyCreateSchema],
     ['CompanyConfig', companies.companyConfigSchema],
     ['CustomerCreate', customers.customerCreateSchema],
@@ -962,18 +966,35 @@ export const COMPONENTS: ComponentNames = {
 };
 
 /** The OpenAPI 3.1 document of /v1. */
+/**
+ * What the service requires beyond the payload's shape (src-main/fiscal/nfe/normalize.ts checks it and reports
+ * every missing field at once); the schema keeps these optional so that they are reported together.
+ */
+const PAYLOAD_RULES_A =
+  'Spelling A (camelCase) of the NF-e / NFC-e creation payload. Besides `itens`, the service requires: ' +
+  '`naturezaOperacao` for an NF-e (an NFC-e defaults to VENDA AO CONSUMIDOR); at least one payment in ' +
+  '`pagamentos` (or one in `pagamento`) with `forma` and `valor`; per item `descricao`, `ncm`, `quantidade` and ' +
+  '`valorUnitario` (and `codigo` for an NF-e) unless `productId` gives them; for an NF-e the recipient ' +
+  '(`customer` or `customerId`) with name and address; `nfeReferenciada` when `finalidade` is 4. ' +
+  'Taxes come from `fiscalProfileId`, `tributacao` (simple mode) or `impostos` (detailed mode).';
+const PAYLOAD_RULES_B =
+  'Spelling B (snake_case) of the creation payload: the names of spelling A in snake_case (`natureza_operacao`, ' +
+  '`valor_unitario`, `destinatario` for `customer`, `metodo` for `forma`, `pagamento` as one object); the ' +
+  "layout's tags (`CFOP`, `xLgr`, tax groups) are the same. Requirements as in spelling A.";
+
+/** The OpenAPI 3.1 document of /v1. */
 export function openApiDocument(version: string): JsonSchema {
+  const generated = z.toJSONSchema(nfePayloadSchema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  delete generated['$schema'];
+  const required = new Set([...((generated['required'] as string[] | undefined) ?? []), 'itens']);
+  const spellingA = { ...generated, required: [...required], description: PAYLOAD_RULES_A };
   // The spelling-B payload is the spelling-A schema under snake_case names (the service renames keys the
   // same way before validating; see the spelling test), so it is derived rather than written twice.
-  const spellingA = z.toJSONSchema(nfePayloadSchema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
-  delete spellingA['$schema'];
-  const spellingB = toSpellingBSchema(spellingA) as JsonSchema;
+  const spellingB = { ...(toSpellingBSchema(spellingA) as JsonSchema), description: PAYLOAD_RULES_B };
   return buildOpenApiDocument(
     ROUTES,
     COMPONENTS,
-    {
-      NfePayloadSnakeCase: { ...spellingB, description: 'Spelling B (snake_case) of the creation payload.' },
-    },
+    { NfePayload: spellingA, NfePayloadSnakeCase: spellingB },
     {
       version,
       title: 'Balcão /v1 fiscal API',

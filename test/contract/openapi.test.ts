@@ -73,6 +73,12 @@ describe('the OpenAPI document', () => {
     expect(a).toContain('naturezaOperacao');
     expect(b).toContain('natureza_operacao');
     expect(b).toContain('destinatario');
+    expect(schemas['NfePayload']).toMatchObject({ required: expect.arrayContaining(['itens']) });
+    // The layout's tags are the same in both spellings.
+    const recipient = JSON.stringify(schemas['NfePayloadSnakeCase']?.properties['destinatario']);
+    expect(recipient).toContain('"xLgr"');
+    expect(recipient).not.toContain('x_lgr');
+    expect(recipient).toContain('"cpf_cnpj"');
     expect(JSON.stringify(doc.paths['/v1/nfe']?.['post'])).toContain('NfePayloadSnakeCase');
   });
 
