@@ -62,6 +62,21 @@ describe('the OpenAPI document', () => {
     expect(doc.paths['/v1/openapi.json']?.['get']).toMatchObject({ security: [] });
   });
 
+  it('names every operation once and declares every path parameter', () => {
+    const ids: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const op of Object.values(item) as unknown as {
+        operationId: string;
+        parameters?: { name: string; in: string }[];
+      }[]) {
+        ids.push(op.operationId);
+        const declared = (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name);
+        expect(declared.sort(), path).toEqual([...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort());
+      }
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
   it('offers the receipt code pages the ESC/POS builder encodes', () => {
     expect([...PRINTER_CODE_PAGES].sort()).toEqual([...CODE_PAGE_IDS].sort());
   });
