@@ -569,7 +569,35 @@ export const ROUTES: readonly RouteSpec[] = [
     description:
       'Offline, timeouts, slow answers, 108/109 pauses, lost responses, rejections, seeded random chaos.',
     tags: [T.sandbox],
-    body: { required: true, content: { 'application/json': { jsonSchema: { type: 'object' } } } },
+    body: {
+      required: true,
+      content: {
+        'application/json': {
+          jsonSchema: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              clear: { type: 'boolean', description: 'Clear every switch first.' },
+              online: { type: 'boolean', description: 'false: the authority stops answering.' },
+              forMs: {
+                type: 'number',
+                description: 'With `online: false`: back by itself after this many ms.',
+              },
+              timeout: { description: 'true, false, null or `{services?, times?}`.' },
+              slow: { description: 'Milliseconds, false, null or `{ms, services?, times?}`.' },
+              paused: { description: '108, 109, false, null or `{cStat, services?, times?}`.' },
+              loseResponse: { description: 'true, false, null or `{services?, times?}`.' },
+              reject: {
+                description: 'A rejection cStat (201–999), false, null or `{cStat, services?, times?}`.',
+              },
+              random: {
+                description: 'null or `{seed, refuse?, timeout?, slow?, pause?, lose?, slowMs?, services?}`.',
+              },
+            },
+          },
+        },
+      },
+    },
     responses: { 200: ok(answers.sandboxFaultsSchema) },
     errors: [403, 404],
   },
