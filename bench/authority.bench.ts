@@ -23,6 +23,7 @@ const deps = {
   worker: service.worker,
 };
 const sale = {
+  natureza_operacao: 'VENDA AO CONSUMIDOR',
   cpf_consumidor: '52998224725',
   itens: [1, 2, 3].map((i) => ({
     codigo: `P${i}`,

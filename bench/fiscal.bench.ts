@@ -15,6 +15,7 @@ const ROUNDS = 5;
 const ROUND_MS = 1500;
 
 const payload = {
+  natureza_operacao: 'VENDA AO CONSUMIDOR',
   cpf_consumidor: '529.982.247-25',
   itens: Array.from({ length: ITEMS }, (_, i) => ({
     codigo: `P${i}`,

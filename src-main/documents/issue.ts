@@ -64,6 +64,16 @@ function prepareOrThrow(payload: unknown, ctx: PrepareContext): PreparedNfe {
     }
     return result.document;
   }
+  if (result.stage === 'payload' && result.rejection !== undefined) {
+    // A well-formed note that breaks one of the authority's rules: refused before signing with its cStat.
+    throw new ApiError(
+      422,
+      'fiscal_rejection',
+      `The authority would reject this note (cStat ${result.rejection.cStat}).`,
+      result.errors,
+      { cStat: result.rejection.cStat, xMotivo: result.rejection.xMotivo },
+    );
+  }
   if (result.stage === 'payload') throw validationError(result.errors);
   // Tax or schema failures are fiscal-rule failures of a well-formed request (seed §7: 422).
   throw new ApiError(

@@ -42,15 +42,42 @@ export const companyConfigSchema = z
     ambiente: ambienteSchema.optional(),
     csc_nfce: cscToken.optional(),
     id_csc: cscId.optional(),
+    /** §2.6 names the same CSC fields `nfceTokenCsc` and `nfceIdCsc` too. */
+    nfceTokenCsc: cscToken.optional(),
+    nfceIdCsc: cscId.optional(),
     /** NFC-e QR code version: 2 (CSC hash) or 3 (NT 2025.001), as the company's UF requires. */
     versao_qrcode: z.union([z.literal(2), z.literal(3)], { error: 'must be 2 or 3' }).optional(),
     /** Another fiscal profile of the same company to tax the items that name none (simple mode). */
     defaultFiscalProfileId: z.string().trim().min(1).optional(),
   })
   .superRefine((body, ctx) => {
-    if ((body.csc_nfce === undefined) !== (body.id_csc === undefined)) {
-      const missing = body.csc_nfce === undefined ? 'csc_nfce' : 'id_csc';
-      ctx.addIssue({ code: 'custom', path: [missing], message: 'csc_nfce and id_csc are set together' });
+    for (const [name, alias] of [
+      ['csc_nfce', 'nfceTokenCsc'],
+      ['id_csc', 'nfceIdCsc'],
+    ] as const) {
+      if (body[name] !== undefined && body[alias] !== undefined)
+        ctx.addIssue({ code: 'custom', path: [alias], message: `the same field as ${name}: give it once` });
+    }
+    const token = body.csc_nfce ?? body.nfceTokenCsc;
+    const id = body.id_csc ?? body.nfceIdCsc;
+    if ((token === undefined) !== (id === undefined)) {
+      const missing =
+        token === undefined
+          ? body.nfceIdCsc !== undefined
+            ? 'nfceTokenCsc'
+            : 'csc_nfce'
+          : body.nfceTokenCsc !== undefined
+            ? 'nfceIdCsc'
+            : 'id_csc';
+      const [tokenName, idName] =
+        body.nfceTokenCsc !== undefined || body.nfceIdCsc !== undefined
+          ? ['nfceTokenCsc', 'nfceIdCsc']
+          : ['csc_nfce', 'id_csc'];
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing],
+        message: `${tokenName} and ${idName} are set together`,
+      });
     }
     if (Object.values(body).every((v) => v === undefined)) {
       ctx.addIssue({
@@ -60,7 +87,13 @@ export const companyConfigSchema = z
           'nothing to change: give ambiente, csc_nfce + id_csc, versao_qrcode and/or defaultFiscalProfileId',
       });
     }
-  });
+  })
+  // One name for the service: the snake_case one of §4.5.
+  .transform(({ nfceTokenCsc, nfceIdCsc, ...body }) => ({
+    ...body,
+    csc_nfce: body.csc_nfce ?? nfceTokenCsc,
+    id_csc: body.id_csc ?? nfceIdCsc,
+  }));
 export type CompanyConfig = z.output<typeof companyConfigSchema>;
 
 export const companyViewSchema = z.object({

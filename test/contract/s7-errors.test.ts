@@ -287,8 +287,17 @@ describe('§7 Authority codes — NF-e rejections', () => {
   });
 
   it('§7 cStat 301, 302 — use denied (irregular issuer or recipient)', async () => {
-    await authorityRejects('nfe', 301);
-    await authorityRejects('nfe', 302);
+    // "Number cannot be reused, note cannot be cancelled": not an `erro` to correct and resend with the same
+    // number, so the note ends `denegada` (documented in docs/api.md), carrying the authority's cStat.
+    for (const cStat of [301, 302]) {
+      await faults({ reject: cStat });
+      const draft = await createNfe(c);
+      const doc = await sendAndSettle(c, 'nfe', draft.id);
+      expect(doc.status, JSON.stringify(doc)).toBe('denegada');
+      expect(cStatsIn(doc), JSON.stringify(doc)).toContain(cStat);
+      const resend = await c.call('PUT', '/v1/nfe/:id', { params: { id: draft.id }, json: nfeA() });
+      expect(resend.status).toBe(409);
+    }
   });
 });
 

@@ -68,6 +68,7 @@ function oneLine(text: string): string {
 describe('renderDanfce', () => {
   it('an authorized sale with CPF, card, cash and change at 80 and 58 mm: QR, key, payments, consumer', async () => {
     const issued = await authorizedNfce(h, {
+      natureza_operacao: 'VENDA AO CONSUMIDOR',
       cpf_consumidor: '529.982.247-25',
       itens: [agua, pao],
       pagamentos: [
@@ -147,6 +148,7 @@ describe('renderDanfce', () => {
     try {
       const res = await h.request('POST', `/v1/nfce/venda?companyId=${h.companyId}`, {
         json: {
+          natureza_operacao: 'VENDA AO CONSUMIDOR',
           cpf_consumidor: '529.982.247-25',
           itens: [pao],
           pagamentos: [{ metodo: 'dinheiro', valor: '15.00' }],

@@ -481,6 +481,7 @@ const NOTE_CASES: NoteCase[] = [
         nfce(
           {},
           {
+            natureza_operacao: 'VENDA AO CONSUMIDOR',
             cpf_consumidor: '529.982.247-25',
             itens: [{ productId: 'prd_cafe', quantidade: 600 }],
             pagamentos: [{ forma: '01', valor: '11340.00' }],
@@ -497,6 +498,7 @@ const NOTE_CASES: NoteCase[] = [
           nfce(
             {},
             {
+              natureza_operacao: 'VENDA AO CONSUMIDOR',
               cpf_consumidor: '529.982.247-25',
               itens: [{ productId: 'prd_cafe', quantidade: 600 }],
               pagamentos: [{ forma: '01', valor: '11340.00' }],

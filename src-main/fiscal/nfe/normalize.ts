@@ -1,9 +1,11 @@
 // Turns a creation payload in either spelling (A camelCase, B snake_case) into the internal NfeModel,
 // collecting every fault with its path in the caller's own spelling (e.g. `itens[2].valor_unitario`).
+import type { z } from 'zod';
 import { formatFieldPath, type ErrorDetail } from '../../../src-shared/contracts/errors.ts';
 import type { CustomerView } from '../../../src-shared/contracts/customers.ts';
 import type { FiscalProfileView, FiscalTaxes, ProductView } from '../../../src-shared/contracts/catalog.ts';
 import {
+  customerPayloadSchema,
   nfePayloadSchema,
   type CustomerPayload,
   type ItemPayload,
@@ -90,8 +92,16 @@ export interface NormalizeContext {
   };
 }
 
+/** A rule of the authority the payload breaks, caught before signing: its cStat and text (§7). */
+export interface RuleRejection {
+  cStat: string;
+  xMotivo: string;
+}
+
 export type NormalizeResult =
-  { ok: true; model: NfeModel; payload: NfePayload } | { ok: false; errors: ErrorDetail[] };
+  | { ok: true; model: NfeModel; payload: NfePayload }
+  /** `rejection` when every fault is a rule SEFAZ would reject the note for (a 422, not a malformed request). */
+  | { ok: false; errors: ErrorDetail[]; rejection?: RuleRejection };
 
 /** Spelling B's names for the fields whose spelling-A name is not their camelCase form. */
 const SPELLING_B_NAMES: Readonly<Record<string, string>> = {
@@ -111,11 +121,14 @@ export function writesSpellingB(input: unknown): boolean {
 }
 
 class Problems {
-  private readonly found: { path: PropertyKey[]; error: string }[] = [];
+  private readonly found: { path: PropertyKey[]; error: string; rule?: RuleRejection }[] = [];
   private paths: Map<string, string> | undefined;
   readonly spellingB: boolean;
-  constructor(private readonly input: unknown) {
-    this.spellingB = writesSpellingB(input);
+  constructor(
+    private readonly input: unknown,
+    spellingB = writesSpellingB(input),
+  ) {
+    this.spellingB = spellingB;
   }
   add(path: PropertyKey[], error: string): void {
     // The first, most precise complaint about a field wins (a format fault, then its absence).
@@ -123,8 +136,24 @@ class Problems {
     if (this.found.some((f) => formatFieldPath(f.path) === key)) return;
     this.found.push({ path, error });
   }
+  /** A fault that is one of the authority's rules, reported with its cStat. */
+  rule(path: PropertyKey[], error: string, rule: RuleRejection): void {
+    const before = this.found.length;
+    this.add(path, error);
+    const added = this.found[before];
+    if (added !== undefined) added.rule = rule;
+  }
   get empty(): boolean {
     return this.found.length === 0;
+  }
+  /** The rule broken when every fault is a rule of the authority; undefined when the request is malformed. */
+  get rejection(): RuleRejection | undefined {
+    const [first] = this.found;
+    return first !== undefined && this.found.every((f) => f.rule !== undefined) ? first.rule : undefined;
+  }
+  failure(): { ok: false; errors: ErrorDetail[]; rejection?: RuleRejection } {
+    const rejection = this.rejection;
+    return { ok: false, errors: this.list, ...(rejection === undefined ? {} : { rejection }) };
   }
   get list(): ErrorDetail[] {
     return this.found.map(({ path, error }) => ({ field: this.original(path), error }));
@@ -173,20 +202,25 @@ function dropAt(root: unknown, path: readonly PropertyKey[]): void {
  * faults in the same answer: a caller fixes everything in one round trip. Presence is checked after the
  * schema, not by it, for the same reason.
  */
-function parseLeniently(input: unknown, problems: Problems): NfePayload | undefined {
+function parseLeniently<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  problems: Problems,
+  base: PropertyKey[] = [],
+): z.output<S> | undefined {
   const working: unknown = structuredClone(input);
   for (let pass = 0; pass < 8; pass++) {
-    const parsed = nfePayloadSchema.safeParse(working);
+    const parsed = schema.safeParse(working);
     if (parsed.success) return parsed.data;
     for (const issue of parsed.error.issues) {
       if (issue.code === 'unrecognized_keys') {
         for (const key of issue.keys) {
-          problems.add([...issue.path, key], 'unknown field');
+          problems.add([...base, ...issue.path, key], 'unknown field');
           dropAt(working, [...issue.path, key]);
         }
         continue;
       }
-      problems.add(issue.path, issue.message);
+      problems.add([...base, ...issue.path], issue.message);
       if (issue.path.length === 0) return undefined;
       dropAt(working, issue.path);
     }
@@ -385,7 +419,12 @@ function addressOf(
   };
 }
 
-function destFromPayload(c: CustomerPayload, problems: Problems, modelo: Modelo): DestModel | null {
+function destFromPayload(
+  c: CustomerPayload,
+  problems: Problems,
+  modelo: Modelo,
+  requireAddress = modelo === 55,
+): DestModel | null {
   const taxId = taxIdOf(c, problems);
   const ie = c.ie?.replace(/[.\-/\s]/g, '').toUpperCase();
   const cnpjGiven = taxId?.CNPJ !== undefined;
@@ -400,7 +439,7 @@ function destFromPayload(c: CustomerPayload, problems: Problems, modelo: Modelo)
     else dest.IE = ie;
   }
   if (c.email !== undefined) dest.email = c.email;
-  const enderDest = addressOf(c, problems, modelo === 55);
+  const enderDest = addressOf(c, problems, requireAddress);
   if (enderDest !== undefined) dest.enderDest = enderDest;
   return taxId === null ? null : dest;
 }
@@ -531,7 +570,10 @@ function resolvePayments(payload: NfePayload, modelo: Modelo, problems: Problems
       // MOC 7.0 YA02: notes of ajuste and devolução carry tPag 90 "sem pagamento".
       return [{ tPag: '90', xPag: null, vPag: '0.00', indPag: null, card: null }];
     }
-    problems.add(['pagamentos'], 'at least one payment is required');
+    problems.add(
+      [problems.spellingB ? 'pagamento' : 'pagamentos'],
+      problems.spellingB ? 'required: the payment {metodo, valor}' : 'at least one payment is required',
+    );
     return [];
   }
   return list.map((p, i) => {
@@ -566,13 +608,16 @@ const NFCE_DEFAULT_NAT_OP = 'VENDA AO CONSUMIDOR';
 
 export function normalizeNfe(raw: unknown, ctx: NormalizeContext): NormalizeResult {
   const problems = new Problems(raw);
-  const payload = parseLeniently(toSpellingA(raw), problems);
-  if (payload === undefined) return { ok: false, errors: problems.list };
+  const payload = parseLeniently(nfePayloadSchema, toSpellingA(raw), problems);
+  if (payload === undefined) return problems.failure();
   if (payload.modelo !== undefined && payload.modelo !== ctx.modelo) {
     problems.add(['modelo'], `this endpoint issues model ${ctx.modelo}`);
   }
-  const naturezaOperacao = payload.naturezaOperacao ?? (ctx.modelo === 65 ? NFCE_DEFAULT_NAT_OP : undefined);
-  if (naturezaOperacao === undefined) problems.add(['naturezaOperacao'], 'required for an NF-e');
+  // §2.6: spelling A defaults it for an NFC-e; spelling B lists natureza_operacao as required for both.
+  const naturezaOperacao =
+    payload.naturezaOperacao ?? (ctx.modelo === 65 && !problems.spellingB ? NFCE_DEFAULT_NAT_OP : undefined);
+  if (naturezaOperacao === undefined)
+    problems.add(['naturezaOperacao'], ctx.modelo === 55 ? 'required for an NF-e' : 'required (spelling B)');
 
   // dest: exactly one of customerId, customer/destinatario, cpfConsumidor.
   const destSources = [payload.customerId, payload.customer, payload.cpfConsumidor].filter(
@@ -619,9 +664,13 @@ export function normalizeNfe(raw: unknown, ctx: NormalizeContext): NormalizeResu
     if (!isValidAccessKey(key)) problems.add(['nfeReferenciada', i], 'not a valid 44-character access key');
   });
   if (payload.finalidade === 4 && NFref.length === 0) {
-    problems.add(
+    problems.rule(
       ['nfeReferenciada'],
       'required for a devolução (finalidade 4): the access key of the returned note (SEFAZ rejects it with cStat 321)',
+      {
+        cStat: '321',
+        xMotivo: 'Rejeicao: NF-e de devolucao de mercadoria nao possui documento fiscal referenciado',
+      },
     );
   }
 
@@ -631,9 +680,13 @@ export function normalizeNfe(raw: unknown, ctx: NormalizeContext): NormalizeResu
   const askedFinal =
     payload.indFinal ?? (payload.consumidorFinal === undefined ? undefined : payload.consumidorFinal ? 1 : 0);
   if (askedFinal === 0 && nonContributor && (ctx.modelo === 65 || dest !== null)) {
-    problems.add(
+    problems.rule(
       [payload.indFinal !== undefined ? 'indFinal' : 'consumidorFinal'],
       'must be 1 when the recipient is not an ICMS contributor (indIEDest 9); SEFAZ rejects it with cStat 696',
+      {
+        cStat: '696',
+        xMotivo: 'Rejeicao: Operacao com nao contribuinte deve indicar operacao com consumidor final',
+      },
     );
   }
   const indFinal: 0 | 1 = nonContributor ? 1 : (askedFinal ?? 0);
@@ -650,7 +703,7 @@ export function normalizeNfe(raw: unknown, ctx: NormalizeContext): NormalizeResu
   }
   const modFrete = payload.transporte?.modFrete ?? payload.modalidadeFrete ?? 9;
 
-  if (!problems.empty || itens.some((i) => i === null)) return { ok: false, errors: problems.list };
+  if (!problems.empty || itens.some((i) => i === null)) return problems.failure();
 
   const model: NfeModel = {
     modelo: ctx.modelo,
@@ -690,4 +743,26 @@ export function normalizeNfe(raw: unknown, ctx: NormalizeContext): NormalizeResu
     ibsCbsRates: ctx.ibsCbsRates,
   };
   return { ok: true, model, payload };
+}
+
+/**
+ * A recipient written as the specification draws it (§2.2 spelling A, or spelling B's destinatario), for
+ * the saved customers of POST /v1/customers: the same checks and the same IBGE lookup as a note's inline
+ * recipient, with every fault named from the body's root in the caller's spelling.
+ */
+export function normalizeRecipient(
+  raw: unknown,
+): { ok: true; dest: DestModel } | { ok: false; errors: ErrorDetail[] } {
+  const problems = new Problems({ customer: raw }, writesSpellingB(raw));
+  const root = (field: string) => field.replace(/^(customer|destinatario)(\.|$)/, '') || 'body';
+  const failure = () => ({
+    ok: false as const,
+    errors: problems.list.map((e) => ({ field: root(e.field), error: e.error })),
+  });
+  const parsed = parseLeniently(customerPayloadSchema, toSpellingA(raw), problems, ['customer']);
+  if (parsed === undefined) return failure();
+  // A saved customer may be a consumer known by CPF and name only; the NF-e asks for the address when used.
+  const dest = destFromPayload(parsed, problems, 55, false);
+  if (!problems.empty || dest === null) return failure();
+  return { ok: true, dest };
 }

@@ -97,6 +97,7 @@ const cases: Case[] = [
     name: 'NFC-e, spelling B, CPF on the receipt, card and PIX',
     modelo: 65,
     payload: {
+      natureza_operacao: 'VENDA AO CONSUMIDOR',
       cpf_consumidor: '529.982.247-25',
       itens: [{ product_id: 'prd_cafe', quantidade: 1 }],
       pagamentos: [

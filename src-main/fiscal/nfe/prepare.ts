@@ -12,7 +12,7 @@ import type { ComputedNote } from '../taxes/types.ts';
 import { escapeText } from '../xml.ts';
 import { buildNfe } from './build.ts';
 import type { NfeModel } from './model.ts';
-import { normalizeNfe, type NormalizeContext } from './normalize.ts';
+import { normalizeNfe, type NormalizeContext, type RuleRejection } from './normalize.ts';
 
 export interface NfceSettings {
   /** QR code version the emitter's UF expects (NT 2025.001 lets each UF choose). */
@@ -44,7 +44,7 @@ export interface PreparedNfe {
 
 export type PrepareResult =
   | { ok: true; document: PreparedNfe }
-  | { ok: false; stage: 'payload' | 'taxes' | 'schema'; errors: ErrorDetail[] };
+  | { ok: false; stage: 'payload' | 'taxes' | 'schema'; errors: ErrorDetail[]; rejection?: RuleRejection };
 
 function qrDest(model: NfeModel): QrCodeDest | undefined {
   const d = model.dest;
@@ -56,7 +56,10 @@ function qrDest(model: NfeModel): QrCodeDest | undefined {
 
 export function prepareNfe(payload: unknown, ctx: PrepareContext): PrepareResult {
   const normalized = normalizeNfe(payload, ctx);
-  if (!normalized.ok) return { ok: false, stage: 'payload', errors: normalized.errors };
+  if (!normalized.ok) {
+    const { errors, rejection } = normalized;
+    return { ok: false, stage: 'payload', errors, ...(rejection === undefined ? {} : { rejection }) };
+  }
   const { model } = normalized;
 
   const taxes = computeTaxes(model);
