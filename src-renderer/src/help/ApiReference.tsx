@@ -294,7 +294,10 @@ function SchemaTree(props: { doc: OpenApiDoc; schema: Schema; depth: number }) {
         <summary>
           <code>{name}</code>
           {typeof target['description'] === 'string' ? (
-            <span className="muted small"> — {target['description']}</span>
+            <span className="muted small">
+              {' '}
+              — <Inline text={target['description']} />
+            </span>
           ) : null}
         </summary>
         {list}
