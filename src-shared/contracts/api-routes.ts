@@ -150,7 +150,7 @@ function documentRoutes(base: '/v1/nfe' | '/v1/nfce'): RouteSpec[] {
       ...(nfce ? { query: requests.documentCreateQuerySchema } : {}),
       body: { required: true, content: { 'application/json': { jsonSchema: payloadEither } } },
       responses: { 201: ok(documentView, `The ${name} draft.`) },
-      errors: [409, 422],
+      errors: [409, 422, 503],
     },
     ...(nfce
       ? [
@@ -165,7 +165,7 @@ function documentRoutes(base: '/v1/nfe' | '/v1/nfce'): RouteSpec[] {
             headers: [idempotencyKey],
             body: { required: true, content: { 'application/json': { jsonSchema: payloadEither } } },
             responses: { 201: ok(documentView, 'The NFC-e, authorized or in contingency.') },
-            errors: [409, 422],
+            errors: [409, 422, 503],
           } satisfies RouteSpec,
         ]
       : []),
@@ -202,7 +202,7 @@ function documentRoutes(base: '/v1/nfe' | '/v1/nfce'): RouteSpec[] {
       tags: [tag],
       body: { required: true, content: { 'application/json': { jsonSchema: payloadEither } } },
       responses: { 200: ok(documentView) },
-      errors: [409, 422],
+      errors: [409, 422, 503],
     },
     {
       method: 'post',
@@ -218,7 +218,7 @@ function documentRoutes(base: '/v1/nfe' | '/v1/nfce'): RouteSpec[] {
         200: ok(answers.syncSendAnswerSchema, 'Synchronous variant (`?sync=true`).'),
         202: ok(documentView, 'Queued (`processando`).'),
       },
-      errors: [409, 422, 502],
+      errors: [409, 422, 502, 503],
     },
     {
       method: 'post',
@@ -230,7 +230,7 @@ function documentRoutes(base: '/v1/nfe' | '/v1/nfce'): RouteSpec[] {
       tags: [tag, T.events],
       body: jsonBody(requests.cancelRequestSchema),
       responses: { 202: ok(documentView, 'Cancellation queued.') },
-      errors: [409, 422, 502],
+      errors: [409, 422, 502, 503],
     },
     {
       method: 'get',
@@ -406,6 +406,7 @@ export const ROUTES: readonly RouteSpec[] = [
     tags: [T.voids],
     body: jsonBody(requests.abandonedVoidRequestSchema, false),
     responses: { 200: ok(answers.abandonedVoidAnswerSchema(voidResult)) },
+    errors: [503],
   },
   // --- customers and catalog ---
   ...crud(
@@ -624,7 +625,7 @@ export const ROUTES: readonly RouteSpec[] = [
       },
     },
     responses: { 202: ok(answers.batchCreatedSchema, 'Queued.') },
-    errors: [409, 422],
+    errors: [409, 422, 503],
   },
   {
     method: 'get',
@@ -722,7 +723,7 @@ export const ROUTES: readonly RouteSpec[] = [
     tags: [T.nfe, T.events],
     body: jsonBody(requests.correctionRequestSchema),
     responses: { 202: ok(correctionLetterView, 'Queued.') },
-    errors: [409, 422, 502],
+    errors: [409, 422, 502, 503],
   },
   {
     method: 'get',
@@ -760,7 +761,7 @@ export const ROUTES: readonly RouteSpec[] = [
       },
     },
     responses: { 200: ok(voidResult, 'The number void result.') },
-    errors: [409, 422, 502],
+    errors: [409, 422, 502, 503],
   },
   {
     method: 'get',
@@ -778,7 +779,7 @@ export const ROUTES: readonly RouteSpec[] = [
     tags: [T.nfe],
     body: jsonBody(requests.devolucaoRequestSchema, false),
     responses: { 201: ok(documentView, 'The draft.') },
-    errors: [409, 422],
+    errors: [409, 422, 503],
   },
   // --- printers and print jobs ---
   {

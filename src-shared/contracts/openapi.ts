@@ -59,7 +59,7 @@ const ERROR_TEXT: Record<number, string> = {
   429: "Over the key's budget (`rate_limited`); wait `Retry-After` seconds.",
   500: 'Unexpected failure (`internal_error`); `requestId` finds the logged cause.',
   502: 'The tax authority did not answer (`authority_unavailable`).',
-  503: 'A service this route needs is not running (`internal_error`).',
+  503: 'The service is still starting the part this route needs (the transmission queue, the distribution service): retry (`internal_error`).',
 };
 
 const RATE_HEADERS = {
