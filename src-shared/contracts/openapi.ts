@@ -89,7 +89,12 @@ export function errorStatuses(route: RouteSpec): number[] {
     set.add(404);
   }
   if (route.query !== undefined || route.body !== undefined) set.add(400);
-  if (route.body !== undefined && Object.keys(route.body.content).some((t) => t.includes('json'))) {
+  // The JSON body parser runs before every /v1 route: any POST or PUT can meet a malformed or oversized body.
+  const parsesJson =
+    route.method === 'post' || route.method === 'put'
+      ? (route.auth ?? 'key') !== 'public'
+      : route.body !== undefined && Object.keys(route.body.content).some((t) => t.includes('json'));
+  if (parsesJson) {
     set.add(400);
     set.add(413);
     set.add(415);
