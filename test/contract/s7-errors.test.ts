@@ -250,7 +250,8 @@ describe('§7 Authority codes — NF-e rejections', () => {
     const doc = await sendAndSettle(c, 'nfe', draft.id);
     expect(doc.status, JSON.stringify(doc)).toBe('autorizada');
     expect(await c.h.service.sandbox?.registry.authorizationCount(String(doc.chave_acesso))).toBe(1);
-  });
+    // The lost answer is only noticed when the request times out (several seconds of real time).
+  }, 60_000);
 
   it('§7 cStat 539 — duplicate with different access key: no second note for the number', async () => {
     await faults({ reject: 539 });
