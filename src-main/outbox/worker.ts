@@ -172,7 +172,9 @@ export class OutboxWorker {
     if (row === undefined || (row.state !== 'pending' && row.state !== 'unknown')) return;
     // A note goes to the service of its own environment, which the request may have chosen (§2.1).
     const document =
-      row.document_id === null ? undefined : await documentsRepository.findById(this.deps.db, row.document_id);
+      row.document_id === null
+        ? undefined
+        : await documentsRepository.findById(this.deps.db, row.document_id);
     const authority = await this.deps.authorityFor(row.company_id, document?.ambiente);
     try {
       if (row.kind === 'autorizacao') await this.processAuthorization(row, authority);
