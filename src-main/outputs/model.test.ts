@@ -140,6 +140,7 @@ describe('parseOutputDocument', () => {
     const xml = signedNote(
       65,
       {
+        natureza_operacao: 'VENDA AO CONSUMIDOR',
         cpf_consumidor: '529.982.247-25',
         itens: [
           { product_id: 'prd_cafe', quantidade: 2 },
