@@ -333,6 +333,20 @@ describe('§2.6/§4.2 NFC-e in two steps', () => {
     expect(res.body).toMatchObject({ status: 'rascunho', total_cupom: 8 });
   });
 
+  it('cpfCnpj takes an alphanumeric CNPJ even when it has eleven digits', async () => {
+    const cnpj = `12ABC3450001${cnpjCheckDigits('12ABC3450001')}`;
+    const res = await call('POST', '/v1/nfce', {
+      customer: {
+        cpfCnpj: `${cnpj.slice(0, 2)}.${cnpj.slice(2, 5)}.${cnpj.slice(5, 8)}/${cnpj.slice(8, 12)}-${cnpj.slice(12)}`,
+      },
+      itens: [{ codigo: '1', descricao: 'Cafe', ncm: '09012100', quantidade: 1, valorUnitario: 10 }],
+      pagamentos: [{ forma: '01', valor: 10 }],
+    });
+    expect(res.status, res.text).toBe(201);
+    const xml = (await call('GET', `/v1/nfce/${(res.body as Doc).id}/xml`)).text;
+    expect(xml).toContain(`<dest><CNPJ>${cnpj}</CNPJ>`);
+  });
+
   it('an anonymous NFC-e above 10000.00 is refused with cStat 780 and takes no number', async () => {
     const res = await call('POST', '/v1/nfce', {
       itens: [

@@ -279,14 +279,17 @@ function taxIdOf(
   if (c.cnpj !== undefined) return { CNPJ: c.cnpj };
   if (c.idEstrangeiro !== undefined) return { idEstrangeiro: c.idEstrangeiro };
   const raw = c.cpfCnpj ?? '';
-  const cpf = normalizeCpf(raw);
-  if (cpf.length === 11 && /^\d{11}$/.test(cpf)) {
+  // Told apart by the characters written, punctuation aside: an alphanumeric CNPJ with three letters has
+  // eleven digits, so counting digits alone would take it for a CPF.
+  const written = raw.replace(/[.\-/\s]/g, '');
+  if (/^\d{11}$/.test(written)) {
+    const cpf = normalizeCpf(written);
     if (isValidCpf(cpf)) return { CPF: cpf };
     problems.add(['customer', 'cpfCnpj'], 'invalid CPF (check digits)');
     return null;
   }
-  const cnpj = normalizeCnpj(raw);
-  if (cnpj.length === 14) {
+  if (written.length === 14) {
+    const cnpj = normalizeCnpj(written);
     if (isValidCnpj(cnpj)) return { CNPJ: cnpj };
     problems.add(['customer', 'cpfCnpj'], 'invalid CNPJ (check digits or format)');
     return null;
