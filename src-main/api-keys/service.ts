@@ -3,9 +3,10 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/client.ts';
 import { newId } from '../ids.ts';
-import { ApiError, forbidden, notFound } from '../api/errors.ts';
+import { ApiError, forbidden, notFound, validationError } from '../api/errors.ts';
 import {
   RATE_PLANS,
+  type RatePlan,
   type ApiKeyCreate,
   type ApiKeyCreated,
   type ApiKeyView,
@@ -23,9 +24,21 @@ export interface AuthContext {
   ratePerSecond: number;
   ratePerMinute: number;
   lastUsedAt: string | null;
+  plan: RatePlan;
+  expiresAt: string | null;
+  /** Rotated and its successor exists: the key only finishes its own work until the grace ends. */
+  inGrace: boolean;
 }
 
 export type AuthFailure = 'missing' | 'malformed' | 'unknown' | 'expired' | 'revoked';
+
+/** Plans ordered from least to most capacity: a key hands out at most its own. */
+const PLAN_RANK: Record<RatePlan, number> = { basic: 0, standard: 1, terminal: 2 };
+
+function planOf(stored: string): RatePlan {
+  // A plan name the code no longer knows is treated as the lowest, so it can never be escalated from.
+  return stored in PLAN_RANK ? (stored as RatePlan) : 'basic';
+}
 
 function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
@@ -80,7 +93,8 @@ export async function createApiKey(
     }
   }
   const minted = mintKey();
-  const plan = RATE_PLANS[input.plan];
+  const planName = input.plan ?? 'standard';
+  const plan = RATE_PLANS[planName];
   const row: ApiKeyRow = {
     id: newId(),
     lookup: minted.lookup,
@@ -89,7 +103,7 @@ export async function createApiKey(
     scope: input.scope,
     organization_id: organizationId,
     company_id: input.companyId ?? null,
-    plan: input.plan,
+    plan: planName,
     rate_per_second: plan.perSecond,
     rate_per_minute: plan.perMinute,
     created_at: clock.now().toISOString(),
@@ -100,6 +114,56 @@ export async function createApiKey(
   };
   await apiKeysRepository.insert(db, row);
   return { ...toView(row), key: minted.key };
+}
+
+/**
+ * Creation through the API: the creating key hands out nothing it does not have itself — scope (a company key
+ * creates only keys of its company), plan (equal or lower; omitted means the lower of `standard` and its own)
+ * and lifetime (a key that expires creates keys that expire no later). A key in its rotation grace creates
+ * nothing. An `expiresAt` already past is a field error.
+ */
+export async function createApiKeyAs(
+  db: Db,
+  clock: Clock,
+  auth: AuthContext,
+  input: ApiKeyCreate,
+): Promise<ApiKeyCreated> {
+  refuseInGrace(auth, 'create keys');
+  const now = clock.now();
+  if (input.expiresAt !== undefined && new Date(input.expiresAt).getTime() <= now.getTime()) {
+    throw validationError([{ field: 'expiresAt', error: 'must be in the future' }]);
+  }
+  if (auth.scope === 'company' && (input.scope !== 'company' || input.companyId !== auth.companyId)) {
+    throw forbidden('A company key can only create keys for its own company.');
+  }
+  const plan = input.plan ?? (PLAN_RANK[auth.plan] < PLAN_RANK.standard ? auth.plan : ('standard' as const));
+  if (PLAN_RANK[plan] > PLAN_RANK[auth.plan]) {
+    throw new ApiError(403, 'forbidden', `A '${auth.plan}' key cannot create a '${plan}' key.`, [
+      { field: 'plan', error: `must be '${auth.plan}' or lower` },
+    ]);
+  }
+  let expiresAt = input.expiresAt;
+  if (auth.expiresAt !== null) {
+    if (expiresAt === undefined) expiresAt = auth.expiresAt;
+    else if (new Date(expiresAt).getTime() > new Date(auth.expiresAt).getTime()) {
+      throw new ApiError(403, 'forbidden', 'A key cannot create a key that outlives it.', [
+        { field: 'expiresAt', error: `must be no later than ${auth.expiresAt}` },
+      ]);
+    }
+  }
+  return createApiKey(db, clock, auth.organizationId, {
+    ...input,
+    plan,
+    ...(expiresAt === undefined ? {} : { expiresAt }),
+  });
+}
+
+function refuseInGrace(auth: AuthContext, action: string): void {
+  if (auth.inGrace) {
+    throw forbidden(
+      `This key was rotated and only finishes its own work until its grace ends; it cannot ${action}.`,
+    );
+  }
 }
 
 export async function authenticate(
@@ -130,6 +194,9 @@ export async function authenticate(
       ratePerSecond: row.rate_per_second,
       ratePerMinute: row.rate_per_minute,
       lastUsedAt: row.last_used_at,
+      plan: planOf(row.plan),
+      expiresAt: row.expires_at,
+      inGrace: row.replaced_by !== null,
     },
   };
 }
@@ -221,7 +288,27 @@ export async function revokeApiKey(db: Db, clock: Clock, keyId: string): Promise
   return toView({ ...row, revoked_at: revokedAt });
 }
 
-/** Used by the HTTP layer before rotate/revoke: a key manages only keys it can see. */
-export async function assertKeyManageable(db: Db, auth: AuthContext, keyId: string): Promise<void> {
-  await keyVisibleTo(db, auth, keyId);
+/**
+ * Used by the HTTP layer before rotate/revoke: a key manages only keys it can see, and none while it is in its
+ * own rotation grace. Rotating mints a successor with the target's plan and expiry, so a key rotates only keys
+ * it could have created: plan equal or lower, and no longer-lived than itself.
+ */
+export async function assertKeyManageable(
+  db: Db,
+  auth: AuthContext,
+  keyId: string,
+  action: 'rotate' | 'revoke',
+): Promise<void> {
+  refuseInGrace(auth, `${action} keys`);
+  const row = await keyVisibleTo(db, auth, keyId);
+  if (action !== 'rotate' || row.id === auth.keyId) return;
+  if (PLAN_RANK[planOf(row.plan)] > PLAN_RANK[auth.plan]) {
+    throw forbidden(`A '${auth.plan}' key cannot rotate a '${row.plan}' key.`);
+  }
+  if (
+    auth.expiresAt !== null &&
+    (row.expires_at === null || new Date(row.expires_at).getTime() > new Date(auth.expiresAt).getTime())
+  ) {
+    throw forbidden('A key cannot rotate a key that outlives it.');
+  }
 }

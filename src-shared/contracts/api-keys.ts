@@ -16,7 +16,8 @@ export const apiKeyCreateSchema = z
     name: z.string().trim().min(1).max(80),
     scope: z.enum(['company', 'organization']),
     companyId: z.string().min(1).optional(),
-    plan: ratePlanSchema.default('standard'),
+    /** Omitted: `standard`, or the creating key's own plan when that is lower (a key never hands out more). */
+    plan: ratePlanSchema.optional(),
     expiresAt: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
   })
   .superRefine((k, ctx) => {

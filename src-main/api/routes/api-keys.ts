@@ -1,14 +1,13 @@
 // /v1/api-keys: list, create, rotate, revoke. A company key manages only its company's keys and
-// can create only company keys; organization keys manage the whole organization.
+// can create only company keys; organization keys manage the whole organization; no key escalates.
 import { Router } from 'express';
 import type { ApiDeps } from '../context.ts';
 import { authOf } from '../middleware/auth.ts';
 import { parseOrThrow } from '../validation.ts';
-import { forbidden } from '../errors.ts';
 import { pageList, pageQuery } from '../pagination.ts';
 import {
   assertKeyManageable,
-  createApiKey,
+  createApiKeyAs,
   getApiKey,
   listApiKeys,
   revokeApiKey,
@@ -26,12 +25,8 @@ export function apiKeyRoutes({ db, clock }: ApiDeps): Router {
   });
 
   router.post('/', async (req, res) => {
-    const auth = authOf(res);
     const input = parseOrThrow(apiKeyCreateSchema, req.body);
-    if (auth.scope === 'company' && (input.scope !== 'company' || input.companyId !== auth.companyId)) {
-      throw forbidden('A company key can only create keys for its own company.');
-    }
-    res.status(201).json(await createApiKey(db, clock, auth.organizationId, input));
+    res.status(201).json(await createApiKeyAs(db, clock, authOf(res), input));
   });
 
   router.get('/:id', async (req, res) => {
@@ -39,13 +34,13 @@ export function apiKeyRoutes({ db, clock }: ApiDeps): Router {
   });
 
   router.post('/:id/rotate', async (req, res) => {
-    await assertKeyManageable(db, authOf(res), req.params.id);
+    await assertKeyManageable(db, authOf(res), req.params.id, 'rotate');
     const { graceSeconds } = parseOrThrow(apiKeyRotateSchema, req.body ?? {});
     res.status(201).json(await rotateApiKey(db, clock, req.params.id, graceSeconds));
   });
 
   router.post('/:id/revoke', async (req, res) => {
-    await assertKeyManageable(db, authOf(res), req.params.id);
+    await assertKeyManageable(db, authOf(res), req.params.id, 'revoke');
     res.json(await revokeApiKey(db, clock, req.params.id));
   });
 
