@@ -562,10 +562,33 @@ describe('duplicates, inutilized numbers and denial', () => {
     expect(tag(answer, 'xMotivo', '<protNFe')).toContain(`[chNFe:${first.chave}][nProt:${nProt}]`);
   });
 
-  it('NFC-e: the same number in off-line contingency (tpEmis 9) is another natural key, not a 539', async () => {
+  it('NFC-e: the same number re-signed off-line (tpEmis 9, another key) is a 539 naming the authorized key', async () => {
     const nNF = freshNumber();
-    expect(protCStat(await submit(nfce({ nNF }).xml))).toBe('100');
-    expect(protCStat(await submit(nfce({ nNF, tpEmis: 9, contingency }).xml))).toBe('100');
+    const online = nfce({ nNF });
+    const first = await submit(online.xml);
+    expect(protCStat(first)).toBe('100');
+    const offline = nfce({ nNF, tpEmis: 9, contingency });
+    expect(offline.chave).not.toBe(online.chave);
+    const answer = await submit(offline.xml);
+    expect(protCStat(answer)).toBe('539');
+    expect(tag(answer, 'xMotivo', '<protNFe')).toContain(
+      `[chNFe:${online.chave}][nProt:${tag(first, 'nProt')}]`,
+    );
+    expect(tag(answer, 'nProt')).toBeUndefined();
+    expect(await sb.authority.registry.note(offline.chave)).toBeUndefined();
+    // The number keeps exactly one note, and resending the authorized key is still the plain duplicate.
+    expect(
+      (await sb.authority.registry.notes(EMIT_CNPJ)).filter((n) => n.mod === 65 && n.nNF === nNF),
+    ).toHaveLength(1);
+    expect(protCStat(await submit(online.xml))).toBe('204');
+  });
+
+  it('NFC-e: an off-line note authorized first takes the number; the online key for it gets 539, its resend 204', async () => {
+    const nNF = freshNumber();
+    const offline = nfce({ nNF, tpEmis: 9, contingency });
+    expect(protCStat(await submit(offline.xml))).toBe('100');
+    expect(protCStat(await submit(nfce({ nNF }).xml))).toBe('539');
+    expect(protCStat(await submit(offline.xml))).toBe('204');
   });
 
   it('206 for a number already inutilized', async () => {

@@ -464,7 +464,11 @@ function qrV3Verifies(n: ParsedNfe, parts: string[], signer: X509Certificate): b
   }
 }
 
-/** Natural key of a note (MOC 7.0 rule 539; Ajuste SINIEF 19/19 adds tpEmis for the NFC-e). */
+/**
+ * Natural key of a note (MOC 7.0 rule 539): environment, UF, emitter, model, series and number. tpEmis is not
+ * part of it: a number authorized once stays taken whatever the emission type of a second key for it (an
+ * NFC-e re-signed off-line under a number already authorized gets 539, as a real SEFAZ answers).
+ */
 export function naturalKey(p: {
   tpAmb: string;
   cUF: string;
@@ -472,10 +476,8 @@ export function naturalKey(p: {
   mod: string;
   serie: string;
   nNF: string;
-  tpEmis: string;
 }): string {
-  const base = `${p.tpAmb}|${p.cUF}|${p.cnpj}|${p.mod}|${Number(p.serie)}|${Number(p.nNF)}`;
-  return p.mod === '65' ? `${base}|${p.tpEmis}` : base;
+  return `${p.tpAmb}|${p.cUF}|${p.cnpj}|${p.mod}|${Number(p.serie)}|${Number(p.nNF)}`;
 }
 
 async function loadEnvironment(
@@ -487,11 +489,18 @@ async function loadEnvironment(
 ): Promise<NoteEnvironment> {
   const signature = verifySignature(n.xml, 'infNFe', { at: now });
   const sameKey = await db.selectFrom('notes').selectAll().where('chave', '=', n.chave).executeTakeFirst();
+  // By the columns, not natural_key: rows written before the rule dropped tpEmis carry "...|tpEmis" there.
   const sameNumber = await db
     .selectFrom('notes')
     .selectAll()
-    .where('natural_key', '=', naturalKey({ ...n.ide, cnpj: n.emit.id }))
+    .where('tp_amb', '=', Number(n.ide.tpAmb))
+    .where('c_uf', '=', Number(n.ide.cUF))
+    .where('cnpj', '=', n.emit.id)
+    .where('mod', '=', Number(n.ide.mod))
+    .where('serie', '=', Number(n.ide.serie))
+    .where('n_nf', '=', Number(n.ide.nNF))
     .where('chave', '!=', n.chave)
+    .orderBy('authorized_at')
     .executeTakeFirst();
   const inutilized = await db
     .selectFrom('inutilizacoes')
