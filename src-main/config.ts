@@ -1,6 +1,7 @@
 // Service settings from the environment (README lists them); invalid values stop the start with a clear message.
 import path from 'node:path';
 import { parseLogLevel, type LogLevel } from './logger.ts';
+import { backupKeepFromEnv } from './db/backup.ts';
 
 export interface ServiceConfig {
   host: string;
@@ -8,6 +9,8 @@ export interface ServiceConfig {
   dataDir: string;
   masterKey: string | undefined;
   logLevel: LogLevel;
+  /** BALCAO_BACKUP_KEEP: backups of each kind (daily, pre-migration) kept in <dataDir>/backups. */
+  backupKeep?: number;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv, cwd = process.cwd()): ServiceConfig {
@@ -22,5 +25,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv, cwd = process.cwd()): Serv
     dataDir: path.resolve(cwd, env['BALCAO_DATA_DIR'] ?? 'data'),
     masterKey: env['BALCAO_MASTER_KEY'],
     logLevel: parseLogLevel(env['BALCAO_LOG_LEVEL'], 'info'),
+    backupKeep: backupKeepFromEnv(env),
   };
 }
