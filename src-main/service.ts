@@ -7,6 +7,7 @@ import type { Server } from 'node:http';
 import { systemClock, type Clock } from './clock.ts';
 import type { ServiceConfig } from './config.ts';
 import { migrateToLatest, openDatabase, type Db } from './db/client.ts';
+import { lockDataDir } from './db/data-dir-lock.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { SecretBox, loadMasterKey } from './security/secret-box.ts';
 import { RateLimiter } from './api/middleware/rate-limit.ts';
@@ -105,9 +106,19 @@ export async function startService(
 ): Promise<RunningService> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
-  fs.mkdirSync(config.dataDir, { recursive: true });
-  const secrets = new SecretBox(loadMasterKey(config.dataDir, config.masterKey));
-  const { db, close: closeDb } = openDatabase(path.join(config.dataDir, 'balcao.sqlite'));
+  // Before anything in the data dir is read or written: a second process must not touch sandbox.json, the
+  // master key or the first one's in-flight queue rows (issue 12 item 8).
+  const lock = lockDataDir(config.dataDir);
+  let secrets: SecretBox;
+  let opened: ReturnType<typeof openDatabase>;
+  try {
+    secrets = new SecretBox(loadMasterKey(config.dataDir, config.masterKey));
+    opened = openDatabase(path.join(config.dataDir, 'balcao.sqlite'));
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  const { db, close: closeDb } = opened;
   let server: Server | undefined;
   try {
     const { applied } = await migrateToLatest(db);
@@ -239,6 +250,7 @@ export async function startService(
         resolver.close();
         await sandbox?.close();
         await closeDb();
+        lock.release();
       })();
       return closing;
     };
@@ -258,6 +270,7 @@ export async function startService(
   } catch (error) {
     server?.close();
     await closeDb();
+    lock.release();
     throw error;
   }
 }
