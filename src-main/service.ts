@@ -11,7 +11,7 @@ import { lockDataDir } from './db/data-dir-lock.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { SecretBox, loadMasterKey } from './security/secret-box.ts';
 import { RateLimiter } from './api/middleware/rate-limit.ts';
-import { createApp } from './api/server.ts';
+import { answerClientErrors, createApp } from './api/server.ts';
 import type { ServiceHooks } from './api/context.ts';
 import { bootstrapSandbox, type BootstrapResult } from './bootstrap.ts';
 import { projectRoot } from './paths.ts';
@@ -136,6 +136,7 @@ export async function startService(
     });
     server = await new Promise<Server>((resolve, reject) => {
       const s = app.listen(config.port, config.host);
+      answerClientErrors(s);
       s.once('listening', () => resolve(s));
       s.once('error', reject);
     });

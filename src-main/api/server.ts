@@ -1,10 +1,13 @@
 // The Express application: /healthz, the authenticated /v1 API, the UI's static files, and the error shape.
 import fs from 'node:fs';
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import express, { type Express } from 'express';
 import type { ApiDeps } from './context.ts';
 import { requireApiKey } from './middleware/auth.ts';
 import { canonicalLegacyIds } from './middleware/legacy-ids.ts';
 import { errorHandler, notFoundHandler } from './middleware/errors.ts';
+import { verifyJsonDepth } from './middleware/json-depth.ts';
 import type { RateLimiter } from './middleware/rate-limit.ts';
 import { randomUUID } from 'node:crypto';
 import { companyRoutes } from './routes/companies.ts';
@@ -21,8 +24,46 @@ import { statusRoutes } from './routes/status.ts';
 import { sandboxControlRoutes } from './routes/sandbox-control.ts';
 import { printerRoutes } from './routes/printers.ts';
 import { openApiDocument } from '../../src-shared/contracts/api-routes.ts';
+import type { ErrorBody } from '../../src-shared/contracts/errors.ts';
 
 export const BODY_LIMIT = '1mb';
+
+/**
+ * Node answers requests it cannot parse (a URL or headers over its 16 KiB limit, broken HTTP) itself, with
+ * an empty body; this gives them the API's error body. No request or response object exists yet, so the
+ * answer is written to the socket directly.
+ */
+export function answerClientErrors(server: Server): void {
+  server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
+    // As Node's own handler: never write into a response already on its way to the peer.
+    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent === true) {
+      socket.destroy();
+      return;
+    }
+    const [status, body]: [number, ErrorBody] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? [
+            431,
+            {
+              error: 'headers_too_large',
+              message: 'The request line and headers are larger than the 16 KiB the service accepts.',
+              details: [{ field: 'path', error: 'the URL and headers together must stay under 16 KiB' }],
+            },
+          ]
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [
+              408,
+              { error: 'validation_error', message: 'The request was not received in time.', details: [] },
+            ]
+          : [400, { error: 'validation_error', message: 'The request is not valid HTTP.', details: [] }];
+    const json = JSON.stringify(body);
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
+    );
+  });
+}
 
 export interface AppOptions extends ApiDeps {
   limiter: RateLimiter;
@@ -68,7 +109,13 @@ export function createApp(options: AppOptions): Express {
   const v1 = express.Router();
   // Authentication comes before body parsing: an unauthenticated caller gets 401, never a parse error.
   v1.use(requireApiKey(db, clock, limiter));
-  v1.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  v1.use(
+    express.json({
+      limit: BODY_LIMIT,
+      type: ['application/json', 'application/*+json'],
+      verify: verifyJsonDepth,
+    }),
+  );
   v1.use(canonicalLegacyIds());
   v1.use('/companies', companyRoutes(options));
   v1.use('/companies', statusRoutes(options));

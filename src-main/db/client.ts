@@ -57,6 +57,21 @@ export async function migrateToLatest(db: Db): Promise<MigrationReport> {
  * Runs `work` in a transaction, joining the caller's when there is one, so services compose into one
  * atomic unit (Kysely does not nest transactions).
  */
-export function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
+export async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return work(db);
+  // SQLite ends a transaction by itself on some failures (SQLITE_FULL, SQLITE_IOERR): Kysely's ROLLBACK then
+  // fails with "cannot rollback - no transaction is active", and that error would hide the real cause.
+  let failure: { error: unknown } | undefined;
+  try {
+    return await db.transaction().execute(async (trx) => {
+      try {
+        return await work(trx);
+      } catch (error) {
+        failure = { error };
+        throw error;
+      }
+    });
+  } catch (error) {
+    throw failure === undefined ? error : failure.error;
+  }
 }

@@ -1,8 +1,8 @@
 // Cancellation (event 110111): allowed only for an authorized note within the legal deadline — 24 h for
 // NF-e, 30 min for NFC-e (MOC 7.0 rejection 501) — and queued like every message to the authority.
-import { ApiError, invalidState } from '../api/errors.ts';
+import { ApiError, invalidState, validationError } from '../api/errors.ts';
 import { inTransaction, type Db } from '../db/client.ts';
-import { buildEvent, signEvent } from '../fiscal/events.ts';
+import { buildEvent, EventError, signEvent } from '../fiscal/events.ts';
 import { outboxRepository } from '../outbox/repository.ts';
 import { loadCompanyFiscal } from './context.ts';
 import type { IssueDeps } from './issue.ts';
@@ -42,17 +42,27 @@ export async function cancelDocument(
       { cStat: '501', xMotivo: 'Rejeição: Prazo de cancelamento superior ao previsto na Legislação' },
     );
   }
-  const built = buildEvent({
-    tpEvento: '110111',
-    tpAmb: fiscal.tpAmb,
-    CNPJ: fiscal.emit.CNPJ,
-    chNFe: current.chave,
-    nSeqEvento: 1,
-    dhEvento: now,
-    idLote: now.getTime() % 1_000_000_000_000_000,
-    nProt: current.n_prot ?? '',
-    xJust: justificativa,
-  });
+  let built;
+  try {
+    built = buildEvent({
+      tpEvento: '110111',
+      tpAmb: fiscal.tpAmb,
+      CNPJ: fiscal.emit.CNPJ,
+      chNFe: current.chave,
+      nSeqEvento: 1,
+      dhEvento: now,
+      idLote: now.getTime() % 1_000_000_000_000_000,
+      nProt: current.n_prot ?? '',
+      xJust: justificativa,
+    });
+  } catch (error) {
+    // The justification is counted after its free text is cleaned (emoji and control characters go), so a
+    // text of 15 characters may be too short for the event: the caller's field, not a failure of ours.
+    if (!(error instanceof EventError)) throw error;
+    const justification = error.details.filter((d) => d.field === 'xJust');
+    if (justification.length === 0) throw error;
+    throw validationError(justification.map((d) => ({ field: 'justificativa', error: d.error })));
+  }
   const signed = signEvent(built.xml, fiscal.certificate);
   if (signed.errors.length > 0) {
     throw new ApiError(

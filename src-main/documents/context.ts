@@ -6,6 +6,7 @@ import type { Ambiente } from '../db/schema.ts';
 import type { SecretBox } from '../security/secret-box.ts';
 import { readPkcs12, type A1Certificate } from '../fiscal/certificate.ts';
 import type { EmitModel } from '../fiscal/nfe/model.ts';
+import { normalizeFreeText } from '../fiscal/xml.ts';
 import type { NormalizeContext } from '../fiscal/nfe/normalize.ts';
 import { companiesRepository, type CompanyRow } from '../companies/repository.ts';
 import { customersRepository } from '../customers/repository.ts';
@@ -30,20 +31,22 @@ export interface CompanyFiscal {
 const certificateCache = new Map<string, { certId: string; cert: A1Certificate }>();
 
 export function emitFromCompany(c: CompanyRow): EmitModel {
+  // The company's free text is cleaned like a note's (xml.ts): characters XML cannot carry fail the signature.
+  const text = (value: string, max: number) => normalizeFreeText(value, max);
   return {
     CNPJ: c.cnpj,
-    xNome: c.x_nome,
-    xFant: c.x_fant,
+    xNome: text(c.x_nome, 60),
+    xFant: c.x_fant === null ? null : text(c.x_fant, 60) || null,
     IE: c.ie,
     IM: c.im,
     CRT: c.crt as EmitModel['CRT'],
     enderEmit: {
-      xLgr: c.x_lgr,
-      nro: c.nro,
-      xCpl: c.x_cpl,
-      xBairro: c.x_bairro,
+      xLgr: text(c.x_lgr, 60),
+      nro: text(c.nro, 60),
+      xCpl: c.x_cpl === null ? null : text(c.x_cpl, 60) || null,
+      xBairro: text(c.x_bairro, 60),
       cMun: c.c_mun,
-      xMun: c.x_mun,
+      xMun: text(c.x_mun, 60),
       UF: c.uf as UfSigla,
       CEP: c.cep,
       fone: c.fone,

@@ -18,6 +18,8 @@ export const ERROR_TITLES: Readonly<Record<ErrorCode, string>> = {
   certificate_invalid: 'Certificado digital inválido.',
   rate_limited: 'Muitas requisições; aguarde alguns segundos.',
   authority_unavailable: 'A SEFAZ (autorizador) não respondeu.',
+  insufficient_storage: 'O disco do serviço está cheio; libere espaço e tente de novo.',
+  headers_too_large: 'O endereço ou os cabeçalhos do pedido são grandes demais.',
   internal_error: 'Erro interno do serviço.',
 };
 

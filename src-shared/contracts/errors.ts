@@ -15,6 +15,10 @@ export const ERROR_CODES = [
   'certificate_invalid',
   'rate_limited',
   'authority_unavailable',
+  /** 507: the disk holding the service's data is full (SQLite could not write). */
+  'insufficient_storage',
+  /** 431: the request line or headers are larger than the server accepts. */
+  'headers_too_large',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

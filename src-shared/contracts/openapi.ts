@@ -60,6 +60,7 @@ const ERROR_TEXT: Record<number, string> = {
   500: 'Unexpected failure (`internal_error`); `requestId` finds the logged cause.',
   502: 'The tax authority did not answer (`authority_unavailable`).',
   503: 'The service is still starting the part this route needs (the transmission queue, the distribution service): retry (`internal_error`).',
+  507: 'The disk holding the service data is full; nothing was saved (`insufficient_storage`).',
 };
 
 const RATE_HEADERS = {
@@ -99,6 +100,8 @@ export function errorStatuses(route: RouteSpec): number[] {
     set.add(413);
     set.add(415);
   }
+  // Every call that writes can find the disk full.
+  if (route.method !== 'get') set.add(507);
   return [...set].sort((a, b) => a - b);
 }
 

@@ -40,6 +40,57 @@ function fromMulter(error: unknown): ApiError | undefined {
   ]);
 }
 
+/**
+ * busboy (under multer) reports a multipart body it cannot read to the end with plain errors: a truncated
+ * upload, a broken part header, a missing boundary, or the client going away mid-body.
+ */
+const MULTIPART_READ_ERRORS = new Set([
+  'Unexpected end of form',
+  'Unexpected end of file',
+  'Malformed part header',
+  'Multipart: Boundary not found',
+  'Malformed content type',
+  'Request aborted',
+  'Request closed',
+  'Request error',
+]);
+
+function fromMultipartRead(error: unknown, req: Request): ApiError | undefined {
+  if (!(error instanceof Error) || error.constructor !== Error || !MULTIPART_READ_ERRORS.has(error.message))
+    return undefined;
+  if (req.is('multipart/form-data') === false) return undefined;
+  return new ApiError(400, 'validation_error', 'The multipart upload is malformed or incomplete.', [
+    { field: 'body', error: error.message },
+  ]);
+}
+
+/** Express decodes path parameters itself and throws a URIError (status 400) on a bad `%` sequence. */
+function fromBadPath(error: unknown): ApiError | undefined {
+  if (!(error instanceof URIError)) return undefined;
+  return new ApiError(400, 'validation_error', 'The request path is not valid percent-encoded UTF-8.', [
+    { field: 'path', error: 'malformed percent-encoding' },
+  ]);
+}
+
+/**
+ * SQLite could not write because the disk holding the data (or the database's page limit) is full. better-
+ * sqlite3 reports it as SQLITE_FULL; the transaction was rolled back, so nothing of the request was kept.
+ */
+export function isStorageFull(error: unknown): boolean {
+  for (let e = error, depth = 0; typeof e === 'object' && e !== null && depth < 5; depth++) {
+    if ((e as { code?: unknown }).code === 'SQLITE_FULL') return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+const storageFull = () =>
+  new ApiError(
+    507,
+    'insufficient_storage',
+    'The disk holding the service data is full: the request was not saved. Free disk space and retry.',
+  );
+
 export function notFoundHandler(req: Request, _res: Response, next: NextFunction): void {
   next(new ApiError(404, 'not_found', `No route for ${req.method} ${req.path}.`));
 }
@@ -47,8 +98,23 @@ export function notFoundHandler(req: Request, _res: Response, next: NextFunction
 export function errorHandler(logger: Logger) {
   // Express recognises error handlers by their four parameters.
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
-    const known = error instanceof ApiError ? error : (fromBodyParser(error) ?? fromMulter(error));
+    const known =
+      error instanceof ApiError
+        ? error
+        : (fromBodyParser(error) ?? fromMulter(error) ?? fromBadPath(error) ?? fromMultipartRead(error, req));
     const requestId = String(res.locals['requestId'] ?? '');
+    if (known === undefined && isStorageFull(error)) {
+      // The operator needs the cause in the log, not only the "cannot rollback" that may follow it.
+      logger.error('disk full: a write to the database failed', {
+        requestId,
+        method: req.method,
+        path: req.path,
+        error: { name: (error as Error).name, code: 'SQLITE_FULL', message: (error as Error).message },
+      });
+      if (!res.headersSent) res.status(507).json(storageFull().toBody());
+      else res.end();
+      return;
+    }
     if (known !== undefined) {
       for (const [name, value] of Object.entries(known.headers)) res.setHeader(name, value);
       res.status(known.status).json(known.toBody());

@@ -229,7 +229,8 @@ function parseLeniently<S extends z.ZodType>(
 }
 
 function destFromCustomerView(c: CustomerView): DestModel {
-  const dest: DestModel = { indIEDest: c.indIEDest as 1 | 2 | 9, xNome: c.xNome };
+  // Saved before its free text was cleaned, a customer may hold characters XML cannot carry.
+  const dest: DestModel = { indIEDest: c.indIEDest as 1 | 2 | 9, xNome: normalizeFreeText(c.xNome, 60) };
   if (c.cpf !== null) dest.CPF = c.cpf;
   if (c.cnpj !== null) dest.CNPJ = c.cnpj;
   if (c.idEstrangeiro !== null) dest.idEstrangeiro = c.idEstrangeiro;
@@ -246,12 +247,12 @@ function destFromCustomerView(c: CustomerView): DestModel {
     isUf(e.uf)
   ) {
     dest.enderDest = {
-      xLgr: e.xLgr,
-      nro: e.nro,
-      xCpl: e.xCpl,
-      xBairro: e.xBairro,
+      xLgr: normalizeFreeText(e.xLgr, 60),
+      nro: normalizeFreeText(e.nro, 60),
+      xCpl: e.xCpl === null ? null : normalizeFreeText(e.xCpl, 60) || null,
+      xBairro: normalizeFreeText(e.xBairro, 60),
       cMun: e.cMun,
-      xMun: e.xMun ?? findMunicipio(e.cMun)?.xMun ?? '',
+      xMun: normalizeFreeText(e.xMun ?? findMunicipio(e.cMun)?.xMun ?? '', 60),
       UF: e.uf,
       CEP: e.cep,
       fone: null,
@@ -347,9 +348,10 @@ function addressOf(
   const pick = (field: AddressField): { value: string | undefined; path: PropertyKey[] } => {
     const names = ADDRESS_SPELLINGS[field];
     for (const name of [names.a, names.b, names.layout]) {
-      const value = source[name];
-      if (typeof value === 'string' && value.trim() !== '')
-        return { value: value.trim(), path: [...base, name] };
+      const raw = source[name];
+      // Free text like every other (xml.ts): control characters and lone surrogates cannot be signed.
+      const value = typeof raw === 'string' ? normalizeFreeText(raw, 60) : '';
+      if (value !== '') return { value, path: [...base, name] };
     }
     // A missing field is named the way the caller writes the others.
     const name = layoutSpelling ? names.layout : problems.spellingB ? names.b : names.a;
