@@ -1,6 +1,8 @@
 // The webhook delivery worker: POSTs due deliveries on its own timers with bounded concurrency, signs each
 // request at send time, retries with exponential backoff and jitter for 24 h. Crash-safe like the outbox:
 // each attempt is a row written before the request, so a restart finds and resends interrupted ones.
+// Fair: pings have their own lane, receivers take turns, and receivers that stopped answering can never
+// hold every slot, so one receiver's backlog never delays another's.
 import { performance } from 'node:perf_hooks';
 import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/client.ts';
@@ -23,8 +25,12 @@ export interface DeliveryWorkerDeps {
 
 export interface DeliveryWorkerOptions {
   pollMs: number;
-  /** Requests out at once, over all webhooks; each webhook has at most one. */
+  /** Deliveries out at once, over all webhooks; each webhook has at most one. Pings are not counted. */
   concurrency: number;
+  /** Deliveries out at once to one receiver (scheme, host and port), whatever webhooks point there. */
+  perReceiver: number;
+  /** Pings out at once, in a lane of their own: a ping never queues behind deliveries. */
+  pingConcurrency: number;
   timeoutMs: number;
   baseBackoffMs: number;
   maxBackoffMs: number;
@@ -33,12 +39,35 @@ export interface DeliveryWorkerOptions {
 export const DELIVERY_DEFAULTS: DeliveryWorkerOptions = {
   pollMs: 1000,
   concurrency: 4,
+  perReceiver: 2,
+  pingConcurrency: 4,
   timeoutMs: 10_000,
   baseBackoffMs: 60_000,
   maxBackoffMs: 3600_000,
 };
 
 export const USER_AGENT = 'Balcao-Webhooks/1';
+
+/** Webhooks with due deliveries considered per fill (one row each). */
+const HEADS_LIMIT = 1000;
+
+interface Job {
+  webhookId: string;
+  receiver: string;
+  ping: boolean;
+  done: Promise<void>;
+  abort: AbortController;
+}
+
+/** Where a webhook's requests go: deliveries to one receiver share its slots, whatever the path. */
+export function receiverOf(url: string, webhookId: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}`;
+  } catch {
+    return `webhook:${webhookId}`;
+  }
+}
 
 interface Claim {
   delivery: DeliveryRow;
@@ -65,10 +94,16 @@ function describe(error: unknown): string {
 export class WebhookDeliveryWorker {
   private readonly options: DeliveryWorkerOptions;
   private readonly sender: WebhookSender;
-  private readonly running = new Map<
-    string,
-    { webhookId: string; done: Promise<void>; abort: AbortController }
-  >();
+  private readonly running = new Map<string, Job>();
+  /**
+   * Receivers whose last request got no HTTP answer (timeout, refused, DNS, TLS). Together they hold at
+   * most concurrency - 1 slots, so a receiver that answers always finds one. Memory only: a restart
+   * forgets it, and the first unanswered request puts a dead receiver back on the list.
+   */
+  private readonly unresponsive = new Set<string>();
+  /** When each receiver last got a slot (a counter, not a clock): the one served longest ago goes next. */
+  private readonly lastServed = new Map<string, number>();
+  private served = 0;
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   /** Fills run one after another so two of them never count the same free slot. */
@@ -166,35 +201,85 @@ export class WebhookDeliveryWorker {
   }
 
   private async fillOnce(): Promise<string[]> {
-    const free = this.options.concurrency - this.running.size;
-    if (this.stopping || free <= 0) return [];
-    // More candidates than slots: several due rows of one webhook count as one.
-    const due = await deliveriesRepository.due(this.deps.db, this.now(), free * 4);
-    const busy = new Set([...this.running.values()].map((job) => job.webhookId));
+    if (this.stopping) return [];
     const started: string[] = [];
-    for (const candidate of due) {
-      if (started.length >= free || this.stopping) break;
-      if (busy.has(candidate.webhook_id) || this.running.has(candidate.id)) continue;
-      const claim = await this.claim(candidate.id);
-      if (claim === null) continue;
-      busy.add(claim.webhook.id);
-      const abort = new AbortController();
-      const done = this.deliver(claim, abort.signal)
-        .catch((error: unknown) =>
-          this.deps.logger.error('webhook delivery failed unexpectedly', {
-            deliveryId: claim.delivery.id,
-            error: String(error),
-          }),
-        )
-        .finally(() => {
-          this.running.delete(claim.delivery.id);
-          // A freed slot takes the next due row at once when the worker runs on its own.
-          if (this.timer !== undefined && !this.stopping) void this.fill().catch(() => undefined);
-        });
-      this.running.set(claim.delivery.id, { webhookId: claim.webhook.id, done, abort });
-      started.push(claim.delivery.id);
+    const jobs = [...this.running.values()];
+    const pingsFree = this.options.pingConcurrency - jobs.filter((j) => j.ping).length;
+    if (pingsFree > 0) {
+      for (const ping of await deliveriesRepository.duePings(this.deps.db, this.now(), pingsFree)) {
+        if (this.stopping) break;
+        if (this.running.has(ping.id)) continue;
+        if (await this.launch(ping.id, receiverOf(ping.url, ping.webhook_id), true)) started.push(ping.id);
+      }
+    }
+
+    const deliveries = jobs.filter((j) => !j.ping);
+    let free = this.options.concurrency - deliveries.length;
+    if (free <= 0 || this.stopping) return started;
+    const busyHooks = new Set(deliveries.map((j) => j.webhookId));
+    const perReceiver = new Map<string, number>();
+    for (const job of deliveries) perReceiver.set(job.receiver, (perReceiver.get(job.receiver) ?? 0) + 1);
+    let unresponsiveOut = deliveries.filter((j) => this.unresponsive.has(j.receiver)).length;
+    const unresponsiveCap = Math.max(1, this.options.concurrency - 1);
+
+    // One candidate per webhook (its next row). Every webhook with due rows, up to a bound far above what a
+    // store has: a window of only the oldest heads could again be filled by dead receivers' backlogs.
+    const heads = await deliveriesRepository.dueHeads(this.deps.db, this.now(), HEADS_LIMIT);
+    const byReceiver = new Map<string, typeof heads>();
+    for (const head of heads) {
+      if (busyHooks.has(head.webhook_id) || this.running.has(head.id)) continue;
+      const receiver = receiverOf(head.url, head.webhook_id);
+      byReceiver.set(receiver, [...(byReceiver.get(receiver) ?? []), head]);
+    }
+    // Receivers that answer first, then the one served longest ago; within a receiver, the oldest row.
+    const turns = [...byReceiver.keys()].sort(
+      (a, b) =>
+        Number(this.unresponsive.has(a)) - Number(this.unresponsive.has(b)) ||
+        (this.lastServed.get(a) ?? -1) - (this.lastServed.get(b) ?? -1),
+    );
+    // Round-robin: each pass gives every receiver with room at most one more slot.
+    for (let progress = true; progress && free > 0 && !this.stopping;) {
+      progress = false;
+      for (const receiver of turns) {
+        if (free <= 0 || this.stopping) break;
+        const out = perReceiver.get(receiver) ?? 0;
+        if (out >= this.options.perReceiver) continue;
+        const dead = this.unresponsive.has(receiver);
+        if (dead && unresponsiveOut >= unresponsiveCap) continue;
+        const queue = byReceiver.get(receiver);
+        const head = queue?.shift();
+        if (head === undefined) continue;
+        if (!(await this.launch(head.id, receiver, false))) continue;
+        started.push(head.id);
+        perReceiver.set(receiver, out + 1);
+        if (dead) unresponsiveOut++;
+        free--;
+        progress = true;
+      }
     }
     return started;
+  }
+
+  /** Claims the row and starts sending it; false when someone else took it or it may not go now. */
+  private async launch(id: string, receiver: string, ping: boolean): Promise<boolean> {
+    const claim = await this.claim(id);
+    if (claim === null) return false;
+    this.lastServed.set(receiver, ++this.served);
+    const abort = new AbortController();
+    const done = this.deliver(claim, receiver, abort.signal)
+      .catch((error: unknown) =>
+        this.deps.logger.error('webhook delivery failed unexpectedly', {
+          deliveryId: claim.delivery.id,
+          error: String(error),
+        }),
+      )
+      .finally(() => {
+        this.running.delete(claim.delivery.id);
+        // A freed slot takes the next due row at once when the worker runs on its own.
+        if (this.timer !== undefined && !this.stopping) void this.fill().catch(() => undefined);
+      });
+    this.running.set(claim.delivery.id, { webhookId: claim.webhook.id, receiver, ping, done, abort });
+    return true;
   }
 
   /** Marks the row in flight and opens its attempt row in one transaction; null when someone else took it. */
@@ -239,7 +324,11 @@ export class WebhookDeliveryWorker {
     });
   }
 
-  private async deliver({ delivery, webhook, attemptId }: Claim, signal: AbortSignal): Promise<void> {
+  private async deliver(
+    { delivery, webhook, attemptId }: Claim,
+    receiver: string,
+    signal: AbortSignal,
+  ): Promise<void> {
     const started = performance.now();
     const outcome: Outcome = { statusCode: null, error: null, excerpt: null, durationMs: 0, aborted: false };
     const allowLan = webhook.permitir_rede_local === 1;
@@ -268,9 +357,12 @@ export class WebhookDeliveryWorker {
         });
         outcome.statusCode = answer.statusCode;
         outcome.excerpt = answer.excerpt;
+        this.unresponsive.delete(receiver);
       } catch (error) {
         outcome.aborted = signal.aborted;
         outcome.error = signal.aborted ? 'aborted: the service is stopping' : describe(error);
+        // Any HTTP answer, even a 500, means the receiver is there; only silence marks it.
+        if (!signal.aborted) this.unresponsive.add(receiver);
       }
     }
     outcome.durationMs = Math.round(performance.now() - started);

@@ -1,4 +1,5 @@
 // Persistence of webhooks, their deliveries and delivery attempts.
+import { sql } from 'kysely';
 import { newId } from '../ids.ts';
 import type { Db } from '../db/client.ts';
 import { pageOf, type RowWindow } from '../db/paginate.ts';
@@ -78,20 +79,42 @@ export const deliveriesRepository = {
   },
 
   /**
-   * Due rows, oldest first, of webhooks that are active (a ping is sent even to a paused one) and have
-   * nothing in flight: one slow receiver holds at most one of the worker's slots.
+   * For each active webhook with nothing in flight, its one due delivery that is next in line (a ping is
+   * not: pings have their own lane, see duePings), with the webhook's URL so the worker can group
+   * webhooks by receiver. Bounded by `limit` webhooks, those waiting longest first.
    */
-  due: (db: Db, now: string, limit: number) =>
+  dueHeads: (db: Db, now: string, limit: number) =>
     db
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-      .select(['d.id', 'd.webhook_id'])
+      // SQLite takes bare columns from the row holding the min() (documented for a single min/max).
+      // next_try_at and created_at are fixed-width ISO texts, so their concatenation orders like the pair.
+      .select(['d.id', 'd.webhook_id', 'w.url', sql<string>`min(d.next_try_at || d.created_at)`.as('rank')])
       .where('d.status', '=', 'pending')
       .where('d.next_try_at', '<=', now)
-      .where((eb) => eb.or([eb('w.ativo', '=', 1), eb('d.event', '=', 'ping')]))
+      .where('d.event', '!=', 'ping')
+      .where('w.ativo', '=', 1)
       .where('d.webhook_id', 'not in', (eb) =>
-        eb.selectFrom('webhook_deliveries').select('webhook_id').where('status', '=', 'in_flight'),
+        eb
+          .selectFrom('webhook_deliveries')
+          .select('webhook_id')
+          .where('status', '=', 'in_flight')
+          .where('event', '!=', 'ping'),
       )
+      .groupBy('d.webhook_id')
+      .orderBy('rank')
+      .limit(limit)
+      .execute(),
+
+  /** Due pings, oldest first, paused webhooks included: a ping answers "can you reach it?" right now. */
+  duePings: (db: Db, now: string, limit: number) =>
+    db
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+      .select(['d.id', 'd.webhook_id', 'w.url'])
+      .where('d.status', '=', 'pending')
+      .where('d.next_try_at', '<=', now)
+      .where('d.event', '=', 'ping')
       .orderBy('d.next_try_at')
       .orderBy('d.created_at')
       .limit(limit)
