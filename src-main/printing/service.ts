@@ -66,7 +66,11 @@ function notifyQueued(): void {
 // --- views --------------------------------------------------------------------------------------------
 
 export function connectionOf(row: PrinterRow): PrinterConnection {
-  return { tipo: row.tipo, conexao: JSON.parse(row.conexao_json) } as PrinterConnection;
+  const connection = { tipo: row.tipo, conexao: JSON.parse(row.conexao_json) } as PrinterConnection;
+  // Rows saved before the flag existed allow no local address: the flag is only ever set explicitly.
+  if (connection.tipo === 'rede')
+    connection.conexao.permitirRedeLocal = connection.conexao.permitirRedeLocal === true;
+  return connection;
 }
 
 const hex = (n: number) => `0x${n.toString(16).padStart(4, '0')}`;

@@ -5,6 +5,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { classifyHost } from '../../src-shared/contracts/webhooks.ts';
+import { lookupRefusing, RefusedAddress } from '../net-lookup.ts';
 
 export interface WebhookRequest {
   url: string;
@@ -31,31 +32,16 @@ const EXCERPT_CHARS = 512;
 /** How much of an answer is read; the rest is discarded so a chatty receiver costs nothing. */
 const READ_LIMIT = 4096;
 
-export class RefusedAddress extends Error {}
+export { RefusedAddress };
 
 /** dns.lookup that refuses addresses the webhook may not reach, so a public name cannot point inside. */
 export function guardedLookup(allowLan: boolean, resolve: typeof dns.lookup = dns.lookup): LookupFunction {
-  return (hostname, options, callback) => {
-    resolve(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error !== null) {
-        callback(error, '', 0);
-        return;
-      }
-      const list = addresses as dns.LookupAddress[];
-      const refused = list.find((a) => {
-        const kind = classifyHost(a.address);
-        return kind === 'reserved' || (kind === 'private' && !allowLan);
-      });
-      const first = list[0];
-      if (refused !== undefined || first === undefined) {
-        const why = refused === undefined ? 'no address' : `${refused.address} is not allowed`;
-        callback(new RefusedAddress(`${hostname} resolves to a private address (${why})`), '', 0);
-        return;
-      }
-      if (options.all === true) callback(null, list);
-      else callback(null, first.address, first.family);
-    });
-  };
+  return lookupRefusing((address) => {
+    const kind = classifyHost(address);
+    return kind === 'reserved' || (kind === 'private' && !allowLan)
+      ? `resolves to a private address (${address} is not allowed)`
+      : null;
+  }, resolve);
 }
 
 export const httpWebhookSender: WebhookSender = {

@@ -2,6 +2,7 @@
 // status, and the persisted queue of receipts and test pages sent to them.
 import { z } from 'zod';
 import { pageQuerySchema, timestampSchema } from './common.ts';
+import { addressKind } from '../net-address.ts';
 
 export const PRINTER_TIPOS = ['rede', 'usb', 'serial'] as const;
 export type PrinterTipo = (typeof PRINTER_TIPOS)[number];
@@ -54,7 +55,33 @@ const usbId = z
     return n;
   });
 
-export const redeConexaoSchema = z.strictObject({ host, porta: porta.default(DEFAULT_NETWORK_PORT) });
+/**
+ * Why a network printer may not be reached at `address` (a literal, or what its name resolved to), or null.
+ * Receipt printers live on the shop's LAN (10/8, 172.16/12, 192.168/16, fc00::/7), always allowed; loopback,
+ * link-local and cloud metadata addresses would turn printing and the status route into a probe of this
+ * machine's own services, so they need `permitirRedeLocal` on the printer; reserved ranges never pass.
+ */
+export function printerAddressProblem(address: string, permitirRedeLocal: boolean): string | null {
+  const kind = addressKind(address);
+  if (kind === 'reserved') return `${address} is not a unicast address a printer can have`;
+  if ((kind === 'loopback' || kind === 'link-local' || kind === 'metadata') && !permitirRedeLocal) {
+    const what = kind === 'metadata' ? 'a cloud metadata' : `a ${kind}`;
+    return `${address} is ${what} address; set permitirRedeLocal on the printer to allow it`;
+  }
+  return null;
+}
+
+export const redeConexaoSchema = z
+  .strictObject({
+    host,
+    porta: porta.default(DEFAULT_NETWORK_PORT),
+    /** Allow loopback, link-local and metadata addresses (a printer served by this machine, a test rig). */
+    permitirRedeLocal: z.boolean({ error: 'must be true or false' }).default(false),
+  })
+  .superRefine((c, ctx) => {
+    const problem = printerAddressProblem(c.host, c.permitirRedeLocal);
+    if (problem !== null) ctx.addIssue({ code: 'custom', path: ['host'], message: problem });
+  });
 export const usbConexaoSchema = z.strictObject({ vendorId: usbId, productId: usbId });
 export const serialConexaoSchema = z.strictObject({
   caminho: z
@@ -203,7 +230,7 @@ export const printerViewSchema = z.object({
   tipo: z.enum(PRINTER_TIPOS),
   /** USB ids are shown as lsusb prints them ("0x0416"). */
   conexao: z.union([
-    z.object({ host: z.string(), porta: z.number().int() }),
+    z.object({ host: z.string(), porta: z.number().int(), permitirRedeLocal: z.boolean() }),
     z.object({ vendorId: z.string(), productId: z.string() }),
     z.object({ caminho: z.string(), baudRate: z.number().int() }),
   ]),

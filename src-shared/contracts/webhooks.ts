@@ -2,6 +2,7 @@
 // renderer can show the same errors the service gives).
 import { z } from 'zod';
 import { listQuerySchema } from './common.ts';
+import { addressKind } from '../net-address.ts';
 
 /** Events a webhook can receive (seed §6); `ping` is only sent by test-connection. */
 export const WEBHOOK_EVENTS = [
@@ -196,83 +197,14 @@ export type QueuedJob = z.infer<typeof queuedJobSchema>;
 /** `public` may be reached always; `private` only with permitirRedeLocal; `reserved` never. */
 export type HostClass = 'public' | 'private' | 'reserved';
 
-function parseIpv4(host: string): number[] | null {
-  const parts = host.split('.');
-  if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p))) return null;
-  const bytes = parts.map(Number);
-  return bytes.every((b) => b <= 255) ? bytes : null;
-}
-
-function classifyIpv4([a, b, c]: number[]): HostClass {
-  if (a === undefined || b === undefined || c === undefined) return 'reserved';
-  // RFC 6890: "this network", multicast, future use and broadcast are never a receiver.
-  if (a === 0 || a >= 224) return 'reserved';
-  if (a === 10 || a === 127) return 'private';
-  if (a === 100 && b >= 64 && b <= 127) return 'private'; // carrier-grade NAT (RFC 6598)
-  if (a === 169 && b === 254) return 'private'; // link-local, where cloud metadata services live
-  if (a === 172 && b >= 16 && b <= 31) return 'private';
-  if (a === 192 && b === 168) return 'private';
-  if (a === 192 && b === 0 && c === 0) return 'reserved'; // IETF protocol assignments
-  if (a === 198 && (b === 18 || b === 19)) return 'private'; // benchmarking (RFC 2544)
-  return 'public';
-}
-
-/** Expands an IPv6 text (with an optional dotted IPv4 tail) into its eight 16-bit groups. */
-function parseIpv6(text: string): number[] | null {
-  let host = text;
-  const dotted = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(host);
-  if (dotted !== null) {
-    const v4 = parseIpv4(dotted[2] ?? '');
-    if (v4 === null) return null;
-    const [a = 0, b = 0, c = 0, d = 0] = v4;
-    host = `${dotted[1] ?? ''}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const halves = host.split('::');
-  if (halves.length > 2) return null;
-  const toGroups = (s: string) => (s === '' ? [] : s.split(':'));
-  const head = toGroups(halves[0] ?? '');
-  const rest = halves.length === 2 ? toGroups(halves[1] ?? '') : [];
-  if (![...head, ...rest].every((g) => /^[0-9a-f]{1,4}$/i.test(g))) return null;
-  const known = head.length + rest.length;
-  if (halves.length === 1 ? known !== 8 : known > 7) return null;
-  const zeros = new Array<number>(8 - known).fill(0);
-  return [...head, ...zeros.map(String), ...rest].map((g) => parseInt(g, 16));
-}
-
-function classifyIpv6(groups: number[]): HostClass {
-  const [g0 = 0, g1 = 0, , , , g5 = 0, g6 = 0, g7 = 0] = groups;
-  const embedded = [g6 >> 8, g6 & 0xff, g7 >> 8, g7 & 0xff];
-  const firstFiveZero = groups.slice(0, 5).every((g) => g === 0);
-  if (firstFiveZero && g5 === 0xffff) return classifyIpv4(embedded); // IPv4-mapped
-  if (groups.slice(0, 7).every((g) => g === 0)) return g7 === 1 ? 'private' : 'reserved'; // ::1 and ::
-  if (g0 === 0x64 && g1 === 0xff9b && groups.slice(2, 6).every((g) => g === 0)) return classifyIpv4(embedded);
-  if (g0 === 0x2002)
-    return classifyIpv4([g1 >> 8, g1 & 0xff, (groups[2] ?? 0) >> 8, (groups[2] ?? 0) & 0xff]);
-  if ((g0 & 0xfe00) === 0xfc00 || (g0 & 0xffc0) === 0xfe80) return 'private'; // unique local, link-local
-  if (g0 === 0x2001 && g1 === 0x0db8) return 'reserved'; // documentation
-  // Global unicast is 2000::/3; multicast and the unassigned rest are never a receiver.
-  return (g0 & 0xe000) === 0x2000 ? 'public' : 'reserved';
-}
-
-/** Names that only resolve inside a network: single labels, `localhost`, mDNS and private-use suffixes. */
-const LOCAL_SUFFIXES = ['.localhost', '.local', '.internal', '.lan', '.home.arpa'];
-
-/** Classifies a literal address or host name as it appears in a URL (IPv6 with or without brackets). */
+/**
+ * The webhook policy over the one address classification (src-shared/net-address.ts), which printers use
+ * too: private, loopback, link-local and local names need permitirRedeLocal; reserved ranges never pass.
+ */
 export function classifyHost(hostname: string): HostClass {
-  const host = hostname
-    .toLowerCase()
-    .replace(/^\[|\]$/g, '')
-    .replace(/\.$/, '');
-  const v4 = parseIpv4(host);
-  if (v4 !== null) return classifyIpv4(v4);
-  if (host.includes(':')) {
-    const v6 = parseIpv6(host);
-    return v6 === null ? 'reserved' : classifyIpv6(v6);
-  }
-  if (host === 'localhost' || !host.includes('.') || LOCAL_SUFFIXES.some((s) => host.endsWith(s))) {
-    return 'private';
-  }
-  return 'public';
+  const kind = addressKind(hostname);
+  if (kind === 'public' || kind === 'reserved') return kind;
+  return 'private';
 }
 
 /** Why `raw` cannot be a receiver URL, or null when it can. */

@@ -33,13 +33,13 @@ const doneJob = (id: string) =>
 describe('printer profiles', () => {
   it('creates the three kinds with their defaults; the first printer becomes the default one', async () => {
     const rede = await api(h, 'POST', printers(), {
-      json: { nome: 'Caixa 1', tipo: 'rede', conexao: { host: '127.0.0.1' } },
+      json: { nome: 'Caixa 1', tipo: 'rede', conexao: { host: '127.0.0.1', permitirRedeLocal: true } },
     });
     expect(rede.status).toBe(201);
     expect(rede.body).toMatchObject({
       nome: 'Caixa 1',
       tipo: 'rede',
-      conexao: { host: '127.0.0.1', porta: 9100 },
+      conexao: { host: '127.0.0.1', porta: 9100, permitirRedeLocal: true },
       largura: 80,
       qr: 'nativo',
       codePage: 'pc850',
@@ -147,7 +147,11 @@ describe('printer profiles', () => {
     const otherId = (other.body as { id: string }).id;
     const foreign = await createPrinter(
       h,
-      { nome: 'Loja 2', tipo: 'rede', conexao: { host: '127.0.0.1', porta: await closedPort() } },
+      {
+        nome: 'Loja 2',
+        tipo: 'rede',
+        conexao: { host: '127.0.0.1', porta: await closedPort(), permitirRedeLocal: true },
+      },
       otherId,
     );
     const keyRes = await api(h, 'POST', '/v1/api-keys', {
@@ -196,7 +200,7 @@ describe('live status and test page', () => {
     const p = await createPrinter(h, {
       nome: 'Status',
       tipo: 'rede',
-      conexao: { host: '127.0.0.1', porta: port },
+      conexao: { host: '127.0.0.1', porta: port, permitirRedeLocal: true },
     });
     printer.status = STATUS.paperNearEnd;
     const res = await api(h, 'GET', `${printers()}/${p.id}/status`);
@@ -220,7 +224,7 @@ describe('live status and test page', () => {
     const down = await createPrinter(h, {
       nome: 'Desligada',
       tipo: 'rede',
-      conexao: { host: '127.0.0.1', porta: await closedPort() },
+      conexao: { host: '127.0.0.1', porta: await closedPort(), permitirRedeLocal: true },
     });
     const status = (await api(h, 'GET', `${printers()}/${down.id}/status`)).body as PrinterStatusView;
     expect(status).toMatchObject({ reachable: false, online: false, problem: 'offline' });
@@ -236,7 +240,7 @@ describe('live status and test page', () => {
     const p = await createPrinter(h, {
       nome: 'Teste 58',
       tipo: 'rede',
-      conexao: { host: '127.0.0.1', porta: port },
+      conexao: { host: '127.0.0.1', porta: port, permitirRedeLocal: true },
       largura: 58,
       qr: 'raster',
       codePage: 'pc860',
@@ -264,7 +268,7 @@ describe('printing notes', () => {
     const p = await createPrinter(h, {
       nome: 'Caixa',
       tipo: 'rede',
-      conexao: { host: '127.0.0.1', porta: port },
+      conexao: { host: '127.0.0.1', porta: port, permitirRedeLocal: true },
       padrao: true,
     });
     const sold = await sell(h);
@@ -323,7 +327,11 @@ describe('printing notes', () => {
   });
 
   it('a rejected NFC-e (409 invalid_state) and an NF-e (404) are not printed', async () => {
-    await createPrinter(h, { nome: 'Caixa', tipo: 'rede', conexao: { host: '127.0.0.1', porta: port } });
+    await createPrinter(h, {
+      nome: 'Caixa',
+      tipo: 'rede',
+      conexao: { host: '127.0.0.1', porta: port, permitirRedeLocal: true },
+    });
     const sandbox = h.service.sandbox;
     if (sandbox === null) throw new Error('the harness runs the embedded sandbox');
     sandbox.faults.reject(228);

@@ -40,7 +40,7 @@ describe('retries', () => {
     const p = await createPrinter(h, {
       nome: 'Caixa 1',
       tipo: 'rede',
-      conexao: { host: '127.0.0.1', porta: printer.port },
+      conexao: { host: '127.0.0.1', porta: printer.port, permitirRedeLocal: true },
       impressaoAutomatica: true,
     });
     printer.status = STATUS.paperOut;
@@ -77,7 +77,7 @@ describe('retries', () => {
     const p = await createPrinter(h, {
       nome: 'Caixa 2',
       tipo: 'rede',
-      conexao: { host: '127.0.0.1', porta: port },
+      conexao: { host: '127.0.0.1', porta: port, permitirRedeLocal: true },
       impressaoAutomatica: true,
       padrao: true,
     });
@@ -109,7 +109,7 @@ describe('retries', () => {
     const p = await createPrinter(h, {
       nome: 'Caixa 3',
       tipo: 'rede',
-      conexao: { host: '127.0.0.1', porta: port },
+      conexao: { host: '127.0.0.1', porta: port, permitirRedeLocal: true },
       padrao: true,
     });
     const test = await api(h, 'POST', `/v1/companies/${h.companyId}/printers/${p.id}/test`);
@@ -152,7 +152,7 @@ describe('automatic printing once per note', () => {
     await createPrinter(h, {
       nome: 'Caixa',
       tipo: 'rede',
-      conexao: { host: '127.0.0.1', porta: printer.port },
+      conexao: { host: '127.0.0.1', porta: printer.port, permitirRedeLocal: true },
       impressaoAutomatica: true,
     });
     const sandbox = h.service.sandbox;
@@ -237,7 +237,7 @@ describe('restart', () => {
     const p = await createPrinter(first, {
       nome: 'Caixa',
       tipo: 'rede',
-      conexao: { host: '127.0.0.1', porta: await closedPort() },
+      conexao: { host: '127.0.0.1', porta: await closedPort(), permitirRedeLocal: true },
     });
     const test = await api(first, 'POST', `/v1/companies/${first.companyId}/printers/${p.id}/test`);
     const { jobId } = test.body as { jobId: string };
@@ -258,7 +258,7 @@ describe('restart', () => {
     await opened.db.updateTable('print_jobs').set({ status: 'printing' }).where('id', '=', jobId).execute();
     await opened.db
       .updateTable('printers')
-      .set({ conexao_json: JSON.stringify({ host: '127.0.0.1', porta: printer.port }) })
+      .set({ conexao_json: JSON.stringify({ host: '127.0.0.1', porta: printer.port, permitirRedeLocal: true }) })
       .where('id', '=', p.id)
       .execute();
     const stored = await opened.db

@@ -57,7 +57,11 @@ describe('network transport (TCP 9100)', () => {
 
   it('asks DLE EOT 1, 2, 4 and reports paper near end as printable', async () => {
     printer.status = STATUS.paperNearEnd;
-    const status = await networkTransport({ host: '127.0.0.1', porta: port }).status();
+    const status = await networkTransport({
+      host: '127.0.0.1',
+      porta: port,
+      permitirRedeLocal: true,
+    }).status();
     expect(status).toMatchObject({ reachable: true, statusReported: true, online: true, paperNearEnd: true });
     expect(printer.queries.slice(-3)).toEqual([1, 2, 4]);
     printer.status = STATUS.ready;
@@ -68,7 +72,7 @@ describe('network transport (TCP 9100)', () => {
     const bytes = Uint8Array.from({ length: 70_000 }, (_, i) => (i * 7 + 3) % 256);
     bytes[0] = 0x1b; // ESC @ starts every job; the printer sees no stray status query in the data
     bytes[1] = 0x40;
-    await networkTransport({ host: '127.0.0.1', porta: port }).print(bytes);
+    await networkTransport({ host: '127.0.0.1', porta: port, permitirRedeLocal: true }).print(bytes);
     const [job] = (await printer.waitForJobs(before + 1)).slice(before);
     expect(job?.equals(Buffer.from(bytes))).toBe(true);
   });
@@ -76,7 +80,7 @@ describe('network transport (TCP 9100)', () => {
   it('paper out: PrintError paper_out and nothing sent', async () => {
     printer.status = STATUS.paperOut;
     const before = printer.jobs.length;
-    const error = await networkTransport({ host: '127.0.0.1', porta: port })
+    const error = await networkTransport({ host: '127.0.0.1', porta: port, permitirRedeLocal: true })
       .print(Uint8Array.of(0x1b, 0x40, 0x41))
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PrintError);
@@ -88,7 +92,10 @@ describe('network transport (TCP 9100)', () => {
   it('a printer that does not answer status still prints (status not reported)', async () => {
     printer.answersStatus = false;
     try {
-      const transport = networkTransport({ host: '127.0.0.1', porta: port }, { statusTimeoutMs: 100 });
+      const transport = networkTransport(
+        { host: '127.0.0.1', porta: port, permitirRedeLocal: true },
+        { statusTimeoutMs: 100 },
+      );
       expect(await transport.status()).toMatchObject({
         reachable: true,
         statusReported: false,
@@ -104,7 +111,11 @@ describe('network transport (TCP 9100)', () => {
   });
 
   it('closed port: status offline (unreachable), print throws offline', async () => {
-    const transport = networkTransport({ host: '127.0.0.1', porta: await closedPort() });
+    const transport = networkTransport({
+      host: '127.0.0.1',
+      porta: await closedPort(),
+      permitirRedeLocal: true,
+    });
     const status = await transport.status();
     expect(status).toMatchObject({ reachable: false, online: false });
     expect(status.detail).toContain('ECONNREFUSED');

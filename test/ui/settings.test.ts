@@ -71,6 +71,8 @@ describe('settings', () => {
       await dialog.getByLabel('Nome da impressora').fill('Caixa 1');
       await dialog.getByLabel('Endereço da impressora').fill('127.0.0.1');
       await dialog.getByLabel('Porta').fill(String(port));
+      // The fake printer listens on this machine: a loopback address needs the explicit permission.
+      await dialog.getByLabel('Permitir endereço local').check();
       await dialog.getByRole('button', { name: 'Salvar' }).click();
       const row = page.getByTestId('printers').locator('tr', { hasText: 'Caixa 1' });
       await row.waitFor();

@@ -1,6 +1,8 @@
 // Network printers: a raw TCP socket to host:porta (9100, "JetDirect"/AppSocket), which every Ethernet and
 // Wi-Fi ESC/POS printer offers; status answers come back on the same socket.
 import net from 'node:net';
+import { printerAddressProblem } from '../../../src-shared/contracts/printers.ts';
+import { lookupRefusing } from '../../net-lookup.ts';
 import { ChannelTransport, IncomingBytes, PrintError, withTimeout, type Channel } from './channel.ts';
 
 export interface NetworkOptions {
@@ -21,10 +23,30 @@ export const NETWORK_DEFAULTS: NetworkOptions = {
 
 const errorText = (error: NodeJS.ErrnoException) => error.code ?? error.message;
 
-export function openNetworkChannel(host: string, port: number, options: NetworkOptions): Promise<Channel> {
+/**
+ * Opens the socket only to an address the printer may have: a literal is checked here (Node skips the lookup
+ * for it), a name on every address it resolves to, so nothing is ever sent to a refused address.
+ */
+export function openNetworkChannel(
+  host: string,
+  port: number,
+  options: NetworkOptions,
+  permitirRedeLocal = false,
+): Promise<Channel> {
   const target = `${host}:${port}`;
+  if (net.isIP(host) !== 0) {
+    const problem = printerAddressProblem(host, permitirRedeLocal);
+    if (problem !== null) return Promise.reject(new PrintError('offline', `${target}: refused: ${problem}`));
+  }
   return new Promise<Channel>((resolve, reject) => {
-    const socket = net.connect({ host, port });
+    const socket = net.connect({
+      host,
+      port,
+      lookup: lookupRefusing((address) => {
+        const problem = printerAddressProblem(address, permitirRedeLocal);
+        return problem === null ? null : `resolves to a refused address (${problem})`;
+      }),
+    });
     const incoming = new IncomingBytes();
     let failure: PrintError | undefined;
     const connectTimer = setTimeout(() => {
@@ -73,13 +95,13 @@ export function openNetworkChannel(host: string, port: number, options: NetworkO
 }
 
 export function networkTransport(
-  conexao: { host: string; porta: number },
+  conexao: { host: string; porta: number; permitirRedeLocal?: boolean },
   options: Partial<NetworkOptions> = {},
 ): ChannelTransport {
   const o = { ...NETWORK_DEFAULTS, ...options };
   return new ChannelTransport(
     `${conexao.host}:${conexao.porta}`,
-    () => openNetworkChannel(conexao.host, conexao.porta, o),
+    () => openNetworkChannel(conexao.host, conexao.porta, o, conexao.permitirRedeLocal === true),
     { statusMs: o.statusTimeoutMs },
   );
 }

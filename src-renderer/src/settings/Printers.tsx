@@ -199,6 +199,7 @@ function PrinterDialog(props: { printer: PrinterView | null; onClose: () => void
     tipo: (p?.tipo ?? 'rede') as PrinterTipo,
     host: c !== undefined && 'host' in c ? c.host : '',
     porta: String(c !== undefined && 'porta' in c ? c.porta : DEFAULT_NETWORK_PORT),
+    permitirRedeLocal: c !== undefined && 'permitirRedeLocal' in c ? c.permitirRedeLocal : false,
     vendorId: c !== undefined && 'vendorId' in c ? c.vendorId : '',
     productId: c !== undefined && 'productId' in c ? c.productId : '',
     caminho: c !== undefined && 'caminho' in c ? c.caminho : '',
@@ -215,7 +216,7 @@ function PrinterDialog(props: { printer: PrinterView | null; onClose: () => void
   const f = action.fields;
   const conexao =
     form.tipo === 'rede'
-      ? { host: form.host, porta: Number(form.porta) }
+      ? { host: form.host, porta: Number(form.porta), permitirRedeLocal: form.permitirRedeLocal }
       : form.tipo === 'usb'
         ? { vendorId: form.vendorId, productId: form.productId }
         : { caminho: form.caminho, baudRate: Number(form.baudRate) };
@@ -278,6 +279,15 @@ function PrinterDialog(props: { printer: PrinterView | null; onClose: () => void
               <Field label="Porta" error={f['conexao.porta']}>
                 <input value={form.porta} onChange={set('porta')} inputMode="numeric" aria-label="Porta" />
               </Field>
+              <label className="check">
+                <input
+                  type="checkbox"
+                  checked={form.permitirRedeLocal}
+                  onChange={(e) => setForm({ ...form, permitirRedeLocal: e.target.checked })}
+                  aria-label="Permitir endereço local"
+                />{' '}
+                Permitir endereço desta máquina (127.0.0.1, localhost) ou link-local (169.254.x.x)
+              </label>
             </>
           ) : form.tipo === 'usb' ? (
             <>
