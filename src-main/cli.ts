@@ -6,6 +6,9 @@ import { parseArgs } from 'node:util';
 import { systemClock } from './clock.ts';
 import { configFromEnv } from './config.ts';
 import { migrateToLatest, openDatabase } from './db/client.ts';
+import { RestoreRefused, backupDatabase, listBackups, restoreDatabase } from './db/backup.ts';
+import { DataDirLocked, lockDataDir } from './db/data-dir-lock.ts';
+import type { ServiceConfig } from './config.ts';
 import { SecretBox, loadMasterKey } from './security/secret-box.ts';
 import { apiKeysRepository } from './api-keys/repository.ts';
 import { createApiKey, createOrganization, revokeApiKey, rotateApiKey } from './api-keys/service.ts';
@@ -28,6 +31,10 @@ const USAGE = `Usage: npm run cli -- <command> [options]   (data dir: BALCAO_DAT
   key rotate --id KEY_ID [--grace-seconds N]  new key; the old one keeps working N seconds (default 86400)
   key revoke --id KEY_ID                      revoke a key at once
   key list --org ORG_ID [--company CMP_ID]    list keys (never their secrets)
+  backup                                      back the database up now (into <data dir>/backups)
+  backup list                                 list the backups, newest first
+  restore FILE                                replace the database by a backup, after checking it; the
+                                              service must be stopped; the current database is kept aside
 `;
 
 const options = {
@@ -49,6 +56,34 @@ function required(value: string | undefined, flag: string): string {
 
 class UsageError extends Error {}
 
+const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+
+/**
+ * Restores a backup into the data dir, holding the data dir's lock meanwhile: a running service keeps its
+ * database open and would go on writing to the file moved aside, and a service must not start mid-restore.
+ */
+async function restore(config: ServiceConfig, file: string | undefined): Promise<void> {
+  if (file === undefined || file === '') throw new UsageError('restore needs the backup file');
+  const lock = lockDataDir(config.dataDir, 'restore');
+  try {
+    const result = await restoreDatabase(config.dataDir, path.resolve(file));
+    print(result);
+    process.stderr.write(
+      `restored ${result.restored}` +
+        (result.keptAside === null ? '\n' : `; the previous database was kept as ${result.keptAside}\n`),
+    );
+  } catch (error) {
+    if (error instanceof RestoreRefused) {
+      process.stderr.write(`${error.message}\nThe current database was not touched.\n`);
+      process.exitCode = 2;
+      return;
+    }
+    throw error;
+  } finally {
+    lock.release();
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const parsed = parseArgs({ args: argv, options, allowPositionals: true });
   const { positionals } = parsed;
@@ -65,10 +100,23 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const config = configFromEnv(process.env);
+  if (noun === 'restore') {
+    await restore(config, verb);
+    return;
+  }
+  if (noun === 'backup') {
+    if (verb === 'list') {
+      print(listBackups(config.dataDir).map((b) => ({ ...b, takenAt: b.takenAt.toISOString() })));
+    } else if (verb === undefined) {
+      print(await backupDatabase(config.dataDir, 'manual', { keep: config.backupKeep }));
+    } else {
+      throw new UsageError(`unknown command 'backup ${verb}'`);
+    }
+    return;
+  }
   const secrets = new SecretBox(loadMasterKey(config.dataDir, config.masterKey));
   const { db, close } = openDatabase(path.join(config.dataDir, 'balcao.sqlite'));
   const clock = systemClock;
-  const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   try {
     await migrateToLatest(db);
     switch (`${noun} ${verb ?? ''}`) {
@@ -143,6 +191,8 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof ApiError) {
     process.stderr.write(`${error.message}\n${JSON.stringify(error.toBody().details, null, 2)}\n`);
+  } else if (error instanceof DataDirLocked) {
+    process.stderr.write(`${error.message}\n`);
   } else if (error instanceof UsageError) {
     process.stderr.write(`${error.message}\n\n${USAGE}`);
   } else {
