@@ -88,6 +88,10 @@ export const abandonedQuerySchema = z.object({
   older_than_hours: hours.optional(),
   olderThanHours: hours.optional(),
 });
+/** GET /v1/companies/:id/xml-export: the month (AAAA-MM) of the notes' dhEmi, in the company's time zone. */
+export const xmlExportQuerySchema = z.object({
+  mes: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, { error: 'must be a month as AAAA-MM' }),
+});
 /** POST /v1/companies/:id/abandoned-numbers/void. */
 export const abandonedVoidRequestSchema = z.strictObject({
   older_than_hours: z.number().int().min(0).max(8760).optional(),

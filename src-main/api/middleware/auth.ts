@@ -44,7 +44,8 @@ export function authOf(res: Response): AuthContext {
  * Downloads a browser opens by plain link (a DANFE in a new tab, an XML, a receipt preview) cannot send a
  * header, so these GETs alone also take `?api_key=`; everything that changes state still needs the header.
  */
-const BROWSER_LINK = /^\/(nfe|nfce)\/[^/]+\/(danfe|xml|escpos(\/preview\.png)?)$/;
+const BROWSER_LINK =
+  /^\/((nfe|nfce)\/[^/]+\/(danfe|xml|escpos(\/preview\.png)?)|companies\/[^/]+\/xml-export)$/;
 
 function presentedKey(req: Request, res: Response): string | undefined {
   const header = req.get('X-API-Key');

@@ -1,0 +1,288 @@
+// The accountant's monthly package: every authorized, denied or cancelled note's nfeProc, the issuer's events
+// (procEventoNFe) and the voids (ProcInutNFe) of a month, as one zip with a summary CSV, streamed in batches.
+import { sql } from 'kysely';
+import { Zip, ZipDeflate } from 'fflate';
+import type { Db } from '../db/client.ts';
+import type { CompaniesTable } from '../db/schema.ts';
+import type { Selectable } from 'kysely';
+import { formatDateTimeTz } from '../fiscal/datetime.ts';
+import { procEventoNFe, procInutNFe } from '../fiscal/proc.ts';
+import { DESC_EVENTO, isTpEvento } from '../fiscal/events.ts';
+import { refreshVoids, type NumberVoidsTable } from '../documents/inutilizar.ts';
+import { ufBySigla } from '../../src-shared/uf.ts';
+
+/**
+ * Notes whose XML the store must keep and hand to its accountant: authorized ones, those whose use was
+ * denied (they carry the authority's protocol too) and cancelled ones (with their cancellation event).
+ */
+const EXPORTED_STATUSES = ['autorizada', 'denegada', 'cancelada'] as const;
+/** The issuer's own events; the recipient's manifestations of received notes are not the store's notes. */
+const ISSUER_EVENTS: ReadonlySet<string> = new Set(['110110', '110111', '110112']);
+const BATCH = 200;
+
+export const CSV_HEADER = [
+  'tipo',
+  'modelo',
+  'serie',
+  'numero',
+  'numero_final',
+  'chave',
+  'data',
+  'status',
+  'valor_total',
+  'protocolo',
+  'arquivo',
+] as const;
+
+type CsvRow = Record<(typeof CSV_HEADER)[number], string>;
+
+/** Where the zip's bytes go; a promise makes the export wait (back-pressure from a slow download). */
+export type ZipSink = (chunk: Uint8Array) => void | Promise<void>;
+
+export interface MonthExportSummary {
+  notes: number;
+  events: number;
+  voids: number;
+}
+
+const tag = (xml: string, name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1];
+
+/** `2026-11` → the month of the instant `when` in `timeZone`. */
+function monthOf(when: string, timeZone: string): string | undefined {
+  const date = new Date(when);
+  return Number.isNaN(date.getTime()) ? undefined : formatDateTimeTz(date, timeZone).slice(0, 7);
+}
+
+function localTime(when: string, timeZone: string): string {
+  const date = new Date(when);
+  return Number.isNaN(date.getTime()) ? when : formatDateTimeTz(date, timeZone);
+}
+
+/**
+ * A lexical window around the month wide enough for any time zone and storage form (local with offset, or
+ * UTC): rows inside it are then checked exactly in the company's time zone.
+ */
+function window(mes: string): { from: string; to: string } {
+  const [y, m] = mes.split('-').map(Number) as [number, number];
+  const from = new Date(Date.UTC(y, m - 1, 1) - 2 * 86400_000).toISOString().slice(0, 10);
+  const to = new Date(Date.UTC(y, m, 1) + 2 * 86400_000).toISOString().slice(0, 10);
+  return { from, to };
+}
+
+function csvField(value: string): string {
+  return /[;"\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+/** Semicolons and decimal commas: what a pt-BR spreadsheet opens as columns and numbers. */
+function csvLine(values: readonly string[]): string {
+  return `${values.map(csvField).join(';')}\r\n`;
+}
+
+const decimalComma = (value: string) => value.replace('.', ',');
+const encoder = new TextEncoder();
+
+/**
+ * Writes the month's zip to `sink`: `NFe/` and `NFCe/` (`<chave>-procNFe.xml`), `Eventos/`
+ * (`<chave>-<tpEvento>-<nSeq>-procEventoNFe.xml`), `Inutilizacoes/` (`<Id>-procInutNFe.xml`) and
+ * `resumo.csv`. Each XML is the stored one byte for byte; they are read and compressed a batch at a time.
+ * `mes` is `AAAA-MM`, read in the company's time zone (its UF's).
+ */
+export async function writeMonthExport(
+  db: Db,
+  company: Selectable<CompaniesTable>,
+  mes: string,
+  sink: ZipSink,
+): Promise<MonthExportSummary> {
+  const timeZone = ufBySigla(company.uf)?.timeZone ?? 'America/Sao_Paulo';
+  const { from, to } = window(mes);
+  const rows: CsvRow[] = [];
+  const summary: MonthExportSummary = { notes: 0, events: 0, voids: 0 };
+
+  let pending: Uint8Array[] = [];
+  let failure: Error | null = null;
+  const zip = new Zip((error, chunk, final) => {
+    if (error !== null) failure = error;
+    else pending.push(chunk);
+    void final;
+  });
+  const flush = async () => {
+    if (failure !== null) throw failure;
+    const chunks = pending;
+    pending = [];
+    for (const chunk of chunks) await sink(chunk);
+  };
+  const add = async (name: string, text: string) => {
+    const file = new ZipDeflate(name, { level: 6 });
+    zip.add(file);
+    file.push(encoder.encode(text), true);
+    await flush();
+  };
+
+  // --- notes, by series and number, a batch at a time (keyset on modelo, serie, n_nf, id) ---------------
+  let after: { modelo: number; serie: number; n_nf: number; id: string } | null = null;
+  for (;;) {
+    let query = db
+      .selectFrom('documents')
+      .select(['id', 'modelo', 'serie', 'n_nf', 'chave', 'status', 'dh_emi', 'v_nf', 'n_prot', 'proc_xml'])
+      .where('company_id', '=', company.id)
+      .where('ambiente', '=', company.ambiente)
+      .where('status', 'in', EXPORTED_STATUSES)
+      .where('proc_xml', 'is not', null)
+      .where('dh_emi', '>=', from)
+      .where('dh_emi', '<', to);
+    if (after !== null) {
+      const a: { modelo: number; serie: number; n_nf: number; id: string } = after;
+      query = query.where(
+        sql<boolean>`(modelo, serie, n_nf, id) > (${a.modelo}, ${a.serie}, ${a.n_nf}, ${a.id})`,
+      );
+    }
+    const batch = await query
+      .orderBy('modelo')
+      .orderBy('serie')
+      .orderBy('n_nf')
+      .orderBy('id')
+      .limit(BATCH)
+      .execute();
+    for (const doc of batch) {
+      if (doc.proc_xml === null || monthOf(doc.dh_emi, timeZone) !== mes) continue;
+      const folder = doc.modelo === 65 ? 'NFCe' : 'NFe';
+      const name = `${folder}/${doc.chave}-procNFe.xml`;
+      await add(name, doc.proc_xml);
+      summary.notes++;
+      rows.push({
+        tipo: folder,
+        modelo: String(doc.modelo),
+        serie: String(doc.serie),
+        numero: String(doc.n_nf),
+        numero_final: '',
+        chave: doc.chave,
+        data: localTime(doc.dh_emi, timeZone),
+        status: doc.status,
+        valor_total: decimalComma(doc.v_nf),
+        protocolo: doc.n_prot ?? '',
+        arquivo: name,
+      });
+    }
+    const last = batch.at(-1);
+    if (last === undefined || batch.length < BATCH) break;
+    after = { modelo: last.modelo, serie: last.serie, n_nf: last.n_nf, id: last.id };
+  }
+
+  // --- events the authority registered (cancellation, substitution, CC-e), from the queue's rows ---------
+  let afterId = 0;
+  for (;;) {
+    const batch = await db
+      .selectFrom('outbox')
+      .select(['id', 'message', 'answer_xml', 'answer_n_prot'])
+      .where('company_id', '=', company.id)
+      .where('kind', '=', 'evento')
+      .where('state', '=', 'done')
+      .where('answer_xml', 'is not', null)
+      .where('updated_at', '>=', from)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(BATCH)
+      .execute();
+    for (const row of batch) {
+      const tpEvento = tag(row.message, 'tpEvento') ?? '';
+      if (!ISSUER_EVENTS.has(tpEvento) || row.answer_xml === null) continue;
+      let proc: string;
+      try {
+        proc = procEventoNFe(row.message, row.answer_xml, { validate: false }).xml;
+      } catch {
+        continue; // the authority answered, but not a registration (a rejection): nothing to keep
+      }
+      const chave = tag(row.message, 'chNFe') ?? '';
+      if (tag(row.message, 'tpAmb') !== (company.ambiente === 'producao' ? '1' : '2')) continue;
+      const registered = tag(row.answer_xml, 'dhRegEvento') ?? '';
+      if (monthOf(registered, timeZone) !== mes) continue;
+      const nSeq = (tag(row.message, 'nSeqEvento') ?? '1').padStart(2, '0');
+      const name = `Eventos/${chave}-${tpEvento}-${nSeq}-procEventoNFe.xml`;
+      await add(name, proc);
+      summary.events++;
+      rows.push({
+        tipo: `evento ${tpEvento} ${isTpEvento(tpEvento) ? DESC_EVENTO[tpEvento] : ''}`.trim(),
+        modelo: chave.slice(20, 22),
+        serie: String(Number(chave.slice(22, 25))),
+        numero: String(Number(chave.slice(25, 34))),
+        numero_final: '',
+        chave,
+        data: localTime(registered, timeZone),
+        status: `registrado ${tag(row.answer_xml, 'cStat') ?? ''}`.trim(),
+        valor_total: '',
+        protocolo: row.answer_n_prot ?? tag(row.answer_xml, 'nProt') ?? '',
+        arquivo: name,
+      });
+    }
+    const last = batch.at(-1);
+    if (last === undefined || batch.length < BATCH) break;
+    afterId = last.id;
+  }
+
+  // --- inutilizações homologated ---------------------------------------------------------------------
+  await refreshVoids(db, company.id);
+  const vdb = db.withTables<{ number_voids: NumberVoidsTable }>();
+  let afterVoid = '';
+  for (;;) {
+    const batch = await vdb
+      .selectFrom('number_voids')
+      .innerJoin('outbox', 'outbox.id', 'number_voids.outbox_id')
+      .select([
+        'number_voids.id',
+        'number_voids.modelo',
+        'number_voids.serie',
+        'number_voids.n_ini',
+        'number_voids.n_fin',
+        'number_voids.xml',
+        'number_voids.n_prot',
+        'outbox.answer_xml',
+      ])
+      .where('number_voids.company_id', '=', company.id)
+      .where('number_voids.ambiente', '=', company.ambiente)
+      .where('number_voids.status', '=', 'homologada')
+      .where('number_voids.updated_at', '>=', from)
+      .where('number_voids.id', '>', afterVoid)
+      .orderBy('number_voids.id')
+      .limit(BATCH)
+      .execute();
+    for (const v of batch) {
+      if (v.answer_xml === null) continue;
+      const received = tag(v.answer_xml, 'dhRecbto') ?? '';
+      if (monthOf(received, timeZone) !== mes) continue;
+      let proc: string;
+      try {
+        proc = procInutNFe(v.xml, v.answer_xml, { validate: false }).xml;
+      } catch {
+        continue;
+      }
+      const id = (/<infInut[^>]*\sId="ID(\d+)"/.exec(v.xml)?.[1] ?? v.id).trim();
+      const name = `Inutilizacoes/${id}-procInutNFe.xml`;
+      await add(name, proc);
+      summary.voids++;
+      rows.push({
+        tipo: 'inutilizacao',
+        modelo: String(v.modelo),
+        serie: String(v.serie),
+        numero: String(v.n_ini),
+        numero_final: String(v.n_fin),
+        chave: id,
+        data: localTime(received, timeZone),
+        status: 'inutilizada',
+        valor_total: '',
+        protocolo: v.n_prot ?? tag(v.answer_xml, 'nProt') ?? '',
+        arquivo: name,
+      });
+    }
+    const last = batch.at(-1);
+    if (last === undefined || batch.length < BATCH) break;
+    afterVoid = last.id;
+  }
+
+  await add(
+    'resumo.csv',
+    [CSV_HEADER, ...rows.map((r) => CSV_HEADER.map((k) => r[k]))].map(csvLine).join(''),
+  );
+  zip.end();
+  await flush();
+  return summary;
+}
