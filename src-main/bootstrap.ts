@@ -12,6 +12,7 @@ import { createCompany, uploadCertificate } from './companies/service.ts';
 import { companiesRepository } from './companies/repository.ts';
 import { canonicalId } from './ids.ts';
 import { generateTestA1 } from './fiscal/certificate.ts';
+import { DATABASE_FILE, EmptiedInstallError, installTraces } from './data-dir.ts';
 import { companyCreateSchema } from '../src-shared/contracts/companies.ts';
 
 export interface SandboxInfo {
@@ -103,6 +104,11 @@ export async function bootstrapSandbox(
     return { created: false, sandbox: info, lines: [`Sandbox: ${file} (company ${info.companyId})`] };
   }
 
+  // No organization in a database that exists. Every first start writes the master key and migrates before it
+  // gets here, so those prove nothing; what the bootstrap itself wrote (or what came after it) does.
+  const traces = installTraces(dataDir, { keys: false });
+  if (traces.length > 0) throw new EmptiedInstallError(dataDir, 'no organizations', traces);
+
   const certPassword = randomBytes(9).toString('base64url');
   const pfx = generateTestA1({ cnpj: DEMO_CNPJ, legalName: DEMO_COMPANY.xNome, password: certPassword });
   const cscToken = randomBytes(18).toString('hex').toUpperCase();
@@ -141,6 +147,7 @@ export async function bootstrapSandbox(
     writeSandboxJson(dataDir, info);
     return { org, company, cert, key, orgKey, info };
   });
+  const json = sandboxFile(dataDir);
   return {
     created: true,
     sandbox: info,
@@ -151,9 +158,13 @@ export async function bootstrapSandbox(
       `  certificate   ${certFile}  password ${certPassword}  valid until ${cert.notAfter}`,
       `  NFC-e CSC     id 000001  token ${cscToken}`,
       `  series        NF-e 1, NFC-e 1`,
-      `  API key       ${key.key}  (company scope, shown once; also in sandbox.json)`,
-      `  org API key   ${orgKey.key}  (organization scope: creates companies and keys; in sandbox.json)`,
-      `  written       ${sandboxFile(dataDir)}`,
+      `  API key       ${key.key}  (company scope)`,
+      `  org API key   ${orgKey.key}  (organization scope: creates companies and keys)`,
+      // Later starts print none of these: say once where each one can be found again.
+      'These secrets are printed this once. Where they are kept:',
+      `  API keys      ${json} (mode 0600)`,
+      `  certificate   ${certFile} (mode 0600); its password and the CSC token only sealed in ` +
+        `${path.join(dataDir, DATABASE_FILE)}, under the master key, never again in clear`,
     ],
   };
 }

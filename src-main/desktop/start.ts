@@ -2,6 +2,7 @@
 // from the keychain, the in-process service on a loopback port, and the API key the UI will use.
 import { systemClock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
+import { refuseEmptiedInstall } from '../data-dir.ts';
 import { startService, type RunningService, type ServiceOptions } from '../service.ts';
 import { desktopPaths, desktopServiceConfig, type DesktopPaths } from './config.ts';
 import { RotatingLogFile, fileLogger } from './log-file.ts';
@@ -44,6 +45,11 @@ export async function startDesktopService(options: DesktopServiceOptions): Promi
   const logger = fileLogger(config.logLevel, log, options.echo);
   let service: RunningService | undefined;
   try {
+    // Before the key is loaded: on a fresh data dir that writes the key file, which the service's own check
+    // would then take for the trace of an earlier install.
+    refuseEmptiedInstall(paths.dataDir, {
+      keyFromConfig: config.masterKey !== undefined && config.masterKey !== '',
+    });
     const master = loadDesktopMasterKey(paths.dataDir, config.masterKey, options.keychain);
     logger.info('desktop starting', {
       dataDir: paths.dataDir,

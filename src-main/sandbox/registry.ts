@@ -8,7 +8,7 @@ import { cnpjRoot } from './certificates.ts';
 import type { FaultControl } from './faults.ts';
 import { processDueLotes } from './services/authorization.ts';
 import type { SandboxSettings } from './services/common.ts';
-import type { NoteStatus, SandboxDb, SandboxTx } from './store.ts';
+import type { CscVault, NoteStatus, SandboxDb, SandboxTx } from './store.ts';
 
 export interface SandboxNote {
   chave: string;
@@ -98,6 +98,8 @@ export class SandboxRegistry {
     private readonly faults: FaultControl,
     /** Live settings object shared with the server (updateSettings mutates it). */
     readonly settings: SandboxSettings,
+    /** Seals the CSC tokens registered here (they are kept only sealed). */
+    private readonly vault: CscVault,
   ) {}
 
   async configureCompany(config: CompanyConfig): Promise<void> {
@@ -121,7 +123,11 @@ export class SandboxRegistry {
         if (!/^[0-9]{1,6}$/.test(csc.id) || csc.token.trim() === '') {
           throw new RangeError('a CSC has an id of 1-6 digits and a non-empty token');
         }
-        const row = { token: csc.token, revoked: csc.revoked ? 1 : 0, updated_at: updatedAt };
+        const row = {
+          token: this.vault.seal(csc.token),
+          revoked: csc.revoked ? 1 : 0,
+          updated_at: updatedAt,
+        };
         await db
           .insertInto('cscs')
           .values({ cnpj: cnpjRoot(cnpj), csc_id: String(Number(csc.id)), ...row })
@@ -282,13 +288,18 @@ export class SandboxRegistry {
 }
 
 /** Builds the serialized runner: one transaction per unit of work, due lotes processed first. */
-export function serializer(db: SandboxDb, clock: Clock, settings: SandboxSettings): Serialized {
+export function serializer(
+  db: SandboxDb,
+  clock: Clock,
+  settings: SandboxSettings,
+  vault: CscVault,
+): Serialized {
   let tail: Promise<unknown> = Promise.resolve();
   return <T>(work: (tx: SandboxTx, now: Date) => Promise<T>): Promise<T> => {
     const run = tail.then(() =>
       db.transaction().execute(async (trx) => {
         const now = clock.now();
-        await processDueLotes(trx, now, settings);
+        await processDueLotes(trx, now, settings, vault);
         return work(trx, now);
       }),
     );

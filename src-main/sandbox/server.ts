@@ -23,6 +23,7 @@ import { nfeDistribuicaoDFe } from './services/distribution.ts';
 import { nfeRecepcaoEvento } from './services/events.ts';
 import { nfeInutilizacao } from './services/inutilization.ts';
 import { openSandboxStore, type SandboxDb } from './store.ts';
+import type { SecretBox } from '../security/secret-box.ts';
 
 export interface StartSandboxOptions {
   /** SQLite file of the authority's state (created with its directory when missing). */
@@ -42,6 +43,11 @@ export interface StartSandboxOptions {
   trustedClientCas?: string[] | 'any-self-signed';
   /** Overrides of the rule parameters (limits, deadlines, environment, asynchronous delay...). */
   settings?: Partial<SandboxSettings>;
+  /**
+   * Seals the CSC tokens it registers: the embedded authority gets the service's master key; by default a key
+   * of its own beside the SQLite file (mode 0600).
+   */
+  secrets?: SecretBox;
 }
 
 export interface SandboxAuthority {
@@ -111,14 +117,14 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 export async function startSandboxAuthority(options: StartSandboxOptions): Promise<SandboxAuthority> {
   const clock = options.clock ?? systemClock;
   const host = options.host ?? '127.0.0.1';
-  const store = await openSandboxStore(options.dataFile);
+  const store = await openSandboxStore(options.dataFile, options.secrets);
   const identity = options.serverCertificate ?? (await loadIdentity(store.db, clock.now()));
   const settings: SandboxSettings = { ...DEFAULT_SETTINGS, ...options.settings };
   const trusted =
     options.trustedClientCas === undefined || options.trustedClientCas === 'any-self-signed'
       ? null
       : options.trustedClientCas.map((pem) => new X509Certificate(pem));
-  const serialized = serializer(store.db, clock, settings);
+  const serialized = serializer(store.db, clock, settings, store.vault);
 
   const sockets = new Set<Socket>();
   // requestCert makes the server ask every client for a certificate; rejectUnauthorized false lets
@@ -173,7 +179,7 @@ export async function startSandboxAuthority(options: StartSandboxOptions): Promi
     });
 
   const faults = new FaultControl((online) => (online ? listen() : stopListening()));
-  const registry = new SandboxRegistry(store.db, serialized, clock, faults, settings);
+  const registry = new SandboxRegistry(store.db, serialized, clock, faults, settings, store.vault);
 
   const logExchange = (
     service: AuthorityService,
@@ -329,6 +335,7 @@ export async function startSandboxAuthority(options: StartSandboxOptions): Promi
           settings,
           paused: decision.paused,
           reject: decision.reject,
+          vault: store.vault,
         }),
       ),
     );

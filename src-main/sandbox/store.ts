@@ -1,7 +1,11 @@
 // The sandbox authority's SQLite file: table types, opening with its own migrations, the numbering of
 // protocols, receipts and NSUs, and the date-time formats the answers use.
-import { Migrator, type Generated, type Kysely, type Transaction } from 'kysely';
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Migrator, sql, type Generated, type Kysely, type Transaction } from 'kysely';
 import { openSqlite } from '../db/client.ts';
+import { SecretBox } from '../security/secret-box.ts';
 import { formatDateTimeTz } from '../fiscal/datetime.ts';
 import { ufByCode } from '../../src-shared/uf.ts';
 import { sandboxMigrationProvider } from './migrations/index.ts';
@@ -12,6 +16,7 @@ export interface SandboxDatabase {
   server_identity: { id: number; key_pem: string; cert_pem: string; created_at: string };
   sequences: { name: string; value: number };
   companies: { cnpj: string; emitter_denied: number; recipient_denied: number; updated_at: string };
+  /** token: sealed by the store's CscVault (`v1.<iv>.<tag>.<ciphertext>`), never in clear. */
   cscs: { cnpj: string; csc_id: string; token: string; revoked: number; updated_at: string };
   notes: {
     chave: string;
@@ -119,7 +124,57 @@ export interface SandboxDatabase {
 export type SandboxDb = Kysely<SandboxDatabase>;
 export type SandboxTx = Transaction<SandboxDatabase> | SandboxDb;
 
-export async function openSandboxStore(file: string): Promise<{ db: SandboxDb; close(): Promise<void> }> {
+/**
+ * The CSC tokens the authority registers are secrets of the taxpayer (with one, anyone can forge the QR code
+ * hash of its NFC-e): kept sealed with AES-256-GCM, opened only to check a QR code.
+ */
+export interface CscVault {
+  seal(token: string): string;
+  /** null when the token was sealed under another key (the registration is then as good as absent). */
+  open(sealed: string): string | null;
+}
+
+export function cscVault(box: SecretBox): CscVault {
+  return {
+    seal: (token) => box.seal(token),
+    open: (sealed) => {
+      try {
+        return box.openText(sealed);
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+const SEALED = /^v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+
+/**
+ * The standalone authority's own key, beside its SQLite file (`authority.sqlite` -> `authority.key`), mode
+ * 0600, made at its first start. The embedded authority is given the service's master key instead.
+ */
+export function loadStoreKey(dataFile: string): Buffer {
+  const file = path.join(path.dirname(dataFile), `${path.basename(dataFile, path.extname(dataFile))}.key`);
+  if (fs.existsSync(file)) {
+    const key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
+    if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte base64 key`);
+    return key;
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const key = randomBytes(32);
+  // 'wx': two authorities starting on the same file cannot overwrite each other's key.
+  fs.writeFileSync(file, key.toString('base64'), { mode: 0o600, flag: 'wx' });
+  return key;
+}
+
+export interface SandboxStore {
+  db: SandboxDb;
+  vault: CscVault;
+  close(): Promise<void>;
+}
+
+/** `secrets`: the box the CSC tokens are sealed with; default the store's own key (loadStoreKey). */
+export async function openSandboxStore(file: string, secrets?: SecretBox): Promise<SandboxStore> {
   const opened = openSqlite<SandboxDatabase>(file);
   const migrator = new Migrator({ db: opened.db, provider: sandboxMigrationProvider });
   const { error } = await migrator.migrateToLatest();
@@ -127,7 +182,37 @@ export async function openSandboxStore(file: string): Promise<{ db: SandboxDb; c
     await opened.close();
     throw error instanceof Error ? error : new Error(`sandbox migration failed: ${String(error)}`);
   }
-  return opened;
+  try {
+    const vault = cscVault(secrets ?? new SecretBox(loadStoreKey(file)));
+    await sealClearTokens(opened.db, vault);
+    return { ...opened, vault };
+  } catch (failure) {
+    await opened.close();
+    throw failure;
+  }
+}
+
+/**
+ * Earlier releases kept the tokens in clear: seal them, then drop the clear text from the WAL and the free
+ * pages (VACUUM rewrites the file), so no copy of the file taken afterwards holds them.
+ */
+async function sealClearTokens(db: SandboxDb, vault: CscVault): Promise<void> {
+  const rows = await db.selectFrom('cscs').select(['cnpj', 'csc_id', 'token']).execute();
+  const clear = rows.filter((r) => !SEALED.test(r.token));
+  if (clear.length === 0) return;
+  await db.transaction().execute(async (trx) => {
+    for (const r of clear) {
+      await trx
+        .updateTable('cscs')
+        .set({ token: vault.seal(r.token) })
+        .where('cnpj', '=', r.cnpj)
+        .where('csc_id', '=', r.csc_id)
+        .execute();
+    }
+  });
+  await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
+  await sql`VACUUM`.execute(db);
+  await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
 }
 
 /** Next value of a named counter, starting at 1; runs inside the caller's transaction. */

@@ -16,6 +16,7 @@ import {
   nextProtocol,
   nextReceipt,
   nextSequence,
+  type CscVault,
   type SandboxDatabase,
   type SandboxTx,
 } from '../store.ts';
@@ -144,6 +145,7 @@ export interface NoteEnvironment {
   sameKey: SandboxDatabase['notes'] | undefined;
   sameNumber: SandboxDatabase['notes'] | undefined;
   numberInutilized: boolean;
+  /** The CNPJ-base's CSCs with their tokens opened (rows sealed under another key left out). */
   cscs: ReadonlyArray<SandboxDatabase['cscs']>;
 }
 
@@ -486,6 +488,7 @@ async function loadEnvironment(
   now: Date,
   settings: SandboxSettings,
   clientCnpj: string | null,
+  vault: CscVault,
 ): Promise<NoteEnvironment> {
   const signature = verifySignature(n.xml, 'infNFe', { at: now });
   const sameKey = await db.selectFrom('notes').selectAll().where('chave', '=', n.chave).executeTakeFirst();
@@ -512,7 +515,11 @@ async function loadEnvironment(
     .where('n_nf_ini', '<=', Number(n.ide.nNF))
     .where('n_nf_fin', '>=', Number(n.ide.nNF))
     .executeTakeFirst();
-  const cscs = await db.selectFrom('cscs').selectAll().where('cnpj', '=', cnpjRoot(n.emit.id)).execute();
+  const sealed = await db.selectFrom('cscs').selectAll().where('cnpj', '=', cnpjRoot(n.emit.id)).execute();
+  const cscs = sealed.flatMap((c) => {
+    const token = vault.open(c.token);
+    return token === null ? [] : [{ ...c, token }];
+  });
   return {
     now,
     settings,
@@ -555,10 +562,11 @@ export async function processNote(
   settings: SandboxSettings,
   clientCnpj: string | null,
   nRec: string | null,
+  vault: CscVault,
   forcedRejection: CStat | null = null,
 ): Promise<{ protNFe: string; cStat: number }> {
   const n = parseNfe(nfeXml);
-  const env = await loadEnvironment(db, n, now, settings, clientCnpj);
+  const env = await loadEnvironment(db, n, now, settings, clientCnpj, vault);
   const cUF = Number(n.ide.cUF);
   const dhRecbto = localDateTime(now, cUF);
   const digVal = env.signature.ok ? env.signature.digestValue : undefined;
@@ -726,6 +734,7 @@ export async function nfeAutorizacao(message: string, ctx: ServiceContext): Prom
       settings,
       ctx.clientCnpj,
       null,
+      ctx.vault,
       ctx.reject ?? null,
     );
     return lote(104, undefined, cUF, protNFe);
@@ -753,7 +762,12 @@ export async function nfeAutorizacao(message: string, ctx: ServiceContext): Prom
  * Processes the asynchronous lotes whose processing time has come, with their receipt time as the time of
  * the rules. Called before every request and registry query (the sandbox has no background clock).
  */
-export async function processDueLotes(db: SandboxTx, now: Date, settings: SandboxSettings): Promise<void> {
+export async function processDueLotes(
+  db: SandboxTx,
+  now: Date,
+  settings: SandboxSettings,
+  vault: CscVault,
+): Promise<void> {
   const due = await db
     .selectFrom('lotes')
     .selectAll()
@@ -765,7 +779,9 @@ export async function processDueLotes(db: SandboxTx, now: Date, settings: Sandbo
     const received = new Date(lote.received_at);
     const results: string[] = [];
     for (const nfe of JSON.parse(lote.nfes) as string[]) {
-      results.push((await processNote(db, nfe, received, settings, lote.client_cnpj, lote.n_rec)).protNFe);
+      results.push(
+        (await processNote(db, nfe, received, settings, lote.client_cnpj, lote.n_rec, vault)).protNFe,
+      );
     }
     await db
       .updateTable('lotes')

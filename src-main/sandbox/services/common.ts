@@ -1,6 +1,6 @@
 // What every service handler of the sandbox authority receives and returns, its settings (the values each UF
 // parametrizes, with the national defaults) and small pieces shared by the answers.
-import type { SandboxTx } from '../store.ts';
+import type { CscVault, SandboxTx } from '../store.ts';
 import type { CStat } from '../cstat.ts';
 
 export const MINUTE = 60_000;
@@ -56,6 +56,8 @@ export interface ServiceContext {
   paused: 108 | 109 | null;
   /** A rejection forced by the fault control for the next note (see FaultControl.reject). */
   reject?: CStat | null;
+  /** Opens the sealed CSC tokens (QR code hash check, 464). */
+  vault: CscVault;
 }
 
 export interface ServiceAnswer {
