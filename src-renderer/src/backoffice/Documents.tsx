@@ -1,5 +1,5 @@
 // Back office: the NF-e and NFC-e list with the filters of the API (status, period, model) and pagination,
-// and the void of a number range (inutilização).
+// the void of a number range (inutilização) and the month's XML zip for the accountant.
 import { useState } from 'react';
 import type { DocumentView } from '../../../src-shared/contracts/api-client.ts';
 import {
@@ -48,6 +48,7 @@ export function DocumentList(props: { query: URLSearchParams }) {
   };
   const page = Math.max(1, Number(q.get('page') ?? '1') || 1);
   const [voiding, setVoiding] = useState(false);
+  const [exporting, setExporting] = useState(false);
 
   const setFilter = (changes: Partial<typeof filter> & { page?: number }) => {
     const next = new URLSearchParams();
@@ -88,6 +89,9 @@ export function DocumentList(props: { query: URLSearchParams }) {
           </a>
           <button type="button" onClick={() => setVoiding(true)}>
             Inutilizar numeração
+          </button>
+          <button type="button" onClick={() => setExporting(true)}>
+            Exportar XML do mês
           </button>
         </div>
       </div>
@@ -184,6 +188,7 @@ export function DocumentList(props: { query: URLSearchParams }) {
           onPage={(p) => setFilter({ page: p })}
         />
       ) : null}
+      {exporting ? <XmlExportDialog onClose={() => setExporting(false)} /> : null}
       {voiding ? (
         <VoidRangeDialog
           onClose={() => setVoiding(false)}
@@ -194,6 +199,46 @@ export function DocumentList(props: { query: URLSearchParams }) {
         />
       ) : null}
     </div>
+  );
+}
+
+/** `AAAA-MM` of the month before `today`'s: what the accountant asks for in the first days of a month. */
+export function previousMonth(today: Date): string {
+  const d = new Date(today.getFullYear(), today.getMonth() - 1, 1);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}`;
+}
+
+/**
+ * The month's XML zip (GET /v1/companies/:id/xml-export): a plain link with the key in `?api_key=`, so the
+ * browser downloads the stream itself instead of the page holding the whole zip in memory.
+ */
+function XmlExportDialog(props: { onClose: () => void }) {
+  const { api, company } = useApp();
+  const [mes, setMes] = useState(() => previousMonth(new Date()));
+  const valid = /^\d{4}-(0[1-9]|1[0-2])$/.test(mes);
+  return (
+    <Modal title="Exportar XML do mês" onClose={props.onClose}>
+      <p className="muted">
+        Um arquivo zip para o contador: o XML de cada NF-e e NFC-e autorizada, denegada ou cancelada do mês,
+        os eventos (cancelamentos, cartas de correção), as inutilizações e um resumo em CSV.
+      </p>
+      <Field label="Mês">
+        <input type="month" value={mes} onChange={(e) => setMes(e.target.value)} aria-label="Mês" />
+      </Field>
+      <div className="actions">
+        {valid ? (
+          <a
+            className="button primary"
+            href={api.link(`/companies/${company.id}/xml-export`, { mes })}
+            download={`xml-${company.cnpj}-${mes}.zip`}
+          >
+            Baixar zip
+          </a>
+        ) : (
+          <span className="muted">Escolha um mês.</span>
+        )}
+      </div>
+    </Modal>
   );
 }
 
