@@ -10,6 +10,7 @@ import { issueDocument, type IssueDeps } from './issue.ts';
 import type { DocumentRow } from './repository.ts';
 import type { BatchProgress } from '../../src-shared/contracts/documents.ts';
 import { newId } from '../ids.ts';
+import { linkIdempotencyKey } from './idempotency-link.ts';
 
 export type { BatchProgress };
 
@@ -130,6 +131,8 @@ export async function createBatch(deps: IssueDeps, companyId: string, body: unkn
       .insertInto('batch_items')
       .values(documents.map((d, position) => ({ batch_id: batchId, position, document_id: d.id })))
       .execute();
+    // The request's Idempotency-Key names the batch in the transaction that creates it (issue 12 item 1).
+    await linkIdempotencyKey(trx, 'batch', batchId);
     return { batchId, total: documents.length, documents };
   });
 }

@@ -2,7 +2,10 @@
 // the first answer (status and body) is stored per (company, key, route) for 24 h and a retry gets it back
 // without running the handler again, so a retry never transmits twice. The same key with another request is
 // 409 `conflict`; a retry that arrives while the first is still running waits for its answer (bounded).
-import { createHash } from 'node:crypto';
+// A key whose request died with an earlier run of the service (killed while waiting for the authority) is
+// never waited on: it is taken over and answered from the document or batch the request had made, linked to
+// the key in the transaction that made it, so the retry gets what the first call would have answered.
+import { createHash, randomUUID } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/client.ts';
@@ -11,6 +14,7 @@ import { conflict, validationError } from '../api/errors.ts';
 import { authOf } from '../api/middleware/auth.ts';
 import { companyOfRequest, reachableBy } from '../api/routes/scoping.ts';
 import { documentsRepository } from './repository.ts';
+import { keyInFlight, type LinkKind } from './idempotency-link.ts';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
@@ -33,6 +37,10 @@ export interface IdempotencyKeysTable {
   body: string | null;
   created_at: string;
   expires_at: string;
+  /** The run processing a pending key (see runOf); null for keys written before runs were recorded. */
+  owner_run: string | null;
+  /** `document:<id>` or `batch:<id>`, linked by the transaction that created or queued it. */
+  resource: string | null;
 }
 
 const withKeys = (db: Db) => db.withTables<{ idempotency_keys: IdempotencyKeysTable }>();
@@ -44,6 +52,12 @@ export interface IdempotencyDeps {
   logger?: Logger;
 }
 
+/** What a key's request made, and how a route answers from it after the request died. */
+export interface LinkedResource {
+  kind: LinkKind;
+  id: string;
+}
+
 export interface IdempotencyOptions {
   /**
    * The company the request acts on, which scopes the key. Default: the company of the request (`companyId`
@@ -53,6 +67,34 @@ export interface IdempotencyOptions {
   companyOf?: (req: Request, res: Response) => Promise<string | null>;
   ttlMs?: number;
   waitMs?: number;
+  /** What the route's transaction links to the key (default `document`). */
+  links?: LinkKind;
+  /**
+   * Answers a retry whose first request died after it made `resource` (the service was killed meanwhile):
+   * from the resource's current state, with the status and body shape the first call would have answered.
+   */
+  resume?: (resource: LinkedResource, req: Request, res: Response) => Promise<void>;
+}
+
+/**
+ * This run of the service, per open database: a pending key owned by another run died with it. Sound because
+ * one service at a time holds a data dir (db/data-dir-lock.ts), and a database handle lives as long as its run.
+ */
+const runs = new WeakMap<Db, string>();
+export function runOf(db: Db): string {
+  let run = runs.get(db);
+  if (run === undefined) {
+    run = randomUUID();
+    runs.set(db, run);
+  }
+  return run;
+}
+
+function parseResource(text: string | null): LinkedResource | null {
+  if (text === null) return null;
+  const at = text.indexOf(':');
+  const kind = text.slice(0, at);
+  return kind === 'document' || kind === 'batch' ? { kind, id: text.slice(at + 1) } : null;
 }
 
 /** Key scope for routes that act on a document by `:id` (e.g. POST /v1/nfe/:id/send). */
@@ -114,7 +156,9 @@ async function sweep(db: Db, now: Date): Promise<void> {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-type Claim = { kind: 'claimed' } | { kind: 'replay'; row: StoredRow };
+type Claim =
+  | { kind: 'claimed'; resource: LinkedResource | null; takenOver: boolean }
+  | { kind: 'replay'; row: StoredRow };
 
 async function claim(
   deps: IdempotencyDeps,
@@ -124,6 +168,7 @@ async function claim(
   waitMs: number,
 ): Promise<Claim> {
   const db = withKeys(deps.db);
+  const run = runOf(deps.db);
   const started = Date.now();
   for (;;) {
     const now = deps.clock.now();
@@ -138,10 +183,13 @@ async function claim(
         body: null,
         created_at: now.toISOString(),
         expires_at: new Date(now.getTime() + ttlMs).toISOString(),
+        owner_run: run,
+        resource: null,
       })
       .onConflict((oc) => oc.columns(['company_id', 'key', 'route']).doNothing())
       .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return { kind: 'claimed' };
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1)
+      return { kind: 'claimed', resource: null, takenOver: false };
 
     const row = await db
       .selectFrom('idempotency_keys')
@@ -167,6 +215,22 @@ async function claim(
       ]);
     }
     if (row.state === 'done') return { kind: 'replay', row };
+    if (row.owner_run !== run) {
+      // Its request died with an earlier run: nothing waits on it. Taken over atomically, so of two retries
+      // only one resumes it and the other waits for that one's answer.
+      const taken = await db
+        .updateTable('idempotency_keys')
+        .set({ owner_run: run })
+        .where('company_id', '=', scope.company_id)
+        .where('key', '=', scope.key)
+        .where('route', '=', scope.route)
+        .where('state', '=', 'pending')
+        .where('owner_run', row.owner_run === null ? 'is' : '=', row.owner_run)
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) === 1)
+        return { kind: 'claimed', resource: parseResource(row.resource), takenOver: true };
+      continue;
+    }
     if (Date.now() - started >= waitMs) {
       throw conflict('A request with this Idempotency-Key is still being processed; retry later.', [
         { field: IDEMPOTENCY_HEADER, error: 'a request with this key is still in progress' },
@@ -214,14 +278,28 @@ export function idempotency(deps: IdempotencyDeps, options: IdempotencyOptions =
     }
 
     const db = withKeys(deps.db);
-    const release = () =>
-      db
+    const run = runOf(deps.db);
+    // A key that made nothing is freed; one linked to what its request made stays, ownerless, so the next
+    // retry answers from that instead of making it twice.
+    const release = async () => {
+      const mine = db
+        .updateTable('idempotency_keys')
+        .where('company_id', '=', scope.company_id)
+        .where('key', '=', scope.key)
+        .where('route', '=', scope.route)
+        .where('state', '=', 'pending')
+        .where('owner_run', '=', run);
+      await mine.set({ owner_run: null }).where('resource', 'is not', null).execute();
+      await db
         .deleteFrom('idempotency_keys')
         .where('company_id', '=', scope.company_id)
         .where('key', '=', scope.key)
         .where('route', '=', scope.route)
         .where('state', '=', 'pending')
+        .where('owner_run', '=', run)
+        .where('resource', 'is', null)
         .execute();
+    };
 
     let settled = false;
     const originalSend = res.send.bind(res);
@@ -253,6 +331,7 @@ export function idempotency(deps: IdempotencyDeps, options: IdempotencyOptions =
             .where('company_id', '=', scope.company_id)
             .where('key', '=', scope.key)
             .where('route', '=', scope.route)
+            .where('owner_run', '=', run)
             .execute();
       persist.then(
         () => originalSend(body),
@@ -269,6 +348,25 @@ export function idempotency(deps: IdempotencyDeps, options: IdempotencyOptions =
       settled = true;
       void release().catch(() => undefined);
     });
-    next();
+    const inFlight = { ...scope, run, kind: options.links ?? 'document' };
+    const resume = options.resume;
+    if (outcome.resource !== null) {
+      if (resume === undefined) {
+        throw conflict('The request with this Idempotency-Key was interrupted; look the document up.', [
+          {
+            field: IDEMPOTENCY_HEADER,
+            error: `interrupted after creating ${outcome.resource.kind} ${outcome.resource.id}`,
+          },
+        ]);
+      }
+      deps.logger?.info('idempotency: answering a key whose request died with an earlier run', {
+        route: scope.route,
+        resource: `${outcome.resource.kind}:${outcome.resource.id}`,
+      });
+      const resource = outcome.resource;
+      await keyInFlight.run(inFlight, () => resume(resource, req, res));
+      return;
+    }
+    keyInFlight.run(inFlight, next);
   };
 }

@@ -16,6 +16,7 @@ import type { OutboxWorker } from '../outbox/worker.ts';
 import { assertAllowed } from './state-machine.ts';
 import { documentsRepository, type DocumentRow } from './repository.ts';
 import { loadCompanyFiscal, lookupsFor, type CompanyFiscal } from './context.ts';
+import { linkIdempotencyKey } from './idempotency-link.ts';
 
 export const VER_PROC = 'Balcao 0.1.0';
 
@@ -286,6 +287,8 @@ export async function issueDocument(
           updated_at: row.updated_at,
         });
       }
+      // The request's Idempotency-Key names this note from the moment it exists (issue 12 item 1).
+      await linkIdempotencyKey(trx, 'document', row.id);
       const outboxId = await outboxRepository.enqueueMessage(trx, {
         documentId: row.id,
         companyId,
@@ -613,6 +616,7 @@ async function queueSend(deps: IssueDeps, id: string): Promise<number> {
       x_motivo: null,
       updated_at: now,
     });
+    await linkIdempotencyKey(trx, 'document', doc.id);
     return outboxRepository.enqueueMessage(trx, {
       documentId: doc.id,
       companyId: doc.company_id,
@@ -621,6 +625,25 @@ async function queueSend(deps: IssueDeps, id: string): Promise<number> {
       now: now,
     });
   });
+}
+
+/**
+ * A sale whose request died with an earlier run (its Idempotency-Key names `id`): ends as the sale would have,
+ * from where the note is now. The re-issue chain is followed to its last note; one still waiting for the
+ * authority gets the sale's bounded wait, then offline contingency, exactly like a first call.
+ */
+export async function resumeSale(deps: IssueDeps, id: string, waitMs: number): Promise<SaleResult> {
+  let document = await documentsRepository.findById(deps.db, id);
+  for (let hops = 0; document?.replaced_by != null && hops < 10; hops++) {
+    document = await documentsRepository.findById(deps.db, document.replaced_by);
+  }
+  if (document === undefined) throw new ApiError(404, 'not_found', 'Document not found.');
+  if (document.status === 'processando') {
+    const open = await outboxRepository.openForDocument(deps.db, document.id);
+    const attempt = open.find((row) => row.kind === 'autorizacao');
+    if (attempt !== undefined) return authorizedOrContingency(deps, document, attempt.id, waitMs);
+  }
+  return { document, mode: document.tp_emis === 9 ? 'offline' : 'online' };
 }
 
 /**

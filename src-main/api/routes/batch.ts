@@ -14,7 +14,20 @@ export function batchRoutes(deps: ApiDeps): Router {
   const router = Router();
   const issueDeps = (): IssueDeps => issueDepsOf(deps);
 
-  router.post('/batch', idempotency({ db, clock: deps.clock, logger: deps.logger }), async (req, res) => {
+  // A retry whose first request died with the process answers the batch it had created, as the first would.
+  const batchIdempotency = idempotency(
+    { db, clock: deps.clock, logger: deps.logger },
+    {
+      links: 'batch',
+      resume: async ({ id }, _req, res) => {
+        const batch = await findBatch(db, id);
+        if (batch === undefined) throw notFound('Batch');
+        res.status(202).json({ batchId: batch.id, total: batch.total, status: 'processando' });
+      },
+    },
+  );
+
+  router.post('/batch', batchIdempotency, async (req, res) => {
     const company = await companyOfRequest(db, req, res);
     const created = await createBatch(issueDeps(), company.id, req.body);
     res.status(202).json({ batchId: created.batchId, total: created.total, status: 'processando' });

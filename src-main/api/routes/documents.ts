@@ -10,11 +10,15 @@ import {
   createDraft,
   sellNfce,
   sendDocument,
+  resumeSale,
   sendNfceSale,
   updateDraft,
   type IssueDeps,
+  type SaleResult,
 } from '../../documents/issue.ts';
-import type { DocumentRow } from '../../documents/repository.ts';
+import { documentsRepository, type DocumentRow } from '../../documents/repository.ts';
+import { outboxRepository } from '../../outbox/repository.ts';
+import { ApiError } from '../errors.ts';
 import { documentView } from '../../documents/view.ts';
 import { cancelDocument, pendingCancellations } from '../../documents/cancel.ts';
 import { statusFilter } from '../../documents/state-machine.ts';
@@ -55,10 +59,42 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
   const draftMessage = (doc: DocumentRow) =>
     `${model} draft created with number ${doc.n_nf} (series ${doc.serie}) reserved; send it with POST ${basePath}/${doc.id}/send.`;
   // Idempotency-Key: a retried sale or send returns the first answer and never transmits twice.
+  // A retry whose first request died with the process is answered from the note the key is linked to.
   const idem = { db, clock: deps.clock, logger: deps.logger };
   const passThrough: RequestHandler = (_req, _res, next) => next();
-  const saleIdempotency = modelo === 65 ? idempotency(idem) : passThrough;
-  const sendIdempotency = idempotency(idem, { companyOf: documentCompanyOf(db) });
+  const saleIdempotency =
+    modelo === 65
+      ? idempotency(idem, {
+          resume: async ({ id }, _req, res) =>
+            answerSale(res, await resumeSale(issueDeps(), id, SALE_WAIT_MS)),
+        })
+      : passThrough;
+  const sendIdempotency = idempotency(idem, {
+    companyOf: documentCompanyOf(db),
+    resume: async ({ id }, req, res) => {
+      const doc = await documentsRepository.findById(db, id);
+      if (doc === undefined) throw new ApiError(404, 'not_found', 'Document not found.');
+      const sync = req.query['sync'] === 'true';
+      if (sync && doc.modelo === 65) {
+        await answerSyncNfce(res, (await resumeSale(issueDeps(), id, SALE_WAIT_MS)).document);
+        return;
+      }
+      if (sync && doc.status === 'processando') {
+        const attempt = (await outboxRepository.openForDocument(db, id)).find(
+          (r) => r.kind === 'autorizacao',
+        );
+        if (attempt !== undefined) {
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([
+            issueDeps().worker.process(attempt.id),
+            new Promise<void>((resolve) => (timer = setTimeout(resolve, SYNC_WAIT_MS))),
+          ]);
+          clearTimeout(timer);
+        }
+      }
+      await answerSend(res, (await documentsRepository.findById(db, id)) ?? doc, sync);
+    },
+  });
 
   // /v1/nfe/:id serves both models (cancel and void go through the NF-e paths); /v1/nfce/:id only NFC-e.
   const documentFor = (req: Request, res: Response): Promise<DocumentRow> =>
@@ -81,6 +117,54 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
   const afterSale = (document: DocumentRow) => publishDocumentEvent(db, deps.clock, document, deps.logger);
 
   // §4.1/§4.2: create is a draft (number reserved, signed); POST /:id/send sends it.
+  const answerSale = async (res: Response, result: SaleResult) => {
+    await afterSale(result.document);
+    res
+      .status(201)
+      .json(
+        await view(
+          result.document,
+          result.mode === 'online'
+            ? `NFC-e ${result.document.n_nf} ${result.document.status}.`
+            : `NFC-e ${result.document.n_nf} issued in offline contingency; it is sent when the authority answers.`,
+        ),
+      );
+    // After the answer: the receipt is queued for the default printer when it prints automatically
+    // (once per note; never throws, so printing cannot fail the sale).
+    void autoPrintDocument({ db, clock: deps.clock, logger: deps.logger }, result.document);
+  };
+  /** The answer of `send?sync=true` for an NFC-e: the cashier's mode. */
+  const answerSyncNfce = async (res: Response, document: DocumentRow) => {
+    await afterSale(document);
+    res.status(200).json({
+      ...syncAnswer(document),
+      tipo_emissao: document.tp_emis,
+      qr_code: document.qr_code,
+    });
+    void autoPrintDocument({ db, clock: deps.clock, logger: deps.logger }, document);
+  };
+  const answerSend = async (res: Response, sent: DocumentRow, sync: boolean) => {
+    if (!sync) {
+      // A draft sent while offline is issued in contingency at once: announce it like the sale does.
+      if (sent.status === 'contingencia') {
+        await afterSale(sent);
+        void autoPrintDocument({ db, clock: deps.clock, logger: deps.logger }, sent);
+      }
+      res
+        .status(202)
+        .json(
+          await view(
+            sent,
+            sent.status === 'contingencia'
+              ? `${model} ${sent.n_nf} issued in offline contingency; it is sent when the authority answers.`
+              : `${model} ${sent.n_nf} queued for the authority; follow it with GET ${basePath}/${sent.id} or the webhook.`,
+          ),
+        );
+      return;
+    }
+    res.status(200).json(syncAnswer(sent));
+  };
+
   router.post('/', async (req, res) => {
     const company = await companyOfRequest(db, req, res);
     if (req.body === undefined) parseOrThrow(z.object({}), undefined);
@@ -96,21 +180,7 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
     router.post('/venda', saleIdempotency, async (req, res) => {
       const company = await companyOfRequest(db, req, res);
       if (req.body === undefined) parseOrThrow(z.object({}), undefined);
-      const result = await sellNfce(issueDeps(), company.id, req.body, SALE_WAIT_MS);
-      await afterSale(result.document);
-      res
-        .status(201)
-        .json(
-          await view(
-            result.document,
-            result.mode === 'online'
-              ? `NFC-e ${result.document.n_nf} ${result.document.status}.`
-              : `NFC-e ${result.document.n_nf} issued in offline contingency; it is sent when the authority answers.`,
-          ),
-        );
-      // After the answer: the receipt is queued for the default printer when it prints automatically
-      // (once per note; never throws, so printing cannot fail the sale).
-      void autoPrintDocument({ db, clock: deps.clock, logger: deps.logger }, result.document);
+      await answerSale(res, await sellNfce(issueDeps(), company.id, req.body, SALE_WAIT_MS));
     });
   }
 
@@ -131,36 +201,10 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
     const sync = req.query['sync'] === 'true';
     if (sync && doc.modelo === 65) {
       // The cashier's mode: authorized, or issued in offline contingency, within the sale's bounded wait.
-      const { document } = await sendNfceSale(issueDeps(), doc.id, SALE_WAIT_MS);
-      await afterSale(document);
-      res.status(200).json({
-        ...syncAnswer(document),
-        tipo_emissao: document.tp_emis,
-        qr_code: document.qr_code,
-      });
-      void autoPrintDocument({ db, clock: deps.clock, logger: deps.logger }, document);
+      await answerSyncNfce(res, (await sendNfceSale(issueDeps(), doc.id, SALE_WAIT_MS)).document);
       return;
     }
-    const sent = await sendDocument(issueDeps(), doc.id, sync ? SYNC_WAIT_MS : null);
-    if (!sync) {
-      // A draft sent while offline is issued in contingency at once: announce it like the sale does.
-      if (sent.status === 'contingencia') {
-        await afterSale(sent);
-        void autoPrintDocument({ db, clock: deps.clock, logger: deps.logger }, sent);
-      }
-      res
-        .status(202)
-        .json(
-          await view(
-            sent,
-            sent.status === 'contingencia'
-              ? `${model} ${sent.n_nf} issued in offline contingency; it is sent when the authority answers.`
-              : `${model} ${sent.n_nf} queued for the authority; follow it with GET ${basePath}/${sent.id} or the webhook.`,
-          ),
-        );
-      return;
-    }
-    res.status(200).json(syncAnswer(sent));
+    await answerSend(res, await sendDocument(issueDeps(), doc.id, sync ? SYNC_WAIT_MS : null), sync);
   });
 
   router.get('/:id', async (req, res) => {

@@ -11,6 +11,7 @@ import * as printing from './2026_11_22_0009_printing.ts';
 import * as companyLogos from './2026_11_22_0010_company_logos.ts';
 import * as defaultFiscalProfile from './2026_11_23_0011_default_fiscal_profile.ts';
 import * as uuidIds from './2026_11_23_0012_uuid_ids.ts';
+import * as idempotencyRecovery from './2026_11_24_0013_idempotency_recovery.ts';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_0001_foundation': foundation,
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_22_0010_company_logos': companyLogos,
   '2026_11_23_0011_default_fiscal_profile': defaultFiscalProfile,
   '2026_11_23_0012_uuid_ids': uuidIds,
+  '2026_11_24_0013_idempotency_recovery': idempotencyRecovery,
 };
 
 export const migrationProvider: MigrationProvider = {
