@@ -14,6 +14,7 @@ import { RateLimiter } from './api/middleware/rate-limit.ts';
 import { answerClientErrors, createApp } from './api/server.ts';
 import type { ServiceHooks } from './api/context.ts';
 import { bootstrapSandbox, type BootstrapResult } from './bootstrap.ts';
+import { prepareDataDir } from './data-dir.ts';
 import { projectRoot } from './paths.ts';
 import { startSandboxAuthority, type SandboxAuthority } from './sandbox/server.ts';
 import { authorityResolver } from './authority/port.ts';
@@ -112,6 +113,13 @@ export async function startService(
   let secrets: SecretBox;
   let opened: ReturnType<typeof openDatabase>;
   try {
+    // An emptied database beside an earlier install's files is refused, never bootstrapped again (issue 12
+    // item 2); the data dir and its files are kept to the service's user (item 11).
+    const madePrivate = prepareDataDir(config.dataDir, {
+      keyFromConfig: config.masterKey !== undefined && config.masterKey !== '',
+    });
+    if (madePrivate.length > 0)
+      logger.warn('data dir files were readable by others: now 0700/0600', { madePrivate });
     secrets = new SecretBox(loadMasterKey(config.dataDir, config.masterKey));
     opened = openDatabase(path.join(config.dataDir, 'balcao.sqlite'));
   } catch (error) {
@@ -156,6 +164,8 @@ export async function startService(
         ? await startSandboxAuthority({
             dataFile: path.join(config.dataDir, 'sandbox-authority.sqlite'),
             clock,
+            // The CSC tokens it registers are sealed under the service's master key, like the service's own.
+            secrets,
           })
         : null;
     if (sandbox !== null) {

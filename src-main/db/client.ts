@@ -26,6 +26,13 @@ export function openDatabase(file: string): OpenedDatabase {
 export function openSqlite<Schema>(file: string): { db: Kysely<Schema>; close(): Promise<void> } {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
+  // Store data and sealed secrets: owner only. SQLite gives the -wal and -shm it creates the database's mode.
+  // A file of another owner (EPERM) keeps its mode: the data dir's 0700 still guards it.
+  try {
+    fs.chmodSync(file, 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
+  }
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
