@@ -103,6 +103,8 @@ export function errorHandler(logger: Logger) {
         ? error
         : (fromBodyParser(error) ?? fromMulter(error) ?? fromBadPath(error) ?? fromMultipartRead(error, req));
     const requestId = String(res.locals['requestId'] ?? '');
+    // A route may have set its own type (XML, an image) before it failed: the error body is JSON all the same.
+    if (!res.headersSent) res.type('application/json');
     if (known === undefined && isStorageFull(error)) {
       // The operator needs the cause in the log, not only the "cannot rollback" that may follow it.
       logger.error('disk full: a write to the database failed', {
