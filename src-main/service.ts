@@ -8,6 +8,7 @@ import { systemClock, type Clock } from './clock.ts';
 import type { ServiceConfig } from './config.ts';
 import { migrateToLatest, openDatabase, type Db } from './db/client.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
+import { backupDatabase, startDailyBackups } from './db/backup.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { SecretBox, loadMasterKey } from './security/secret-box.ts';
 import { RateLimiter } from './api/middleware/rate-limit.ts';
@@ -129,7 +130,14 @@ export async function startService(
   const { db, close: closeDb } = opened;
   let server: Server | undefined;
   try {
-    const { applied } = await migrateToLatest(db);
+    // A database that has data and pending migrations is copied first: a migration that goes wrong on a
+    // store's data can then be undone with `npm run cli -- restore`.
+    const { applied } = await migrateToLatest(db, {
+      beforePending: async (pending) => {
+        const backup = await backupDatabase(config.dataDir, 'pre-migration', { keep: config.backupKeep });
+        logger.info('database backed up before migrating', { file: backup.file, pending });
+      },
+    });
     const limiter = new RateLimiter(clock);
     const hooks: ServiceHooks = { companyChanged: () => Promise.resolve(), worker: null };
     const app = createApp({
@@ -221,6 +229,11 @@ export async function startService(
     // Notes addressed to the companies (NFeDistribuicaoDFe), respecting the authority's hourly rule (656).
     const distribution = startDistributionSync({ db, clock, logger, authorityFor: resolver.resolve });
     const abandonedCheck = startAbandonedCheck({ db, clock, logger });
+    const backups = startDailyBackups(config.dataDir, {
+      keep: config.backupKeep,
+      onBackup: (b) => logger.info('daily database backup', { file: b.file }),
+      onError: (error) => logger.error('daily database backup failed', { error: String(error) }),
+    });
     const recovered = await worker.recover();
     if (recovered > 0)
       logger.warn('queue rows interrupted by the last stop will be consulted before any resend', {
@@ -256,6 +269,7 @@ export async function startService(
         await worker.stop();
         await distribution.stop();
         await abandonedCheck.stop();
+        await backups.stop();
         await webhooks.stop();
         await printing.stop();
         resolver.close();

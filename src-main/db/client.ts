@@ -50,9 +50,22 @@ export interface MigrationReport {
   applied: string[];
 }
 
+export interface MigrateOptions {
+  /**
+   * Called with the pending migrations' names before the first of them runs, when the database already
+   * holds data (has run migrations before): the service backs the database up there.
+   */
+  beforePending?: (pending: string[]) => Promise<unknown>;
+}
+
 /** Runs every pending migration; a second run applies nothing (migrations are idempotent by bookkeeping). */
-export async function migrateToLatest(db: Db): Promise<MigrationReport> {
+export async function migrateToLatest(db: Db, options: MigrateOptions = {}): Promise<MigrationReport> {
   const migrator = new Migrator({ db, provider: migrationProvider });
+  if (options.beforePending !== undefined) {
+    const known = await migrator.getMigrations();
+    const pending = known.filter((m) => m.executedAt === undefined).map((m) => m.name);
+    if (pending.length > 0 && pending.length < known.length) await options.beforePending(pending);
+  }
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
@@ -66,19 +79,20 @@ export async function migrateToLatest(db: Db): Promise<MigrationReport> {
  */
 export async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
   if (db.isTransaction) return work(db);
-  // SQLite ends a transaction by itself on some failures (SQLITE_FULL, SQLITE_IOERR): Kysely's ROLLBACK then
-  // fails with "cannot rollback - no transaction is active", and that error would hide the real cause.
-  let failure: { error: unknown } | undefined;
+  const trx = await db.startTransaction().execute();
+  let result: T;
   try {
-    return await db.transaction().execute(async (trx) => {
-      try {
-        return await work(trx);
-      } catch (error) {
-        failure = { error };
-        throw error;
-      }
-    });
+    result = await work(trx);
+    await trx.commit().execute();
   } catch (error) {
-    throw failure === undefined ? error : failure.error;
+    // SQLite ends a transaction by itself on some failures (SQLITE_FULL, SQLITE_IOERR), in a statement or at
+    // COMMIT: the ROLLBACK then fails with "cannot rollback - no transaction is active", and that error must
+    // not replace the failure that caused it. (rollback releases the connection either way.)
+    await trx
+      .rollback()
+      .execute()
+      .catch(() => undefined);
+    throw error;
   }
+  return result;
 }
