@@ -13,6 +13,7 @@ import {
   saveScreenshot,
   seedCatalog,
   startProduct,
+  throttleCpu,
   type Catalog,
   type RunningProduct,
 } from './harness.ts';
@@ -259,9 +260,51 @@ describe('cashier screen', () => {
     await page.close();
   });
 
+  it('keeps every key typed before the screen is ready, in order: a scan, F10 and Enter the moment the page loads', async () => {
+    const page = await browser.newPage({ viewport: { width: 1366, height: 800 }, locale: 'pt-BR' });
+    page.on('pageerror', (e) => {
+      throw e;
+    });
+    await throttleCpu(page);
+    // No wait for the screen: the page's script has run (DOMContentLoaded follows module scripts), and the
+    // keys arrive while the companies load and React mounts the cashier.
+    await page.goto(`${product.url}/?api_key=${encodeURIComponent(product.apiKey)}#/caixa`, {
+      waitUntil: 'domcontentloaded',
+    });
+    const [cafe, leite, , arroz] = catalog.products;
+    if (cafe === undefined || leite === undefined || arroz === undefined) throw new Error('catalog');
+    await page.keyboard.type(cafe.cEAN, { delay: 0 });
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('F10');
+    await page.keyboard.press('Enter');
+    const note = await finishedNote(page);
+    expect(note.status).toBe('autorizada');
+    expect(note.itens.map((i) => i.descricao)).toHaveLength(1);
+    expect(note.valor_total).toBe('18.90');
+
+    // Keys typed while payment opens and while the sale is being issued wait for it: the next scan then
+    // starts the next sale.
+    await page.keyboard.press('Escape');
+    await page.getByTestId('sale-done').waitFor({ state: 'detached' });
+    await page.keyboard.type(leite.cProd);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('F10');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(arroz.cProd);
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.getByTestId('sale-items').textContent(), { timeout: 20_000 })
+      .toContain(arroz.xProd);
+    expect(await page.getByTestId('item-count').textContent()).toBe('1');
+    expect(await page.getByTestId('sale-total').textContent()).toBe('R$ 27,80');
+    expect(await page.getByTestId('sale-items').textContent()).not.toContain(leite.xProd);
+    await page.close();
+  });
+
   it('asks for the API key when none is given, refuses a wrong one and keeps the right one', async () => {
     const context = await browser.newContext({ locale: 'pt-BR' });
     const page = await context.newPage();
+    await throttleCpu(page);
     await page.goto(`${product.url}/`);
     const input = page.getByLabel('Chave de API');
     await input.fill('blc_0000000000000000_wrong');

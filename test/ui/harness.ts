@@ -146,12 +146,34 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+/**
+ * BALCAO_UI_CPU_THROTTLE=4 slows the page's CPU four times (Chromium's DevTools emulation), as a loaded
+ * machine does: the way to run the browser tests when hunting races between keystrokes and rendering.
+ */
+export function cpuThrottleRate(): number {
+  const text = process.env['BALCAO_UI_CPU_THROTTLE'];
+  if (text === undefined || text === '') return 1;
+  const rate = Number(text);
+  if (!Number.isFinite(rate) || rate < 1)
+    throw new Error(`BALCAO_UI_CPU_THROTTLE must be a number >= 1: ${text}`);
+  return rate;
+}
+
+/** Applies BALCAO_UI_CPU_THROTTLE to a page before it loads anything. */
+export async function throttleCpu(page: Page): Promise<void> {
+  const rate = cpuThrottleRate();
+  if (rate === 1) return;
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+}
+
 /** A page on the UI, signed in through `?api_key=` (the address a POS link or the desktop app gives). */
 export async function openUi(browser: Browser, product: RunningProduct, hash = '/caixa'): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1366, height: 800 }, locale: 'pt-BR' });
   page.on('pageerror', (e) => {
     throw e;
   });
+  await throttleCpu(page);
   await page.goto(`${product.url}/?api_key=${encodeURIComponent(product.apiKey)}#${hash}`);
   await page.getByTestId('status-bar').waitFor();
   return page;

@@ -1,6 +1,8 @@
 // The cashier screen: keyboard first. The code field always has the focus (a scanner types digits + Enter
 // into it); function keys open the rest; F10 takes payment and the sale becomes an NFC-e via POST /v1/nfce.
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+// No keystroke is lost: focus moves in the same commit that shows a field, and keys typed while the screen
+// loads or an action is pending are held by key-buffer.ts and typed again in order.
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import type { ProductView } from '../../../src-shared/contracts/catalog.ts';
 import type { DocumentView } from '../../../src-shared/contracts/api-client.ts';
 import { Banner, ErrorBanner, newIdempotencyKey } from '../components.tsx';
@@ -15,6 +17,7 @@ import {
   ProductSearchDialog,
   PromptDialog,
 } from './dialogs.tsx';
+import { claimKeys, setBusy } from './key-buffer.ts';
 import { Receipt } from './Receipt.tsx';
 import {
   CASHIER_METHODS,
@@ -116,9 +119,31 @@ export function Cashier() {
     else codeRef.current?.focus();
   }, [mode]);
 
-  useEffect(() => {
+  // A layout effect, not a passive one: the field has the focus before the browser handles another key,
+  // so a key typed the moment the payment panel shows goes into it (a passive effect ran later, and a key
+  // in between fell on the page: the sale neither finished nor showed an error).
+  useLayoutEffect(() => {
     if (dialog === null) focusMain();
   }, [dialog, mode, focusMain]);
+
+  const focusMainRef = useRef(focusMain);
+  useLayoutEffect(() => {
+    focusMainRef.current = focusMain;
+  });
+  useLayoutEffect(() => claimKeys({ focus: () => focusMainRef.current() }), []);
+
+  // Actions that answer later hold the keys typed meanwhile; they are typed again once the screen shows
+  // the outcome (checked after every commit, so an answer that changes nothing visible still releases).
+  const pending = useRef({ payment: false, issuing: false, selectAmount: false });
+  useLayoutEffect(() => {
+    if (pending.current.selectAmount && mode === 'payment') {
+      pending.current.selectAmount = false;
+      // Typing replaces the suggested amount, as when the panel opened.
+      amountRef.current?.select();
+    }
+    if (!pending.current.payment) setBusy('payment', false);
+    if (!pending.current.issuing) setBusy('issuing', false);
+  });
 
   const newSale = useCallback(() => {
     setSale(EMPTY_SALE);
@@ -186,11 +211,14 @@ export function Cashier() {
   // F10 waits for the scans still being looked up, then opens payment with what is left to pay.
   const [paymentRequested, setPaymentRequested] = useState(false);
   const openPayment = () => {
+    pending.current.payment = true;
+    setBusy('payment', true);
     lookups.current = lookups.current.then(() => setPaymentRequested(true));
   };
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!paymentRequested) return;
     setPaymentRequested(false);
+    pending.current.payment = false;
     if (sale.items.length === 0) {
       setNotice({ kind: 'info', text: 'Inclua ao menos um item antes do pagamento.' });
       return;
@@ -208,6 +236,8 @@ export function Cashier() {
       // The same sale retried (no answer from the service) keeps its key and is never issued twice.
       if (attempt.current === null || attempt.current.body !== text)
         attempt.current = { body: text, key: newIdempotencyKey('venda') };
+      pending.current.issuing = true;
+      setBusy('issuing', true);
       setMode('issuing');
       setSaleError(null);
       try {
@@ -220,6 +250,8 @@ export function Cashier() {
       } catch (error) {
         setSaleError(error);
         setMode('payment');
+      } finally {
+        pending.current.issuing = false;
       }
     },
     [api],
@@ -261,8 +293,7 @@ export function Cashier() {
     else {
       setMethodIndex(0);
       setAmount(centsToInput(left));
-      // Typing replaces the suggested amount, as when the panel opened.
-      requestAnimationFrame(() => amountRef.current?.select());
+      pending.current.selectAmount = true;
     }
   };
 
@@ -281,9 +312,17 @@ export function Cashier() {
     setNotice({ kind: 'info', text: `Item removido: ${selectedItem.product.xProd}` });
   };
 
-  // Function keys, on the window so they work whatever has the focus.
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
+  // Function keys, on the window so they work whatever has the focus. One listener for the screen's life,
+  // calling the handler of the last commit: re-adding it after every render left a window in which a key
+  // met the previous render's handler (the old mode) or none at all.
+  const onKeyRef = useRef<(e: KeyboardEvent) => void>(() => undefined);
+  useLayoutEffect(() => {
+    const listener = (e: KeyboardEvent) => onKeyRef.current(e);
+    window.addEventListener('keydown', listener);
+    return () => window.removeEventListener('keydown', listener);
+  }, []);
+  useLayoutEffect(() => {
+    onKeyRef.current = (e: KeyboardEvent) => {
       if (dialog !== null || mode === 'issuing') return;
       const key = e.key;
       const handled = () => {
@@ -373,8 +412,6 @@ export function Cashier() {
           if (/^F\d+$/.test(key) && !['F1', 'F5', 'F11', 'F12'].includes(key)) handled();
       }
     };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
   });
 
   const legend = mode === 'payment' ? KEYS_PAYMENT : mode === 'done' ? KEYS_DONE : KEYS_SALE;
@@ -399,6 +436,7 @@ export function Cashier() {
           <input
             id="code"
             ref={codeRef}
+            autoFocus
             className="code-input"
             autoComplete="off"
             value={code}

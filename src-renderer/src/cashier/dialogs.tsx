@@ -1,6 +1,6 @@
 // The cashier's dialogs (product search, quantity, price, discount, CPF, customer, cancel): each opens
 // with its function key, answers to Enter and closes with Esc, so the mouse is never needed.
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { ProductView } from '../../../src-shared/contracts/catalog.ts';
 import type { CustomerView } from '../../../src-shared/contracts/customers.ts';
 import { isValidCpf, normalizeCpf } from '../../../src-shared/tax-ids.ts';
@@ -24,7 +24,8 @@ export function PromptDialog<T>(props: {
   const [text, setText] = useState(props.initial ?? '');
   const [error, setError] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
-  useEffect(() => {
+  // Before the browser handles another key: the next digit typed goes into this field.
+  useLayoutEffect(() => {
     inputRef.current?.focus();
     inputRef.current?.select();
   }, []);
@@ -254,7 +255,7 @@ export function CpfDialog(props: {
 
 export function CancelSaleDialog(props: { total: bigint; onConfirm: () => void; onClose: () => void }) {
   const ref = useRef<HTMLButtonElement>(null);
-  useEffect(() => ref.current?.focus(), []);
+  useLayoutEffect(() => ref.current?.focus(), []);
   return (
     <Modal title="Cancelar a venda?" onClose={props.onClose}>
       <p>Os itens desta venda ({brl(props.total)}) serão descartados. Nenhuma nota foi emitida para ela.</p>
