@@ -105,9 +105,4 @@ export function setBusy(reason: string, on: boolean): void {
   else if (busy.delete(reason)) scheduleDrain();
 }
 
-/** Keys still waiting (for tests and diagnostics). */
-export function heldKeys(): readonly string[] {
-  return held;
-}
-
 if (typeof window !== 'undefined') window.addEventListener('keydown', onKeyDown, true);
