@@ -1,8 +1,11 @@
-// Disk full (issue 12 item 10): SQLite's page limit makes the real database file full deterministically, with
-// no mount; every write then answers 507 insufficient_storage, keeps nothing, and the log names the cause.
+// Disk full (issue 12 item 10): SQLite's page limit makes the database full deterministically, with no mount;
+// a small tmpfs (where mounting is allowed: root) fills the real file system, where SQLite fails at COMMIT.
+// Every write then answers 507 insufficient_storage, keeps nothing, and the log names the cause.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.ts';
+import { startHarness, tempDataDir, type Harness } from './harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -71,4 +74,65 @@ describe('disk full', () => {
     const retry = await h.request('POST', '/v1/customers', { json: customer(n - 1) });
     expect(retry.status, retry.text).toBe(201);
   });
+});
+
+/** A 3 MiB tmpfs: a fresh service takes about 1.4 MiB of it (mostly its WAL), customers fill the rest. */
+function mountSmallTmpfs(): { dir: string } | { skip: string } {
+  const dir = tempDataDir();
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=3m,mode=0700', 'tmpfs', dir], { stdio: 'pipe' });
+    return { dir };
+  } catch (error) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    return { skip: `cannot mount a tmpfs here (needs root): ${String(error).split('\n')[0]}` };
+  }
+}
+
+const mounted = mountSmallTmpfs();
+
+describe('disk full on a real file system', () => {
+  if ('skip' in mounted) {
+    it.skip(`skipped: ${mounted.skip}`, () => undefined);
+    return;
+  }
+  const { dir } = mounted;
+  let service: Harness | undefined;
+  afterAll(async () => {
+    await service?.stop().catch(() => undefined);
+    execFileSync('umount', ['-l', dir]);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a full tmpfs answers 507 (SQLite fails at COMMIT there), logs SQLITE_FULL and keeps no row', async () => {
+    service = await startHarness({ dataDir: dir });
+    const s = service;
+    let full: { status: number; body: unknown } | undefined;
+    for (let n = 0; n < 2000 && full === undefined; n++) {
+      s.clock.advance(1000); // the key's per-second budget
+      const before = await s.service.db
+        .selectFrom('customers')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      const res = await s.request('POST', '/v1/customers', { json: customer(n) });
+      expect([201, 507], res.text).toContain(res.status);
+      if (res.status === 507) {
+        full = res;
+        const after = await s.service.db
+          .selectFrom('customers')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow();
+        expect(Number(after.n)).toBe(Number(before.n));
+      }
+    }
+    expect(full, 'the file system never became full').toBeDefined();
+    expect((full?.body as { error: string }).error).toBe('insufficient_storage');
+    const logged = s.logs.map((line) => JSON.parse(line) as { level: string; msg: string; error?: unknown });
+    expect(
+      logged.some(
+        (l) =>
+          l.msg === 'disk full: a write to the database failed' && JSON.stringify(l).includes('SQLITE_FULL'),
+      ),
+    ).toBe(true);
+    expect(logged.some((l) => JSON.stringify(l).includes('cannot rollback'))).toBe(false);
+  }, 60_000);
 });

@@ -79,6 +79,13 @@ describe('no 500 from input', () => {
     expect(errorBodySchema.parse(res.body)).toMatchObject({ error: 'headers_too_large' });
   });
 
+  it('an error of a route that answers XML still comes as JSON (found by the fuzz test)', async () => {
+    const res = await h.request('GET', '/v1/nfe/received/00000000-0000-4000-8000-000000000000/xml');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.body).toEqual({ error: 'not_found', message: 'Received note not found.', details: [] });
+  });
+
   it('a truncated multipart certificate upload is a 400', async () => {
     const boundary = 'b0undary';
     const body =
