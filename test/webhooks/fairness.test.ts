@@ -5,7 +5,7 @@ import { publishEvent } from '../../src-main/webhooks/publisher.ts';
 import { CaptureReceiver, startWebhookEnv, waitFor, type WebhookEnv } from './helpers.ts';
 
 /** The test worker's per-request deadline; every bound below is derived from it. */
-const TIMEOUT_MS = 3000;
+const TIMEOUT_MS = 5000;
 const CONCURRENCY = 4;
 /**
  * More webhooks on dead receivers than the worker has slots, and more dead receivers than half of them: the
