@@ -5,7 +5,13 @@ import type { Clock } from '../clock.ts';
 import type { Db } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import { startPeriodic } from '../periodic.ts';
-import { abandonedNumbers, rangesOf, type NumberRange } from './abandoned.ts';
+import {
+  abandonedNumbers,
+  mergeRanges,
+  numbersWithoutDocument,
+  rangesOf,
+  type NumberRange,
+} from './abandoned.ts';
 
 /** Numbers untouched for longer than this are abandoned (the same default as the on-demand route). */
 export const ABANDONED_AFTER_HOURS = 24;
@@ -54,16 +60,18 @@ export function startAbandonedCheck(options: AbandonedCheckOptions): AbandonedCh
       const now = clock.now();
       const cutoff = new Date(now.getTime() - ABANDONED_AFTER_HOURS * 3600_000);
       const numbers = await abandonedNumbers(db, id, cutoff);
+      const withoutDocument = await numbersWithoutDocument(db, id);
       const report: AbandonedCheckReport = {
         companyId: id,
         checkedAt: now.toISOString(),
         olderThanHours: ABANDONED_AFTER_HOURS,
+        // Drafts, as the route's `total` counts them; the ranges also hold the numbers without a document.
         total: numbers.length,
-        ranges: rangesOf(numbers),
+        ranges: mergeRanges(rangesOf(numbers), withoutDocument),
       };
       latest.set(id, report);
       made.push(report);
-      if (report.total > 0) {
+      if (report.ranges.length > 0) {
         logger?.warn(
           'reserved numbers never issued: void them (POST /v1/companies/:id/abandoned-numbers/void)',
           {

@@ -5,7 +5,15 @@ import { ApiError } from '../api/errors.ts';
 import type { Db } from '../db/client.ts';
 import type { ErrorBody } from '../../src-shared/contracts/errors.ts';
 import type { IssueDeps } from './issue.ts';
-import { refreshVoids, voidNumbers, voidView, type VoidResult } from './inutilizar.ts';
+import { sql } from 'kysely';
+import {
+  MAX_RANGE,
+  refreshVoids,
+  voidNumbers,
+  voidView,
+  type NumberVoidsTable,
+  type VoidResult,
+} from './inutilizar.ts';
 
 /** Default justification (xJust, 15-255 characters) of an inutilização of abandoned drafts. */
 export const ABANDONED_JUSTIFICATION = 'Numeracao reservada por rascunho abandonado e nunca transmitido';
@@ -94,6 +102,82 @@ export function rangesOf(numbers: readonly AbandonedNumber[]): NumberRange[] {
   return ranges;
 }
 
+/**
+ * Numbers the series has passed (below its next number) that no document holds and no inutilização being
+ * sent or homologated covers: an inutilização refused after the sequence stepped over it, or a range voided
+ * ahead of the sequence by an earlier version that moved the sequence past unvoided numbers. Every number of
+ * a series is thereby explained: a document, a void, or listed here to be voided.
+ */
+export async function numbersWithoutDocument(db: Db, companyId: string): Promise<NumberRange[]> {
+  const company = await db
+    .selectFrom('companies')
+    .select('ambiente')
+    .where('id', '=', companyId)
+    .executeTakeFirst();
+  if (company === undefined) return [];
+  const sequences = await db
+    .selectFrom('number_sequences')
+    .select(['modelo', 'serie', 'next_number'])
+    .where('company_id', '=', companyId)
+    .where('ambiente', '=', company.ambiente)
+    .orderBy('modelo')
+    .orderBy('serie')
+    .execute();
+  const gaps: NumberRange[] = [];
+  for (const seq of sequences) {
+    const modelo = seq.modelo as 55 | 65;
+    const last = seq.next_number - 1;
+    if (last < 1) continue;
+    // Covered intervals: each document's number and each live void's range, merged in number order.
+    const covered = await sql<{ lo: number; hi: number }>`
+      SELECT n_nf AS lo, n_nf AS hi FROM documents
+       WHERE company_id = ${companyId} AND modelo = ${modelo} AND serie = ${seq.serie}
+         AND ambiente = ${company.ambiente} AND n_nf <= ${last}
+      UNION ALL
+      SELECT n_ini AS lo, n_fin AS hi FROM number_voids
+       WHERE company_id = ${companyId} AND modelo = ${modelo} AND serie = ${seq.serie}
+         AND ambiente = ${company.ambiente} AND status IN ('processando', 'homologada') AND n_ini <= ${last}
+      ORDER BY lo`.execute(db.withTables<{ number_voids: NumberVoidsTable }>());
+    let next = 1;
+    for (const { lo, hi } of covered.rows) {
+      if (lo > next) gaps.push(...chunked(modelo, seq.serie, next, lo - 1));
+      next = Math.max(next, hi + 1);
+    }
+    if (next <= last) gaps.push(...chunked(modelo, seq.serie, next, last));
+  }
+  return gaps;
+}
+
+/** One inutilização voids at most MAX_RANGE numbers. */
+function chunked(modelo: 55 | 65, serie: number, from: number, to: number): NumberRange[] {
+  const out: NumberRange[] = [];
+  for (let start = from; start <= to; start += MAX_RANGE) {
+    out.push({ modelo, serie, numeroInicial: start, numeroFinal: Math.min(to, start + MAX_RANGE - 1) });
+  }
+  return out;
+}
+
+/** Abandoned drafts and numbers without a document, as the ranges to void (adjacent ones joined). */
+export function mergeRanges(...lists: NumberRange[][]): NumberRange[] {
+  const sorted = lists
+    .flat()
+    .sort((a, b) => a.modelo - b.modelo || a.serie - b.serie || a.numeroInicial - b.numeroInicial);
+  const out: NumberRange[] = [];
+  for (const r of sorted) {
+    const last = out.at(-1);
+    if (
+      last !== undefined &&
+      last.modelo === r.modelo &&
+      last.serie === r.serie &&
+      r.numeroInicial <= last.numeroFinal + 1 &&
+      Math.max(last.numeroFinal, r.numeroFinal) - last.numeroInicial < MAX_RANGE
+    ) {
+      last.numeroFinal = Math.max(last.numeroFinal, r.numeroFinal);
+    } else out.push({ ...r });
+  }
+  return out;
+}
+
 export interface AbandonedVoidOutcome extends NumberRange {
   success: boolean;
   /** The inutilização, when it was queued. */
@@ -103,7 +187,8 @@ export interface AbandonedVoidOutcome extends NumberRange {
 }
 
 /**
- * Voids every abandoned number older than `olderThan`: one inutilização per run of consecutive numbers.
+ * Voids every abandoned number older than `olderThan`, and every number the series passed without a document:
+ * one inutilização per run of consecutive numbers.
  * A range that fails does not stop the others; each outcome is reported.
  */
 export async function voidAbandoned(
@@ -114,7 +199,11 @@ export async function voidAbandoned(
 ): Promise<AbandonedVoidOutcome[]> {
   await refreshVoids(deps.db, companyId);
   const outcomes: AbandonedVoidOutcome[] = [];
-  for (const range of rangesOf(await abandonedNumbers(deps.db, companyId, olderThan))) {
+  const ranges = mergeRanges(
+    rangesOf(await abandonedNumbers(deps.db, companyId, olderThan)),
+    await numbersWithoutDocument(deps.db, companyId),
+  );
+  for (const range of ranges) {
     try {
       const row = await voidNumbers(deps, companyId, { ...range, justificativa });
       const view = await voidView(deps.db, row);

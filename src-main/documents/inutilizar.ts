@@ -217,8 +217,9 @@ export async function voidView(db: Db, v: NumberVoidRow): Promise<VoidResult> {
 
 /**
  * Checks, signs, queues and (for at most `waitMs`) sends an inutilização of [numeroInicial, numeroFinal].
- * Numbers at or above the series' next number are taken from it at once, so they are never issued while the
- * request is on its way (and given back if the authority refuses it).
+ * A range holding the series' next number moves it past the range at once (given back if the authority
+ * refuses it); a range ahead of the next number leaves it, and reserveNumber steps over the range while it
+ * is on its way or homologated, so no number between is skipped unvoided.
  * @throws 400 for fields the layout refuses, 409 `conflict` naming the range field when a number of the
  *   range is or may be in use, or another inutilização of an overlapping range is on its way.
  */
@@ -331,7 +332,12 @@ export async function voidNumbers(
       .executeTakeFirst();
     let sequenceBefore: number | null = null;
     let sequenceAfter: number | null = null;
-    if (sequence === undefined) {
+    // Only a range that starts at or below the next number moves the sequence (nothing is skipped that is not
+    // voided). A range ahead of it leaves the sequence alone: the numbers before it are still issued, and
+    // reserveNumber steps over the voided ones when it reaches them.
+    if (sequence === undefined && request.numeroInicial > 1) {
+      // The series has not issued anything yet; it starts at 1 when its first note is created.
+    } else if (sequence === undefined) {
       sequenceBefore = 1;
       sequenceAfter = request.numeroFinal + 1;
       await trx
@@ -346,7 +352,7 @@ export async function voidNumbers(
           updated_at: stamp,
         })
         .execute();
-    } else if (sequence.next_number <= request.numeroFinal) {
+    } else if (sequence.next_number >= request.numeroInicial && sequence.next_number <= request.numeroFinal) {
       sequenceBefore = sequence.next_number;
       sequenceAfter = request.numeroFinal + 1;
       await trx

@@ -81,6 +81,11 @@ export const abandonedNumbersSchema = z.object({
       atualizada_em: timestampSchema,
     }),
   ),
+  /**
+   * Numbers below the series' next number that no document holds and no inutilização (being sent or
+   * homologated) covers, as ranges: they must be voided too, and the offer includes them.
+   */
+  sem_documento: z.array(z.object(numberRange)),
   offer: z
     .object({
       message: z.string(),

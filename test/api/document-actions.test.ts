@@ -306,7 +306,12 @@ describe('inutilização', () => {
   };
   const justificativa = 'Falha no sistema pulou a numeracao';
 
-  it('voids a range in spelling A and B (102); numbers above the sequence are never issued later', async () => {
+  it('voids a range in spelling A and B (102); a range ahead of the sequence does not move it', async () => {
+    const seqBefore = await req('GET', `/v1/companies/${h.companyId}/nfe-sequences`);
+    const nextBefore = (
+      seqBefore.body as { sequences: { modelo: string; serie: number; proximo_numero: number }[] }
+    ).sequences.find((s) => s.modelo === '55' && s.serie === 1)?.proximo_numero;
+    expect(nextBefore).toBeLessThan(500);
     const a = await req('POST', `/v1/nfe/inutilizar?companyId=${h.companyId}`, {
       json: { modelo: 55, serie: 1, numeroInicial: 500, numeroFinal: 502, justificativa },
     });
@@ -345,8 +350,9 @@ describe('inutilização', () => {
     const nfeSeq = (
       seqs.body as { sequences: { modelo: string; serie: number; proximo_numero: number }[] }
     ).sequences.find((s) => s.modelo === '55' && s.serie === 1);
-    expect(nfeSeq?.proximo_numero).toBe(511);
-    expect((await draftNfe()).numero).toBe(511);
+    // The numbers below 500 are still issued; only the voided ones are stepped over when reached.
+    expect(nfeSeq?.proximo_numero).toBe(nextBefore);
+    expect((await draftNfe()).numero).toBe(nextBefore);
   });
 
   it('the same range again is idempotent (563); an overlapping one is 422 (256) and gives the numbers back', async () => {

@@ -35,6 +35,8 @@ import {
 import { createDevolucao, devolucaoRequestSchema } from '../../documents/devolucao.ts';
 import {
   abandonedNumbers,
+  mergeRanges,
+  numbersWithoutDocument,
   rangesOf,
   voidAbandoned,
   ABANDONED_JUSTIFICATION,
@@ -179,7 +181,9 @@ export function documentActionRoutes(deps: ApiDeps): Router {
     const olderThanHours = query.older_than_hours ?? query.olderThanHours ?? DEFAULT_ABANDONED_HOURS;
     const cutoff = new Date(deps.clock.now().getTime() - olderThanHours * 3600_000);
     const numbers = await abandonedNumbers(db, company.id, cutoff);
-    const ranges = rangesOf(numbers);
+    // Numbers the series passed that no document holds and no void covers: listed so every number is explained.
+    const withoutDocument = await numbersWithoutDocument(db, company.id);
+    const ranges = mergeRanges(rangesOf(numbers), withoutDocument);
     const daily = lastAbandonedCheck(db, company.id);
     res.json({
       older_than_hours: olderThanHours,
@@ -200,6 +204,7 @@ export function documentActionRoutes(deps: ApiDeps): Router {
         criada_em: n.criada_em,
         atualizada_em: n.atualizada_em,
       })),
+      sem_documento: withoutDocument,
       offer:
         ranges.length === 0
           ? null
