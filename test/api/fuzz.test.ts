@@ -12,6 +12,7 @@ import { startHarness, type Harness, type TestResponse } from './harness.ts';
 const SEED = Number(process.env['FUZZ_SEED'] ?? 12_007);
 const MUTATION_RUNS = Number(process.env['FUZZ_RUNS'] ?? 420);
 const PATH_RUNS = Math.ceil(MUTATION_RUNS / 3.5);
+const HEADER_RUNS = Math.ceil(MUTATION_RUNS / 7);
 
 let h: Harness;
 let authorizedNfe = '';
@@ -138,6 +139,20 @@ const targets: Target[] = [
     method: 'POST',
     path: () => `/v1/nfe/${authorizedNfe}/correction-letter`,
     example: { correcao: 'Endereco de entrega: Rua B, 2, fundos' },
+  },
+  { name: 'batch', method: 'POST', path: () => '/v1/nfe/batch', example: { notas: [nfeSpellingA] } },
+  { name: 'nfce sale', method: 'POST', path: () => '/v1/nfce/venda', example: nfce },
+  {
+    name: 'api key',
+    method: 'POST',
+    path: () => '/v1/api-keys',
+    example: { name: 'caixa 2', scope: 'company', companyId: '', plan: 'basic' },
+  },
+  {
+    name: 'devolucao',
+    method: 'POST',
+    path: () => `/v1/nfe/${authorizedNfe}/devolucao`,
+    example: { itens: [{ numeroItem: 1, quantidade: 1 }] },
   },
   {
     name: 'inutilizar',
@@ -311,7 +326,7 @@ async function queueIdle(): Promise<void> {
 }
 
 const refusedChanges = new Set<string>();
-const tried = { mutations: 0, paths: 0, byStatus: new Map<number, number>() };
+const tried = { mutations: 0, paths: 0, headers: 0, byStatus: new Map<number, number>() };
 
 async function send(method: string, url: string, body?: string): Promise<TestResponse> {
   // The manual clock moves a second per request, so the key's per-second budget never answers 429.
@@ -363,6 +378,7 @@ describe('fuzzing the /v1 contracts', () => {
         fc.array(mutation, { minLength: 1, maxLength: 3 }),
         async (target, mutations) => {
           let payload = structuredClone(target.example) as Json;
+          if (target.name === 'api key') (payload as Record<string, Json>)['companyId'] = h.companyId;
           for (const m of mutations) payload = applyMutation(payload, m);
           const before = await rowCounts();
           const res = await send(
@@ -474,9 +490,60 @@ describe('fuzzing the /v1 contracts', () => {
       ),
       { seed: SEED, numRuns: PATH_RUNS, endOnFailure: true },
     );
+  }, 60_000);
+
+  it(`${HEADER_RUNS} bodies with odd Content-Type and Content-Encoding: no 5xx, the error body on every 4xx`, async () => {
+    const contentType = fc.constantFrom(
+      'application/json',
+      'application/json; charset=latin1',
+      'application/json; charset=utf-16',
+      'application/json; charset',
+      'application/merge-patch+json',
+      'text/plain',
+      'multipart/form-data',
+      'multipart/form-data; boundary=x',
+      'application/x-www-form-urlencoded',
+      '/;;=',
+    );
+    const encoding = fc.constantFrom(undefined, 'gzip', 'deflate', 'br', 'zstd', 'identity', 'gzip, br');
+    const body = fc.oneof(
+      fc.constantFrom(
+        '{}',
+        '{"xNome":"Ana"}',
+        '[]',
+        '',
+        'null',
+        '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1',
+      ),
+      fc.string({ unit: 'binary', maxLength: 200 }),
+    );
+    const route = fc.constantFrom(
+      ['POST', '/v1/customers'],
+      ['POST', '/v1/nfe'],
+      ['POST', `/v1/companies/${h.companyId}/certificate`],
+      ['PUT', `/v1/companies/${h.companyId}/logo`],
+      ['POST', '/v1/webhooks'],
+    );
+    await fc.assert(
+      fc.asyncProperty(route, contentType, encoding, body, async ([method, url], type, enc, text) => {
+        h.clock.advance(1000);
+        const before = await rowCounts();
+        const res = await h.request(method, url, {
+          key: h.companyKey,
+          body: text,
+          headers: { 'Content-Type': type, ...(enc === undefined ? {} : { 'Content-Encoding': enc }) },
+        });
+        tried.headers++;
+        tried.byStatus.set(res.status, (tried.byStatus.get(res.status) ?? 0) + 1);
+        expectCleanAnswer(res, `${method} ${url} ${type} ${enc ?? ''} ${JSON.stringify(text).slice(0, 100)}`);
+        if (res.status >= 400) expect(await rowCounts()).toEqual(before);
+        else await queueIdle();
+      }),
+      { seed: SEED, numRuns: HEADER_RUNS, endOnFailure: true },
+    );
     // The figures the issue asks for: how many inputs were tried and how they were answered.
     console.log(
-      `fuzz: ${tried.mutations} mutated payloads, ${tried.paths} paths; statuses ${JSON.stringify(
+      `fuzz: ${tried.mutations} mutated payloads, ${tried.paths} paths, ${tried.headers} header cases; statuses ${JSON.stringify(
         Object.fromEntries([...tried.byStatus].sort(([a], [b]) => a - b)),
       )}; kept on refusal: ${[...refusedChanges].join(' | ')}`,
     );

@@ -61,6 +61,25 @@ describe('no 500 from input', () => {
     expect((inText.body as { error: string }).error).toBe('validation_error');
   });
 
+  it('a compressed body that does not decompress is a 400 naming body (found by probing headers)', async () => {
+    for (const [encoding, error] of [
+      ['gzip', 'incorrect header check'],
+      ['deflate', 'incorrect header check'],
+      ['br', 'Decompression failed'],
+    ] as const) {
+      const res = await h.request('POST', '/v1/customers', {
+        body: '{"xNome":"Ana"}',
+        headers: { 'Content-Type': 'application/json', 'Content-Encoding': encoding },
+      });
+      expect(res.status, encoding).toBe(400);
+      expect(res.body).toEqual({
+        error: 'invalid_json',
+        message: 'The request body could not be read.',
+        details: [{ field: 'body', error }],
+      });
+    }
+  });
+
   it('a path with broken percent-encoding is a 400 naming path', async () => {
     for (const path of ['/v1/nfe/%E0%A4%A', '/v1/nfe/%', '/v1/customers/%C0%AF']) {
       const res = await h.request('GET', path);

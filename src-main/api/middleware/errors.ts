@@ -64,6 +64,21 @@ function fromMultipartRead(error: unknown, req: Request): ApiError | undefined {
   ]);
 }
 
+/**
+ * Any other client error the body parser raises (http-errors marks them `expose`): a gzip or brotli body that
+ * does not decompress, for one. The status it chose is kept when it is a 4xx the API documents.
+ */
+function fromOtherClientError(error: unknown): ApiError | undefined {
+  const { status, expose } = (error ?? {}) as { status?: unknown; expose?: unknown };
+  if (expose !== true || typeof status !== 'number' || status < 400 || status >= 500) return undefined;
+  if (status === 413) return new ApiError(413, 'payload_too_large', 'The request body is too large.');
+  if (status === 415)
+    return new ApiError(415, 'unsupported_media_type', 'The request body must be UTF-8 JSON.');
+  return new ApiError(400, 'invalid_json', 'The request body could not be read.', [
+    { field: 'body', error: (error as Error).message },
+  ]);
+}
+
 /** Express decodes path parameters itself and throws a URIError (status 400) on a bad `%` sequence. */
 function fromBadPath(error: unknown): ApiError | undefined {
   if (!(error instanceof URIError)) return undefined;
@@ -101,7 +116,11 @@ export function errorHandler(logger: Logger) {
     const known =
       error instanceof ApiError
         ? error
-        : (fromBodyParser(error) ?? fromMulter(error) ?? fromBadPath(error) ?? fromMultipartRead(error, req));
+        : (fromBodyParser(error) ??
+          fromMulter(error) ??
+          fromBadPath(error) ??
+          fromMultipartRead(error, req) ??
+          fromOtherClientError(error));
     const requestId = String(res.locals['requestId'] ?? '');
     // A route may have set its own type (XML, an image) before it failed: the error body is JSON all the same.
     if (!res.headersSent) res.type('application/json');
