@@ -23,6 +23,7 @@ import { documentActionRoutes } from './routes/document-actions.ts';
 import { statusRoutes } from './routes/status.ts';
 import { sandboxControlRoutes } from './routes/sandbox-control.ts';
 import { printerRoutes } from './routes/printers.ts';
+import { xmlExportRoutes } from './routes/xml-export.ts';
 import { openApiDocument } from '../../src-shared/contracts/api-routes.ts';
 import type { ErrorBody } from '../../src-shared/contracts/errors.ts';
 
@@ -136,6 +137,8 @@ export function createApp(options: AppOptions): Express {
   v1.use(documentActionRoutes(options));
   // Also on /v1 itself: /companies/:id/printers, /nfce/:id/print and /print-jobs.
   v1.use(printerRoutes(options));
+  // /companies/:id/xml-export: the month's XML for the accountant.
+  v1.use(xmlExportRoutes(options));
   app.use('/v1', v1);
 
   if (options.uiDir !== null && fs.existsSync(options.uiDir)) {

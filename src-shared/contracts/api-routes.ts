@@ -400,6 +400,21 @@ export const ROUTES: readonly RouteSpec[] = [
     responses: { 200: ok(answers.abandonedNumbersSchema) },
   },
   {
+    method: 'get',
+    path: '/v1/companies/{id}/xml-export',
+    summary: "The month's XML for the accountant (zip)",
+    description:
+      'Every authorized, denied or cancelled note whose `dhEmi` falls in `mes` (company time zone), as `nfeProc`, ' +
+      'in `NFe/` and `NFCe/` (`<chave>-procNFe.xml`); the cancellations, substitutions and CC-e registered in ' +
+      'the month as `procEventoNFe` in `Eventos/`; the homologated inutilizações as `ProcInutNFe` in ' +
+      '`Inutilizacoes/`; and `resumo.csv` (`;`-separated, one line per file). Each XML is the stored one, byte ' +
+      'for byte. A month with nothing is a zip holding only the CSV header.',
+    tags: [T.files],
+    auth: 'key-or-query',
+    query: requests.xmlExportQuerySchema,
+    responses: { 200: fileAnswer('application/zip', 'The zip.') },
+  },
+  {
     method: 'post',
     path: '/v1/companies/{id}/abandoned-numbers/void',
     summary: 'Void (inutilização) the abandoned numbers',
