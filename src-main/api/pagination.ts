@@ -1,5 +1,5 @@
 // The three list shapes of the seed: §4.1 page/pageSize, §4.2 limit/offset, §4.6 data/meta.
-import type { Request } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import type { z } from 'zod';
 import {
   listQuerySchema,
@@ -14,9 +14,34 @@ import {
 import { validationError } from './errors.ts';
 import { zodDetails } from './validation.ts';
 
+/**
+ * `?status=a&status=b` arrives as an array, which no /v1 parameter takes: reading one of the values would
+ * silently drop the other, and code expecting a string would fail. Every repeated parameter is named at once.
+ */
+function repeatedParameters(query: Request['query']): { field: string; error: string }[] {
+  return Object.entries(query)
+    .filter(([, value]) => typeof value !== 'string' && value !== undefined)
+    .map(([field]) => ({ field, error: 'must be given once, as a single value' }));
+}
+
+/** Mounted on /v1 so that routes reading `req.query` directly get the same answer as parseQuery's callers. */
+export function singleValuedQuery() {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    const details = repeatedParameters(req.query);
+    if (details.length > 0) throw validationError(details, 'Invalid query parameters.');
+    next();
+  };
+}
+
 /** Parses query parameters with `schema`; every faulty parameter is reported at once. */
 export function parseQuery<S extends z.ZodType>(req: Request, schema: S): z.output<S> {
+  const repeated = repeatedParameters(req.query);
   const result = schema.safeParse(req.query);
+  if (repeated.length > 0) {
+    const fields = new Set(repeated.map((d) => d.field));
+    const others = result.success ? [] : zodDetails(result.error).filter((d) => !fields.has(d.field));
+    throw validationError([...repeated, ...others], 'Invalid query parameters.');
+  }
   if (!result.success) throw validationError(zodDetails(result.error), 'Invalid query parameters.');
   return result.data;
 }

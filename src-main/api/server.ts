@@ -6,6 +6,7 @@ import express, { type Express } from 'express';
 import type { ApiDeps } from './context.ts';
 import { requireApiKey } from './middleware/auth.ts';
 import { canonicalLegacyIds } from './middleware/legacy-ids.ts';
+import { singleValuedQuery } from './pagination.ts';
 import { errorHandler, notFoundHandler } from './middleware/errors.ts';
 import { verifyJsonDepth } from './middleware/json-depth.ts';
 import type { RateLimiter } from './middleware/rate-limit.ts';
@@ -110,6 +111,7 @@ export function createApp(options: AppOptions): Express {
   const v1 = express.Router();
   // Authentication comes before body parsing: an unauthenticated caller gets 401, never a parse error.
   v1.use(requireApiKey(db, clock, limiter));
+  v1.use(singleValuedQuery());
   v1.use(
     express.json({
       limit: BODY_LIMIT,

@@ -5,6 +5,8 @@ import type { Db } from '../db/client.ts';
 import type { ErrorDetail } from '../../src-shared/contracts/errors.ts';
 
 export const MAX_LOGO_BYTES = 256 * 1024;
+/** The limit as the answers and the documentation write it. */
+export const MAX_LOGO_TEXT = `${MAX_LOGO_BYTES / 1024} KiB`;
 /** Larger images only make every PDF heavier: the DANFE box is ~40 mm wide. */
 export const MAX_LOGO_SIDE = 2000;
 
@@ -56,7 +58,7 @@ export function inspectLogo(
 ): { ok: true; info: LogoInfo } | { ok: false; details: ErrorDetail[] } {
   const fail = (error: string) => ({ ok: false as const, details: [{ field: 'logo', error }] });
   if (bytes.length === 0) return fail('the image is empty');
-  if (bytes.length > MAX_LOGO_BYTES) return fail(`larger than ${MAX_LOGO_BYTES / 1024} KiB`);
+  if (bytes.length > MAX_LOGO_BYTES) return fail(`larger than ${MAX_LOGO_TEXT}`);
   let info: LogoInfo;
   if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
     try {

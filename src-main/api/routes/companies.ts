@@ -1,10 +1,10 @@
 // /v1/companies: read, create, config, numbering, certificate upload and status.
-import express, { Router } from 'express';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import multer from 'multer';
 import type { ApiDeps } from '../context.ts';
 import { authOf } from '../middleware/auth.ts';
 import { parseOrThrow } from '../validation.ts';
-import { forbidden, notFound, validationError } from '../errors.ts';
+import { ApiError, forbidden, notFound, validationError } from '../errors.ts';
 import { pageList, pageQuery, parseQuery } from '../pagination.ts';
 import {
   companyForAuth,
@@ -17,7 +17,7 @@ import {
   uploadCertificate,
 } from '../../companies/service.ts';
 import { companiesRepository } from '../../companies/repository.ts';
-import { inspectLogo, logoRepository, MAX_LOGO_BYTES } from '../../companies/logo.ts';
+import { inspectLogo, logoRepository, MAX_LOGO_BYTES, MAX_LOGO_TEXT } from '../../companies/logo.ts';
 import {
   companyConfigSchema,
   companyCreateSchema,
@@ -121,12 +121,25 @@ export function companyRoutes(deps: ApiDeps): Router {
     storage: multer.memoryStorage(),
     limits: { fileSize: MAX_LOGO_BYTES, files: 1, fields: 0 },
   });
-  router.put('/:id/logo', rawImage, async (req, res) => {
+  // The generic 413 names the JSON body limit and multer's names none; the caller is told the logo's own.
+  const logoTooLarge = (e: unknown): ApiError | undefined => {
+    const { code, type } = (e ?? {}) as { code?: string; type?: string };
+    if (code !== 'LIMIT_FILE_SIZE' && type !== 'entity.too.large') return undefined;
+    return new ApiError(413, 'payload_too_large', `The logo is larger than the ${MAX_LOGO_TEXT} limit.`, [
+      { field: 'logo', error: `larger than ${MAX_LOGO_TEXT}` },
+    ]);
+  };
+  const rawLogo = (req: Request, res: Response, next: NextFunction) =>
+    rawImage(req, res, (e?: unknown) => next(e === undefined ? undefined : (logoTooLarge(e) ?? e)));
+  router.put('/:id/logo', rawLogo);
+  router.put('/:id/logo', async (req, res) => {
     const company = await companyForAuth(db, authOf(res), req.params.id);
     let bytes: Buffer | undefined;
     if (req.is('multipart/form-data')) {
       await new Promise<void>((resolve, reject) =>
-        logoUpload.single('logo')(req, res, (e) => (e ? reject(e) : resolve())),
+        logoUpload.single('logo')(req, res, (e: unknown) =>
+          e ? reject(logoTooLarge(e) ?? (e as Error)) : resolve(),
+        ),
       );
       bytes = req.file?.buffer;
     } else if (Buffer.isBuffer(req.body)) bytes = req.body;
