@@ -184,7 +184,16 @@ export async function startService(
     const resolver = authorityResolver({
       db,
       secrets,
-      sandbox: external ?? (sandbox === null ? null : { url: sandbox.url, caPem: sandbox.caPem }),
+      sandbox:
+        external ??
+        (sandbox === null
+          ? null
+          : {
+              url: sandbox.url,
+              caPem: sandbox.caPem,
+              // /v1/sandbox/faults switches one organization offline: its connections are refused.
+              refuses: (organizationId: string) => sandbox.faults.refuses(organizationId),
+            }),
       timeoutMs: options.outbox?.requestTimeoutMs ?? 15_000,
     });
     const worker: OutboxWorker = new OutboxWorker(

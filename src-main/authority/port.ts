@@ -26,6 +26,11 @@ import { ufBySigla, type UfSigla } from '../../src-shared/uf.ts';
 export interface SandboxTarget {
   url: string;
   caPem: string;
+  /**
+   * Whether the embedded authority is switched offline for this organization (its own faults): its
+   * connections are then refused before anything is sent, as the closed port of a global offline would.
+   */
+  refuses?: (organizationId: string) => boolean;
 }
 
 function protocolOf(p: ProtNFe | undefined): ProtocolResult | null {
@@ -172,11 +177,32 @@ export function authorityResolver(options: AuthorityResolverOptions) {
     if (fiscal.company.authority === 'sandbox' && sandbox === null) {
       throw new AuthorityUnavailable('the sandbox authority is not running', false);
     }
-    const transport = httpsTransport({
+    const https = httpsTransport({
       certificate: fiscal.certificate,
       ...(sandbox === null ? {} : { ca: sandbox.caPem }),
       ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }),
     });
+    const refuses = sandbox?.refuses;
+    const organizationId = fiscal.company.organization_id;
+    const transport: HttpsTransport =
+      refuses === undefined
+        ? https
+        : {
+            send: (req) =>
+              refuses(organizationId)
+                ? Promise.reject(
+                    new AuthorityUnavailableError({
+                      kind: 'refused',
+                      mayHaveBeenReceived: false,
+                      url: req.url,
+                      service: req.service,
+                      code: 'ECONNREFUSED',
+                      message: `${req.service} at ${req.url}: refused (the sandbox authority is offline for this organization); the request was not received`,
+                    }),
+                  )
+                : https.send(req),
+            close: () => https.close(),
+          };
     const clients = new Map<string, AuthorityClient>();
     const clientFor = (modelo: 55 | 65, contingency: ContingencyMode, tpEvento?: string) => {
       const cacheKey = `${modelo}:${contingency}:${tpEvento ?? ''}`;

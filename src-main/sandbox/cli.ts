@@ -26,6 +26,9 @@ console.log(`  CA (trust this certificate): ${caFile}`);
 console.log(`  state: ${dataFile}`);
 console.log(`  control: GET ${authority.url}/_sandbox/health, POST ${authority.url}/_sandbox/faults (JSON),`);
 console.log(`           POST ${authority.url}/_sandbox/companies {"cnpj", "csc": [{"id", "token"}], ...}`);
+console.log(
+  `           with the header X-Sandbox-Token: <the token in ${authority.controlTokenFile}> (new each start)`,
+);
 
 let stopping = false;
 const stop = (signal: string) => {

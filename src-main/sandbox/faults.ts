@@ -1,6 +1,7 @@
 // Fault injection for the sandbox authority: the failures a POS meets in the field (authority unreachable,
 // no answer, slow answer, service paused, answer lost after the note was authorized), switchable per test
-// and over HTTP, each for all services or for a set of them, optionally for the next N requests only.
+// and over HTTP, each for all services or for a set of them, optionally for the next N requests only; globally
+// or per scope (the organization whose certificate made the request).
 import type { AuthorityService } from '../authority/types.ts';
 import { SERVICE_WSDL } from '../authority/types.ts';
 import { CSTAT, type CStat } from './cstat.ts';
@@ -111,6 +112,47 @@ export class FaultControl {
 
   /** `switchListening` closes or reopens the listening socket (set by the server). */
   constructor(private readonly switchListening: (online: boolean) => Promise<void>) {}
+
+  private readonly scopes = new Map<string, FaultControl>();
+  /**
+   * Which scope (the organization, in the service that embeds the authority) a request's client certificate
+   * CNPJ belongs to; null when nobody set it (the standalone authority, where the switches are global).
+   */
+  scopeOfClient: ((cnpj: string | null) => Promise<string | null>) | null = null;
+
+  /**
+   * The switches of one scope: one organization's faults must never switch another organization's sandbox.
+   * Its `online: false` refuses that scope's requests only; the shared listening socket stays open.
+   */
+  forScope(scope: string): FaultControl {
+    let control = this.scopes.get(scope);
+    if (control === undefined) {
+      control = new FaultControl(() => Promise.resolve());
+      this.scopes.set(scope, control);
+    }
+    return control;
+  }
+
+  /** Whether requests of `scope` are refused by its own offline switch. */
+  refuses(scope: string | null): boolean {
+    return scope !== null && this.scopes.get(scope)?.online === false;
+  }
+
+  /** Decides for one request of `scope`: this control's own (global) switches, then the scope's. */
+  decideFor(service: AuthorityService, scope: string | null): FaultDecision {
+    const own = this.decide(service);
+    const scoped = scope === null ? undefined : this.scopes.get(scope);
+    if (scoped === undefined) return own;
+    const theirs = scoped.decide(service);
+    return {
+      refuse: own.refuse || theirs.refuse || !scoped.online,
+      timeout: own.timeout || theirs.timeout,
+      paused: own.paused ?? theirs.paused,
+      slowMs: Math.max(own.slowMs, theirs.slowMs),
+      lose: own.lose || theirs.lose,
+      reject: own.reject ?? theirs.reject,
+    };
+  }
 
   get online(): boolean {
     return this.onlineFlag;
@@ -343,5 +385,6 @@ export class FaultControl {
   dispose(): void {
     if (this.backOnline !== null) clearTimeout(this.backOnline);
     this.backOnline = null;
+    for (const scoped of this.scopes.values()) scoped.dispose();
   }
 }

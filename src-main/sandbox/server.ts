@@ -4,7 +4,9 @@ import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { X509Certificate } from 'node:crypto';
+import { randomBytes, timingSafeEqual, X509Certificate } from 'node:crypto';
+import fs from 'node:fs';
+import nodePath from 'node:path';
 import { soapAction, soapFault, unwrapMessage, wrapResponse } from '../authority/soap.ts';
 import type { AuthorityService } from '../authority/types.ts';
 import { systemClock, type Clock } from '../clock.ts';
@@ -58,7 +60,27 @@ export interface SandboxAuthority {
   caPem: string;
   faults: FaultControl;
   registry: SandboxRegistry;
+  /**
+   * The secret every `/_sandbox/*` control request carries in `X-Sandbox-Token`: generated at each start and
+   * written (mode 0600) to `controlTokenFile`, so only who can read the data directory switches the faults.
+   */
+  controlToken: string;
+  controlTokenFile: string;
   close(): Promise<void>;
+}
+
+/** The control token's file: beside the authority's SQLite file. */
+export function controlTokenFileOf(dataFile: string): string {
+  return nodePath.join(nodePath.dirname(dataFile), 'sandbox-authority-control.token');
+}
+
+function writeControlToken(file: string): string {
+  const token = randomBytes(32).toString('base64url');
+  fs.mkdirSync(nodePath.dirname(file), { recursive: true });
+  // Written fresh each start; 0600 so other local users cannot read it (chmod too: an older file kept its mode).
+  fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
+  return token;
 }
 
 type Handler = (message: string, ctx: ServiceContext) => Promise<ServiceAnswer> | ServiceAnswer;
@@ -125,6 +147,15 @@ export async function startSandboxAuthority(options: StartSandboxOptions): Promi
       ? null
       : options.trustedClientCas.map((pem) => new X509Certificate(pem));
   const serialized = serializer(store.db, clock, settings, store.vault);
+  const controlTokenFile = controlTokenFileOf(options.dataFile);
+  const controlToken = writeControlToken(controlTokenFile);
+  const tokenBytes = Buffer.from(controlToken);
+  const carriesToken = (req: IncomingMessage): boolean => {
+    const given = req.headers['x-sandbox-token'];
+    if (typeof given !== 'string') return false;
+    const bytes = Buffer.from(given.trim());
+    return bytes.length === tokenBytes.length && timingSafeEqual(bytes, tokenBytes);
+  };
 
   const sockets = new Set<Socket>();
   // requestCert makes the server ask every client for a certificate; rejectUnauthorized false lets
@@ -195,7 +226,8 @@ export async function startSandboxAuthority(options: StartSandboxOptions): Promi
     ).catch(() => undefined);
 
   /**
-   * Control API for POS developers (no client certificate needed; the sandbox listens on 127.0.0.1):
+   * Control API for POS developers (no client certificate needed; the sandbox listens on 127.0.0.1; every
+   * request carries the header X-Sandbox-Token with the token of this start, see controlToken):
    * - GET /_sandbox/health: {status, time, faults, settings}.
    * - GET /_sandbox/faults: the fault state. POST /_sandbox/faults with any of
    *   {"clear": true, "timeout": true|null|{services?, times?}, "slow": ms|null|{ms, services?, times?},
@@ -206,6 +238,14 @@ export async function startSandboxAuthority(options: StartSandboxOptions): Promi
    * - POST /_sandbox/companies: {cnpj, csc?: [{id, token, revoked?}], emitterDenied?, recipientDenied?}.
    */
   async function handleControl(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    // Any local process could reach this port: the faults (offline, lost answers) are switched only with the
+    // token of this start.
+    if (!carriesToken(req)) {
+      sendJson(res, 401, {
+        error: `the control endpoints need the header X-Sandbox-Token with the token in ${controlTokenFile}`,
+      });
+      return;
+    }
     if (path === '/_sandbox/health' && req.method === 'GET') {
       sendJson(res, 200, { status: 'ok', time: clock.now().toISOString(), faults: faults.state(), settings });
       return;
@@ -302,7 +342,9 @@ export async function startSandboxAuthority(options: StartSandboxOptions): Promi
       return;
     }
 
-    const decision = faults.decide(service);
+    // The embedding service maps the certificate's CNPJ to its organization, whose own faults apply too.
+    const scope = faults.scopeOfClient === null ? null : await faults.scopeOfClient(clientCnpj);
+    const decision = faults.decideFor(service, scope);
     if (decision.refuse) {
       req.socket.destroy();
       await logExchange(service, clientCnpj, null, 'refused');
@@ -361,6 +403,8 @@ export async function startSandboxAuthority(options: StartSandboxOptions): Promi
     caPem: identity.certPem,
     faults,
     registry,
+    controlToken,
+    controlTokenFile,
     close: async () => {
       faults.dispose();
       await stopListening();

@@ -151,6 +151,15 @@ describe('GET /v1/companies/:companyId/status', () => {
   });
 });
 
+const organizationOf = async (companyId: string) =>
+  (
+    await h.service.db
+      .selectFrom('companies')
+      .select('organization_id')
+      .where('id', '=', companyId)
+      .executeTakeFirstOrThrow()
+  ).organization_id;
+
 describe('/v1/sandbox/faults', () => {
   it('GET shows the switches; POST sets scoped faults and clears them', async () => {
     const initial = await h.request('GET', '/v1/sandbox/faults');
@@ -170,12 +179,14 @@ describe('/v1/sandbox/faults', () => {
       paused: { services: 'all', remaining: null, cStat: 108 },
       slow: { services: 'all', remaining: 1, ms: 250 },
     });
-    // The switches are the running authority's own, not a copy.
-    expect(h.service.sandbox?.faults.pausedFor('NFeAutorizacao4')).toBe(108);
+    // The switches are the running authority's own for this organization, not a copy, and not global.
+    const mine = h.service.sandbox?.faults.forScope(await organizationOf(h.companyId));
+    expect(mine?.pausedFor('NFeAutorizacao4')).toBe(108);
+    expect(h.service.sandbox?.faults.pausedFor('NFeAutorizacao4')).toBeNull();
 
     const cleared = await h.request('POST', '/v1/sandbox/faults', { json: { clear: true } });
     expect(cleared.body).toMatchObject({ online: true, timeout: null, slow: null, paused: null });
-    expect(h.service.sandbox?.faults.pausedFor('NFeAutorizacao4')).toBeNull();
+    expect(mine?.pausedFor('NFeAutorizacao4')).toBeNull();
   });
 
   it('reject: the next authorization refused with a cStat of the table; unknown codes are a 400', async () => {
@@ -196,7 +207,8 @@ describe('/v1/sandbox/faults', () => {
   it('offline for a while comes back by itself', async () => {
     const res = await h.request('POST', '/v1/sandbox/faults', { json: { online: false, forMs: 200 } });
     expect(res.body).toMatchObject({ online: false });
-    for (let i = 0; i < 100 && h.service.sandbox?.faults.online === false; i++) {
+    const mine = h.service.sandbox?.faults.forScope(await organizationOf(h.companyId));
+    for (let i = 0; i < 100 && mine?.online === false; i++) {
       await new Promise((r) => setTimeout(r, 20));
     }
     expect((await h.request('GET', '/v1/sandbox/faults')).body).toMatchObject({ online: true });

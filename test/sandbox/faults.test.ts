@@ -50,12 +50,22 @@ function control(
   method: 'GET' | 'POST',
   url: string,
   body?: unknown,
+  /** Default: the token of this start; null sends none. */
+  token?: string | null,
 ): Promise<{ status: number; json: unknown }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? '' : JSON.stringify(body);
     const req = https.request(
       `${sb.authority.url}${url}`,
-      { method, agent: false, ca: sb.authority.caPem, headers: { 'Content-Type': 'application/json' } },
+      {
+        method,
+        agent: false,
+        ca: sb.authority.caPem,
+        headers: {
+          'Content-Type': 'application/json',
+          ...(token === null ? {} : { 'X-Sandbox-Token': token ?? sb.authority.controlToken }),
+        },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -302,6 +312,29 @@ describe('faults', () => {
         .status,
     ).toBe(200);
     await sb.authority.registry.denyRecipient('11222333000181', false);
+  });
+
+  it('the control port needs the token of this start, kept 0600 beside the data file (issue 12 item 5)', async () => {
+    for (const [url, body] of [
+      ['/_sandbox/health', undefined],
+      ['/_sandbox/faults', { online: false, forMs: 60_000 }],
+      ['/_sandbox/companies', { cnpj: '11222333000181', emitterDenied: true }],
+    ] as const) {
+      const method = body === undefined ? 'GET' : 'POST';
+      const none = await control(method, url, body, null);
+      expect(none.status).toBe(401);
+      expect(JSON.stringify(none.json)).toContain('X-Sandbox-Token');
+      expect((await control(method, url, body, 'x'.repeat(43))).status).toBe(401);
+    }
+    // Nothing was switched by the refused calls.
+    expect(sb.authority.faults.online).toBe(true);
+    expect(tag((await status()).answer ?? '', 'cStat')).toBe('107');
+
+    const file = sb.authority.controlTokenFile;
+    expect(fs.readFileSync(file, 'utf8').trim()).toBe(sb.authority.controlToken);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(sb.authority.controlToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect((await control('GET', '/_sandbox/faults')).status).toBe(200);
   });
 });
 

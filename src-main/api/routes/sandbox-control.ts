@@ -1,5 +1,6 @@
 // GET/POST /v1/sandbox/faults: the embedded sandbox authority's fault switches (offline, timeouts, pauses...)
-// for the UI and browser tests, behind an organization key instead of the authority's own control port.
+// for the UI and browser tests, behind an organization key instead of the authority's own control port. The
+// switches are the key's organization's own: they apply to requests made with its companies' certificates.
 import { Router } from 'express';
 import { z } from 'zod';
 import type { ApiDeps } from '../context.ts';
@@ -81,6 +82,19 @@ const faultsBodySchema = z.strictObject({
     .optional(),
 });
 
+/** The organization of the company whose certificate carries `cnpj` (a sandbox company; the oldest if two). */
+async function organizationOfCnpj(db: ApiDeps['db'], cnpj: string | null): Promise<string | null> {
+  if (cnpj === null) return null;
+  const row = await db
+    .selectFrom('companies')
+    .select('organization_id')
+    .where('cnpj', '=', cnpj)
+    .where('authority', '=', 'sandbox')
+    .orderBy('created_at')
+    .executeTakeFirst();
+  return row?.organization_id ?? null;
+}
+
 export function sandboxControlRoutes({ db, hooks }: ApiDeps): Router {
   const router = Router();
 
@@ -93,7 +107,8 @@ export function sandboxControlRoutes({ db, hooks }: ApiDeps): Router {
     if (scopeOfKey !== 'organization') {
       throw forbidden('Only an organization key can switch the sandbox authority.');
     }
-    return faults;
+    faults.scopeOfClient ??= (cnpj) => organizationOfCnpj(db, cnpj);
+    return faults.forScope(organizationId);
   };
 
   router.get('/faults', async (_req, res) => {
