@@ -258,7 +258,9 @@ describe('restart', () => {
     await opened.db.updateTable('print_jobs').set({ status: 'printing' }).where('id', '=', jobId).execute();
     await opened.db
       .updateTable('printers')
-      .set({ conexao_json: JSON.stringify({ host: '127.0.0.1', porta: printer.port, permitirRedeLocal: true }) })
+      .set({
+        conexao_json: JSON.stringify({ host: '127.0.0.1', porta: printer.port, permitirRedeLocal: true }),
+      })
       .where('id', '=', p.id)
       .execute();
     const stored = await opened.db
