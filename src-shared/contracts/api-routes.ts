@@ -17,6 +17,7 @@ import * as customers from './customers.ts';
 import * as documents from './documents.ts';
 import { errorBodySchema } from './errors.ts';
 import { nfePayloadSchema } from './nfe-payload.ts';
+import { spellingBName } from './spelling.ts';
 import * as printers from './printers.ts';
 import * as requests from './requests.ts';
 import * as webhooks from './webhooks.ts';
@@ -46,26 +47,8 @@ const withPaging = <S extends z.ZodRawShape>(filters: S) =>
 
 // --- creation payloads in both spellings ------------------------------------------------------------
 
-/** Spelling-B names that are not the mechanical camelCase → snake_case of the spelling-A name. */
-export const SPELLING_B_NAMES: Readonly<Record<string, string>> = {
-  customer: 'destinatario',
-  forma: 'metodo',
-  indIEDest: 'ind_ie_dest',
-  aPrazo: 'a_prazo',
-};
 /** Objects whose keys are the layout's tags (CST, pICMS, vBC): the same in both spellings. */
 const LAYOUT_GROUPS = new Set(['tributacao', 'impostos']);
-
-/**
- * `valorUnitario` → `valor_unitario`. The layout's tags (`xLgr`, `cMun`: one letter, then a capital) and names
- * with capital runs (`CFOP`) are the same in both spellings.
- */
-export function spellingBName(name: string): string {
-  const special = SPELLING_B_NAMES[name];
-  if (special !== undefined) return special;
-  if (!/^[a-z][a-z0-9]+(?:[A-Z][a-z0-9]+)+$/.test(name)) return name;
-  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-}
 
 /** The spelling-B JSON Schema of a spelling-A one: the same shape under snake_case property names. */
 export function toSpellingBSchema(node: unknown): unknown {

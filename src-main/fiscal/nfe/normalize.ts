@@ -12,6 +12,7 @@ import {
   type NfePayload,
 } from '../../../src-shared/contracts/nfe-payload.ts';
 import { CARD_TPAG, resolveTPag } from '../../../src-shared/tables/payment-methods.ts';
+import { spellingBName } from '../../../src-shared/contracts/spelling.ts';
 import { isUf, type UfSigla } from '../../../src-shared/uf.ts';
 import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from '../../../src-shared/tax-ids.ts';
 import { isValidAccessKey } from '../access-key.ts';
@@ -103,17 +104,6 @@ export type NormalizeResult =
   /** `rejection` when every fault is a rule SEFAZ would reject the note for (a 422, not a malformed request). */
   | { ok: false; errors: ErrorDetail[]; rejection?: RuleRejection };
 
-/** Spelling B's names for the fields whose spelling-A name is not their camelCase form. */
-const SPELLING_B_NAMES: Readonly<Record<string, string>> = {
-  customer: 'destinatario',
-  forma: 'metodo',
-  nome: 'razao_social',
-};
-
-const toSpellingB = (segment: string): string =>
-  SPELLING_B_NAMES[segment] ??
-  (/^[a-z][A-Za-z0-9]*$/.test(segment) ? segment.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) : segment);
-
 /** Whether the caller writes spelling B (snake_case, or its own names), so faults are named its way. */
 export function writesSpellingB(input: unknown): boolean {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return false;
@@ -169,7 +159,7 @@ class Problems {
       if (known > 0 && prefix === undefined) continue;
       const rest = path
         .slice(known)
-        .map((part) => (typeof part === 'string' && this.spellingB ? toSpellingB(part) : part));
+        .map((part) => (typeof part === 'string' && this.spellingB ? spellingBName(part) : part));
       const tail = formatFieldPath(rest);
       if (prefix === undefined) return tail;
       if (rest.length === 0) return prefix;
