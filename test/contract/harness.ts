@@ -415,3 +415,9 @@ export async function xmlOf(c: Contract, kind: 'nfe' | 'nfce', id: string): Prom
 export function tagOf(xml: string, tag: string): string | undefined {
   return new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(xml)?.[1];
 }
+
+/** Runs once, on first use, and is shared by the rows that read the same document. */
+export function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => (value ??= make());
+}

@@ -13,6 +13,7 @@ import {
   itemA,
   nfceA,
   nfeA,
+  once,
   nfeB,
   startContract,
   tagOf,
@@ -28,12 +29,6 @@ beforeAll(async () => {
   c = await startContract();
 });
 afterAll(() => c.stop());
-
-/** Runs once, on first use, and is shared by the rows that read the same document. */
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let value: Promise<T> | undefined;
-  return () => (value ??= make());
-}
 
 const without = (payload: Record<string, unknown>, field: string) => {
   const copy = { ...payload };

@@ -14,6 +14,7 @@ import {
   expectFieldError,
   expectFields,
   nfeA,
+  once,
   sendAndSettle,
   startContract,
   tagOf,
@@ -28,11 +29,6 @@ beforeAll(async () => {
   c = await startContract();
 });
 afterAll(() => c.stop());
-
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let value: Promise<T> | undefined;
-  return () => (value ??= make());
-}
 
 const justificativa = 'Numeracao pulada por falha no sistema';
 const authorized = once(() => authorizedNfe(c));

@@ -7,6 +7,7 @@ import {
   expectErrorBody,
   expectFieldError,
   nfeA,
+  once,
   startContract,
   type Contract,
   type Doc,
@@ -18,10 +19,6 @@ beforeAll(async () => {
 });
 afterAll(() => c.stop());
 
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let value: Promise<T> | undefined;
-  return () => (value ??= make());
-}
 const note = once(() => authorizedNfe(c));
 const receipt = once(() => authorizedNfce(c));
 const text = (length: number) => 'Justificativa longa '.repeat(60).slice(0, length);
