@@ -176,7 +176,65 @@ export async function openUi(browser: Browser, product: RunningProduct, hash = '
   await throttleCpu(page);
   await page.goto(`${product.url}/?api_key=${encodeURIComponent(product.apiKey)}#${hash}`);
   await page.getByTestId('status-bar').waitFor();
+  if (hash === '/caixa' || hash.startsWith('/caixa?') || hash.startsWith('/caixa/')) await readyToSell(page);
   return page;
+}
+
+/** The demo company's operators (seeded with the demo data): a caixa and a gerente. */
+export const DEMO_CAIXA = { codigo: '2', pin: '3971' } as const;
+export const DEMO_GERENTE = { codigo: '1', pin: '4826' } as const;
+
+/** Which of the cashier's gates shows: the operator sign-in, the open-register screen, or the sale itself. */
+export async function cashierGate(page: Page): Promise<'sign-in' | 'open-register' | 'sale'> {
+  const signIn = page.getByTestId('operator-sign-in');
+  const open = page.getByTestId('register-open');
+  const code = page.getByTestId('code-input');
+  await signIn.or(open).or(code).first().waitFor();
+  if (await signIn.isVisible()) return 'sign-in';
+  if (await open.isVisible()) return 'open-register';
+  return 'sale';
+}
+
+/**
+ * Leaves the cashier ready to sell: signs the demo caixa in when the sign-in shows, and opens the register
+ * with a float of 100,00 when asked. A service without operators shows the sale at once.
+ */
+export async function readyToSell(page: Page): Promise<void> {
+  let gate = await cashierGate(page);
+  if (gate === 'sign-in') {
+    await signIn(page, DEMO_CAIXA.codigo, DEMO_CAIXA.pin);
+    gate = await cashierGate(page);
+  }
+  if (gate === 'open-register') await openRegister(page, '100,00');
+  await page.getByTestId('code-input').waitFor();
+}
+
+/** Types codigo, Enter, PIN, Enter on the sign-in screen, as a cashier does; waits for the screen to go. */
+export async function signIn(page: Page, codigo: string, pin: string): Promise<void> {
+  const screen = page.getByTestId('operator-sign-in');
+  await screen.waitFor();
+  await page.getByTestId('signin-codigo').focus();
+  await page.keyboard.type(codigo);
+  await page.keyboard.press('Enter');
+  await page.keyboard.type(pin);
+  await page.keyboard.press('Enter');
+  const error = page.getByTestId('signin-error');
+  // Whichever comes first: the screen goes (signed in) or it says why not.
+  // The loser's waitFor times out later: its rejection is caught so it is not an unhandled one.
+  const quiet = () => undefined;
+  await Promise.race([screen.waitFor({ state: 'hidden' }).catch(quiet), error.waitFor().catch(quiet)]);
+  if (await screen.isVisible()) throw new Error(`sign-in refused: ${await error.textContent()}`);
+}
+
+/** Types the counted float (pt-BR text, "100,00") on the open-register screen and confirms with Enter. */
+export async function openRegister(page: Page, valor: string): Promise<void> {
+  const screen = page.getByTestId('register-open');
+  await screen.waitFor();
+  await page.getByTestId('register-float').focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(valor);
+  await page.keyboard.press('Enter');
+  await screen.waitFor({ state: 'hidden' });
 }
 
 export interface Catalog {
