@@ -108,6 +108,87 @@ export type DocumentListFilter = {
   modelo?: '55' | '65';
 };
 
+/** The wire shapes of /v1/operators, /v1/register-sessions and /v1/reports/sales (issue 13's design). */
+export type OperatorRole = 'caixa' | 'supervisor' | 'gerente';
+export interface OperatorView {
+  id: string;
+  codigo: string;
+  nome: string;
+  papel: OperatorRole;
+  ativo: boolean;
+  bloqueado_ate: string | null;
+  created_at: string;
+  updated_at: string;
+}
+export interface OperatorRef {
+  id: string;
+  codigo: string;
+  nome: string;
+}
+export interface OperatorSignIn {
+  operador: OperatorView;
+  token: string;
+  caixa: string;
+  expira_em: string;
+}
+export interface SupervisorAuthorization {
+  autorizacao: string;
+  supervisor: OperatorView;
+  acao: string;
+  expira_em: string;
+}
+/** Amounts per payment method, keyed by the spelling-B names (dinheiro, cartao_credito, …). */
+export type AmountsByMethod = Record<string, number>;
+export interface MovementView {
+  id: string;
+  tipo: 'sangria' | 'suprimento';
+  valor: number;
+  motivo: string;
+  operador: OperatorRef | null;
+  created_at: string;
+  impressao: { job_id: string } | null;
+}
+export interface SessionView {
+  id: string;
+  caixa: string;
+  status: 'aberta' | 'fechada';
+  aberta_em: string;
+  aberta_por: OperatorRef | null;
+  fundo_troco: number;
+  fechada_em: string | null;
+  fechada_por: OperatorRef | null;
+  movimentos: MovementView[];
+  vendas: { quantidade: number };
+  fechamento: null | {
+    contado: AmountsByMethod;
+    esperado: AmountsByMethod;
+    diferenca: AmountsByMethod;
+    diferenca_total: number;
+  };
+}
+export interface ShiftReport {
+  sessao: Record<string, unknown> & { id?: string; caixa?: string };
+  fundo_troco: number;
+  vendas: { quantidade: number; total: number };
+  por_metodo: { metodo: string; quantidade: number; valor: number }[];
+  cancelamentos: { id: string; numero: number; serie: number; valor: number }[];
+  voids: { tipo?: string; descricao?: string; valor?: number }[];
+  contingencia_pendente: { id: string; numero: number; serie: number; valor: number }[];
+  movimentos: MovementView[];
+  esperado: AmountsByMethod | null;
+  contado: AmountsByMethod | null;
+  diferenca: AmountsByMethod | null;
+  diferenca_total: number | null;
+}
+export type SalesGrouping = 'dia' | 'sessao' | 'operador' | 'produto' | 'metodo';
+export interface SalesReport {
+  agrupar: SalesGrouping;
+  de: string;
+  ate: string;
+  linhas: { chave: string; rotulo: string; vendas: number; itens?: number; total: number }[];
+  total: number;
+}
+
 /** An answer of the API other than 2xx, with its error body (seed §7). */
 export class ApiRequestError extends Error {
   constructor(
@@ -134,6 +215,10 @@ export interface ApiClientOptions {
   apiKey: string;
   /** The company the company-scoped routes act on (needed with an organization key). */
   companyId?: string;
+  /** The signed-in operator's token: sent as X-Operator-Token on every request. */
+  operatorToken?: string | null;
+  /** A supervisor's one-time approval: sent as X-Supervisor-Authorization (see `withSupervisor`). */
+  supervisorAuthorization?: string | null;
   fetch?: typeof fetch;
 }
 
@@ -171,6 +256,9 @@ export function createApiClient(options: ApiClientOptions) {
     init: { query?: Query; json?: unknown; body?: FormData; headers?: Record<string, string> } = {},
   ): Promise<Response> {
     const headers: Record<string, string> = { 'X-API-Key': options.apiKey, ...init.headers };
+    if (options.operatorToken != null) headers['X-Operator-Token'] = options.operatorToken;
+    if (options.supervisorAuthorization != null)
+      headers['X-Supervisor-Authorization'] = options.supervisorAuthorization;
     let body: string | FormData | undefined = init.body;
     if (init.json !== undefined) {
       body = JSON.stringify(init.json);
@@ -226,6 +314,60 @@ export function createApiClient(options: ApiClientOptions) {
     baseUrl: base,
     companyId,
     link,
+    operatorToken: options.operatorToken ?? null,
+    /** The same client carrying a supervisor's approval: for the one call the approval was asked for. */
+    withSupervisor: (authorization: string) =>
+      createApiClient({ ...options, supervisorAuthorization: authorization }),
+    operators: {
+      list: (query?: { ativo?: boolean }) => get<DataList<OperatorView>>('/operators', scoped(query)),
+      get: (id: string) => get<OperatorView>(`/operators/${id}`),
+      create: (body: { nome: string; papel: OperatorRole; pin: string; codigo?: string }) =>
+        post<OperatorView>('/operators', body, scoped()),
+      update: (id: string, body: { nome?: string; papel?: OperatorRole; pin?: string; ativo?: boolean }) =>
+        put<OperatorView>(`/operators/${id}`, body),
+      deactivate: (id: string) => del(`/operators/${id}`),
+      signIn: (body: { codigo: string; pin: string; caixa?: string }) =>
+        post<OperatorSignIn>('/operators/sign-in', body, scoped()),
+      signOut: () => post<undefined>('/operators/sign-out', {}),
+      me: () => get<Omit<OperatorSignIn, 'token'>>('/operators/me'),
+      authorize: (body: { codigo: string; pin: string; acao: string }) =>
+        post<SupervisorAuthorization>('/operators/authorize', body, scoped()),
+      /** Records an action the UI alone performs (an item removed after payment started). */
+      action: (body: { acao: string; detalhe?: Record<string, unknown> }) =>
+        post<Record<string, unknown>>('/operators/actions', body, scoped()),
+    },
+    registerSessions: {
+      list: (
+        query?: { status?: 'aberta' | 'fechada'; caixa?: string; de?: string; ate?: string } & ListQuery,
+      ) => get<DataList<SessionView>>('/register-sessions', scoped(query)),
+      /** The open session of a caixa, or null when the register is closed. */
+      current: async (caixa?: string): Promise<SessionView | null> => {
+        try {
+          return await get<SessionView>('/register-sessions/current', scoped({ caixa }));
+        } catch (error) {
+          if (error instanceof ApiRequestError && error.status === 404) return null;
+          throw error;
+        }
+      },
+      get: (id: string) => get<SessionView>(`/register-sessions/${id}`),
+      open: (body: { fundo_troco: string; caixa?: string }) =>
+        post<SessionView>('/register-sessions', body, scoped()),
+      movement: (id: string, body: { tipo: 'sangria' | 'suprimento'; valor: string; motivo: string }) =>
+        post<MovementView>(`/register-sessions/${id}/movements`, body),
+      void: (id: string, body: { tipo: 'item' | 'venda'; descricao: string; valor: string }) =>
+        post<Record<string, unknown>>(`/register-sessions/${id}/voids`, body),
+      close: (id: string, contagem: Record<string, string>) =>
+        post<SessionView>(`/register-sessions/${id}/close`, { contagem }),
+      report: (id: string) => get<ShiftReport>(`/register-sessions/${id}/report`),
+      printReport: (id: string) => post<QueuedPrint>(`/register-sessions/${id}/report/print`, {}),
+    },
+    reports: {
+      sales: (query: { de: string; ate: string; agrupar: SalesGrouping }) =>
+        get<SalesReport>('/reports/sales', scoped(query)),
+      /** The CSV download, a link a browser opens by itself. */
+      salesCsvUrl: (query: { de: string; ate: string; agrupar: SalesGrouping }) =>
+        link('/reports/sales', { ...scoped(query), formato: 'csv' }),
+    },
     companies: {
       list: (query?: { page?: number; pageSize?: number }) => get<PageList<CompanyView>>('/companies', query),
       get: (id: string) => get<CompanyView>(`/companies/${id}`),
