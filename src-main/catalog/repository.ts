@@ -1,12 +1,12 @@
 // Persistence of fiscal profiles and products.
+import { sql } from 'kysely';
 import type { Db } from '../db/client.ts';
 import { pageOf, type RowWindow } from '../db/paginate.ts';
 import type { FiscalProfilesTable, ProductsTable } from '../db/schema.ts';
+import { containsPattern, foldColumn } from './search-fold.ts';
 
 export type FiscalProfileRow = FiscalProfilesTable;
 export type ProductRow = ProductsTable;
-
-const escapeLike = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export const catalogRepository = {
   insertProfile: (db: Db, row: FiscalProfileRow) => db.insertInto('fiscal_profiles').values(row).execute(),
@@ -72,10 +72,10 @@ export const catalogRepository = {
     let query = db.selectFrom('products').where('company_id', '=', companyId);
     if (filter.cEAN !== undefined) query = query.where('c_ean', '=', filter.cEAN);
     if (filter.q !== undefined) {
-      const like = escapeLike(filter.q);
+      const like = containsPattern(filter.q);
       query = query.where((eb) =>
         eb.or([
-          eb('x_prod', 'like', like),
+          sql<boolean>`${foldColumn('x_prod')} like ${like} escape '\\'`,
           eb('c_prod', '=', filter.q as string),
           eb('c_ean', '=', filter.q as string),
         ]),
