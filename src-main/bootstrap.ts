@@ -14,6 +14,7 @@ import { canonicalId } from './ids.ts';
 import { generateTestA1 } from './fiscal/certificate.ts';
 import { DATABASE_FILE, EmptiedInstallError, installTraces } from './data-dir.ts';
 import { companyCreateSchema } from '../src-shared/contracts/companies.ts';
+import { ensureDemoOperators } from './operators/service.ts';
 
 export interface SandboxInfo {
   baseUrl: string;
@@ -101,6 +102,8 @@ export async function bootstrapSandbox(
     }
     // The port may differ from the last start; keep the file pointing at where the API is now.
     if (JSON.stringify(saved) !== JSON.stringify(info)) writeSandboxJson(dataDir, info);
+    // Installs from before operators existed: the demo company gets its two, unless it has any already.
+    if (demo !== undefined) await ensureDemoOperators(db, clock, companyId);
     return { created: false, sandbox: info, lines: [`Sandbox: ${file} (company ${info.companyId})`] };
   }
 
@@ -147,6 +150,9 @@ export async function bootstrapSandbox(
     writeSandboxJson(dataDir, info);
     return { org, company, cert, key, orgKey, info };
   });
+  // After the transaction (the slow PIN hashes must not hold it); a start interrupted before this adds them
+  // on the next one, as for an earlier install.
+  await ensureDemoOperators(db, clock, company.id);
   const json = sandboxFile(dataDir);
   return {
     created: true,
@@ -160,6 +166,7 @@ export async function bootstrapSandbox(
       `  series        NF-e 1, NFC-e 1`,
       `  API key       ${key.key}  (company scope)`,
       `  org API key   ${orgKey.key}  (organization scope: creates companies and keys)`,
+      '  operators     1 Gerente Demo (gerente, PIN 4826), 2 Caixa Demo (caixa, PIN 3971)',
       // Later starts print none of these: say once where each one can be found again.
       'These secrets are printed this once. Where they are kept:',
       `  API keys      ${json} (mode 0600)`,

@@ -5,7 +5,7 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: ErrorCode;
   readonly details: ErrorDetail[];
-  readonly extra: Pick<ErrorBody, 'cStat' | 'xMotivo' | 'pending'>;
+  readonly extra: Pick<ErrorBody, 'cStat' | 'xMotivo' | 'pending' | 'acao'>;
   readonly headers: Record<string, string>;
 
   constructor(
@@ -13,7 +13,7 @@ export class ApiError extends Error {
     code: ErrorCode,
     message: string,
     details: ErrorDetail[] = [],
-    extra: Pick<ErrorBody, 'cStat' | 'xMotivo' | 'pending'> = {},
+    extra: Pick<ErrorBody, 'cStat' | 'xMotivo' | 'pending' | 'acao'> = {},
     headers: Record<string, string> = {},
   ) {
     super(message);

@@ -25,6 +25,8 @@ import { statusRoutes } from './routes/status.ts';
 import { sandboxControlRoutes } from './routes/sandbox-control.ts';
 import { printerRoutes } from './routes/printers.ts';
 import { xmlExportRoutes } from './routes/xml-export.ts';
+import { operatorRoutes } from './routes/operators.ts';
+import { resolveOperator } from './middleware/operator.ts';
 import { openApiDocument } from '../../src-shared/contracts/api-routes.ts';
 import type { ErrorBody } from '../../src-shared/contracts/errors.ts';
 
@@ -120,6 +122,9 @@ export function createApp(options: AppOptions): Express {
     }),
   );
   v1.use(canonicalLegacyIds());
+  // X-Operator-Token (issue 13): the person at the register, for the routes that apply operator rules.
+  v1.use(resolveOperator(db, clock));
+  v1.use('/operators', operatorRoutes(options));
   v1.use('/companies', companyRoutes(options));
   v1.use('/companies', statusRoutes(options));
   v1.use('/customers', customerRoutes(options));

@@ -174,6 +174,8 @@ export interface DocumentsTable {
   proc_xml: string | null;
   replaced_by: string | null;
   replaces: string | null;
+  /** The operator who issued the note (migration 0014); null for sales made by software without one. */
+  operator_id?: string | null;
   created_at: IsoTimestamp;
   updated_at: IsoTimestamp;
 }
@@ -225,6 +227,10 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   printers: PrintersTable;
   print_jobs: PrintJobsTable;
+  operators: OperatorsTable;
+  operator_sessions: OperatorSessionsTable;
+  operator_authorizations: OperatorAuthorizationsTable;
+  operator_actions: OperatorActionsTable;
 }
 
 export interface WebhooksTable {
@@ -319,4 +325,56 @@ export interface PrintJobsTable {
   created_at: IsoTimestamp;
   updated_at: IsoTimestamp;
   printed_at: IsoTimestamp | null;
+}
+
+export type OperatorRole = 'caixa' | 'supervisor' | 'gerente';
+
+export interface OperatorsTable {
+  id: string;
+  company_id: string;
+  codigo: string;
+  nome: string;
+  papel: OperatorRole;
+  /** `scrypt$N$r$p$salt$hash`, never shown. */
+  pin_hash: string;
+  ativo: number;
+  failed_pins: number;
+  lock_count: number;
+  bloqueado_ate: IsoTimestamp | null;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
+}
+
+export interface OperatorSessionsTable {
+  id: string;
+  token_hash: string;
+  operator_id: string;
+  caixa: string;
+  created_at: IsoTimestamp;
+  expires_at: IsoTimestamp;
+  ended_at: IsoTimestamp | null;
+}
+
+export interface OperatorAuthorizationsTable {
+  id: string;
+  token_hash: string;
+  supervisor_id: string;
+  operator_id: string | null;
+  acao: string;
+  used_at: IsoTimestamp | null;
+  expires_at: IsoTimestamp;
+  document_id: string | null;
+  created_at: IsoTimestamp;
+}
+
+export interface OperatorActionsTable {
+  id: string;
+  company_id: string;
+  operator_id: string;
+  acao: string;
+  document_id: string | null;
+  authorized_by: string | null;
+  /** JSON text of what was done (values, items), for the audit. */
+  detalhe: string | null;
+  created_at: IsoTimestamp;
 }

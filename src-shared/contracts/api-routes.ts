@@ -19,6 +19,7 @@ import { errorBodySchema } from './errors.ts';
 import { nfePayloadSchema } from './nfe-payload.ts';
 import { spellingBName } from './spelling.ts';
 import * as printers from './printers.ts';
+import * as operators from './operators.ts';
 import * as requests from './requests.ts';
 import * as webhooks from './webhooks.ts';
 import {
@@ -114,6 +115,7 @@ const T = {
   batch: 'Lotes',
   received: 'Notas recebidas (MD-e)',
   printers: 'Impressoras',
+  operators: 'Operadores',
   sandbox: 'Autoridade sandbox',
   meta: 'Documentação',
 };
@@ -430,6 +432,127 @@ export const ROUTES: readonly RouteSpec[] = [
     listFilters: catalog.productListQuerySchema.shape,
     remove: true,
   }),
+  // --- operators (issue 13) ---
+  {
+    method: 'get',
+    path: '/v1/operators',
+    summary: 'Operators of the company',
+    tags: [T.operators],
+    company: true,
+    query: withPaging(operators.operatorListQuerySchema.shape),
+    responses: { 200: ok(dataListSchema(operators.operatorViewSchema)) },
+  },
+  {
+    method: 'post',
+    path: '/v1/operators',
+    summary: 'Create an operator',
+    description:
+      '`pin`: 4 to 8 digits (400 on `pin`), not one digit repeated nor a run like 1234 (422 on `pin`); stored as ' +
+      'a slow hash. ' +
+      '`codigo` (1 to 6 digits) is the next free number when absent; a code in use is 409.',
+    tags: [T.operators],
+    company: true,
+    body: jsonBody(operators.operatorCreateSchema),
+    responses: { 201: ok(operators.operatorViewSchema, 'Created.') },
+    errors: [409, 422],
+  },
+  {
+    method: 'post',
+    path: '/v1/operators/sign-in',
+    summary: 'Sign an operator in with code and PIN',
+    description:
+      'Answers the token to send in `X-Operator-Token` (valid 12 h). A wrong PIN is 401 `pin_invalido` with the ' +
+      'attempts left; the 5th wrong PIN in a row locks the operator for 5 min (doubling at each further lock, up ' +
+      'to 1 h): 423 `operador_bloqueado`. An unknown or inactive code is 401 on `codigo`.',
+    tags: [T.operators],
+    company: true,
+    body: jsonBody(operators.signInSchema),
+    responses: { 200: ok(operators.signInAnswerSchema) },
+    errors: [423],
+  },
+  {
+    method: 'post',
+    path: '/v1/operators/sign-out',
+    summary: 'End the session of `X-Operator-Token`',
+    tags: [T.operators],
+    headers: [{ name: 'X-Operator-Token', description: 'The token of the operator signing out.' }],
+    responses: { 204: noContent },
+    errors: [400],
+  },
+  {
+    method: 'get',
+    path: '/v1/operators/me',
+    summary: 'The operator of `X-Operator-Token`',
+    tags: [T.operators],
+    headers: [{ name: 'X-Operator-Token', description: 'The signed-in operator.' }],
+    responses: { 200: ok(operators.meAnswerSchema) },
+    errors: [400],
+  },
+  {
+    method: 'post',
+    path: '/v1/operators/authorize',
+    summary: "A supervisor's approval of one action",
+    description:
+      'The supervisor types code and PIN (counted and locked like a sign-in). The answer `autorizacao` goes in ' +
+      '`X-Supervisor-Authorization` of the request it approves: single use, 2 minutes, only for `acao`. A caixa ' +
+      'cannot approve (403 `papel_insuficiente`).',
+    tags: [T.operators],
+    company: true,
+    headers: [{ name: 'X-Operator-Token', description: 'The operator asking, when signed in.' }],
+    body: jsonBody(operators.authorizeSchema),
+    responses: { 200: ok(operators.authorizeAnswerSchema) },
+    errors: [423],
+  },
+  {
+    method: 'post',
+    path: '/v1/operators/actions',
+    summary: 'Record an action only the cashier screen sees (item removed after payment started)',
+    description:
+      'Needs `X-Operator-Token`; a caixa also needs `X-Supervisor-Authorization` for `remover_item` (403 ' +
+      '`autorizacao_necessaria` otherwise). Written to the audit.',
+    tags: [T.operators],
+    headers: [
+      { name: 'X-Operator-Token', description: 'The signed-in operator.' },
+      { name: 'X-Supervisor-Authorization', description: 'The approval, when the role needs one.' },
+    ],
+    body: jsonBody(operators.operatorActionRequestSchema),
+    responses: { 201: ok(operators.operatorActionAnswerSchema, 'Recorded.') },
+    errors: [403],
+  },
+  {
+    method: 'get',
+    path: '/v1/operators/actions',
+    summary: 'The audit: what operators did and who approved it',
+    tags: [T.operators],
+    company: true,
+    query: withPaging(operators.operatorActionsQuerySchema.shape),
+    responses: { 200: ok(dataListSchema(operators.operatorActionViewSchema)) },
+  },
+  {
+    method: 'get',
+    path: '/v1/operators/{id}',
+    summary: 'Read an operator',
+    tags: [T.operators],
+    responses: { 200: ok(operators.operatorViewSchema) },
+  },
+  {
+    method: 'put',
+    path: '/v1/operators/{id}',
+    summary: 'Change an operator',
+    description: 'A new `pin` also lifts a lock; a new role, PIN or `ativo: false` ends open sessions.',
+    tags: [T.operators],
+    body: jsonBody(operators.operatorUpdateSchema),
+    responses: { 200: ok(operators.operatorViewSchema) },
+    errors: [422],
+  },
+  {
+    method: 'delete',
+    path: '/v1/operators/{id}',
+    summary: 'Deactivate an operator',
+    description: 'The row stays (notes and the audit keep naming the operator); sign-in is refused.',
+    tags: [T.operators],
+    responses: { 204: noContent },
+  },
   // --- API keys ---
   {
     method: 'get',
@@ -955,6 +1078,8 @@ export const COMPONENTS: ComponentNames = {
     ['WebhookCreate', webhooks.webhookCreateSchema],
     ['WebhookUpdate', webhooks.webhookUpdateSchema],
     ['PrinterCreate', printers.printerCreateSchema],
+    ['OperatorCreate', operators.operatorCreateSchema],
+    ['OperatorUpdate', operators.operatorUpdateSchema],
     ['VoidRequest', requests.voidRequestSchemaA],
     ['VoidRequestSnakeCase', requests.voidRequestSchemaB],
     ['ManifestRequest', requests.manifestRequestSchema],
@@ -984,6 +1109,7 @@ export const COMPONENTS: ComponentNames = {
     ['DeliveryDetailView', deliveryDetailView],
     ['QueuedJob', queuedJob],
     ['PrinterView', printers.printerViewSchema],
+    ['OperatorView', operators.operatorViewSchema],
     ['PrinterStatusView', printers.printerStatusViewSchema],
     ['PrintJobView', printers.printJobViewSchema],
     ['QueuedPrint', printers.queuedPrintSchema],

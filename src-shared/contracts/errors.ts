@@ -20,6 +20,16 @@ export const ERROR_CODES = [
   /** 431: the request line or headers are larger than the server accepts. */
   'headers_too_large',
   'internal_error',
+  /** 401: X-Operator-Token unknown, expired or signed out (issue 13). */
+  'operador_nao_autenticado',
+  /** 401: wrong PIN, or an unknown or inactive operator code. */
+  'pin_invalido',
+  /** 423: too many wrong PINs; the message names until when. */
+  'operador_bloqueado',
+  /** 403: the operator's role cannot approve that action. */
+  'papel_insuficiente',
+  /** 403: the operator's role needs a supervisor's approval (X-Supervisor-Authorization) for `acao`. */
+  'autorizacao_necessaria',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -44,6 +54,8 @@ export const errorBodySchema = z.object({
    * state and where to follow it until the authority answers.
    */
   pending: z.object({ id: z.string(), status: z.literal('processando'), url: z.string() }).optional(),
+  /** Only on 403 `autorizacao_necessaria`: the action a supervisor must approve (POST /v1/operators/authorize). */
+  acao: z.string().optional(),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 

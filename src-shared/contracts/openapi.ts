@@ -56,6 +56,7 @@ const ERROR_TEXT: Record<number, string> = {
   413: 'Body too large (`payload_too_large`).',
   415: 'Body in an encoding other than UTF-8 (`unsupported_media_type`).',
   422: 'A fiscal rule or the authority refused (`fiscal_rejection`, with `cStat` and `xMotivo`), or the certificate cannot be used (`certificate_invalid`).',
+  423: 'The operator is locked after repeated wrong PINs (`operador_bloqueado`); the message and `Retry-After` say until when.',
   429: "Over the key's budget (`rate_limited`); wait `Retry-After` seconds.",
   500: 'Unexpected failure (`internal_error`); `requestId` finds the logged cause.',
   502: 'The tax authority did not answer (`authority_unavailable`).',
