@@ -300,6 +300,10 @@ export interface PrintersTable {
   /** When automatic printing was last switched on; notes issued before it are not printed automatically. */
   auto_since: IsoTimestamp | null;
   padrao: number;
+  /** Cash drawer on the printer's kick connector (migration 0016): ESC p on pin 2 or 5, pulse in ms. */
+  gaveta_ativa: number;
+  gaveta_pino: number;
+  gaveta_pulso_ms: number;
   created_at: IsoTimestamp;
   updated_at: IsoTimestamp;
 }
@@ -314,6 +318,8 @@ export interface PrintJobsTable {
   printer_nome: string;
   document_id: string | null;
   reason: 'auto' | 'print' | 'reprint' | 'test';
+  /** What the bytes are (migration 0016): an NFC-e receipt, a test page, a generic ticket, a drawer kick. */
+  kind: 'receipt' | 'test' | 'ticket' | 'drawer';
   /** The exact ESC/POS bytes sent to the printer. */
   bytes: Uint8Array;
   status: PrintJobStatus;

@@ -29,7 +29,8 @@ export async function autoPrintDocument(
       printer,
       documentId: doc.id,
       reason: 'auto',
-      bytes: nfceReceiptBytes(doc, printer),
+      // The note's first receipt: a cash sale opens the drawer with it.
+      bytes: nfceReceiptBytes(doc, printer, { openDrawer: true }),
       dedupeKey: `auto:${doc.id}`,
     });
   } catch (error) {

@@ -18,6 +18,7 @@ const SUMMARY_COLUMNS = [
   'printer_nome',
   'document_id',
   'reason',
+  'kind',
   'status',
   'attempts',
   'last_error',

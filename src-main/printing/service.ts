@@ -1,13 +1,15 @@
 // Printer profiles of a company (one default), their live status, and the print queue: receipts of issued
-// NFC-e, explicit reprints and test pages become persisted jobs that the print worker sends.
+// NFC-e, explicit reprints, test pages, generic tickets and drawer kicks become persisted jobs that the print
+// worker sends.
 import { isPrintable } from '../outputs/document.ts';
 import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import { ApiError, conflict, forbidden, invalidState, notFound, validationError } from '../api/errors.ts';
-import type { CompanyRow } from '../companies/repository.ts';
+import { companiesRepository, type CompanyRow } from '../companies/repository.ts';
 import type { DocumentRow } from '../documents/repository.ts';
 import type {
+  PrintJobKind,
   PrintJobReason,
   PrintJobStatus,
   PrintJobView,
@@ -26,7 +28,13 @@ import {
   type PrintJobSummary,
   type PrinterRow,
 } from './repository.ts';
-import { nfceReceiptBytes, testPageBytes } from './receipt.ts';
+import { drawerOf, escposProfile, largura, nfceReceiptBytes, testPageBytes } from './receipt.ts';
+import {
+  buildDrawerKick,
+  buildTicket,
+  type TicketHeader,
+  type TicketLine,
+} from '../outputs/escpos/ticket.ts';
 import { problemOf } from './status.ts';
 import { transportFactory, type TransportFactory } from './transports/index.ts';
 import { usbTarget } from './transports/usb.ts';
@@ -91,6 +99,11 @@ export function printerView(row: PrinterRow): PrinterView {
     codePage: row.code_page as PrinterView['codePage'],
     impressaoAutomatica: row.impressao_automatica === 1,
     padrao: row.padrao === 1,
+    gaveta: {
+      ativa: row.gaveta_ativa === 1,
+      pino: row.gaveta_pino === 5 ? 5 : 2,
+      pulso_ms: row.gaveta_pulso_ms,
+    },
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -104,6 +117,7 @@ export function printJobView(row: PrintJobSummary | PrintJobRow): PrintJobView {
     printerNome: row.printer_nome,
     documentId: row.document_id,
     reason: row.reason,
+    kind: row.kind,
     status: row.status,
     attempts: row.attempts,
     lastError: row.last_error,
@@ -151,6 +165,9 @@ export async function createPrinter(
       impressao_automatica: input.impressaoAutomatica ? 1 : 0,
       auto_since: input.impressaoAutomatica ? now : null,
       padrao: padrao ? 1 : 0,
+      gaveta_ativa: input.gaveta.ativa ? 1 : 0,
+      gaveta_pino: input.gaveta.pino,
+      gaveta_pulso_ms: input.gaveta.pulso_ms,
       created_at: now,
       updated_at: now,
     };
@@ -191,6 +208,9 @@ export async function updatePrinter(
     if (input.impressaoAutomatica && row.impressao_automatica === 0) changes.auto_since = now;
   }
   if (input.padrao !== undefined) changes.padrao = input.padrao ? 1 : 0;
+  if (input.gaveta?.ativa !== undefined) changes.gaveta_ativa = input.gaveta.ativa ? 1 : 0;
+  if (input.gaveta?.pino !== undefined) changes.gaveta_pino = input.gaveta.pino;
+  if (input.gaveta?.pulso_ms !== undefined) changes.gaveta_pulso_ms = input.gaveta.pulso_ms;
   return inTransaction(db, async (trx) => {
     if (input.padrao === true && row.padrao === 0)
       await printersRepository.clearDefault(trx, row.company_id, now);
@@ -239,8 +259,12 @@ export interface NewJob {
   printer: PrinterRow;
   documentId: string | null;
   reason: PrintJobReason;
+  /** Default 'receipt' with a document, else 'test'. */
+  kind?: PrintJobKind;
   bytes: Uint8Array;
   dedupeKey?: string;
+  /** How long the job may keep failing before it is given up (default JOB_LIFETIME_MS). */
+  lifetimeMs?: number;
 }
 
 /** Inserts a pending job and wakes the printer's queue; null when the dedupe key was already used. */
@@ -255,12 +279,13 @@ export async function queueJob({ db, clock }: PrintingDeps, job: NewJob): Promis
       printer_nome: job.printer.nome,
       document_id: job.documentId,
       reason: job.reason,
+      kind: job.kind ?? (job.documentId === null ? 'test' : 'receipt'),
       bytes: job.bytes,
       status: 'pending',
       attempts: 0,
       last_error: null,
       next_try_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + JOB_LIFETIME_MS).toISOString(),
+      expires_at: new Date(now.getTime() + (job.lifetimeMs ?? JOB_LIFETIME_MS)).toISOString(),
       dedupe_key: job.dedupeKey ?? null,
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
@@ -286,15 +311,26 @@ async function printerForDocument(
     return printer;
   }
   const printer = await printersRepository.defaultOf(db, doc.company_id);
-  if (printer === undefined) {
-    throw conflict('No printer to print on: the company has no default printer.', [
+  if (printer === undefined) throw noPrinter();
+  return printer;
+}
+
+/**
+ * 409 sem_impressora: the cashier shows `message` as is, so it speaks to the person at the counter (the
+ * generic 'conflict' text, "Conflito com um registro existente", told them nothing).
+ */
+export function noPrinter(): ApiError {
+  return new ApiError(
+    409,
+    'sem_impressora',
+    'Nenhuma impressora configurada: cadastre uma impressora e marque-a como padrão em Configurações › Impressoras.',
+    [
       {
         field: 'printerId',
-        error: 'name a printer, or mark one as the default (padrao: true) in /v1/companies/:id/printers',
+        error: 'no default printer: name a printer, or mark one as the default (padrao: true)',
       },
-    ]);
-  }
-  return printer;
+    ],
+  );
 }
 
 /**
@@ -321,11 +357,15 @@ export async function queueDocumentPrint(
       .executeTakeFirst();
     if (waiting !== undefined) return { jobId: waiting.id, status: waiting.status };
   }
+  // The drawer opens once per sale, with its first receipt: a copy (reprint, or printing it again) is
+  // paper only, so a reprint cannot be used to open the drawer.
+  const openDrawer =
+    reason === 'print' && (await printJobsRepository.liveOfDocument(deps.db, doc.id)).length === 0;
   const jobId = await queueJob(deps, {
     printer,
     documentId: doc.id,
     reason,
-    bytes: nfceReceiptBytes(doc, printer),
+    bytes: nfceReceiptBytes(doc, printer, { openDrawer }),
   });
   if (jobId === null) throw new ApiError(500, 'internal_error', 'The print job was not queued.');
   return { jobId, status: 'pending' };
@@ -337,6 +377,119 @@ export async function queueTestPage(deps: PrintingDeps, printer: PrinterRow): Pr
     documentId: null,
     reason: 'test',
     bytes: testPageBytes(printer, deps.clock.now()),
+  });
+  if (jobId === null) throw new ApiError(500, 'internal_error', 'The print job was not queued.');
+  return { jobId, status: 'pending' };
+}
+
+// --- generic tickets and the drawer ----------------------------------------------------------------
+
+export type { TicketLine } from '../outputs/escpos/ticket.ts';
+
+export interface TicketRequest {
+  companyId: string;
+  /** Without it, the company's default printer. */
+  printerId?: string | undefined;
+  titulo: string;
+  linhas: readonly TicketLine[];
+  /** Kick the drawer before the cut (sangria, suprimento, opening float), when the printer's drawer is active. */
+  abrirGaveta: boolean;
+  kind: 'ticket';
+}
+
+/**
+ * A drawer kick that cannot print at once is given up after this: a drawer opening minutes later, when the
+ * printer comes back, would open it with nobody watching.
+ */
+export const DRAWER_JOB_LIFETIME_MS = 60_000;
+
+function ticketHeader(company: CompanyRow): TicketHeader {
+  return {
+    nome: company.x_fant !== null && company.x_fant.trim() !== '' ? company.x_fant : company.x_nome,
+    cnpj: company.cnpj,
+    ie: company.ie,
+    endereco: {
+      xLgr: company.x_lgr,
+      nro: company.nro,
+      xCpl: company.x_cpl,
+      xBairro: company.x_bairro,
+      cMun: company.c_mun,
+      xMun: company.x_mun,
+      UF: company.uf,
+      CEP: company.cep,
+      cPais: null,
+      xPais: null,
+      fone: null,
+    },
+  };
+}
+
+async function printerForCompany(
+  db: Db,
+  companyId: string,
+  printerId: string | undefined,
+): Promise<PrinterRow | undefined> {
+  if (printerId === undefined) return printersRepository.defaultOf(db, companyId);
+  const printer = await printersRepository.findById(db, printerId);
+  if (printer === undefined || printer.company_id !== companyId) {
+    throw validationError([{ field: 'printerId', error: 'no printer with this id in the company' }]);
+  }
+  return printer;
+}
+
+/**
+ * Queues a non-fiscal ticket (sangria, suprimento, shift report, PIX QR) on the named printer or the company's
+ * default one, with the company header, in the printer's width and code page. Persisted like receipts (retry,
+ * cancel, status through /v1/print-jobs). Null when no printer was named and the company has no default one:
+ * the caller's operation stands without its paper.
+ */
+export async function queueTicketPrint(
+  deps: PrintingDeps,
+  request: TicketRequest,
+): Promise<QueuedPrint | null> {
+  const printer = await printerForCompany(deps.db, request.companyId, request.printerId);
+  if (printer === undefined) return null;
+  const company = await companiesRepository.findById(deps.db, request.companyId);
+  if (company === undefined) throw notFound('Company');
+  const drawer = request.abrirGaveta ? drawerOf(printer) : undefined;
+  const bytes = buildTicket({
+    largura: largura(printer),
+    profile: escposProfile(printer),
+    header: ticketHeader(company),
+    titulo: request.titulo,
+    linhas: request.linhas,
+    at: deps.clock.now(),
+    ...(drawer === undefined ? {} : { drawer }),
+  });
+  const jobId = await queueJob(deps, {
+    printer,
+    documentId: null,
+    reason: 'print',
+    kind: request.kind,
+    bytes,
+  });
+  if (jobId === null) throw new ApiError(500, 'internal_error', 'The print job was not queued.');
+  return { jobId, status: 'pending' };
+}
+
+/** Opens the printer's drawer now (no paper). 409 when the printer has no active drawer. */
+export async function queueDrawerKick(deps: PrintingDeps, printer: PrinterRow): Promise<QueuedPrint> {
+  const drawer = drawerOf(printer);
+  if (drawer === undefined) {
+    throw new ApiError(409, 'gaveta_desativada', 'A gaveta desta impressora está desativada.', [
+      {
+        field: 'gaveta.ativa',
+        error: 'the drawer of this printer is switched off; set gaveta.ativa to true',
+      },
+    ]);
+  }
+  const jobId = await queueJob(deps, {
+    printer,
+    documentId: null,
+    reason: 'print',
+    kind: 'drawer',
+    bytes: buildDrawerKick(drawer),
+    lifetimeMs: DRAWER_JOB_LIFETIME_MS,
   });
   if (jobId === null) throw new ApiError(500, 'internal_error', 'The print job was not queued.');
   return { jobId, status: 'pending' };
@@ -375,10 +528,11 @@ export async function retryJob({ db, clock }: PrintingDeps, row: PrintJobRow): P
     throw conflict('The printer of this job was deleted; print the note again on another printer.');
   }
   const now = clock.now();
+  const lifetime = row.kind === 'drawer' ? DRAWER_JOB_LIFETIME_MS : JOB_LIFETIME_MS;
   const changes = {
     status: 'pending' as const,
     next_try_at: now.toISOString(),
-    expires_at: new Date(now.getTime() + JOB_LIFETIME_MS).toISOString(),
+    expires_at: new Date(now.getTime() + lifetime).toISOString(),
     updated_at: now.toISOString(),
   };
   await inTransaction(db, async (trx) => {

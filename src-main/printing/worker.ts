@@ -126,6 +126,17 @@ export class PrintWorker {
       });
       return;
     }
+    // A drawer kick is only wanted while someone waits at the drawer: past its short lifetime it is given up
+    // unsent, even if the printer is reachable again.
+    if (job.kind === 'drawer' && claimedAt >= job.expires_at) {
+      await printJobsRepository.update(db, job.id, {
+        status: 'failed',
+        last_error: job.last_error ?? 'expired',
+        next_try_at: null,
+        updated_at: claimedAt,
+      });
+      return;
+    }
     try {
       await this.transports(connectionOf(printer)).print(job.bytes);
       const doneAt = clock.now().toISOString();

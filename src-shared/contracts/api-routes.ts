@@ -962,6 +962,15 @@ export const ROUTES: readonly RouteSpec[] = [
     params: { companyId: 'Id of the company.', printerId: 'Id of the printer.' },
     responses: { 202: ok(printers.queuedPrintSchema, 'Queued.') },
   },
+  {
+    method: 'post',
+    path: '/v1/companies/{companyId}/printers/{printerId}/drawer',
+    summary: "Open the cash drawer on the printer's kick connector",
+    tags: [T.printers],
+    params: { companyId: 'Id of the company.', printerId: 'Id of the printer.' },
+    responses: { 202: ok(printers.queuedPrintSchema, 'Queued.') },
+    errors: [403, 409],
+  },
   ...(['print', 'reprint'] as const).map((action): RouteSpec => ({
     method: 'post',
     path: `/v1/nfce/{id}/${action}`,

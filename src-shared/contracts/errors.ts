@@ -20,6 +20,10 @@ export const ERROR_CODES = [
   /** 431: the request line or headers are larger than the server accepts. */
   'headers_too_large',
   'internal_error',
+  /** 409: nothing to print on: no printer named and the company has no default printer (issue 13). */
+  'sem_impressora',
+  /** 409: the printer's cash drawer is switched off (gaveta.ativa false). */
+  'gaveta_desativada',
   /** 401: X-Operator-Token unknown, expired or signed out (issue 13). */
   'operador_nao_autenticado',
   /** 401: wrong PIN, or an unknown or inactive operator code. */

@@ -145,6 +145,50 @@ const qr = z.enum(['nativo', 'raster'], {
 });
 const codePage = z.enum(PRINTER_CODE_PAGES, { error: `must be one of ${PRINTER_CODE_PAGES.join(', ')}` });
 
+/** Connector pins a drawer kick (ESC p m) can drive: pin 2 is m = 0, pin 5 is m = 1. */
+export const DRAWER_PINS = [2, 5] as const;
+export type DrawerPin = (typeof DRAWER_PINS)[number];
+/** Pulse lengths drawers open with; ESC p counts in 2 ms units up to 255, so 500 ms is near the top. */
+export const DRAWER_PULSE_MIN_MS = 10;
+export const DRAWER_PULSE_MAX_MS = 500;
+
+/** The cash drawer plugged into the printer's kick connector (RJ11/RJ12). */
+export interface Gaveta {
+  /** Off: no kick after cash sales, sangrias or suprimentos, and the drawer route refuses. */
+  ativa: boolean;
+  pino: DrawerPin;
+  pulso_ms: number;
+}
+export const DEFAULT_GAVETA: Gaveta = { ativa: true, pino: 2, pulso_ms: 100 };
+
+const gavetaFields = {
+  ativa: z.boolean({ error: 'must be true or false' }),
+  pino: z.union([z.literal(2), z.literal(5)], { error: 'must be 2 or 5 (pin of the drawer connector)' }),
+  pulso_ms: z
+    .number({ error: 'must be a number of milliseconds' })
+    .int({ error: 'must be an integer' })
+    .min(DRAWER_PULSE_MIN_MS, {
+      error: `must be between ${DRAWER_PULSE_MIN_MS} and ${DRAWER_PULSE_MAX_MS} ms`,
+    })
+    .max(DRAWER_PULSE_MAX_MS, {
+      error: `must be between ${DRAWER_PULSE_MIN_MS} and ${DRAWER_PULSE_MAX_MS} ms`,
+    }),
+};
+/** On create, omitted parts take the defaults; on update, omitted parts keep what is stored. */
+const gavetaCreate = z
+  .strictObject({
+    ativa: gavetaFields.ativa.default(DEFAULT_GAVETA.ativa),
+    pino: gavetaFields.pino.default(DEFAULT_GAVETA.pino),
+    pulso_ms: gavetaFields.pulso_ms.default(DEFAULT_GAVETA.pulso_ms),
+  })
+  .default({ ...DEFAULT_GAVETA });
+const gavetaUpdate = z.strictObject({
+  ativa: gavetaFields.ativa.optional(),
+  pino: gavetaFields.pino.optional(),
+  pulso_ms: gavetaFields.pulso_ms.optional(),
+});
+export type GavetaUpdate = z.output<typeof gavetaUpdate>;
+
 const baseFields = {
   nome,
   largura,
@@ -184,6 +228,7 @@ export const printerCreateSchema = withConexao(
     impressaoAutomatica: baseFields.impressaoAutomatica.default(false),
     /** Omitted: the company's first printer becomes its default. */
     padrao: baseFields.padrao.optional(),
+    gaveta: gavetaCreate,
   }),
   (body) => body['tipo'],
 ).transform((input) => {
@@ -209,6 +254,7 @@ export function printerUpdateSchema(currentTipo: PrinterTipo) {
       codePage: codePage.optional(),
       impressaoAutomatica: baseFields.impressaoAutomatica.optional(),
       padrao: baseFields.padrao.optional(),
+      gaveta: gavetaUpdate.optional(),
     }),
     (body) => body['tipo'] ?? currentTipo,
   )
@@ -239,6 +285,11 @@ export const printerViewSchema = z.object({
   codePage: z.enum(PRINTER_CODE_PAGES),
   impressaoAutomatica: z.boolean(),
   padrao: z.boolean(),
+  gaveta: z.object({
+    ativa: z.boolean(),
+    pino: z.union([z.literal(2), z.literal(5)]),
+    pulso_ms: z.number().int(),
+  }),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
 });
@@ -281,6 +332,10 @@ export type PrintJobStatus = (typeof PRINT_JOB_STATUSES)[number];
 /** `auto` after a sale, `print` on request, `reprint` an explicit further copy, `test` the test page. */
 export const PRINT_JOB_REASONS = ['auto', 'print', 'reprint', 'test'] as const;
 export type PrintJobReason = (typeof PRINT_JOB_REASONS)[number];
+/** What a job prints: an NFC-e receipt, the test page, a generic ticket (sangria, shift report, PIX QR), or a
+ * bare drawer kick. */
+export const PRINT_JOB_KINDS = ['receipt', 'test', 'ticket', 'drawer'] as const;
+export type PrintJobKind = (typeof PRINT_JOB_KINDS)[number];
 
 export const printJobViewSchema = z.object({
   id: z.string(),
@@ -289,6 +344,7 @@ export const printJobViewSchema = z.object({
   printerNome: z.string(),
   documentId: z.string().nullable(),
   reason: z.enum(PRINT_JOB_REASONS),
+  kind: z.enum(PRINT_JOB_KINDS),
   status: z.enum(PRINT_JOB_STATUSES),
   attempts: z.number().int(),
   lastError: z.string().nullable(),

@@ -215,13 +215,13 @@ describe('decoding ESC/POS', () => {
   });
 
   it('flags commands it does not know and rejects them in strict mode', () => {
-    // ESC p (cash drawer pulse) is the printing helper's business, not a receipt's.
-    const bytes = Uint8Array.from([0x1b, 0x40, 0x1b, 0x70, 0x00, 0x19, 0xfa, 0x41, 0x0a]);
+    // ESC - (underline) is never sent by the builders.
+    const bytes = Uint8Array.from([0x1b, 0x40, 0x1b, 0x2d, 0x01, 0x41, 0x0a]);
     const decoded = decodeEscpos(bytes);
     expect(decoded.unknown[0]).toMatchObject({
       offset: 2,
-      hex: '1b 70',
-      reason: 'unsupported command ESC 0x70',
+      hex: '1b 2d',
+      reason: 'unsupported command ESC 0x2d',
     });
     expect(() => decodeEscpos(bytes, { strict: true })).toThrow(EscposDecodeError);
     expect(() => decodeEscpos(Uint8Array.from([0x41, 0x42]), { strict: true })).toThrow(
@@ -233,6 +233,25 @@ describe('decoding ESC/POS', () => {
     expect(() => decodeEscpos(Uint8Array.from([0x1b, 0x74, 0x63, 0x0a]), { strict: true })).toThrow(
       /no table/,
     );
+  });
+
+  it('reads ESC p drawer kicks with their pin and times', () => {
+    const bytes = new EscposWriter('pc437')
+      .init()
+      .drawerKick({ pin: 2, t1: 50, t2: 250 })
+      .line('x')
+      .drawerKick({ pin: 5, t1: 25, t2: 250 })
+      .raw(0x1b, 0x70, 0x07, 1, 1)
+      .bytes();
+    const decoded = decodeEscpos(bytes);
+    expect(decoded.drawerKicks).toEqual([
+      { kind: 'drawer', pin: 2, t1: 50, t2: 250 },
+      { kind: 'drawer', pin: 5, t1: 25, t2: 250 },
+    ]);
+    expect(decoded.unknown).toEqual([
+      { offset: 14, hex: '1b 70 07 01 01', reason: 'ESC p 7: not a drawer pin' },
+    ]);
+    expect(() => new EscposWriter('pc437').drawerKick({ pin: 2, t1: 0, t2: 250 })).toThrow(RangeError);
   });
 
   it('ignores a justification sent in the middle of a line, as the printer does', () => {

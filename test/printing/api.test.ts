@@ -6,7 +6,17 @@ import { buildTestPage } from '../../src-main/outputs/escpos/receipt.ts';
 import { companyBody, startHarness, type Harness } from '../api/harness.ts';
 import { cnpjCheckDigits } from '../../src-shared/tax-ids.ts';
 import { closedPort, FakePrinter, STATUS, waitFor } from './fake-printer.ts';
-import { api, createPrinter, documentRow, expectedReceipt, item, jobsOf, sale, sell } from './helpers.ts';
+import {
+  api,
+  createPrinter,
+  DEFAULT_KICK,
+  documentRow,
+  expectedReceipt,
+  item,
+  jobsOf,
+  sale,
+  sell,
+} from './helpers.ts';
 import type { PrintJobView, PrinterStatusView, PrinterView } from '../../src-shared/contracts/printers.ts';
 
 let h: Harness;
@@ -282,21 +292,31 @@ describe('printing notes', () => {
     expect(await doneJob(jobId)).toMatchObject({ reason: 'print', printerId: p.id, documentId: sold.id });
     const [received] = (await printer.waitForJobs(before + 1)).slice(before);
     const doc = await documentRow(h, sold.id);
-    expect(received?.equals(expectedReceipt(doc, 80, { qr: 'native', codePage: 'pc850' }))).toBe(true);
+    // A cash sale's first receipt opens the drawer.
+    expect(
+      received?.equals(expectedReceipt(doc, 80, { qr: 'native', codePage: 'pc850' }, DEFAULT_KICK)),
+    ).toBe(true);
 
     const again = await api(h, 'POST', `/v1/nfce/${sold.id}/reprint`, { json: { printerId: p.id } });
     expect(again.status).toBe(202);
     const copy = await doneJob((again.body as { jobId: string }).jobId);
     expect(copy.reason).toBe('reprint');
     const [second] = (await printer.waitForJobs(before + 2)).slice(before + 1);
-    expect(second?.equals(received ?? Buffer.alloc(0))).toBe(true);
+    // The copy is the same paper without the kick: a reprint never opens the drawer.
+    expect(second?.equals(expectedReceipt(doc, 80, { qr: 'native', codePage: 'pc850' }))).toBe(true);
     const third = await api(h, 'POST', `/v1/nfce/${sold.id}/reprint`);
     await doneJob((third.body as { jobId: string }).jobId);
 
     const listed = await api(h, 'GET', `/v1/print-jobs?companyId=${h.companyId}&documentId=${sold.id}`);
     const items = (listed.body as { items: PrintJobView[]; total: number }).items;
     expect(items.map((j) => j.reason).sort()).toEqual(['print', 'reprint', 'reprint']);
-    expect(items.every((j) => j.status === 'done' && j.size === received?.length)).toBe(true);
+    expect(items.every((j) => j.status === 'done' && j.kind === 'receipt')).toBe(true);
+    // The first receipt carries the 5 bytes of ESC p; the copies do not.
+    expect(items.map((j) => [j.reason, j.size]).sort()).toEqual([
+      ['print', received?.length],
+      ['reprint', (received?.length ?? 0) - 5],
+      ['reprint', (received?.length ?? 0) - 5],
+    ]);
     const filtered = await api(h, 'GET', `/v1/print-jobs?companyId=${h.companyId}&status=pending`);
     expect((filtered.body as { items: PrintJobView[] }).items.some((j) => j.documentId === sold.id)).toBe(
       false,
@@ -313,12 +333,12 @@ describe('printing notes', () => {
     await api(h, 'DELETE', `${printers()}/${p.id}`);
   });
 
-  it('no printer configured: 409 naming printerId; unknown printerId: 400', async () => {
+  it('no printer configured: 409 sem_impressora saying so in words for the cashier; unknown printerId: 400', async () => {
     const sold = await sell(h);
     const res = await api(h, 'POST', `/v1/nfce/${sold.id}/print`);
     expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ error: 'conflict', details: [{ field: 'printerId' }] });
-    expect((res.body as { message: string }).message).toContain('no default printer');
+    expect(res.body).toMatchObject({ error: 'sem_impressora', details: [{ field: 'printerId' }] });
+    expect((res.body as { message: string }).message).toMatch(/^Nenhuma impressora configurada/);
     const unknown = await api(h, 'POST', `/v1/nfce/${sold.id}/reprint`, { json: { printerId: 'prn_nope' } });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toMatchObject({ details: [{ field: 'printerId' }] });

@@ -1,6 +1,7 @@
 // Setup shared by the printing HTTP tests: the real service (startHarness) with its embedded sandbox
 // authority, a request helper that waits out the per-second rate budget, and the sale body.
 import { buildNfceReceipt, type EscposProfile } from '../../src-main/outputs/escpos/receipt.ts';
+import type { DrawerPulse } from '../../src-main/outputs/escpos/commands.ts';
 import { parseOutputDocument } from '../../src-main/outputs/model.ts';
 import type { DocumentRow } from '../../src-main/documents/repository.ts';
 import type { Harness, RequestOptions, TestResponse } from '../api/harness.ts';
@@ -51,10 +52,23 @@ export async function documentRow(h: Harness, id: string): Promise<DocumentRow> 
   return h.service.db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
-/** What the ESC/POS builder makes of the note as stored now: what the printer must receive. */
-export function expectedReceipt(doc: DocumentRow, largura: 80 | 58, profile: EscposProfile): Buffer {
+/** ESC p of a printer with the default drawer (pin 2, 100 ms): t1 = 50 × 2 ms, 500 ms off. */
+export const DEFAULT_KICK: DrawerPulse = { pin: 2, t1: 50, t2: 250 };
+
+/**
+ * What the ESC/POS builder makes of the note as stored now: what the printer must receive. `drawer`: the
+ * kick a cash sale's first receipt carries.
+ */
+export function expectedReceipt(
+  doc: DocumentRow,
+  largura: 80 | 58,
+  profile: EscposProfile,
+  drawer?: DrawerPulse,
+): Buffer {
   const output = parseOutputDocument(doc.proc_xml ?? doc.xml, { cancelled: doc.status === 'cancelada' });
-  return Buffer.from(buildNfceReceipt(output, { largura, cut: true, profile }));
+  return Buffer.from(
+    buildNfceReceipt(output, { largura, cut: true, profile, ...(drawer === undefined ? {} : { drawer }) }),
+  );
 }
 
 export async function jobsOf(h: Harness, documentId: string) {

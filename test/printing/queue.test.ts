@@ -9,7 +9,16 @@ import { createLogger } from '../../src-main/logger.ts';
 import { autoPrintDocument } from '../../src-main/printing/auto-print.ts';
 import { startHarness, tempDataDir, type Harness } from '../api/harness.ts';
 import { closedPort, FakePrinter, STATUS, waitFor } from './fake-printer.ts';
-import { api, createPrinter, documentRow, expectedReceipt, jobsOf, sale, sell } from './helpers.ts';
+import {
+  api,
+  createPrinter,
+  DEFAULT_KICK,
+  documentRow,
+  expectedReceipt,
+  jobsOf,
+  sale,
+  sell,
+} from './helpers.ts';
 
 const profile = { qr: 'native', codePage: 'pc850' } as const;
 
@@ -66,7 +75,9 @@ describe('retries', () => {
     const done = await jobSettled(h, sold.id, (j) => j.status === 'done');
     expect(done).toMatchObject({ attempts: 2, last_error: null });
     const [received] = await printer.waitForJobs(1);
-    expect(received?.equals(expectedReceipt(await documentRow(h, sold.id), 80, profile))).toBe(true);
+    expect(received?.equals(expectedReceipt(await documentRow(h, sold.id), 80, profile, DEFAULT_KICK))).toBe(
+      true,
+    );
     // Queued once although both the sale and the queue worker announced the authorized note.
     expect(await jobsOf(h, sold.id)).toHaveLength(1);
     await api(h, 'DELETE', `/v1/companies/${h.companyId}/printers/${p.id}`);
@@ -97,7 +108,9 @@ describe('retries', () => {
       await h.service.printing.tick();
       await jobSettled(h, sold.id, (j) => j.status === 'done');
       const [received] = await late.waitForJobs(1);
-      expect(received?.equals(expectedReceipt(await documentRow(h, sold.id), 80, profile))).toBe(true);
+      expect(
+        received?.equals(expectedReceipt(await documentRow(h, sold.id), 80, profile, DEFAULT_KICK)),
+      ).toBe(true);
     } finally {
       await late.close();
     }
@@ -169,7 +182,7 @@ describe('automatic printing once per note', () => {
     const [contingencyReceipt] = await printer.waitForJobs(1);
     const inContingency = await documentRow(h, sold.id);
     expect(inContingency.proc_xml).toBeNull();
-    expect(contingencyReceipt?.equals(expectedReceipt(inContingency, 80, profile))).toBe(true);
+    expect(contingencyReceipt?.equals(expectedReceipt(inContingency, 80, profile, DEFAULT_KICK))).toBe(true);
 
     h.clock.advance(10 * 60_000);
     const authorized = await waitFor(async () => {
@@ -190,7 +203,7 @@ describe('automatic printing once per note', () => {
       return jobs.length === 2 && jobs.every((j) => j.status === 'done') ? jobs : undefined;
     }, 'reprint');
     const [, copy] = await printer.waitForJobs(2);
-    // The copy is the receipt of the note as it is now: authorized, with its protocol.
+    // The copy is the receipt of the note as it is now: authorized, with its protocol, and no drawer kick.
     expect(copy?.equals(expectedReceipt(authorized, 80, profile))).toBe(true);
     expect(copy?.equals(contingencyReceipt ?? Buffer.alloc(0))).toBe(false);
   });

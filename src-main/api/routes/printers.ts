@@ -1,12 +1,13 @@
 // Thermal printers and printing, mounted on /v1 itself because the routes span three resources:
 //   GET/POST /companies/:companyId/printers, GET/PUT/DELETE /companies/:companyId/printers/:printerId,
-//   GET …/:printerId/status (live), POST …/:printerId/test (test page)
+//   GET …/:printerId/status (live), POST …/:printerId/test (test page), POST …/:printerId/drawer (open it)
 //   POST /nfce/:id/print, POST /nfce/:id/reprint
 //   GET /print-jobs, GET /print-jobs/:jobId, POST /print-jobs/:jobId/retry, POST /print-jobs/:jobId/cancel
 // Handlers only parse and delegate to src-main/printing/.
 import { Router, type Request, type Response } from 'express';
 import type { ApiDeps } from '../context.ts';
 import { authOf } from '../middleware/auth.ts';
+import { requireApproval } from '../middleware/operator.ts';
 import { parseOrThrow } from '../validation.ts';
 import { pageList, pageQuery, parseQuery } from '../pagination.ts';
 import { companyOfRequest, documentOfRequest, reachableBy } from './scoping.ts';
@@ -23,6 +24,7 @@ import {
   printerStatus,
   printerView,
   queueDocumentPrint,
+  queueDrawerKick,
   queueTestPage,
   retryJob,
   updatePrinter,
@@ -83,6 +85,17 @@ export function printerRoutes({ db, clock, logger }: Pick<ApiDeps, 'db' | 'clock
 
   router.post('/companies/:companyId/printers/:printerId/test', async (req, res) => {
     res.status(202).json(await queueTestPage(deps, await printerOf(req, res)));
+  });
+
+  router.post('/companies/:companyId/printers/:printerId/drawer', async (req, res) => {
+    const printer = await printerOf(req, res);
+    // Opening the drawer without a sale is where cash goes missing: a caixa needs a supervisor, and every
+    // opening by a person is kept in the audit.
+    await requireApproval(deps, res, req, 'abrir_gaveta', {
+      audit: true,
+      detalhe: { printerId: printer.id },
+    });
+    res.status(202).json(await queueDrawerKick(deps, printer));
   });
 
   // --- receipts of issued NFC-e -------------------------------------------------------------------

@@ -18,7 +18,33 @@ export const ESC_CMD = {
   bold: 0x45,
   /** ESC d n: print the buffer and feed n lines. */
   printAndFeedLines: 0x64,
+  /** ESC p m t1 t2: pulse on the drawer kick connector, on for t1 × 2 ms, off for t2 × 2 ms. */
+  drawerPulse: 0x70,
 } as const;
+
+/** m of ESC p: connector pin 2 is 0, pin 5 is 1 (the byte may also be sent as ASCII '0'/'1'). */
+export const DRAWER_PIN_M = { 2: 0x00, 5: 0x01 } as const;
+
+/** A drawer kick as the printer gets it: which pin, and the on/off times in 2 ms units (1–255). */
+export interface DrawerPulse {
+  pin: keyof typeof DRAWER_PIN_M;
+  /** On time in 2 ms units. */
+  t1: number;
+  /** Off time in 2 ms units; the printer takes t1 when t2 is smaller. */
+  t2: number;
+}
+
+/**
+ * Off time after the pulse: 500 ms (t2 = 250) lets the solenoid release before anything else reaches the
+ * connector, the value drawer makers (Bematech, Elgin, Epson's example) give.
+ */
+export const DRAWER_OFF_UNITS = 250;
+
+/** The ESC p timing of a profile's pulse length in ms: t1 = ms / 2 rounded, never 0 nor above 255. */
+export function drawerPulse(pin: 2 | 5, pulseMs: number): DrawerPulse {
+  const t1 = Math.min(255, Math.max(1, Math.round(pulseMs / 2)));
+  return { pin, t1, t2: Math.max(t1, DRAWER_OFF_UNITS) };
+}
 
 /** Second byte after GS. */
 export const GS_CMD = {
@@ -140,6 +166,13 @@ export class EscposWriter {
 
   feedLines(n: number): this {
     return this.raw(ESC, ESC_CMD.printAndFeedLines, n);
+  }
+
+  /** ESC p m t1 t2: opens the cash drawer on the kick connector. */
+  drawerKick(pulse: DrawerPulse): this {
+    for (const t of [pulse.t1, pulse.t2])
+      if (!Number.isInteger(t) || t < 1 || t > 255) throw new RangeError('ESC p times are 1–255 units');
+    return this.raw(ESC, ESC_CMD.drawerPulse, DRAWER_PIN_M[pulse.pin], pulse.t1, pulse.t2);
   }
 
   /** GS V: with `feed` (motion units), function B feeds that much first so the cut clears the print head. */

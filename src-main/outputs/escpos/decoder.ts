@@ -67,6 +67,15 @@ export interface DecodedCut {
   feed: number;
 }
 
+export interface DecodedDrawer {
+  kind: 'drawer';
+  /** Connector pin of ESC p (m 0 → pin 2, m 1 → pin 5). */
+  pin: 2 | 5;
+  /** On and off times in 2 ms units. */
+  t1: number;
+  t2: number;
+}
+
 export interface UnknownCommand {
   offset: number;
   /** The bytes that could not be interpreted, as hex ("1b 70"). */
@@ -74,7 +83,7 @@ export interface UnknownCommand {
   reason: string;
 }
 
-export type DecodedItem = DecodedLine | DecodedQr | DecodedRaster | DecodedFeed | DecodedCut;
+export type DecodedItem = DecodedLine | DecodedQr | DecodedRaster | DecodedFeed | DecodedCut | DecodedDrawer;
 
 export interface DecodedReceipt {
   /** Columns of font A on the paper the job was read for (48 at 80 mm, 32 at 58 mm). */
@@ -84,6 +93,8 @@ export interface DecodedReceipt {
   qrCodes: DecodedQr[];
   rasters: DecodedRaster[];
   cuts: number;
+  /** ESC p pulses, in order: each opens the cash drawer. */
+  drawerKicks: DecodedDrawer[];
   /** Every code page selected with ESC t, in order (the power-on page is PC437). */
   codePages: CodePageId[];
   initCount: number;
@@ -140,6 +151,7 @@ export function decodeEscpos(bytes: Uint8Array, options: DecodeOptions = {}): De
     qrCodes: [],
     rasters: [],
     cuts: 0,
+    drawerKicks: [],
     codePages: [],
     initCount: 0,
     unknown: [],
@@ -232,6 +244,24 @@ export function decodeEscpos(bytes: Uint8Array, options: DecodeOptions = {}): De
         qr = initialQr();
         result.initCount += 1;
         i += 2;
+        continue;
+      }
+      if (cmd === ESC_CMD.drawerPulse) {
+        if (!need(i, 5, 'ESC p')) break;
+        const m = bytes[i + 2] as number;
+        // The printer reads only the low bit of m (0/48 → pin 2, 1/49 → pin 5).
+        if (m !== 0 && m !== 1 && m !== 0x30 && m !== 0x31) flag(i, 5, `ESC p ${m}: not a drawer pin`);
+        else {
+          const kick: DecodedDrawer = {
+            kind: 'drawer',
+            pin: (m & 1) === 0 ? 2 : 5,
+            t1: bytes[i + 3] as number,
+            t2: bytes[i + 4] as number,
+          };
+          result.items.push(kick);
+          result.drawerKicks.push(kick);
+        }
+        i += 5;
         continue;
       }
       if (!need(i, 3, 'ESC command')) break;

@@ -7,7 +7,7 @@ import { formatDateTimeTz } from '../../fiscal/datetime.ts';
 import { qrMatrix } from '../barcode/index.ts';
 import type { OutputAddress, OutputDest, OutputDetPag, OutputDocument } from '../model.ts';
 import { codePage, DEFAULT_CODE_PAGE, printedForm, type CodePageId } from './code-pages.ts';
-import { EscposWriter, type BitImage } from './commands.ts';
+import { EscposWriter, type BitImage, type DrawerPulse } from './commands.ts';
 import {
   accessKeyLines,
   balancedWrap,
@@ -36,6 +36,8 @@ export interface ReceiptOptions {
   largura: Largura;
   cut: boolean;
   profile?: EscposProfile;
+  /** Opens the cash drawer at the end of the job, before the cut (a cash sale on a printer with a drawer). */
+  drawer?: DrawerPulse;
 }
 
 /** QR module size in dots: 6 (0.75 mm) on 80 mm paper, 5 on 58 mm; both keep the usual NFC-e symbol (version
@@ -72,7 +74,7 @@ export function qrBitImage(data: string, module: number): BitImage {
 }
 
 /** Writes blocks of text already reduced to the code page, justified and emphasized per block. */
-class ReceiptWriter {
+export class ReceiptWriter {
   readonly out: EscposWriter;
   readonly width: number;
   readonly page: CodePageId;
@@ -134,7 +136,8 @@ class ReceiptWriter {
   qr(data: string, largura: Largura, profile: EscposProfile): void {
     const module = qrModuleSize(data, largura);
     this.out.align('center');
-    if (profile.qr === 'native') {
+    // GS ( k takes printable ASCII here; any other payload goes as an image, which every printer prints.
+    if (profile.qr === 'native' && /^[\x20-\x7e]*$/.test(data)) {
       // A blank line above and below stands in for the quiet zone the printer does not add.
       this.out.lf();
       this.out.qrCode(data, { moduleSize: module, errorCorrection: 'M' });
@@ -145,20 +148,22 @@ class ReceiptWriter {
     this.out.align('left');
   }
 
-  finish(cut: boolean): Uint8Array {
+  /** The drawer opens while the paper feeds to the cutter: the customer takes the receipt and the change. */
+  finish(cut: boolean, drawer?: DrawerPulse): Uint8Array {
+    if (drawer !== undefined) this.out.drawerKick(drawer);
     if (cut) this.out.cut('partial', 0);
     else this.out.feedLines(TEAR_OFF_FEED_LINES);
     return this.out.bytes();
   }
 }
 
-function addressParts(a: OutputAddress): string[] {
+export function addressParts(a: OutputAddress): string[] {
   const street = [a.xLgr, a.nro, a.xCpl].filter((x): x is string => x !== null && x !== '').join(', ');
   const cep = a.CEP === null ? [] : [`CEP ${a.CEP.slice(0, 5)}-${a.CEP.slice(5)}`];
   return [street, a.xBairro, `${a.xMun} - ${a.UF}`, ...cep];
 }
 
-function taxId(cnpj: string | null, cpf: string | null): string | null {
+export function taxId(cnpj: string | null, cpf: string | null): string | null {
   if (cnpj !== null) return `CNPJ ${formatCnpj(cnpj)}`;
   if (cpf !== null) return `CPF ${formatCpf(cpf)}`;
   return null;
@@ -268,7 +273,7 @@ export function buildNfceReceipt(doc: OutputDocument, options: ReceiptOptions): 
   if (infAdFisco != null && infAdFisco !== '') r.lines(wrap(r.p(infAdFisco), r.width));
   if (infCpl != null && infCpl !== '') r.lines(wrap(r.p(infCpl), r.width));
   if (doc.cancelled) r.big('CANCELADA');
-  return r.finish(options.cut);
+  return r.finish(options.cut, options.drawer);
 }
 
 export interface TestPageOptions {
