@@ -21,6 +21,11 @@ export const ERROR_TITLES: Readonly<Record<ErrorCode, string>> = {
   insufficient_storage: 'O disco do serviço está cheio; libere espaço e tente de novo.',
   headers_too_large: 'O endereço ou os cabeçalhos do pedido são grandes demais.',
   internal_error: 'Erro interno do serviço.',
+  operador_nao_autenticado: 'O operador não está identificado; entre de novo com código e PIN.',
+  pin_invalido: 'PIN incorreto.',
+  operador_bloqueado: 'Operador bloqueado por tentativas erradas de PIN.',
+  papel_insuficiente: 'Este operador não pode autorizar essa operação.',
+  autorizacao_necessaria: 'Esta operação precisa da autorização de um supervisor.',
 };
 
 /** Whole messages the API sends that deserve a precise translation. */
