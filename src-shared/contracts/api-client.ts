@@ -523,6 +523,9 @@ export function createApiClient(options: ApiClientOptions) {
         get<PrinterStatusView>(`/companies/${companyId}/printers/${printerId}/status`),
       test: (companyId: string, printerId: string) =>
         post<QueuedPrint>(`/companies/${companyId}/printers/${printerId}/test`, {}),
+      /** Opens the printer's cash drawer (ESC p). */
+      drawer: (companyId: string, printerId: string) =>
+        post<QueuedPrint>(`/companies/${companyId}/printers/${printerId}/drawer`, {}),
     },
     printJobs: {
       list: (query?: { status?: PrintJobStatus; documentId?: string; page?: number; pageSize?: number }) =>

@@ -1,7 +1,11 @@
 // Receipt printers of the company (/v1/companies/:id/printers): network, USB or serial, paper width, QR
-// mode, code page, automatic printing after each sale, the default one; live status and a test page.
+// mode, code page, automatic printing after each sale, the default one, the cash drawer on its kick
+// connector; live status, a test page and a drawer opening.
 import { useState } from 'react';
 import {
+  DEFAULT_GAVETA,
+  DRAWER_PULSE_MAX_MS,
+  DRAWER_PULSE_MIN_MS,
   DEFAULT_BAUD_RATE,
   DEFAULT_NETWORK_PORT,
   PRINTER_CODE_PAGES,
@@ -28,6 +32,16 @@ const JOB_STATUS_PT: Readonly<Record<string, string>> = {
   failed: 'Falhou',
   cancelled: 'Cancelado',
 };
+const JOB_KIND_PT: Readonly<Record<string, string>> = {
+  receipt: 'Cupom',
+  test: 'Teste',
+  ticket: 'Comprovante',
+  drawer: 'Gaveta',
+};
+
+function drawerText(p: PrinterView): string {
+  return p.gaveta.ativa ? `Pino ${p.gaveta.pino} · ${p.gaveta.pulso_ms} ms` : 'Desativada';
+}
 
 function connectionText(p: PrinterView): string {
   const c = p.conexao;
@@ -61,6 +75,13 @@ export function PrintersSection() {
       setTimeout(() => void jobs.reload(), 1500);
     }
   };
+  const openDrawer = async (p: PrinterView) => {
+    const queued = await action.run(() => api.printers.drawer(company.id, p.id));
+    if (queued !== undefined) {
+      setNotice(`Gaveta de ${p.nome}: comando de abertura enviado.`);
+      setTimeout(() => void jobs.reload(), 1500);
+    }
+  };
   const remove = async (p: PrinterView) => {
     if (!window.confirm(`Excluir a impressora ${p.nome}?`)) return;
     await action.run(() => api.printers.remove(company.id, p.id));
@@ -84,6 +105,7 @@ export function PrintersSection() {
             <th>Conexão</th>
             <th className="num">Papel</th>
             <th>Automática</th>
+            <th>Gaveta</th>
             <th>Situação</th>
             <th>Ações</th>
           </tr>
@@ -102,6 +124,7 @@ export function PrintersSection() {
                 </td>
                 <td className="num">{p.largura} mm</td>
                 <td>{p.impressaoAutomatica ? 'Sim' : 'Não'}</td>
+                <td>{drawerText(p)}</td>
                 <td>{st === undefined ? '—' : typeof st === 'string' ? st : printerStateText(st)}</td>
                 <td className="actions">
                   <button type="button" className="small" onClick={() => void check(p)}>
@@ -109,6 +132,15 @@ export function PrintersSection() {
                   </button>
                   <button type="button" className="small" onClick={() => void test(p)}>
                     Imprimir teste
+                  </button>
+                  <button
+                    type="button"
+                    className="small"
+                    disabled={!p.gaveta.ativa}
+                    title={p.gaveta.ativa ? undefined : 'A gaveta desta impressora está desativada'}
+                    onClick={() => void openDrawer(p)}
+                  >
+                    Abrir gaveta
                   </button>
                   <button type="button" className="small" onClick={() => setEditing(p)}>
                     Editar
@@ -132,7 +164,7 @@ export function PrintersSection() {
           })}
           {printers.data !== null && printers.data.length === 0 ? (
             <tr>
-              <td colSpan={6} className="muted">
+              <td colSpan={7} className="muted">
                 Nenhuma impressora cadastrada.
               </td>
             </tr>
@@ -158,7 +190,9 @@ export function PrintersSection() {
               <tr key={j.id}>
                 <td>{dateTimeBr(j.createdAt)}</td>
                 <td>{j.printerNome}</td>
-                <td>{j.reason}</td>
+                <td>
+                  {JOB_KIND_PT[j.kind] ?? j.kind} ({j.reason})
+                </td>
                 <td>
                   <StatusBadge
                     status={
@@ -209,6 +243,9 @@ function PrinterDialog(props: { printer: PrinterView | null; onClose: () => void
     codePage: p?.codePage ?? 'pc850',
     impressaoAutomatica: p?.impressaoAutomatica ?? true,
     padrao: p?.padrao ?? true,
+    gavetaAtiva: p?.gaveta.ativa ?? DEFAULT_GAVETA.ativa,
+    gavetaPino: String(p?.gaveta.pino ?? DEFAULT_GAVETA.pino),
+    gavetaPulso: String(p?.gaveta.pulso_ms ?? DEFAULT_GAVETA.pulso_ms),
   });
   const action = useAction();
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) =>
@@ -230,6 +267,12 @@ function PrinterDialog(props: { printer: PrinterView | null; onClose: () => void
       codePage: form.codePage,
       impressaoAutomatica: form.impressaoAutomatica,
       padrao: form.padrao,
+      gaveta: {
+        ativa: form.gavetaAtiva,
+        pino: Number(form.gavetaPino),
+        // Text the service cannot read as a number is sent as is, so the answer names the field.
+        pulso_ms: /^\d+$/.test(form.gavetaPulso.trim()) ? Number(form.gavetaPulso) : form.gavetaPulso,
+      },
     };
     const saved = await action.run(() =>
       p === null ? api.printers.create(company.id, body) : api.printers.update(company.id, p.id, body),
@@ -249,6 +292,10 @@ function PrinterDialog(props: { printer: PrinterView | null; onClose: () => void
     'largura',
     'qr',
     'codePage',
+    'gaveta',
+    'gaveta.ativa',
+    'gaveta.pino',
+    'gaveta.pulso_ms',
   ];
   return (
     <Modal title={p === null ? 'Nova impressora' : `Impressora ${p.nome}`} onClose={props.onClose} wide>
@@ -351,6 +398,33 @@ function PrinterDialog(props: { printer: PrinterView | null; onClose: () => void
             />{' '}
             Impressora padrão da empresa
           </label>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={form.gavetaAtiva}
+              onChange={(e) => setForm({ ...form, gavetaAtiva: e.target.checked })}
+              aria-label="Gaveta ativa"
+            />{' '}
+            Gaveta de dinheiro ligada a esta impressora (abre nas vendas em dinheiro, sangrias e suprimentos)
+          </label>
+          <Field label="Pino da gaveta" error={f['gaveta.pino'] ?? f['gaveta']}>
+            <select value={form.gavetaPino} onChange={set('gavetaPino')} aria-label="Pino da gaveta">
+              <option value="2">Pino 2 (o mais comum)</option>
+              <option value="5">Pino 5</option>
+            </select>
+          </Field>
+          <Field
+            label="Pulso (ms)"
+            error={f['gaveta.pulso_ms']}
+            hint={`de ${DRAWER_PULSE_MIN_MS} a ${DRAWER_PULSE_MAX_MS} ms`}
+          >
+            <input
+              value={form.gavetaPulso}
+              onChange={set('gavetaPulso')}
+              inputMode="numeric"
+              aria-label="Pulso da gaveta"
+            />
+          </Field>
         </div>
         <ErrorBanner error={action.error} extra={otherDetails(action.error, shown)} />
         <div className="actions">
