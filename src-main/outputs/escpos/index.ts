@@ -17,4 +17,5 @@ export {
   type DecodeOptions,
 } from './decoder.ts';
 export { renderReceiptPng } from './preview.ts';
+export { buildDrawerKick, buildTicket, type TicketHeader, type TicketLine } from './ticket.ts';
 export { COLUMNS, DOTS, type Largura } from './layout.ts';
