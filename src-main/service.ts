@@ -31,6 +31,8 @@ import { transportFactory, type TransportOptions } from './printing/transports/i
 import { svcFor } from './authority/endpoints.ts';
 import { switchNfeToSvc } from './documents/issue.ts';
 import type { UfSigla } from '../src-shared/uf.ts';
+import { startSandboxPsp, type SandboxPsp } from './sandbox-psp/server.ts';
+import { savePixConfig, syncSandboxPixClients, type PixDeps } from './pix/service.ts';
 
 export interface RunningService {
   url: string;
@@ -39,6 +41,8 @@ export interface RunningService {
   secrets: SecretBox;
   /** The embedded sandbox authority (null when no company uses it). */
   sandbox: SandboxAuthority | null;
+  /** The embedded sandbox PSP for dynamic PIX (null when no company uses the sandbox authority). */
+  sandboxPsp: SandboxPsp | null;
   worker: OutboxWorker;
   /** The daily check for reserved numbers never issued (runOnce for tests and on-demand rounds). */
   abandonedCheck: AbandonedCheck;
@@ -181,6 +185,25 @@ export async function startService(
       hooks.companyChanged = () => syncSandboxCompanies(db, secrets, sandbox);
       hooks.sandboxFaults = sandbox.faults;
     }
+    // The sandbox PSP runs beside the sandbox authority; the demo company gets dynamic PIX with it at once.
+    const sandboxPsp = usesSandbox
+      ? await startSandboxPsp({
+          clock,
+          onWebhookError: (to, error) =>
+            logger.warn('sandbox PSP webhook failed', { to, error: String(error) }),
+        })
+      : null;
+    hooks.pix = { sandboxPsp, serviceUrl: url };
+    const pixDeps: PixDeps = { db, clock, secrets, logger, runtime: hooks.pix };
+    if (sandboxPsp !== null) {
+      await syncSandboxPixClients(pixDeps);
+      if (bootstrap.created && bootstrap.sandbox !== null) {
+        await savePixConfig(pixDeps, bootstrap.sandbox.companyId, {
+          provedor: 'sandbox',
+          chave: 'pix@balcao-demo.com.br',
+        });
+      }
+    }
     const resolver = authorityResolver({
       db,
       secrets,
@@ -283,6 +306,7 @@ export async function startService(
         await printing.stop();
         resolver.close();
         await sandbox?.close();
+        await sandboxPsp?.close();
         await closeDb();
         lock.release();
       })();
@@ -294,6 +318,7 @@ export async function startService(
       db,
       secrets,
       sandbox,
+      sandboxPsp,
       worker,
       abandonedCheck,
       printing,

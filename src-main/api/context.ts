@@ -6,6 +6,7 @@ import type { SecretBox } from '../security/secret-box.ts';
 import type { OutboxWorker } from '../outbox/worker.ts';
 import type { FaultControl } from '../sandbox/faults.ts';
 import type { IssueDeps } from '../documents/issue.ts';
+import type { PixRuntime } from '../pix/service.ts';
 import { ApiError } from './errors.ts';
 
 export interface ApiDeps {
@@ -23,6 +24,8 @@ export interface ServiceHooks {
   worker: OutboxWorker | null;
   /** Fault switches of the embedded sandbox authority; absent or null when none runs in this process. */
   sandboxFaults?: FaultControl | null;
+  /** The embedded sandbox PSP and the service's address for PSP webhooks; set once the service listens. */
+  pix?: PixRuntime;
 }
 
 /** What the document services need; the queue exists only once the service has started it. */

@@ -25,6 +25,7 @@ import { statusRoutes } from './routes/status.ts';
 import { sandboxControlRoutes } from './routes/sandbox-control.ts';
 import { printerRoutes } from './routes/printers.ts';
 import { xmlExportRoutes } from './routes/xml-export.ts';
+import { pixRoutes, pixWebhookRoutes } from './routes/pix.ts';
 import { operatorRoutes } from './routes/operators.ts';
 import { resolveOperator } from './middleware/operator.ts';
 import { openApiDocument } from '../../src-shared/contracts/api-routes.ts';
@@ -146,7 +147,11 @@ export function createApp(options: AppOptions): Express {
   v1.use(printerRoutes(options));
   // /companies/:id/xml-export: the month's XML for the accountant.
   v1.use(xmlExportRoutes(options));
+  // /companies/:id/pix, /pix/charges/… and /sandbox/pix/… (dynamic PIX).
+  v1.use(pixRoutes(options));
   app.use('/v1', v1);
+  // The PSP's webhook: no API key (the PSP has none); the secret in the path names the company.
+  app.use('/pix-webhook', pixWebhookRoutes(options));
 
   if (options.uiDir !== null && fs.existsSync(options.uiDir)) {
     app.use(express.static(options.uiDir, { index: 'index.html', maxAge: 0 }));

@@ -176,6 +176,8 @@ export interface DocumentsTable {
   replaces: string | null;
   /** The operator who issued the note (migration 0014); null for sales made by software without one. */
   operator_id?: string | null;
+  /** The register session of a sale made by a signed-in operator (migration 0015); null otherwise. */
+  register_session_id?: string | null;
   created_at: IsoTimestamp;
   updated_at: IsoTimestamp;
 }
@@ -231,6 +233,9 @@ export interface Database {
   operator_sessions: OperatorSessionsTable;
   operator_authorizations: OperatorAuthorizationsTable;
   operator_actions: OperatorActionsTable;
+  register_sessions: RegisterSessionsTable;
+  register_movements: RegisterMovementsTable;
+  register_voids: RegisterVoidsTable;
 }
 
 export interface WebhooksTable {
@@ -382,5 +387,46 @@ export interface OperatorActionsTable {
   authorized_by: string | null;
   /** JSON text of what was done (values, items), for the audit. */
   detalhe: string | null;
+  created_at: IsoTimestamp;
+}
+
+/** A cash register's shift: opened with a counted float, closed with a blind count (migration 0015). */
+export interface RegisterSessionsTable {
+  id: string;
+  company_id: string;
+  caixa: string;
+  status: 'aberta' | 'fechada';
+  opened_by: string;
+  opened_at: IsoTimestamp;
+  /** Exact decimal text. */
+  fundo_troco: string;
+  closed_by: string | null;
+  closed_at: IsoTimestamp | null;
+  /** JSON {metodo: "decimal"}: what the cashier counted, what was expected, and the shift report. */
+  contagem: string | null;
+  esperado: string | null;
+  report: string | null;
+}
+
+export interface RegisterMovementsTable {
+  id: string;
+  session_id: string;
+  tipo: 'suprimento' | 'sangria';
+  valor: string;
+  motivo: string;
+  operator_id: string;
+  authorized_by: string | null;
+  print_job_id: string | null;
+  created_at: IsoTimestamp;
+}
+
+export interface RegisterVoidsTable {
+  id: string;
+  session_id: string;
+  tipo: 'item' | 'venda';
+  descricao: string;
+  valor: string;
+  operator_id: string;
+  authorized_by: string | null;
   created_at: IsoTimestamp;
 }

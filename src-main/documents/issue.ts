@@ -17,6 +17,7 @@ import { assertAllowed } from './state-machine.ts';
 import { documentsRepository, type DocumentRow } from './repository.ts';
 import { loadCompanyFiscal, lookupsFor, type CompanyFiscal } from './context.ts';
 import { linkIdempotencyKey } from './idempotency-link.ts';
+import { claimPixCharges, pixChargesForSale } from '../pix/sale.ts';
 
 export const VER_PROC = 'Balcao 0.1.0';
 
@@ -111,6 +112,7 @@ async function contextFor(
     ibsCbsRates: { ...IBS_CBS_2026_RATES },
     infRespTec: null,
     lookup: await lookupsFor(db, fiscal.company.id, payload),
+    pixCharges: await pixChargesForSale(db, fiscal.company.id, payload),
     certificate: fiscal.certificate,
     nfce: {
       qrVersion: fiscal.qrVersion,
@@ -242,7 +244,10 @@ async function insertNumbered<T>(
     const prepared = prepareOrThrow(payload, ctx);
     const row = rowFrom(newId(), fiscal, modelo, serie, nNF, prepared, payload, statusOf(emission), stamp);
     await documentsRepository.insert(trx, row);
-    return after(trx, row);
+    const result = await after(trx, row);
+    // After `after`: a contingency re-issue has marked the attempt it replaces, whose charges it takes over.
+    await claimPixCharges(trx, row.id, payload, stamp);
+    return result;
   });
 }
 
@@ -588,6 +593,7 @@ export async function updateDraft(deps: IssueDeps, id: string, payload: unknown)
     row.c_stat = doc.c_stat;
     row.x_motivo = doc.x_motivo;
     await documentsRepository.update(trx, doc.id, row);
+    await claimPixCharges(trx, doc.id, payload, row.updated_at);
     return row;
   });
 }

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import {
   computeShiftReport,
   isSale,
+  loadReport,
+  storeReport,
   methodOfTPag,
   shiftReportView,
   type ReportDocument,
@@ -201,5 +203,18 @@ describe('helpers', () => {
     ]);
     expect(isSale({ status: 'autorizada', replaced_by: 'y' })).toBe(true);
     expect(isSale({ status: 'substituida', replaced_by: null })).toBe(false);
+  });
+});
+
+describe('storeReport / loadReport', () => {
+  it('keeps the closed report exactly, negative differences included', () => {
+    const report = computeShiftReport({
+      session: session({ status: 'fechada', closed_at: '2026-11-24T20:00:00.000Z', closed_by: ana }),
+      documents: [note([['01', '50.00']], '0.01'), note([['03', '9.99']], null, { status: 'cancelada' })],
+      movements: [movement('sangria', '10.00')],
+      voids: [],
+      contagem: { dinheiro: 13998n },
+    });
+    expect(loadReport(storeReport(report))).toEqual(report);
   });
 });

@@ -281,3 +281,55 @@ export function shiftReportView(report: ShiftReport): ShiftReportView {
     diferenca_total: report.diferencaTotal === null ? null : moneyNumber(report.diferencaTotal),
   };
 }
+
+// The report is kept with the closed session exactly as computed: amounts as decimal text, read back as cents.
+const toText = (_key: string, value: unknown) => (typeof value === 'bigint' ? formatCents(value) : value);
+
+export function storeReport(report: ShiftReport): string {
+  return JSON.stringify(report, toText);
+}
+
+const centsRecord = (record: Record<string, string>) =>
+  Object.fromEntries(Object.entries(record).map(([k, v]) => [k, cents(v)]));
+
+export function loadReport(text: string): ShiftReport {
+  // The stored shape is ShiftReport with every bigint written as decimal text (storeReport).
+  const raw = JSON.parse(text) as Record<string, unknown> & {
+    session: ReportSession;
+    fundo: string;
+    vendas: { quantidade: number; total: string };
+    porMetodo: Array<{ metodo: string; quantidade: number; valor: string }>;
+    troco: string;
+    cancelamentos: Array<Omit<NoteLine, 'valor'> & { valor: string }>;
+    contingenciaPendente: Array<Omit<NoteLine, 'valor'> & { valor: string }>;
+    movimentos: ReportMovement[];
+    voids: ReportVoid[];
+    suprimentos: string;
+    sangrias: string;
+    esperado: Record<string, string>;
+    contado: Record<string, string> | null;
+    diferenca: Record<string, string> | null;
+    diferencaTotal: string | null;
+  };
+  const note = (n: Omit<NoteLine, 'valor'> & { valor: string }): NoteLine => ({
+    ...n,
+    valor: cents(n.valor),
+  });
+  return {
+    session: raw.session,
+    fundo: cents(raw.fundo),
+    vendas: { quantidade: raw.vendas.quantidade, total: cents(raw.vendas.total) },
+    porMetodo: raw.porMetodo.map((m) => ({ ...m, valor: cents(m.valor) })),
+    troco: cents(raw.troco),
+    cancelamentos: raw.cancelamentos.map(note),
+    contingenciaPendente: raw.contingenciaPendente.map(note),
+    movimentos: raw.movimentos,
+    voids: raw.voids,
+    suprimentos: cents(raw.suprimentos),
+    sangrias: cents(raw.sangrias),
+    esperado: centsRecord(raw.esperado),
+    contado: raw.contado === null ? null : centsRecord(raw.contado),
+    diferenca: raw.diferenca === null ? null : centsRecord(raw.diferenca),
+    diferencaTotal: raw.diferencaTotal === null ? null : cents(raw.diferencaTotal),
+  };
+}

@@ -19,6 +19,7 @@ import { errorBodySchema } from './errors.ts';
 import { nfePayloadSchema } from './nfe-payload.ts';
 import { spellingBName } from './spelling.ts';
 import * as printers from './printers.ts';
+import { PIX_ROUTES } from './pix-routes.ts';
 import * as operators from './operators.ts';
 import * as requests from './requests.ts';
 import * as webhooks from './webhooks.ts';
@@ -902,6 +903,8 @@ export const ROUTES: readonly RouteSpec[] = [
     responses: { 201: ok(documentView, 'The draft.') },
     errors: [409, 422, 503],
   },
+  // --- dynamic PIX (pix-routes.ts) ---
+  ...PIX_ROUTES,
   // --- printers and print jobs ---
   {
     method: 'get',

@@ -34,6 +34,12 @@ export const ERROR_CODES = [
   'papel_insuficiente',
   /** 403: the operator's role needs a supervisor's approval (X-Supervisor-Authorization) for `acao`. */
   'autorizacao_necessaria',
+  /** 502/504: the store's PIX PSP did not answer, failed, or refused the store's credentials. */
+  'psp_unavailable',
+  /** 422: the PSP refused the PIX charge (its problem body in `message`). */
+  'psp_rejection',
+  /** 422: a payment names a PIX charge that is not paid (CONCLUIDA) for its amount. */
+  'pix_nao_pago',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -149,6 +149,14 @@ export const paymentPayloadSchema = z.strictObject({
       autorizacao: text(128).optional(),
     })
     .optional(),
+  /**
+   * Dynamic PIX (Balcão): the txid of a charge made with POST /v1/pix/charges and paid (CONCLUIDA); the note
+   * gets tPag 17 with the card group filled from the PSP's settlement (tpIntegra 1, CNPJ, cAut = endToEndId).
+   */
+  pixTxid: z
+    .string()
+    .regex(/^[a-zA-Z0-9]{26,35}$/, { error: 'must be the txid of a PIX charge (26 to 35 letters or digits)' })
+    .optional(),
 });
 
 const modFreteSchema = z.union(

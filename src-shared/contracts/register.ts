@@ -163,7 +163,6 @@ export const salesReportQuerySchema = z
     ate: z.iso.date({ error: 'must be a date AAAA-MM-DD' }),
     agrupar: z.enum(SALES_GROUPINGS).default('dia'),
     formato: z.enum(['json', 'csv']).optional(),
-    companyId: z.string().optional(),
   })
   .refine((q) => q.de <= q.ate, { path: ['ate'], error: 'must not be before de' });
 export type SalesReportQuery = z.output<typeof salesReportQuerySchema>;
@@ -187,3 +186,9 @@ export const salesReportSchema = z.object({
   canceladas: z.object({ quantidade: z.number().int(), total: money }),
 });
 export type SalesReport = z.infer<typeof salesReportSchema>;
+
+/** POST …/close: the closed session, the report fixed with it, and the report's print job. */
+export const sessionClosedSchema = sessionViewSchema.extend({
+  relatorio: shiftReportSchema,
+  impressao: z.object({ job_id: z.string() }).nullable(),
+});

@@ -45,7 +45,7 @@ export function authOf(res: Response): AuthContext {
  * header, so these GETs alone also take `?api_key=`; everything that changes state still needs the header.
  */
 const BROWSER_LINK =
-  /^\/((nfe|nfce)\/[^/]+\/(danfe|xml|escpos(\/preview\.png)?)|companies\/[^/]+\/xml-export)$/;
+  /^\/((nfe|nfce)\/[^/]+\/(danfe|xml|escpos(\/preview\.png)?)|companies\/[^/]+\/xml-export|reports\/sales)$/;
 
 function presentedKey(req: Request, res: Response): string | undefined {
   const header = req.get('X-API-Key');

@@ -25,6 +25,7 @@ import { statusFilter } from '../../documents/state-machine.ts';
 import { pageOf } from '../../db/paginate.ts';
 import { publishDocumentEvent } from '../../webhooks/publisher.ts';
 import { autoPrintDocument } from '../../printing/auto-print.ts';
+import { linkSaleToRegister, registerForSale } from './register.ts';
 import { documentCompanyOf, idempotency } from '../../documents/idempotency.ts';
 import {
   cancelRequestSchema as cancelSchema,
@@ -170,7 +171,10 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
     if (req.body === undefined) parseOrThrow(z.object({}), undefined);
     // `?rascunho=true` was the switch of the two-step NFC-e before drafts became the default; still accepted.
     parseQuery(req, createQuerySchema);
+    // An operator's NFC-e needs the open session of its register (issue 13); other software's does not.
+    const register = modelo === 65 ? await registerForSale(db, res, company.id) : null;
     const draft = await createDraft(issueDeps(), company.id, modelo, req.body);
+    await linkSaleToRegister(db, register, draft);
     res.status(201).json(await view(draft, draftMessage(draft)));
   });
 
@@ -180,7 +184,10 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
     router.post('/venda', saleIdempotency, async (req, res) => {
       const company = await companyOfRequest(db, req, res);
       if (req.body === undefined) parseOrThrow(z.object({}), undefined);
-      await answerSale(res, await sellNfce(issueDeps(), company.id, req.body, SALE_WAIT_MS));
+      const register = await registerForSale(db, res, company.id);
+      const sale = await sellNfce(issueDeps(), company.id, req.body, SALE_WAIT_MS);
+      await linkSaleToRegister(db, register, sale.document);
+      await answerSale(res, sale);
     });
   }
 

@@ -14,6 +14,7 @@ import * as uuidIds from './2026_11_23_0012_uuid_ids.ts';
 import * as idempotencyRecovery from './2026_11_24_0013_idempotency_recovery.ts';
 import * as printerDrawer from './2026_11_24_0016_printer_drawer.ts';
 import * as operators from './2026_11_24_0014_operators.ts';
+import * as pix from './2026_11_24_0017_pix.ts';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_0001_foundation': foundation,
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0013_idempotency_recovery': idempotencyRecovery,
   '2026_11_24_0016_printer_drawer': printerDrawer,
   '2026_11_24_0014_operators': operators,
+  '2026_11_24_0017_pix': pix,
 };
 
 export const migrationProvider: MigrationProvider = {

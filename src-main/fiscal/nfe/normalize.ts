@@ -91,6 +91,8 @@ export interface NormalizeContext {
     /** The company's default fiscal profile (simple mode, §2.1), if it has one. */
     defaultProfile(): FiscalProfileView | undefined;
   };
+  /** Paid PIX charges the payments name by `pixTxid` (pix/sale.ts checked them): PSP CNPJ and endToEndId. */
+  pixCharges?: ReadonlyMap<string, { cnpj: string | null; endToEndId: string }>;
 }
 
 /** A rule of the authority the payload breaks, caught before signing: its cStat and text (§7). */
@@ -551,7 +553,12 @@ function resolveItem(
   };
 }
 
-function resolvePayments(payload: NfePayload, modelo: Modelo, problems: Problems): DetPagModel[] {
+function resolvePayments(
+  payload: NfePayload,
+  modelo: Modelo,
+  problems: Problems,
+  pixCharges: NormalizeContext['pixCharges'],
+): DetPagModel[] {
   if (payload.pagamentos !== undefined && payload.pagamento !== undefined) {
     problems.add(['pagamento'], 'give either pagamentos (a list) or pagamento (one payment), not both');
     return [];
@@ -580,6 +587,20 @@ function resolvePayments(payload: NfePayload, modelo: Modelo, problems: Problems
       problems.add(at(i, 'descricao'), 'required for forma 99 (outros)');
     const needsCard = tPag !== undefined && CARD_TPAG.has(tPag);
     const card = p.cartao ?? (needsCard ? { integrado: false } : undefined);
+    if (p.pixTxid !== undefined) {
+      // Dynamic PIX settled by the store's PSP: integrated payment, the PSP's CNPJ and the endToEndId.
+      const settled = pixCharges?.get(p.pixTxid);
+      if (settled === undefined) problems.add(at(i, 'pixTxid'), 'no paid PIX charge with this txid');
+      if (tPag !== undefined && tPag !== '17')
+        problems.add(at(i, 'forma'), 'a payment with pix_txid is forma 17');
+      return {
+        tPag: '17',
+        xPag: p.descricao === undefined ? null : normalizeFreeText(p.descricao, 60),
+        vPag: p.valor ?? '0.00',
+        indPag: p.aPrazo === undefined ? null : p.aPrazo ? 1 : 0,
+        card: { tpIntegra: 1, CNPJ: settled?.cnpj ?? null, tBand: null, cAut: settled?.endToEndId ?? null },
+      };
+    }
     return {
       tPag: tPag ?? '99',
       xPag: p.descricao === undefined ? null : normalizeFreeText(p.descricao, 60),
@@ -652,7 +673,7 @@ export function normalizeNfe(raw: unknown, ctx: NormalizeContext): NormalizeResu
   const itens = itemList.map((item, i) =>
     resolveItem(item, i, ctx, problems, detailedMode, { tpNF, interstate }),
   );
-  const detPag = resolvePayments(payload, ctx.modelo, problems);
+  const detPag = resolvePayments(payload, ctx.modelo, problems, ctx.pixCharges);
 
   const NFref = payload.nfeReferenciada ?? [];
   NFref.forEach((key, i) => {
