@@ -28,6 +28,7 @@ import { xmlExportRoutes } from './routes/xml-export.ts';
 import { pixRoutes, pixWebhookRoutes } from './routes/pix.ts';
 import { operatorRoutes } from './routes/operators.ts';
 import { resolveOperator } from './middleware/operator.ts';
+import { registerRoutes } from './routes/register.ts';
 import { openApiDocument } from '../../src-shared/contracts/api-routes.ts';
 import type { ErrorBody } from '../../src-shared/contracts/errors.ts';
 
@@ -126,6 +127,8 @@ export function createApp(options: AppOptions): Express {
   // X-Operator-Token (issue 13): the person at the register, for the routes that apply operator rules.
   v1.use(resolveOperator(db, clock));
   v1.use('/operators', operatorRoutes(options));
+  // /register-sessions/… and /reports/sales: the register's shifts and the back office's sales reports.
+  v1.use(registerRoutes(options));
   v1.use('/companies', companyRoutes(options));
   v1.use('/companies', statusRoutes(options));
   v1.use('/customers', customerRoutes(options));

@@ -83,14 +83,16 @@ export const registerRepository = {
 
   movementsOf(db: Db, sessionIds: readonly string[]): Promise<MovementRow[]> {
     if (sessionIds.length === 0) return Promise.resolve([]);
-    return db
-      .selectFrom('register_movements')
-      .selectAll()
-      .where('session_id', 'in', sessionIds)
-      .orderBy('created_at')
-      // Same instant (a manual clock, a fast cashier): the order they were written in.
-      .orderBy(sql`rowid`)
-      .execute();
+    return (
+      db
+        .selectFrom('register_movements')
+        .selectAll()
+        .where('session_id', 'in', sessionIds)
+        .orderBy('created_at')
+        // Same instant (a manual clock, a fast cashier): the order they were written in.
+        .orderBy(sql`rowid`)
+        .execute()
+    );
   },
 
   async insertVoid(db: Db, row: VoidRow): Promise<void> {

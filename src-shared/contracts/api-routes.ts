@@ -21,6 +21,7 @@ import { spellingBName } from './spelling.ts';
 import * as printers from './printers.ts';
 import { PIX_ROUTES } from './pix-routes.ts';
 import * as operators from './operators.ts';
+import * as register from './register.ts';
 import * as requests from './requests.ts';
 import * as webhooks from './webhooks.ts';
 import {
@@ -117,6 +118,8 @@ const T = {
   received: 'Notas recebidas (MD-e)',
   printers: 'Impressoras',
   operators: 'Operadores',
+  register: 'Caixa',
+  reports: 'Relatórios',
   sandbox: 'Autoridade sandbox',
   meta: 'Documentação',
 };
@@ -553,6 +556,123 @@ export const ROUTES: readonly RouteSpec[] = [
     description: 'The row stays (notes and the audit keep naming the operator); sign-in is refused.',
     tags: [T.operators],
     responses: { 204: noContent },
+  },
+  // --- register sessions and sales reports (issue 13) ---
+  {
+    method: 'post',
+    path: '/v1/register-sessions',
+    summary: 'Open a register with the counted float',
+    description:
+      'Needs `X-Operator-Token` (400 naming it otherwise); `caixa` defaults to the one the operator signed in ' +
+      'on. 409 `caixa_ja_aberto` when that register is open. Prints the opening ticket and opens the drawer ' +
+      '(`impressao` is null without a default printer).',
+    tags: [T.register],
+    headers: [{ name: 'X-Operator-Token', description: 'The operator opening the register.' }],
+    body: jsonBody(register.sessionOpenSchema),
+    responses: { 201: ok(register.sessionViewSchema, 'Opened.') },
+    errors: [409],
+  },
+  {
+    method: 'get',
+    path: '/v1/register-sessions',
+    summary: 'Register sessions, newest first',
+    description: '`de`/`ate` (AAAA-MM-DD) filter on the opening day.',
+    tags: [T.register],
+    company: true,
+    query: withPaging(register.sessionListQuerySchema.shape),
+    responses: { 200: ok(dataListSchema(register.sessionViewSchema)) },
+  },
+  {
+    method: 'get',
+    path: '/v1/register-sessions/current',
+    summary: 'The open session of a register',
+    description: '`caixa` defaults to the signed-in operator\'s register, else "1". 404 when it is closed.',
+    tags: [T.register],
+    company: true,
+    query: register.currentSessionQuerySchema,
+    responses: { 200: ok(register.sessionViewSchema) },
+  },
+  {
+    method: 'get',
+    path: '/v1/register-sessions/{id}',
+    summary: 'Read a register session',
+    description:
+      '`fechamento` is null while the session is open: the expected amounts are never shown before the blind count.',
+    tags: [T.register],
+    responses: { 200: ok(register.sessionViewSchema) },
+  },
+  {
+    method: 'post',
+    path: '/v1/register-sessions/{id}/movements',
+    summary: 'Sangria (withdrawal) or suprimento (reinforcement)',
+    description:
+      'Needs `X-Operator-Token`. Written in one transaction; the ticket is printed and the drawer opened. 409 ' +
+      '`caixa_fechado` on a closed session.',
+    tags: [T.register],
+    headers: [{ name: 'X-Operator-Token', description: 'The operator moving the cash.' }],
+    body: jsonBody(register.movementCreateSchema),
+    responses: { 201: ok(register.movementViewSchema, 'Recorded.') },
+    errors: [409],
+  },
+  {
+    method: 'post',
+    path: '/v1/register-sessions/{id}/voids',
+    summary: 'Report a removed item or an abandoned sale (shift report "voids")',
+    tags: [T.register],
+    headers: [{ name: 'X-Operator-Token', description: 'The operator at the register.' }],
+    body: jsonBody(register.voidCreateSchema),
+    responses: { 201: ok(register.voidViewSchema, 'Recorded.') },
+    errors: [409],
+  },
+  {
+    method: 'post',
+    path: '/v1/register-sessions/{id}/close',
+    summary: 'Close with the blind count',
+    description:
+      'Needs `X-Operator-Token`. `contagem` per payment method (spelling-B names; a missing method counts 0) is ' +
+      'compared with what was expected (cash: float + cash kept after change + suprimentos − sangrias); the ' +
+      'report is fixed with the session in one transaction and printed. 409 `caixa_fechado` when already closed.',
+    tags: [T.register],
+    headers: [{ name: 'X-Operator-Token', description: 'The operator closing the register.' }],
+    body: jsonBody(register.sessionCloseSchema),
+    responses: { 200: ok(register.sessionClosedSchema) },
+    errors: [409],
+  },
+  {
+    method: 'get',
+    path: '/v1/register-sessions/{id}/report',
+    summary: 'The shift report',
+    description:
+      'Fixed at closing. While the session is open, a partial reading with `esperado`, `contado` and `diferenca` null.',
+    tags: [T.register],
+    responses: { 200: ok(register.shiftReportSchema) },
+  },
+  {
+    method: 'post',
+    path: '/v1/register-sessions/{id}/report/print',
+    summary: 'Print the shift report',
+    tags: [T.register],
+    responses: { 202: ok(printers.queuedPrintSchema, 'Queued.') },
+    errors: [409],
+  },
+  {
+    method: 'get',
+    path: '/v1/reports/sales',
+    summary: 'Sales report by day, register session, operator, product or payment method',
+    description:
+      'Authorized and contingency NF-e and NFC-e whose issue day (`dhEmi`, local) is within `de`..`ate`; cancelled ' +
+      'notes are left out and summed in `canceladas`. `formato=csv` (or `Accept: text/csv`) answers a ' +
+      '`;`-separated CSV with decimal commas and a UTF-8 BOM, as an attachment.',
+    tags: [T.reports],
+    auth: 'key-or-query',
+    company: true,
+    query: register.salesReportQuerySchema,
+    responses: {
+      200: {
+        description: 'The report.',
+        content: { ...json(register.salesReportSchema), 'text/csv': { binary: true } },
+      },
+    },
   },
   // --- API keys ---
   {

@@ -34,6 +34,10 @@ export const ERROR_CODES = [
   'papel_insuficiente',
   /** 403: the operator's role needs a supervisor's approval (X-Supervisor-Authorization) for `acao`. */
   'autorizacao_necessaria',
+  /** 409: a signed-in operator's sale, movement or closing on a register that has no open session. */
+  'caixa_fechado',
+  /** 409: opening a register that already has an open session. */
+  'caixa_ja_aberto',
   /** 502/504: the store's PIX PSP did not answer, failed, or refused the store's credentials. */
   'psp_unavailable',
   /** 422: the PSP refused the PIX charge (its problem body in `message`). */

@@ -12,8 +12,9 @@ import * as companyLogos from './2026_11_22_0010_company_logos.ts';
 import * as defaultFiscalProfile from './2026_11_23_0011_default_fiscal_profile.ts';
 import * as uuidIds from './2026_11_23_0012_uuid_ids.ts';
 import * as idempotencyRecovery from './2026_11_24_0013_idempotency_recovery.ts';
-import * as printerDrawer from './2026_11_24_0016_printer_drawer.ts';
 import * as operators from './2026_11_24_0014_operators.ts';
+import * as registerSessions from './2026_11_24_0015_register_sessions.ts';
+import * as printerDrawer from './2026_11_24_0016_printer_drawer.ts';
 import * as pix from './2026_11_24_0017_pix.ts';
 
 const migrations: Record<string, Migration> = {
@@ -29,8 +30,9 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_0011_default_fiscal_profile': defaultFiscalProfile,
   '2026_11_23_0012_uuid_ids': uuidIds,
   '2026_11_24_0013_idempotency_recovery': idempotencyRecovery,
-  '2026_11_24_0016_printer_drawer': printerDrawer,
   '2026_11_24_0014_operators': operators,
+  '2026_11_24_0015_register_sessions': registerSessions,
+  '2026_11_24_0016_printer_drawer': printerDrawer,
   '2026_11_24_0017_pix': pix,
 };
 
