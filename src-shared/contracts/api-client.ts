@@ -13,6 +13,7 @@ import type {
   QueuedPrint,
 } from './printers.ts';
 import type { ErrorBody, ErrorDetail } from './errors.ts';
+import type { PixChargeView, PixConfigView } from './pix.ts';
 import type {
   BatchProgress,
   CompanyStatus,
@@ -536,6 +537,22 @@ export function createApiClient(options: ApiClientOptions) {
     sandbox: {
       faults: () => get<Record<string, unknown>>('/sandbox/faults'),
       setFaults: (body: Record<string, unknown>) => post<Record<string, unknown>>('/sandbox/faults', body),
+    },
+    pix: {
+      /** The company's PSP for dynamic PIX; 404 when it has none (PIX stays static). */
+      config: (companyIdOf: string) => get<PixConfigView>(`/companies/${companyIdOf}/pix`),
+      createCharge: (body: { valor: string; descricao?: string }, idempotencyKey?: string) =>
+        post<PixChargeView>(
+          '/pix/charges',
+          body,
+          scoped(),
+          idempotencyKey === undefined ? undefined : { 'Idempotency-Key': idempotencyKey },
+        ),
+      charge: (txid: string) => get<PixChargeView>(`/pix/charges/${txid}`),
+      cancel: (txid: string) => post<PixChargeView>(`/pix/charges/${txid}/cancel`, {}),
+      print: (txid: string) => post<QueuedPrint>(`/pix/charges/${txid}/print`, {}),
+      /** Sandbox PSP only: pays the charge as the customer's bank would. */
+      simulatePayment: (txid: string) => post<PixChargeView>(`/sandbox/pix/charges/${txid}/pay`, {}),
     },
   };
 }
