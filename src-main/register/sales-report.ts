@@ -4,6 +4,8 @@
 import type { Db } from '../db/client.ts';
 import { cents, formatScaled, parseScaled, SCALE } from '../../src-shared/money.ts';
 import { outputDocumentOf } from '../outputs/document.ts';
+import { HOMOLOGACAO_ITEM_NAME } from '../fiscal/nfe/det.ts';
+import { toSpellingA } from '../fiscal/nfe/normalize.ts';
 import type { SalesGrouping, SalesReport } from '../../src-shared/contracts/register.ts';
 import { isSale, methodOfTPag, moneyNumber } from './report.ts';
 import { methodLabel, dataHora } from './ticket.ts';
@@ -31,6 +33,7 @@ async function notesOf(db: Db, companyId: string, de: string, ate: string) {
       'proc_xml',
       'register_session_id',
       'operator_id',
+      'payload_json',
     ])
     .where('company_id', '=', companyId)
     .where('modelo', 'in', [55, 65])
@@ -39,6 +42,17 @@ async function notesOf(db: Db, companyId: string, de: string, ate: string) {
     .orderBy('dh_emi')
     .orderBy('id')
     .execute();
+}
+
+/** The description the sale's request gave item `index` (either spelling), when it gave one. */
+function saleItemName(payloadJson: string, index: number): string | null {
+  try {
+    const payload = toSpellingA(JSON.parse(payloadJson)) as { itens?: Array<{ descricao?: unknown }> };
+    const descricao = payload.itens?.[index]?.descricao;
+    return typeof descricao === 'string' && descricao.trim() !== '' ? descricao.trim() : null;
+  } catch {
+    return null;
+  }
 }
 
 const day = (iso: string) => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
@@ -89,6 +103,31 @@ export async function salesReport(
         )
       : new Map();
 
+  const catalogNames = new Map<string, string | null>();
+  /**
+   * An NFC-e in homologação names its first item with the fixed test text (MOC 7.0 rule 373): the line then
+   * takes the name the sale gave it, or the catalog's.
+   */
+  const productName = async (
+    n: (typeof sales)[number],
+    index: number,
+    item: { cProd: string; xProd: string },
+  ): Promise<string> => {
+    if (item.xProd !== HOMOLOGACAO_ITEM_NAME) return item.xProd;
+    const given = saleItemName(n.payload_json, index);
+    if (given !== null) return given;
+    if (!catalogNames.has(item.cProd)) {
+      const product = await db
+        .selectFrom('products')
+        .select('x_prod')
+        .where('company_id', '=', companyId)
+        .where('c_prod', '=', item.cProd)
+        .executeTakeFirst();
+      catalogNames.set(item.cProd, product?.x_prod ?? null);
+    }
+    return catalogNames.get(item.cProd) ?? item.xProd;
+  };
+
   for (const n of sales) {
     vendas += 1;
     const value = cents(n.v_nf);
@@ -122,8 +161,8 @@ export async function salesReport(
         break;
       }
       case 'produto': {
-        for (const item of outputDocumentOf(n).items) {
-          const l = line(item.cProd, item.xProd, true);
+        for (const [index, item] of outputDocumentOf(n).items.entries()) {
+          const l = line(item.cProd, await productName(n, index, item), true);
           l.notes.add(n.id);
           l.itens = (l.itens ?? 0n) + parseScaled(item.qCom, SCALE.quantity);
           // What the customer paid for the item: the product less its discount plus what was added to it.
