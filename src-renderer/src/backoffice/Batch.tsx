@@ -73,8 +73,8 @@ export function BatchScreen(props: { batchId: string | null }) {
         <section className="card">
           <h2>Enviar um lote</h2>
           <p className="muted">
-            Até 50 notas num arquivo JSON (mesmo corpo de <code>POST /v1/nfe</code> para cada nota). Todas são
-            validadas antes de qualquer uma ser criada.
+            Até 50 notas num arquivo JSON (cada nota no mesmo formato da emissão de NF-e pela integração).
+            Todas são validadas antes de qualquer uma ser criada.
           </p>
           <FileInput
             accept="application/json,.json"

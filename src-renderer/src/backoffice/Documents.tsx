@@ -165,7 +165,9 @@ export function DocumentList(props: { query: URLSearchParams }) {
               <td>{dateTimeBr(d.dh_emissao)}</td>
               <td>
                 <StatusBadge status={d.status} label={STATUS_PT[d.status] ?? d.status} />
-                {d.tipo_emissao !== 1 ? <span className="tag">tpEmis {d.tipo_emissao}</span> : null}
+                {d.tipo_emissao !== 1 ? (
+                  <span className="tag">{d.tipo_emissao === 9 ? 'emitida offline' : 'contingência SVC'}</span>
+                ) : null}
               </td>
               <td className="num">{brlText(d.valor_total)}</td>
               <td className="mono small">{d.chave_acesso}</td>

@@ -16,6 +16,8 @@ export interface SaleItem {
   /** Decimal text, at most 10 decimals. */
   unitPrice: string;
   priceOverridden: boolean;
+  /** A line of its own: a scale label (its weight or price is that package's), never grouped. */
+  single?: boolean;
 }
 
 export interface SalePayment {
@@ -23,6 +25,8 @@ export interface SalePayment {
   tPag: TPag;
   cents: bigint;
   descricao?: string;
+  /** A dynamic PIX paid through the store's PSP (PixCharge.tsx): the charge's txid. */
+  pixTxid?: string;
 }
 
 export interface Sale {
@@ -65,6 +69,28 @@ export function totalsOf(sale: Sale): Totals {
     change: paid > total ? paid - total : 0n,
     itemCount: sale.items.length,
   };
+}
+
+/**
+ * The sale with `item` added: scanning the same product again adds to its line's quantity (one line per
+ * product at its catalogue price), so the note and the receipt list it once; scale labels stay lines of
+ * their own.
+ */
+export function addItem(sale: Sale, item: SaleItem): Sale {
+  const same =
+    item.single === true || item.priceOverridden
+      ? undefined
+      : sale.items.find(
+          (i) =>
+            i.product.id === item.product.id &&
+            i.single !== true &&
+            !i.priceOverridden &&
+            i.unitPrice === item.unitPrice,
+        );
+  if (same === undefined) return { ...sale, items: [...sale.items, item] };
+  const quantity = parseScaled(same.quantity, SCALE.quantity) + parseScaled(item.quantity, SCALE.quantity);
+  const text = formatScaled(quantity, SCALE.quantity).replace(/\.?0+$/, '');
+  return { ...sale, items: sale.items.map((i) => (i.key === same.key ? { ...i, quantity: text } : i)) };
 }
 
 /** `3*7891234567895`, `2,5*123` or a bare code → quantity (decimal text) and code; null if malformed. */
@@ -164,6 +190,7 @@ export function salePayload(sale: Sale): SalePayload {
       forma: p.tPag,
       valor: formatScaled(p.cents, SCALE.money),
       ...(p.descricao === undefined ? {} : { descricao: p.descricao }),
+      ...(p.pixTxid === undefined ? {} : { pixTxid: p.pixTxid }),
     })),
   };
   if (sale.discountCents > 0n) body.valorDesconto = formatScaled(sale.discountCents, SCALE.money);

@@ -5,6 +5,7 @@ import { ApiRequestError } from '../../../src-shared/contracts/api-client.ts';
 import { Banner, ErrorBanner, Field, useAction, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { refreshStatus } from '../StatusBar.tsx';
+import { loadScaleLayout, saveScaleLayout, validScaleLayout, type ScaleLayout } from '../cashier/scan.ts';
 
 export function TerminalSection() {
   const { prefs, setPrefs } = useApp();
@@ -39,7 +40,70 @@ export function TerminalSection() {
         </Field>
         {saved ? <Banner kind="ok">Preferências salvas.</Banner> : null}
       </section>
+      <ScaleLayoutCard />
     </>
+  );
+}
+
+/** How the labels of this store's scale are read: EAN-13 starting with 2, the item code, then the value. */
+function ScaleLayoutCard() {
+  const [layout, setLayout] = useState<ScaleLayout>(() => loadScaleLayout());
+  const [saved, setSaved] = useState(false);
+  const change = (next: ScaleLayout) => {
+    if (!validScaleLayout(next)) return;
+    saveScaleLayout(next);
+    setLayout(next);
+    setSaved(true);
+  };
+  const example = `2 ${'C'.repeat(layout.codeDigits)} ${'V'.repeat(11 - layout.codeDigits)} D`;
+  return (
+    <section className="card" data-testid="scale-layout">
+      <h2>Etiquetas de balança</h2>
+      <p className="muted">
+        Códigos de barras EAN-13 que começam com 2: o código do produto e o preço ou o peso impressos pela
+        balança. Formato atual: <code>{example}</code> (C código, V valor, D dígito verificador).
+      </p>
+      <Field label="Dígitos do código do produto">
+        <select
+          aria-label="Dígitos do código do produto"
+          value={layout.codeDigits}
+          onChange={(e) => change({ ...layout, codeDigits: Number(e.target.value) })}
+        >
+          {[4, 5, 6].map((n) => (
+            <option key={n} value={n}>
+              {n}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field label="A etiqueta traz">
+        <select
+          aria-label="A etiqueta traz"
+          value={layout.value}
+          onChange={(e) => {
+            const value = e.target.value === 'peso' ? 'peso' : 'preco';
+            change({ ...layout, value, decimals: value === 'peso' ? 3 : 2 });
+          }}
+        >
+          <option value="preco">Preço (R$)</option>
+          <option value="peso">Peso (kg)</option>
+        </select>
+      </Field>
+      <Field label="Casas decimais do valor">
+        <select
+          aria-label="Casas decimais do valor"
+          value={layout.decimals}
+          onChange={(e) => change({ ...layout, decimals: Number(e.target.value) })}
+        >
+          {[0, 1, 2, 3].map((n) => (
+            <option key={n} value={n}>
+              {n}
+            </option>
+          ))}
+        </select>
+      </Field>
+      {saved ? <Banner kind="ok">Formato da etiqueta salvo neste terminal.</Banner> : null}
+    </section>
   );
 }
 
@@ -77,8 +141,8 @@ export function SandboxSection() {
               <strong data-testid="sandbox-online">{online === true ? 'no ar' : 'fora do ar'}</strong>
             </p>
             <p className="muted">
-              Fora do ar, as vendas esperam até 3 s e saem em contingência offline (tpEmis 9); ao voltar, a
-              fila transmite as notas pendentes.
+              Fora do ar, as vendas esperam até 3 s e saem em contingência offline (emitidas sem internet); ao
+              voltar, a fila transmite as notas pendentes.
             </p>
             <div className="actions">
               <button

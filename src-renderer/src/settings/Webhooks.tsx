@@ -58,8 +58,8 @@ export function WebhooksSection() {
         </button>
       </div>
       <p className="muted">
-        Cada evento é enviado por POST assinado com HMAC-SHA256 (cabeçalhos descritos em docs/webhooks.md) e
-        reenviado por até 24 horas enquanto o receptor não responder 2xx.
+        Cada evento é enviado assinado com HMAC-SHA256 (os cabeçalhos estão descritos na Ajuda) e reenviado
+        por até 24 horas enquanto o receptor não confirmar o recebimento.
       </p>
       {secret !== null ? (
         <Banner kind="warn" testId="webhook-secret">
