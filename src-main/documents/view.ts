@@ -3,6 +3,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import type { DocumentRow } from './repository.ts';
 import type { DocumentView } from '../../src-shared/contracts/documents.ts';
+import type { OperatorRef } from '../../src-shared/contracts/operators.ts';
 
 export type { DocumentView };
 
@@ -30,6 +31,8 @@ export interface ViewOptions {
   cancelPending?: boolean;
   /** What the answer tells the caller (create, PUT, send). */
   message?: string;
+  /** The operator who sold it (issue 13), looked up by the caller; null for other software's notes. */
+  operador?: OperatorRef | null;
 }
 
 export function documentView(
@@ -85,6 +88,7 @@ export function documentView(
     url_chave: doc.url_chave,
     substitui: doc.replaces,
     substituida_por: doc.replaced_by,
+    operador: options.operador ?? null,
     totais,
     itens: dets.map((d, i) => {
       const prod = obj(obj(d)['prod']);

@@ -121,6 +121,10 @@ export const operatorsRepository = {
     let query = db.selectFrom('operator_actions').selectAll().where('company_id', '=', companyId);
     if (filter.documentId !== undefined) query = query.where('document_id', '=', filter.documentId);
     if (filter.operatorId !== undefined) query = query.where('operator_id', '=', filter.operatorId);
-    return query.orderBy('created_at').orderBy('id').execute();
+    // rowid after the time: rows written in the same millisecond keep the order they were written in.
+    return query
+      .orderBy('created_at')
+      .orderBy(sql`rowid`)
+      .execute();
   },
 };

@@ -44,6 +44,15 @@ export const operatorRef = (row: Pick<OperatorRow, 'id' | 'codigo' | 'nome'>): O
   nome: row.nome,
 });
 
+/** The operators the notes name, by id, for `operador` of the document view. */
+export async function operatorRefsOf(
+  db: Db,
+  docs: ReadonlyArray<{ operator_id?: string | null }>,
+): Promise<Map<string, OperatorRef>> {
+  const ids = [...new Set(docs.flatMap((d) => (d.operator_id == null ? [] : [d.operator_id])))];
+  return new Map((await operatorsRepository.findByIds(db, ids)).map((o) => [o.id, operatorRef(o)]));
+}
+
 const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
 export async function listOperators(db: Db, companyId: string, ativo: boolean | undefined) {
@@ -296,17 +305,20 @@ export async function authorize(
 export type AuthorizationProblem = 'desconhecida' | 'usada' | 'expirada' | 'outra_acao';
 
 /**
- * The supervisor of an unused, unexpired authorization for `acao` in `companyId`, marking it used; a reason
- * otherwise. Nothing is consumed when the answer is a problem.
+ * The supervisor of an unused, unexpired authorization for `acao` in `companyId`, or why it cannot be used.
+ * Nothing is consumed: `consumeAuthorization` does that once every approval a request needs was found.
  */
-export async function useAuthorization(
+export async function findUsableAuthorization(
   db: Db,
   clock: Clock,
   companyId: string,
   token: string,
   acao: OperatorAction,
   check?: (supervisor: OperatorRow) => boolean,
-): Promise<{ supervisor: OperatorRow } | { problem: AuthorizationProblem | 'limite_supervisor' }> {
+): Promise<
+  | { authorizationId: string; supervisor: OperatorRow }
+  | { problem: AuthorizationProblem | 'limite_supervisor' }
+> {
   const row = await operatorsRepository.findAuthorizationByHash(db, tokenHash(token));
   if (row === undefined) return { problem: 'desconhecida' };
   const supervisor = await operatorsRepository.findById(db, row.supervisor_id);
@@ -316,17 +328,25 @@ export async function useAuthorization(
   if (row.used_at !== null) return { problem: 'usada' };
   if (Date.parse(row.expires_at) <= clock.now().getTime()) return { problem: 'expirada' };
   if (check !== undefined && !check(supervisor)) return { problem: 'limite_supervisor' };
-  if (!(await operatorsRepository.useAuthorization(db, row.id, clock.now().toISOString(), null)))
-    return { problem: 'usada' };
-  return { supervisor };
+  return { authorizationId: row.id, supervisor };
 }
 
-/** Links a used authorization to the note it approved, once the note exists. */
-export async function linkAuthorizationDocument(db: Db, token: string, documentId: string): Promise<void> {
+/** Marks an authorization used; false when another request used it first (single use). */
+export function consumeAuthorization(db: Db, clock: Clock, authorizationId: string): Promise<boolean> {
+  return operatorsRepository.useAuthorization(db, authorizationId, clock.now().toISOString(), null);
+}
+
+/** Links used authorizations to the note they approved, once the note exists. */
+export async function linkAuthorizationsToDocument(
+  db: Db,
+  authorizationIds: readonly string[],
+  documentId: string,
+): Promise<void> {
+  if (authorizationIds.length === 0) return;
   await db
     .updateTable('operator_authorizations')
     .set({ document_id: documentId })
-    .where('token_hash', '=', tokenHash(token))
+    .where('id', 'in', [...authorizationIds])
     .execute();
 }
 

@@ -2,6 +2,7 @@
 // service that builds them and the clients (the renderer's api-client, other TypeScript POS) that read them.
 import { z } from 'zod';
 import { ambienteSchema, timestampSchema } from './common.ts';
+import { operatorRefSchema } from './operators.ts';
 
 const decimalNumber = z.number().meta({
   description: 'Money as a JSON number, computed in exact decimals (at most 13 integer and 2 decimal digits)',
@@ -49,6 +50,8 @@ export const documentViewSchema = z.object({
   url_chave: z.string().nullable(),
   substitui: z.string().nullable(),
   substituida_por: z.string().nullable(),
+  /** The operator who sold it at the register (issue 13); null for notes of software without an operator. */
+  operador: operatorRefSchema.nullable(),
   /** Every ICMSTot value as exact decimal text (vProd, vICMS, vNF, ...). */
   totais: z.record(z.string(), z.string()),
   itens: z.array(

@@ -8,9 +8,10 @@ import { ApiError } from '../errors.ts';
 import { authOf } from './auth.ts';
 import { reachableBy } from '../routes/scoping.ts';
 import {
+  consumeAuthorization,
+  findUsableAuthorization,
   recordAction,
   resolveSession,
-  useAuthorization,
   type AuthorizationProblem,
 } from '../../operators/service.ts';
 import type { OperatorRow } from '../../operators/repository.ts';
@@ -82,37 +83,72 @@ export interface ApprovalContext {
   detalhe?: unknown;
   /** Write the audit row even when the role alone allows the action (a cancel or a reprint always is). */
   audit?: boolean;
-  /** The caller writes the audit row itself, once the note it needs to name exists (a sale). */
+  /** The caller writes the audit row itself (recordApproved), once the note it names exists or succeeded. */
   deferAudit?: boolean;
 }
 
 export interface Approval {
+  acao: OperatorAction;
   operator: OperatorRow;
   /** The supervisor who approved; null when the operator's role allowed it alone. */
   authorizedBy: OperatorRow | null;
+  /** The authorization used, to link it to the note once the note exists. */
+  authorizationId: string | null;
+}
+
+/** The tokens of X-Supervisor-Authorization: one, or several separated by commas (a sale with a price change and a discount). */
+function supervisorTokens(req: Request): string[] {
+  const header = req.get(SUPERVISOR_HEADER);
+  if (header === undefined) return [];
+  return header
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
+}
+
+function approvalNeeded(operator: OperatorRow, acao: OperatorAction, problem: string | null): ApiError {
+  const limit = DISCOUNT_LIMIT_PERCENT[operator.papel];
+  const why =
+    acao === 'desconto' && limit !== null
+      ? `O desconto passa do limite de ${limit} % do papel ${operator.papel}`
+      : `O papel ${operator.papel} não pode fazer ${ACTION_LABELS[acao]} sozinho`;
+  return new ApiError(
+    403,
+    'autorizacao_necessaria',
+    `${why}: é preciso a autorização de um supervisor.`,
+    [{ field: SUPERVISOR_HEADER, error: problem ?? `a supervisor's authorization for ${acao} is required` }],
+    { acao },
+  );
 }
 
 /**
- * Lets the action through when the request's operator may do `acao` alone, or when the request carries an
- * unused, unexpired supervisor authorization for it (consumed here); otherwise 403 `autorizacao_necessaria`.
- * Writes the audit row when a supervisor approved or `context.audit` asks. Null without an operator token.
+ * Lets the actions through when the request's operator may do each alone, or when X-Supervisor-Authorization
+ * carries an unused, unexpired authorization for each of the others; otherwise 403 `autorizacao_necessaria`
+ * naming the first action still missing, and nothing is consumed. The authorizations used are consumed
+ * together, once all were found. Audit rows are written unless `deferAudit` (see ApprovalContext). An empty
+ * list without an operator token: requests of other POS software meet no operator rule.
  */
-export async function requireApproval(
+export async function requireApprovals(
   deps: { db: Db; clock: Clock },
   res: Response,
   req: Request,
-  acao: OperatorAction,
-  context: ApprovalContext = {},
-): Promise<Approval | null> {
+  needs: ReadonlyArray<{ acao: OperatorAction; context?: ApprovalContext }>,
+): Promise<Approval[]> {
   const current = operatorOf(res);
-  if (current === null) return null;
+  if (current === null) return [];
   const { operator } = current;
-  let authorizedBy: OperatorRow | null = null;
-  if (!roleAllows(operator.papel, acao, context.discount)) {
-    const token = req.get(SUPERVISOR_HEADER);
+  const tokens = supervisorTokens(req);
+  const taken = new Set<string>();
+  const found: Approval[] = [];
+  for (const { acao, context = {} } of needs) {
+    if (roleAllows(operator.papel, acao, context.discount)) {
+      found.push({ acao, operator, authorizedBy: null, authorizationId: null });
+      continue;
+    }
     let problem: string | null = null;
-    if (token !== undefined && token !== '') {
-      const used = await useAuthorization(
+    let match: Approval | null = null;
+    for (const token of tokens) {
+      const usable = await findUsableAuthorization(
         deps.db,
         deps.clock,
         operator.company_id,
@@ -120,38 +156,56 @@ export async function requireApproval(
         acao,
         (supervisor) => roleAllows(supervisor.papel, acao, context.discount),
       );
-      if ('supervisor' in used) authorizedBy = used.supervisor;
-      else problem = PROBLEM_TEXT[used.problem];
+      if ('problem' in usable) {
+        // The reason told is the one of a token meant for this action, when there is one.
+        if (problem === null || usable.problem !== 'outra_acao') problem = PROBLEM_TEXT[usable.problem];
+        continue;
+      }
+      if (taken.has(usable.authorizationId)) continue;
+      taken.add(usable.authorizationId);
+      match = { acao, operator, authorizedBy: usable.supervisor, authorizationId: usable.authorizationId };
+      break;
     }
-    if (authorizedBy === null) {
-      const limit = DISCOUNT_LIMIT_PERCENT[operator.papel];
-      const why =
-        acao === 'desconto' && limit !== null
-          ? `O desconto passa do limite de ${limit} % do papel ${operator.papel}`
-          : `O papel ${operator.papel} não pode fazer ${ACTION_LABELS[acao]} sozinho`;
-      throw new ApiError(
-        403,
-        'autorizacao_necessaria',
-        `${why}: é preciso a autorização de um supervisor.`,
-        [
-          {
-            field: SUPERVISOR_HEADER,
-            error: problem ?? `a supervisor's authorization for ${acao} is required`,
-          },
-        ],
-        { acao },
-      );
-    }
+    if (match === null) throw approvalNeeded(operator, acao, problem);
+    found.push(match);
   }
-  if (context.deferAudit !== true && (authorizedBy !== null || context.audit === true)) {
-    await recordAction(deps.db, deps.clock, {
-      companyId: operator.company_id,
-      operatorId: operator.id,
-      acao,
-      documentId: context.documentId ?? null,
-      authorizedBy: authorizedBy?.id ?? null,
-      detalhe: context.detalhe,
-    });
+  for (const approval of found) {
+    if (approval.authorizationId === null) continue;
+    if (!(await consumeAuthorization(deps.db, deps.clock, approval.authorizationId)))
+      throw approvalNeeded(operator, approval.acao, PROBLEM_TEXT.usada);
   }
-  return { operator, authorizedBy };
+  for (const [i, approval] of found.entries()) {
+    const context = needs[i]?.context ?? {};
+    if (context.deferAudit !== true && (approval.authorizedBy !== null || context.audit === true))
+      await recordApproved(deps, approval, context);
+  }
+  return found;
+}
+
+/** One action: see requireApprovals. Null without an operator token. */
+export async function requireApproval(
+  deps: { db: Db; clock: Clock },
+  res: Response,
+  req: Request,
+  acao: OperatorAction,
+  context: ApprovalContext = {},
+): Promise<Approval | null> {
+  const [approval] = await requireApprovals(deps, res, req, [{ acao, context }]);
+  return approval ?? null;
+}
+
+/** The audit row of an approved action (who did it, who approved it, on which note). */
+export async function recordApproved(
+  deps: { db: Db; clock: Clock },
+  approval: Approval,
+  context: Pick<ApprovalContext, 'documentId' | 'detalhe'>,
+): Promise<void> {
+  await recordAction(deps.db, deps.clock, {
+    companyId: approval.operator.company_id,
+    operatorId: approval.operator.id,
+    acao: approval.acao,
+    documentId: context.documentId ?? null,
+    authorizedBy: approval.authorizedBy?.id ?? null,
+    detalhe: context.detalhe,
+  });
 }

@@ -27,6 +27,9 @@ import { publishDocumentEvent } from '../../webhooks/publisher.ts';
 import { autoPrintDocument } from '../../printing/auto-print.ts';
 import { linkSaleToRegister, registerForSale } from './register.ts';
 import { documentCompanyOf, idempotency } from '../../documents/idempotency.ts';
+import { approveSale, recordSale } from '../middleware/operator-sale.ts';
+import { recordApproved, requireApproval } from '../middleware/operator.ts';
+import { operatorRefsOf } from '../../operators/service.ts';
 import {
   cancelRequestSchema as cancelSchema,
   documentCreateQuerySchema as createQuerySchema,
@@ -47,14 +50,25 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
   /** The note as the API shows it: `processando` while a cancellation waits for the authority (§3). */
   const view = async (doc: DocumentRow, message?: string) => {
     const cancelPending = (await pendingCancellations(db, [doc.id])).has(doc.id);
-    return documentView(doc, pathOf(doc), { cancelPending, ...(message === undefined ? {} : { message }) });
+    const operador = (await operatorRefsOf(db, [doc])).get(doc.operator_id ?? '') ?? null;
+    return documentView(doc, pathOf(doc), {
+      cancelPending,
+      operador,
+      ...(message === undefined ? {} : { message }),
+    });
   };
   const views = async (docs: DocumentRow[]) => {
     const pending = await pendingCancellations(
       db,
       docs.map((d) => d.id),
     );
-    return docs.map((doc) => documentView(doc, pathOf(doc), { cancelPending: pending.has(doc.id) }));
+    const operators = await operatorRefsOf(db, docs);
+    return docs.map((doc) =>
+      documentView(doc, pathOf(doc), {
+        cancelPending: pending.has(doc.id),
+        operador: operators.get(doc.operator_id ?? '') ?? null,
+      }),
+    );
   };
   const model = modelo === 65 ? 'NFC-e' : 'NF-e';
   const draftMessage = (doc: DocumentRow) =>
@@ -173,7 +187,10 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
     parseQuery(req, createQuerySchema);
     // An operator's NFC-e needs the open session of its register (issue 13); other software's does not.
     const register = modelo === 65 ? await registerForSale(db, res, company.id) : null;
+    // With X-Operator-Token: price changes and discounts beyond the role need a supervisor (issue 13).
+    const approved = await approveSale(deps, req, res, company.id);
     const draft = await createDraft(issueDeps(), company.id, modelo, req.body);
+    await recordSale(deps, approved, draft);
     await linkSaleToRegister(db, register, draft);
     res.status(201).json(await view(draft, draftMessage(draft)));
   });
@@ -185,7 +202,9 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
       const company = await companyOfRequest(db, req, res);
       if (req.body === undefined) parseOrThrow(z.object({}), undefined);
       const register = await registerForSale(db, res, company.id);
+      const approved = await approveSale(deps, req, res, company.id);
       const sale = await sellNfce(issueDeps(), company.id, req.body, SALE_WAIT_MS);
+      await recordSale(deps, approved, sale.document);
       await linkSaleToRegister(db, register, sale.document);
       await answerSale(res, sale);
     });
@@ -227,7 +246,11 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
   router.post('/:id/cancel', async (req, res) => {
     const doc = await documentFor(req, res);
     const { justificativa } = parseOrThrow(cancelSchema, req.body ?? {});
+    // An operator's cancel: a caixa needs a supervisor; every one is audited once it is queued.
+    const approval = await requireApproval(deps, res, req, 'cancelar_venda', { deferAudit: true });
     const cancelling = await cancelDocument(issueDeps(), doc.id, justificativa);
+    if (approval !== null)
+      await recordApproved(deps, approval, { documentId: doc.id, detalhe: { justificativa } });
     res
       .status(202)
       .json(

@@ -7,7 +7,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { ApiDeps } from '../context.ts';
 import { authOf } from '../middleware/auth.ts';
-import { requireApproval } from '../middleware/operator.ts';
+import { recordApproved, requireApproval } from '../middleware/operator.ts';
 import { parseOrThrow } from '../validation.ts';
 import { pageList, pageQuery, parseQuery } from '../pagination.ts';
 import { companyOfRequest, documentOfRequest, reachableBy } from './scoping.ts';
@@ -108,7 +108,14 @@ export function printerRoutes({ db, clock, logger }: Pick<ApiDeps, 'db' | 'clock
       const doc = await documentOfRequest(db, req, res, 65);
       // The body is optional: no body (or {}) prints on the company's default printer.
       const { printerId } = parseOrThrow(printRequestSchema, req.body ?? {});
-      res.status(202).json(await queueDocumentPrint(deps, doc, printerId, reason));
+      // An operator's reprint (issue 13): a caixa needs a supervisor; every one is audited once queued.
+      const approval =
+        reason === 'reprint'
+          ? await requireApproval(deps, res, req, 'reimprimir', { deferAudit: true })
+          : null;
+      const queued = await queueDocumentPrint(deps, doc, printerId, reason);
+      if (approval !== null) await recordApproved(deps, approval, { documentId: doc.id, detalhe: queued });
+      res.status(202).json(queued);
     });
   }
 
