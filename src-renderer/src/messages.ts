@@ -29,6 +29,8 @@ export const ERROR_TITLES: Readonly<Record<ErrorCode, string>> = {
   operador_bloqueado: 'Operador bloqueado por tentativas erradas de PIN.',
   papel_insuficiente: 'Este operador não pode autorizar essa operação.',
   autorizacao_necessaria: 'Esta operação precisa da autorização de um supervisor.',
+  caixa_fechado: 'O caixa está fechado: abra o caixa antes de vender.',
+  caixa_ja_aberto: 'Este caixa já está aberto.',
   psp_unavailable: 'O banco (PSP) do PIX não respondeu; tente de novo ou use outra forma de pagamento.',
   psp_rejection: 'O banco (PSP) recusou a cobrança PIX.',
   pix_nao_pago: 'O PIX desta venda ainda não foi pago.',
