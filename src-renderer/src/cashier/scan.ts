@@ -74,23 +74,6 @@ export interface ScaleLayout {
 
 export const DEFAULT_SCALE_LAYOUT: ScaleLayout = { codeDigits: 4, value: 'preco', decimals: 2 };
 
-const SCALE_STORAGE = 'balcao.scaleLayout';
-
-export function loadScaleLayout(): ScaleLayout {
-  try {
-    const raw = window.localStorage.getItem(SCALE_STORAGE);
-    if (raw === null) return DEFAULT_SCALE_LAYOUT;
-    const parsed = { ...DEFAULT_SCALE_LAYOUT, ...(JSON.parse(raw) as Partial<ScaleLayout>) };
-    return validScaleLayout(parsed) ? parsed : DEFAULT_SCALE_LAYOUT;
-  } catch {
-    return DEFAULT_SCALE_LAYOUT;
-  }
-}
-
-export function saveScaleLayout(layout: ScaleLayout): void {
-  window.localStorage.setItem(SCALE_STORAGE, JSON.stringify(layout));
-}
-
 export function validScaleLayout(l: ScaleLayout): boolean {
   return (
     Number.isInteger(l.codeDigits) &&

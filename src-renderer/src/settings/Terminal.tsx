@@ -5,7 +5,8 @@ import { ApiRequestError } from '../../../src-shared/contracts/api-client.ts';
 import { Banner, ErrorBanner, Field, useAction, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { refreshStatus } from '../StatusBar.tsx';
-import { loadScaleLayout, saveScaleLayout, validScaleLayout, type ScaleLayout } from '../cashier/scan.ts';
+import { validScaleLayout, type ScaleLayout } from '../cashier/scan.ts';
+import { loadScaleLayout, saveScaleLayout } from '../cashier/scale-prefs.ts';
 
 export function TerminalSection() {
   const { prefs, setPrefs } = useApp();
