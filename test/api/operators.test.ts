@@ -96,7 +96,7 @@ describe('operators', () => {
     expect((none.body as ErrorBody).details[0]?.field).toBe('X-Operator-Token');
   });
 
-  it('does not add the demo operators again when the company has any, even all inactive', async () => {
+  it('does not add the demo operators again to a company that has operators', async () => {
     const { ensureDemoOperators } = await import('../../src-main/operators/service.ts');
     expect(await ensureDemoOperators(h.service.db, h.clock, h.companyId)).toBe(false);
   });
@@ -352,5 +352,115 @@ describe('operators', () => {
     const everything = [...answers, ...h.logs].join('\n');
     for (const pin of pins) expect(everything.includes(`"${pin}"`), pin).toBe(false);
     expect(everything).not.toMatch(/pin_hash|scrypt\$/);
+  });
+});
+
+describe('operator sessions', () => {
+  it('end after 12 hours on the service clock, and a stale token does not stop a new sign-in', async () => {
+    const { token } = (await signIn('1', '4826')).body as SignedIn;
+    const headers = { 'X-Operator-Token': token };
+    h.clock.advance(12 * 3600_000 - 1000);
+    expect((await call('GET', '/v1/operators/me', { headers })).status).toBe(200);
+    h.clock.advance(1000);
+    const expired = await call('GET', '/v1/operators/me', { headers });
+    expect(expired.status).toBe(401);
+    expect(expired.body).toMatchObject({ error: 'operador_nao_autenticado' });
+    const again = await call('POST', '/v1/operators/sign-in', {
+      json: { codigo: '1', pin: '4826' },
+      headers,
+    });
+    expect(again.status).toBe(200);
+  });
+
+  it('does not let an operator act for a company the API key cannot reach, nor sell for another company', async () => {
+    const other = await h.request('POST', '/v1/companies', {
+      json: {
+        cnpj: '11222333000181',
+        ie: '123456789012',
+        xNome: 'OUTRA LOJA LTDA',
+        crt: 1,
+        endereco: { xLgr: 'Rua A', nro: '1', xBairro: 'Centro', cMun: '3550308', uf: 'SP', cep: '01305000' },
+      },
+    });
+    expect(other.status).toBe(201);
+    const otherId = (other.body as { id: string }).id;
+    const created = await call('POST', `/v1/operators?companyId=${otherId}`, {
+      json: { nome: 'Gil Outra', papel: 'gerente', pin: '8264' },
+    });
+    expect(created.status).toBe(201);
+    // Each company numbers its operators from 1.
+    expect((created.body as View).codigo).toBe('1');
+    const signed = await call('POST', `/v1/operators/sign-in?companyId=${otherId}`, {
+      json: { codigo: '1', pin: '8264' },
+    });
+    expect(signed.status).toBe(200);
+    const token = (signed.body as SignedIn).token;
+    // The demo company's own key cannot reach the other company: its operator is not recognized with it.
+    const withCompanyKey = await call('GET', '/v1/operators/me', {
+      key: h.companyKey,
+      headers: { 'X-Operator-Token': token },
+    });
+    expect(withCompanyKey.status).toBe(401);
+    // With the organization key it is, but a sale for the demo company is not the operator's to make, even
+    // while the demo company's register 1 is open.
+    const gerente = (
+      (
+        await call('POST', `/v1/operators/sign-in?companyId=${h.companyId}`, {
+          json: { codigo: '1', pin: '4826' },
+        })
+      ).body as SignedIn
+    ).token;
+    const opened = await call('POST', `/v1/register-sessions?companyId=${h.companyId}`, {
+      headers: { 'X-Operator-Token': gerente },
+      json: { fundo_troco: '0.00' },
+    });
+    expect(opened.status).toBe(201);
+    const sale = await h.request('POST', `/v1/nfce/venda?companyId=${h.companyId}`, {
+      headers: { 'X-Operator-Token': token },
+      json: {
+        itens: [
+          {
+            codigo: 'X1',
+            descricao: 'Produto',
+            ncm: '22011000',
+            quantidade: 1,
+            valorUnitario: '2.00',
+            tributacao: { ICMS: { orig: 0, CSOSN: '102' }, PIS: { CST: '49' }, COFINS: { CST: '49' } },
+          },
+        ],
+        pagamentos: [{ forma: '01', valor: '2.00' }],
+      },
+    });
+    expect(sale.status).toBe(403);
+    expect((sale.body as ErrorBody).details[0]?.field).toBe('X-Operator-Token');
+  });
+});
+
+describe('an install from before operators', () => {
+  it('gets the demo operators on start only when the demo company has none', async () => {
+    const first = await startHarness();
+    const { dataDir, clock } = first;
+    await first.service.db.deleteFrom('operators').execute();
+    await first.stop();
+    const second = await startHarness({ dataDir, clock });
+    try {
+      const rows = await second.service.db.selectFrom('operators').select(['codigo', 'nome']).execute();
+      expect(rows.map((r) => [r.codigo, r.nome]).sort()).toEqual([
+        ['1', 'Gerente Demo'],
+        ['2', 'Caixa Demo'],
+      ]);
+      // One operator of the store's own, the demo ones gone: nothing is added on the next start.
+      await second.service.db.deleteFrom('operators').where('codigo', '=', '2').execute();
+      await second.service.db.updateTable('operators').set({ nome: 'Dona da Loja' }).execute();
+    } finally {
+      await second.stop();
+    }
+    const third = await startHarness({ dataDir, clock });
+    try {
+      const rows = await third.service.db.selectFrom('operators').select(['codigo', 'nome']).execute();
+      expect(rows.map((r) => [r.codigo, r.nome])).toEqual([['1', 'Dona da Loja']]);
+    } finally {
+      await third.stop();
+    }
   });
 });
