@@ -170,6 +170,9 @@ describe('GET /v1/reports/sales', () => {
     expect(Math.round(r.total * 100)).toBe(grandTotal());
     expect([...expected.values()].reduce((a, b) => a + b, 0)).toBe(grandTotal());
     expect(r.canceladas).toEqual({ quantidade: 1, total: 9.99 });
+    process.stdout.write(
+      `sales report: ${r.vendas} sales, total ${r.total}; ${r.linhas.map((l) => `${l.chave} ${l.total} (${l.vendas})`).join(', ')}; cancelled ${r.canceladas.total}\n`,
+    );
     const pix = r.linhas.find((l) => l.chave === 'pix');
     expect(pix).toMatchObject({ rotulo: 'PIX', vendas: 3 });
   });
