@@ -82,7 +82,7 @@ export interface SalePayload {
     valorUnitario?: string;
     valorDesconto?: string;
   }[];
-  pagamentos: { forma: string; valor: string; descricao?: string }[];
+  pagamentos: { forma: string; valor: string; descricao?: string; pixTxid?: string }[];
   cpfConsumidor?: string;
   customerId?: string;
   valorDesconto?: string;
