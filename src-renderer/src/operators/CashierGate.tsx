@@ -202,7 +202,7 @@ function RegisterGate(props: { operator: SignedOperator }) {
           setSession({ ...openSession, movimentos: [...openSession.movimentos, m] });
           setNotice({
             kind: 'ok',
-            text: `${m.tipo === 'sangria' ? 'Sangria' : 'Suprimento'} de ${brlNumber(m.valor)} registrado${m.tipo === 'sangria' ? 'a' : ''}${m.impressao === null ? '' : ' e impresso'}.`,
+            text: `${m.tipo === 'sangria' ? 'Sangria' : 'Suprimento'} de ${brlNumber(m.valor)} ${m.tipo === 'sangria' ? 'registrada' : 'registrado'}${m.impressao === null ? '' : ' e impresso'}.`,
           });
           setPhase({ kind: 'sale' });
         }}

@@ -18,6 +18,7 @@ import {
   OPERATOR_ACTIONS,
   type OperatorAction,
 } from '../../../src-shared/tables/operator-roles.ts';
+import { setApprovalPrompt } from '../cashier/approval.ts';
 import { Modal } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { errorMessage } from '../messages.ts';
@@ -180,6 +181,11 @@ export function SupervisorProvider(props: { children: ReactNode }) {
     [],
   );
   const value = useMemo(() => ({ ask }), [ask]);
+  // The cashier's own keys (cancel the last NFC-e, reprint) ask through this same prompt.
+  useEffect(
+    () => setApprovalPrompt((acao, reason) => ask(acao, reason).then((a) => a?.token ?? null)),
+    [ask],
+  );
   return (
     <ApprovalContext.Provider value={value}>
       {props.children}

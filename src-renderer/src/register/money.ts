@@ -17,8 +17,10 @@ export function numberToCents(value: number | null | undefined): bigint {
   return value < 0 ? -cents : cents;
 }
 
+/** "R$ 1.234,56", a negative as "-R$ 10,00" (as the printed shift report writes a shortfall). */
 export function brlNumber(value: number | null | undefined): string {
-  return brl(numberToCents(value));
+  const cents = numberToCents(value);
+  return cents < 0n ? `-${brl(-cents)}` : brl(cents);
 }
 
 /** The methods counted at closing, in the order a cashier counts them (spelling-B names). */
