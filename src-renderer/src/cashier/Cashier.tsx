@@ -19,6 +19,8 @@ import {
 } from './dialogs.tsx';
 import { claimKeys, setBusy } from './key-buffer.ts';
 import { Receipt } from './Receipt.tsx';
+import { PixCharge, usePixProvider } from './PixCharge.tsx';
+import type { PixChargeView } from '../../../src-shared/contracts/pix.ts';
 import {
   CASHIER_METHODS,
   EMPTY_SALE,
@@ -82,6 +84,9 @@ export function Cashier() {
   const [sale, setSale] = useState<Sale>(EMPTY_SALE);
   const [mode, setMode] = useState<Mode>('sale');
   const [dialog, setDialog] = useState<Dialog>(null);
+  // Dynamic PIX (PixCharge.tsx): the company's PSP, and the amount of the charge on screen.
+  const pixProvider = usePixProvider(api);
+  const [pixCents, setPixCents] = useState<bigint | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [nextQuantity, setNextQuantity] = useState<string | null>(null);
   const [notice, setNotice] = useState<{ kind: 'error' | 'ok' | 'info'; text: string } | null>(null);
@@ -274,13 +279,19 @@ export function Cashier() {
       setNotice({ kind: 'error', text: problem });
       return;
     }
+    if (method.tPag === '17' && pixProvider != null) {
+      // The store has a PSP: the waiting screen charges the amount and adds the payment once it is paid.
+      setPixCents(cents);
+      return;
+    }
     const next: Sale = {
       ...sale,
       payments: [
         ...sale.payments,
         {
           key: ++lineKey,
-          tPag: method.tPag,
+          // Without a PSP the customer pays the store's static QR: tPag 20 (NT 2023.004).
+          tPag: method.tPag === '17' ? '20' : method.tPag,
           cents,
           ...(method.tPag === '99' ? { descricao: 'Outros' } : {}),
         },
@@ -294,6 +305,24 @@ export function Cashier() {
       setMethodIndex(0);
       setAmount(centsToInput(left));
       pending.current.selectAmount = true;
+    }
+  };
+
+  /** The waiting screen's paid charge becomes the payment line: tPag 17 with its txid (pix_txid). */
+  const addPixPayment = (paid: PixChargeView) => {
+    const cents = pixCents ?? 0n;
+    setPixCents(null);
+    const next: Sale = {
+      ...sale,
+      payments: [...sale.payments, { key: ++lineKey, tPag: '17', cents, pixTxid: paid.txid }],
+    };
+    setSale(next);
+    setNotice({ kind: 'ok', text: `PIX de ${brl(cents)} recebido.` });
+    const left = totalsOf(next).remaining;
+    if (left === 0n) void finish(next);
+    else {
+      setMethodIndex(0);
+      setAmount(centsToInput(left));
     }
   };
 
@@ -323,7 +352,7 @@ export function Cashier() {
   }, []);
   useLayoutEffect(() => {
     onKeyRef.current = (e: KeyboardEvent) => {
-      if (dialog !== null || mode === 'issuing') return;
+      if (dialog !== null || mode === 'issuing' || pixCents !== null) return;
       const key = e.key;
       const handled = () => {
         e.preventDefault();
@@ -537,6 +566,20 @@ export function Cashier() {
 
         {mode === 'payment' || mode === 'issuing' ? (
           <div className="payment" data-testid="payment-panel">
+            {pixCents === null ? null : (
+              <PixCharge
+                api={api}
+                cents={pixCents}
+                sandbox={pixProvider?.provedor === 'sandbox'}
+                onPaid={addPixPayment}
+                onCancel={() => {
+                  setPixCents(null);
+                  // Back to choosing the method, the amount due filled in again.
+                  setAmount(centsToInput(totals.remaining));
+                  setNotice({ kind: 'info', text: 'PIX cancelado: escolha a forma de pagamento.' });
+                }}
+              />
+            )}
             <h2>Pagamento</h2>
             <ul className="methods" role="listbox" aria-label="Forma de pagamento">
               {CASHIER_METHODS.map((m, i) => (
