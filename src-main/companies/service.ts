@@ -12,6 +12,7 @@ import type {
   CertificateStatusView,
   CompanyConfig,
   CompanyCreate,
+  CompanyUpdate,
   CompanyView,
   NfeSequenceView,
 } from '../../src-shared/contracts/companies.ts';
@@ -188,6 +189,39 @@ export async function createCompany(
     await companiesRepository.update(trx, row.id, { default_fiscal_profile_id: profile.id });
   });
   return toCompanyView(row);
+}
+
+/** The registration data of PUT /v1/companies/:id; the municipality is checked against the IBGE table. */
+export async function updateCompany(
+  { db, clock }: Pick<CreateCompanyDeps, 'db' | 'clock'>,
+  company: CompanyRow,
+  input: CompanyUpdate,
+): Promise<CompanyView> {
+  const changes: Partial<CompanyRow> = { updated_at: clock.now().toISOString() };
+  if (input.ie !== undefined) changes.ie = input.ie;
+  if (input.im !== undefined) changes.im = input.im;
+  if (input.xNome !== undefined) changes.x_nome = input.xNome;
+  if (input.xFant !== undefined) changes.x_fant = input.xFant;
+  if (input.email !== undefined) changes.email = input.email;
+  if (input.endereco !== undefined) {
+    const e = input.endereco;
+    const municipio = findMunicipio(e.cMun);
+    if (municipio === undefined)
+      throw validationError([{ field: 'endereco.cMun', error: 'unknown IBGE municipality code' }]);
+    Object.assign(changes, {
+      x_lgr: e.xLgr,
+      nro: e.nro,
+      x_cpl: e.xCpl ?? null,
+      x_bairro: e.xBairro,
+      c_mun: e.cMun,
+      x_mun: e.xMun ?? municipio.xMun,
+      uf: e.uf,
+      cep: e.cep,
+      fone: e.fone ?? null,
+    } satisfies Partial<CompanyRow>);
+  }
+  await companiesRepository.update(db, company.id, changes);
+  return toCompanyView({ ...company, ...changes });
 }
 
 export async function updateCompanyConfig(

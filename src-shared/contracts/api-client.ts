@@ -3,7 +3,7 @@
 import type { ApiKeyCreate, ApiKeyCreated, ApiKeyView } from './api-keys.ts';
 import type { FiscalProfileView, ProductView } from './catalog.ts';
 import type { DataList, OffsetList, PageList } from './common.ts';
-import type { CertificateStatusView, CompanyView, NfeSequences } from './companies.ts';
+import type { CertificateStatusView, CompanyUpdateInput, CompanyView, NfeSequences } from './companies.ts';
 import type { CustomerView } from './customers.ts';
 import type {
   PrintJobStatus,
@@ -382,6 +382,8 @@ export function createApiClient(options: ApiClientOptions) {
           defaultFiscalProfileId?: string;
         },
       ) => put<{ success: boolean; message: string }>(`/companies/${id}/config`, body),
+      /** PUT /v1/companies/:id: the registration data the owner edits (Settings › Empresa). */
+      update: (id: string, body: CompanyUpdateInput) => put<CompanyView>(`/companies/${id}`, body),
       sequences: (id: string) => get<NfeSequences>(`/companies/${id}/nfe-sequences`, { environment: 'all' }),
       certificate: (id: string) => get<CertificateStatusView>(`/companies/${id}/certificate`),
       uploadCertificate: (id: string, file: Blob, fileName: string, password: string) => {

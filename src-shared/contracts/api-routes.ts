@@ -283,6 +283,17 @@ export const ROUTES: readonly RouteSpec[] = [
   },
   {
     method: 'put',
+    path: '/v1/companies/{id}',
+    summary: "Edit a company's registration data",
+    description:
+      'Razão social, nome fantasia, IE, IM, e-mail and the address (replaced whole; the IBGE code is checked). ' +
+      'The CNPJ, the tax regime and the environment are not edited here. `null` clears an optional field.',
+    tags: [T.companies],
+    body: jsonBody(companies.companyUpdateSchema),
+    responses: { 200: ok(companies.companyViewSchema) },
+  },
+  {
+    method: 'put',
     path: '/v1/companies/{id}/config',
     summary: 'Change environment and NFC-e CSC',
     tags: [T.companies],

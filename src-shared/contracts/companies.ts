@@ -36,6 +36,24 @@ export const companyCreateSchema = z.strictObject({
 });
 export type CompanyCreate = z.output<typeof companyCreateSchema>;
 
+/**
+ * PUT /v1/companies/:id: the registration data the owner keeps up to date (Settings › Empresa). The CNPJ,
+ * the tax regime and the environment are not here: they change what the notes are, not how they read.
+ * `null` clears an optional field; the address is replaced whole.
+ */
+export const companyUpdateSchema = z
+  .strictObject({
+    ie: companyCreateSchema.shape.ie.optional(),
+    im: z.string().trim().min(1).max(15).nullable().optional(),
+    xNome: companyCreateSchema.shape.xNome.optional(),
+    xFant: z.string().trim().min(1).max(60).nullable().optional(),
+    endereco: addressSchema.optional(),
+    email: z.email().nullable().optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, { error: 'nothing to change' });
+export type CompanyUpdate = z.output<typeof companyUpdateSchema>;
+export type CompanyUpdateInput = z.input<typeof companyUpdateSchema>;
+
 /** PUT /v1/companies/:id/config, with the seed's snake_case names. */
 export const companyConfigSchema = z
   .strictObject({

@@ -13,6 +13,7 @@ import {
   listSequences,
   municipioDetails,
   toCompanyView,
+  updateCompany,
   updateCompanyConfig,
   uploadCertificate,
 } from '../../companies/service.ts';
@@ -21,6 +22,7 @@ import { inspectLogo, logoRepository, MAX_LOGO_BYTES, MAX_LOGO_TEXT } from '../.
 import {
   companyConfigSchema,
   companyCreateSchema,
+  companyUpdateSchema,
   sequencesQuerySchema,
   type NfeSequences,
 } from '../../../src-shared/contracts/companies.ts';
@@ -60,6 +62,16 @@ export function companyRoutes(deps: ApiDeps): Router {
 
   router.get('/:id', async (req, res) => {
     res.json(toCompanyView(await companyForAuth(db, authOf(res), req.params.id)));
+  });
+
+  router.put('/:id', async (req, res) => {
+    const company = await companyForAuth(db, authOf(res), req.params.id);
+    const input = parseOrThrow(companyUpdateSchema, req.body, [], (raw) =>
+      municipioDetails(raw, ['endereco', 'cMun']),
+    );
+    const view = await updateCompany(deps, company, input);
+    await deps.hooks.companyChanged(company.id);
+    res.json(view);
   });
 
   router.put('/:id/config', async (req, res) => {
