@@ -1,10 +1,10 @@
 // Company data (read from GET /v1/companies/:id), the environment, the NFC-e CSC and QR version
 // (PUT /v1/companies/:id/config), and the numbering: series in use and reserved numbers never issued.
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Banner, ErrorBanner, Field, FileInput, useAction, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { dateTimeBr, taxIdBr } from '../format.ts';
-import { otherDetails } from '../messages.ts';
+import { fieldErrors, otherDetails } from '../messages.ts';
 import { refreshStatus } from '../StatusBar.tsx';
 import { href } from '../router.ts';
 
@@ -70,12 +70,100 @@ export function CompanySection() {
           <dd>{dateTimeBr(company.createdAt)}</dd>
         </dl>
       </section>
+      <CompanyEditCard />
       <LogoCard />
-      <p className="muted">
-        Os dados cadastrais vêm do cadastro da empresa (<code>POST /v1/companies</code> ou{' '}
-        <code>npm run cli -- company create</code>); o emitente das notas usa exatamente estes dados.
-      </p>
     </>
+  );
+}
+
+/**
+ * The owner keeps the registration data up to date here (PUT /v1/companies/:id); the emitter of the next
+ * notes uses exactly these data. CNPJ, regime and environment are not edited: they change what a note is.
+ */
+function CompanyEditCard() {
+  const { api, company, refreshCompany } = useApp();
+  const e = company.endereco;
+  const initial = {
+    xNome: company.xNome,
+    xFant: company.xFant ?? '',
+    ie: company.ie,
+    im: company.im ?? '',
+    email: company.email ?? '',
+    xLgr: e.xLgr,
+    nro: e.nro,
+    xCpl: e.xCpl ?? '',
+    xBairro: e.xBairro,
+    cMun: e.cMun,
+    uf: e.uf,
+    cep: e.cep,
+    fone: e.fone ?? '',
+  };
+  const [form, setForm] = useState(initial);
+  const [saved, setSaved] = useState(false);
+  const action = useAction();
+  const errors = fieldErrors(action.error);
+  const set = (key: keyof typeof initial) => (ev: { target: { value: string } }) => {
+    setSaved(false);
+    setForm((f) => ({ ...f, [key]: ev.target.value }));
+  };
+  const opt = (text: string) => (text.trim() === '' ? null : text.trim());
+  const save = async (ev: FormEvent) => {
+    ev.preventDefault();
+    const view = await action.run(() =>
+      api.companies.update(company.id, {
+        xNome: form.xNome.trim(),
+        xFant: opt(form.xFant),
+        ie: form.ie,
+        im: opt(form.im),
+        email: opt(form.email),
+        endereco: {
+          xLgr: form.xLgr,
+          nro: form.nro,
+          ...(opt(form.xCpl) === null ? {} : { xCpl: form.xCpl.trim() }),
+          xBairro: form.xBairro,
+          cMun: form.cMun.trim(),
+          uf: form.uf.trim().toUpperCase(),
+          cep: form.cep,
+          ...(opt(form.fone) === null ? {} : { fone: form.fone }),
+        },
+      }),
+    );
+    if (view === undefined) return;
+    setSaved(true);
+    await refreshCompany();
+  };
+  const field = (key: keyof typeof initial, label: string, path: string = key) => (
+    <Field label={label} error={errors[path]}>
+      <input value={form[key]} onChange={set(key)} aria-label={label} />
+    </Field>
+  );
+  return (
+    <section className="card" data-testid="company-edit">
+      <h2>Editar dados da empresa</h2>
+      <p className="muted">O emitente das próximas notas usa exatamente estes dados.</p>
+      <form onSubmit={(ev) => void save(ev)}>
+        <div className="form-grid">
+          {field('xNome', 'Razão social')}
+          {field('xFant', 'Nome fantasia')}
+          {field('ie', 'Inscrição estadual')}
+          {field('im', 'Inscrição municipal')}
+          {field('email', 'E-mail')}
+          {field('fone', 'Telefone', 'endereco.fone')}
+          {field('xLgr', 'Logradouro', 'endereco.xLgr')}
+          {field('nro', 'Número', 'endereco.nro')}
+          {field('xCpl', 'Complemento', 'endereco.xCpl')}
+          {field('xBairro', 'Bairro', 'endereco.xBairro')}
+          {field('cMun', 'Código IBGE do município', 'endereco.cMun')}
+          {field('uf', 'UF', 'endereco.uf')}
+          {field('cep', 'CEP', 'endereco.cep')}
+        </div>
+        <button type="submit" className="primary" disabled={action.pending}>
+          Salvar dados da empresa
+        </button>
+      </form>
+      {saved ? <Banner kind="ok">Dados da empresa salvos.</Banner> : null}
+      <ErrorBanner error={action.error} extra={otherDetails(action.error, Object.keys(errors))} />
+    </section>
   );
 }
 
