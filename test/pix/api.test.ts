@@ -240,6 +240,29 @@ describe('a sale paid with pix_txid', () => {
     );
   });
 
+  it('POST /v1/nfce (draft) holds the charge: a second draft with it is 409, the draft itself is sent with it', async () => {
+    const paid = await pay((await charge('12.50')).txid);
+    const body = {
+      natureza_operacao: 'VENDA',
+      itens: [item('12.50')],
+      pagamento: { metodo: 'pix', valor: '12.50', pix_txid: paid.txid },
+    };
+    const draft = await h.request('POST', '/v1/nfce', { key: h.companyKey, json: body });
+    expect(draft.status).toBe(201);
+    const id = (draft.body as { id: string }).id;
+    const second = await h.request('POST', '/v1/nfce', { key: h.companyKey, json: body });
+    expect(second.status).toBe(409);
+    expect((second.body as { details: { field: string }[] }).details[0]?.field).toBe('pagamento.pix_txid');
+    // Replacing the draft keeps the charge (same note).
+    const replaced = await h.request('PUT', `/v1/nfce/${id}`, { key: h.companyKey, json: body });
+    expect(replaced.status).toBe(200);
+    const sent = await h.request('POST', `/v1/nfce/${id}/send?sync=true`, { key: h.companyKey });
+    expect(sent.status).toBe(200);
+    expect((sent.body as { status: string }).status).toBe('autorizada');
+    const xml = await h.request('GET', `/v1/nfce/${id}/xml`, { key: h.companyKey });
+    expect(xml.text).toContain(`<cAut>${paid.end_to_end_id}</cAut>`);
+  });
+
   it('a PIX payment without pix_txid is issued as before', async () => {
     const res = await sale({ metodo: 'pix', valor: '12.50' });
     expect(res.status).toBe(201);
