@@ -17,6 +17,7 @@ import { assertAllowed } from './state-machine.ts';
 import { documentsRepository, type DocumentRow } from './repository.ts';
 import { loadCompanyFiscal, lookupsFor, type CompanyFiscal } from './context.ts';
 import { linkIdempotencyKey } from './idempotency-link.ts';
+import { linkSaleRegister } from '../register/sale-context.ts';
 import { claimPixCharges, pixChargesForSale } from '../pix/sale.ts';
 
 export const VER_PROC = 'Balcao 0.1.0';
@@ -294,6 +295,8 @@ export async function issueDocument(
       }
       // The request's Idempotency-Key names this note from the moment it exists (issue 12 item 1).
       await linkIdempotencyKey(trx, 'document', row.id);
+      // The register session of an operator's sale, in the same transaction (issue 13).
+      await linkSaleRegister(trx, row.id, companyId);
       const outboxId = await outboxRepository.enqueueMessage(trx, {
         documentId: row.id,
         companyId,

@@ -6,7 +6,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src-main/db/client.ts';
-import { api, spawnService, waitListening, type ServiceProcess } from '../reliability/service-process.ts';
+import {
+  api,
+  saleBody,
+  spawnService,
+  waitListening,
+  type ServiceProcess,
+} from '../reliability/service-process.ts';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-register-crash-'));
 const running: ServiceProcess[] = [];
@@ -121,6 +127,71 @@ describe('register session across a crash', () => {
     } finally {
       await close();
     }
+    second.kill('SIGTERM');
+    await second.exited;
+  }, 180_000);
+
+  it('a sale killed while it waits for the authority still belongs to its session after the restart', async () => {
+    const dataDir = path.join(root, 'sale');
+    const first = spawnService(dataDir);
+    running.push(first);
+    const info = await waitListening(first, dataDir);
+    const signIn = await api<{ token: string }>(info, 'POST', '/operators/sign-in', {
+      codigo: '1',
+      pin: '4826',
+      caixa: '2',
+    });
+    const operator = { 'X-Operator-Token': signIn.body.token };
+    const opened = await api<Session>(info, 'POST', '/register-sessions', { fundo_troco: '20.00' }, operator);
+    expect(opened.status).toBe(201);
+    // The authority reads the note and never answers: the sale waits while the process dies.
+    const faults = await api({ ...info, apiKey: info.organizationApiKey }, 'POST', '/sandbox/faults', {
+      timeout: { services: ['NFeAutorizacao4'] },
+    });
+    expect(faults.status, JSON.stringify(faults.body)).toBe(200);
+    const inFlight = api(info, 'POST', '/nfce/venda', saleBody(3), operator).catch((error: unknown) => error);
+
+    const file = path.join(dataDir, 'balcao.sqlite');
+    const { db, close } = openDatabase(file);
+    let noteId: string;
+    try {
+      const started = Date.now();
+      for (;;) {
+        const note = await db.selectFrom('documents').select('id').executeTakeFirst();
+        if (note !== undefined) {
+          noteId = note.id;
+          break;
+        }
+        if (Date.now() - started > 20_000) throw new Error(`no note was created:\n${first.output()}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      first.kill('SIGKILL');
+      await first.exited;
+      expect(await inFlight).toBeInstanceOf(Error);
+    } finally {
+      await close();
+    }
+
+    const second = spawnService(dataDir);
+    running.push(second);
+    const after = await waitListening(second, dataDir);
+    const { db: check, close: closeCheck } = openDatabase(file);
+    try {
+      const note = await check
+        .selectFrom('documents')
+        .select(['id', 'register_session_id'])
+        .where('id', '=', noteId)
+        .executeTakeFirstOrThrow();
+      expect(note.register_session_id).toBe(opened.body.id);
+    } finally {
+      await closeCheck();
+    }
+    const report = await api<{ vendas: { quantidade: number; total: number } }>(
+      after,
+      'GET',
+      `/register-sessions/${opened.body.id}/report`,
+    );
+    expect(report.body.vendas).toEqual({ quantidade: 1, total: 3.9 });
     second.kill('SIGTERM');
     await second.exited;
   }, 180_000);

@@ -26,6 +26,7 @@ import { pageOf } from '../../db/paginate.ts';
 import { publishDocumentEvent } from '../../webhooks/publisher.ts';
 import { autoPrintDocument } from '../../printing/auto-print.ts';
 import { linkSaleToRegister, registerForSale } from './register.ts';
+import { withSaleRegister } from '../../register/sale-context.ts';
 import { documentCompanyOf, idempotency } from '../../documents/idempotency.ts';
 import { approveSale, recordSale } from '../middleware/operator-sale.ts';
 import { recordApproved, requireApproval } from '../middleware/operator.ts';
@@ -203,7 +204,11 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
       if (req.body === undefined) parseOrThrow(z.object({}), undefined);
       const register = await registerForSale(db, res, company.id);
       const approved = await approveSale(deps, req, res, company.id);
-      const sale = await sellNfce(issueDeps(), company.id, req.body, SALE_WAIT_MS);
+      // The note is tied to the session in the transaction that creates it (and a re-issue with it).
+      const sale = await withSaleRegister(
+        register === null ? null : { companyId: company.id, sessionId: register.id },
+        () => sellNfce(issueDeps(), company.id, req.body, SALE_WAIT_MS),
+      );
       await recordSale(deps, approved, sale.document);
       await linkSaleToRegister(db, register, sale.document);
       await answerSale(res, sale);
