@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/client.ts';
 import { newId } from '../ids.ts';
-import { ApiError, conflict, notFound } from '../api/errors.ts';
+import { ApiError, conflict, forbidden, notFound } from '../api/errors.ts';
 import type {
   OperatorActionView,
   OperatorCreate,
@@ -67,8 +67,7 @@ export async function operatorInCompanies(
 ): Promise<OperatorRow> {
   const row = await operatorsRepository.findById(db, id);
   if (row === undefined) throw notFound('Operator');
-  if (!(await reachable(row.company_id)))
-    throw new ApiError(403, 'forbidden', 'This API key cannot access that resource.');
+  if (!(await reachable(row.company_id))) throw forbidden();
   return row;
 }
 
