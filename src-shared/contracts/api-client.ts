@@ -172,6 +172,10 @@ export interface ShiftReport {
   fundo_troco: number;
   vendas: { quantidade: number; total: number };
   por_metodo: { metodo: string; quantidade: number; valor: number }[];
+  /** Change given in cash, already netted from dinheiro. */
+  troco?: number;
+  suprimentos?: number;
+  sangrias?: number;
   cancelamentos: { id: string; numero: number; serie: number; valor: number }[];
   voids: { tipo?: string; descricao?: string; valor?: number }[];
   contingencia_pendente: { id: string; numero: number; serie: number; valor: number }[];

@@ -143,7 +143,7 @@ export function ClosedRegister(props: { session: SessionView; onDone: () => void
       <div className="card register-card wide">
         <h1>Caixa {props.session.caixa} fechado</h1>
         {props.session.fechamento !== null ? <ClosingTable fechamento={props.session.fechamento} /> : null}
-        {report !== null ? <ShiftReportView report={report} /> : null}
+        {report !== null ? <ShiftReportView report={report} withClosing={false} /> : null}
         {error !== null ? <p className="field-error">{error}</p> : null}
         <p className="muted">O relatório do turno foi enviado para a impressora.</p>
         <button ref={ref} type="button" className="primary" onClick={props.onDone} data-testid="closed-done">

@@ -40,7 +40,8 @@ export function ClosingTable(props: { fechamento: NonNullable<SessionView['fecha
   );
 }
 
-export function ShiftReportView(props: { report: ShiftReport }) {
+/** `withClosing` false: the closing table is already on screen above the report. */
+export function ShiftReportView(props: { report: ShiftReport; withClosing?: boolean }) {
   const r = props.report;
   return (
     <div className="shift-report" data-testid="shift-report">
@@ -50,6 +51,7 @@ export function ShiftReportView(props: { report: ShiftReport }) {
         <strong data-testid="report-sales-total">{brlNumber(r.vendas.total)}</strong>
       </p>
       <h3>Vendas por forma de pagamento</h3>
+      {r.por_metodo.length === 0 ? <p className="muted">Nenhuma venda neste turno.</p> : null}
       <table className="grid" data-testid="report-methods">
         <tbody>
           {r.por_metodo.map((m) => (
@@ -61,6 +63,11 @@ export function ShiftReportView(props: { report: ShiftReport }) {
           ))}
         </tbody>
       </table>
+      {(r.troco ?? 0) !== 0 ? (
+        <p>
+          Troco dado em dinheiro: <strong>{brlNumber(r.troco)}</strong> (já descontado do dinheiro)
+        </p>
+      ) : null}
       {r.movimentos.length > 0 ? (
         <>
           <h3>Sangrias e suprimentos</h3>
@@ -114,7 +121,11 @@ export function ShiftReportView(props: { report: ShiftReport }) {
           </ul>
         </>
       ) : null}
-      {r.esperado !== null && r.contado !== null && r.diferenca !== null && r.diferenca_total !== null ? (
+      {props.withClosing !== false &&
+      r.esperado !== null &&
+      r.contado !== null &&
+      r.diferenca !== null &&
+      r.diferenca_total !== null ? (
         <>
           <h3>Fechamento</h3>
           <ClosingTable
