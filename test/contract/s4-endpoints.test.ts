@@ -191,8 +191,10 @@ describe('§4.1 NF-e', () => {
   });
 
   it('§4.1 GET /v1/nfe — page, pageSize, status, data_inicio, data_fim, modelo; {items, total, page, pageSize}', async () => {
-    await authorized();
-    const today = c.h.clock.now().toISOString().slice(0, 10);
+    // The dates filter on the issuer's own calendar day (dhEmi's date, Brasília time), not UTC's: between
+    // 00:00 and 03:00 UTC the two differ.
+    const note = (await authorized()) as Doc & { dh_emissao: string };
+    const today = note.dh_emissao.slice(0, 10);
     const res = await c.call('GET', '/v1/nfe', {
       query: { page: 1, pageSize: 5, status: 'autorizada', data_inicio: today, data_fim: today, modelo: 55 },
     });
