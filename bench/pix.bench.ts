@@ -24,10 +24,13 @@ async function ringUp(page: Page, ean: string): Promise<void> {
   await page.getByTestId('sale-done').waitFor({ state: 'detached' });
   await page.keyboard.type(ean);
   await page.keyboard.press('Enter');
+  // A string: the service's type check has no DOM (see test/ui/in-page.ts).
   await page.waitForFunction(
-    () => document.querySelector('[data-testid=item-count]')?.textContent === '1',
+    "document.querySelector('[data-testid=item-count]')?.textContent === '1'",
     undefined,
-    { polling: 'raf' },
+    {
+      polling: 'raf',
+    },
   );
   await page.keyboard.press('F10');
   await page.getByTestId('payment-panel').waitFor();

@@ -12,7 +12,7 @@ import { companiesRepository } from '../companies/repository.ts';
 import { PspClient, PspError, type PspConnection, type PspCob } from './client.ts';
 import { pixRepository, type PixChargeRow, type PixConfigRow } from './repository.ts';
 import { dynamicBrCode } from '../../src-shared/pix/br-code.ts';
-import { cents } from '../../src-shared/money.ts';
+import { cents, formatCents } from '../../src-shared/money.ts';
 import type {
   PixChargeCreate,
   PixChargeView,
@@ -296,7 +296,8 @@ export async function createPixCharge(
 ): Promise<PixChargeView> {
   const config = await configOrThrow(deps.db, companyId);
   if (cents(input.valor) <= 0n) throw validationError([{ field: 'valor', error: 'must be more than zero' }]);
-  const valor = (Number(cents(input.valor)) / 100).toFixed(2);
+  // API Pix writes `valor.original` with exactly two decimals ("12.50").
+  const valor = formatCents(cents(input.valor));
   const txid = newTxid();
   const cob = await withClient(deps, config, (c) =>
     c.createCob(txid, {
@@ -342,7 +343,7 @@ async function applyCob(deps: PixDeps, row: PixChargeRow, cob: PspCob): Promise<
     ...(cob.status === 'CONCLUIDA' && pix.length > 0
       ? {
           end_to_end_id: pix[0]?.endToEndId ?? null,
-          valor_pago: (Number(paid) / 100).toFixed(2),
+          valor_pago: formatCents(paid),
           paid_at: pix[0]?.horario ?? deps.clock.now().toISOString(),
         }
       : {}),
