@@ -12,9 +12,9 @@ export type VoidRow = RegisterVoidsTable;
 export interface SessionFilter {
   status?: 'aberta' | 'fechada' | undefined;
   caixa?: string | undefined;
-  /** Opened on or after this day / on or before this day (AAAA-MM-DD, compared with the ISO opening time). */
-  de?: string | undefined;
-  ate?: string | undefined;
+  /** Opened at or after this instant / before this instant (ISO, UTC: the local days' bounds). */
+  from?: string | undefined;
+  before?: string | undefined;
 }
 
 export const registerRepository = {
@@ -45,9 +45,8 @@ export const registerRepository = {
     let query = db.selectFrom('register_sessions').where('company_id', '=', companyId);
     if (filter.status !== undefined) query = query.where('status', '=', filter.status);
     if (filter.caixa !== undefined) query = query.where('caixa', '=', filter.caixa);
-    if (filter.de !== undefined) query = query.where('opened_at', '>=', filter.de);
-    // ISO times of that day sort before `AAAA-MM-DDU`.
-    if (filter.ate !== undefined) query = query.where('opened_at', '<', `${filter.ate}U`);
+    if (filter.from !== undefined) query = query.where('opened_at', '>=', filter.from);
+    if (filter.before !== undefined) query = query.where('opened_at', '<', filter.before);
     const counted = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
     const rows = await query
       .selectAll()

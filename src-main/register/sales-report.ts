@@ -10,6 +10,7 @@ import type { SalesGrouping, SalesReport } from '../../src-shared/contracts/regi
 import { isSale, methodOfTPag, moneyNumber } from './report.ts';
 import { methodLabel, dataHora } from './ticket.ts';
 import { registerRepository } from './repository.ts';
+import { timeZoneOf } from './local-day.ts';
 
 interface Line {
   chave: string;
@@ -87,12 +88,13 @@ export async function salesReport(
 
   const sessions = new Map<string, string>();
   if (query.agrupar === 'sessao') {
+    const timeZone = await timeZoneOf(db, companyId);
     const ids = [
       ...new Set(sales.flatMap((n) => (n.register_session_id == null ? [] : [n.register_session_id]))),
     ];
     for (const id of ids) {
       const s = await registerRepository.findSession(db, id);
-      if (s !== undefined) sessions.set(id, `Caixa ${s.caixa} · ${dataHora(s.opened_at)}`);
+      if (s !== undefined) sessions.set(id, `Caixa ${s.caixa} · ${dataHora(s.opened_at, timeZone)}`);
     }
   }
   const operators =

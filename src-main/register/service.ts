@@ -25,6 +25,7 @@ import {
   type ShiftReport,
 } from './report.ts';
 import { movementTicket, openingTicket, shiftReportTicket, type Ticket } from './ticket.ts';
+import { timeZoneOf } from './local-day.ts';
 
 export interface RegisterDeps {
   db: Db;
@@ -112,7 +113,13 @@ export async function openSession(
   const jobId = await printTicket(
     deps,
     input.companyId,
-    openingTicket({ caixa: row.caixa, operador: ref(input.operator), at: now, fundo: cents(input.fundo) }),
+    openingTicket({
+      caixa: row.caixa,
+      operador: ref(input.operator),
+      at: now,
+      fundo: cents(input.fundo),
+      timeZone: await timeZoneOf(deps.db, input.companyId),
+    }),
     true,
   );
   return { session: row, jobId };
@@ -157,6 +164,7 @@ export async function addMovement(
       caixa: session.caixa,
       movement: { ...row, valor: cents(row.valor), operador: ref(operator) },
       autorizadoPor: authorizedBy === null ? null : ref(authorizedBy),
+      timeZone: await timeZoneOf(deps.db, session.company_id),
     }),
     true,
   );
@@ -293,7 +301,8 @@ export async function closeSession(
     if (!(await registerRepository.closeSession(trx, current.id, values))) throw sessionClosed(session);
     return { closed: { ...current, ...values, status: 'fechada' as const }, report };
   });
-  const jobId = await printTicket(deps, session.company_id, shiftReportTicket(report), false);
+  const timeZone = await timeZoneOf(deps.db, session.company_id);
+  const jobId = await printTicket(deps, session.company_id, shiftReportTicket(report, timeZone), false);
   return { session: closed, report, jobId };
 }
 
@@ -304,7 +313,11 @@ export async function reportOf(db: Db, session: SessionRow): Promise<ShiftReport
 }
 
 export async function printReport(deps: RegisterDeps, session: SessionRow): Promise<string | null> {
-  return printTicket(deps, session.company_id, shiftReportTicket(await reportOf(deps.db, session)), false);
+  const ticket = shiftReportTicket(
+    await reportOf(deps.db, session),
+    await timeZoneOf(deps.db, session.company_id),
+  );
+  return printTicket(deps, session.company_id, ticket, false);
 }
 
 /** A sale made by a signed-in operator needs the open session of the operator's register. */

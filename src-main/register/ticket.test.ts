@@ -162,3 +162,13 @@ describe('tickets', () => {
     expect(all).not.toContain('CONFERÊNCIA');
   });
 });
+
+describe('local days', () => {
+  it('start at local midnight in the company zone', async () => {
+    const { startOfLocalDay, endOfLocalDay } = await import('./local-day.ts');
+    expect(startOfLocalDay('2026-11-24', 'America/Sao_Paulo')).toBe('2026-11-24T03:00:00.000Z');
+    expect(endOfLocalDay('2026-11-24', 'America/Manaus')).toBe('2026-11-25T04:00:00.000Z');
+    expect(endOfLocalDay('2026-12-31', 'America/Noronha')).toBe('2027-01-01T02:00:00.000Z');
+    expect(dataHora('2026-11-24T11:05:00.000Z', 'America/Manaus')).toBe('24/11/2026 07:05');
+  });
+});

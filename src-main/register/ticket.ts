@@ -22,18 +22,25 @@ export function brl(value: bigint): string {
   return `${value < 0n ? '-' : ''}R$ ${grouped},${frac}`;
 }
 
-// Tickets show the store's clock: Brasília time, whatever zone the machine runs in.
-const dateTime = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: 'America/Sao_Paulo',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
+/** The store's clock: Brasília time unless the company's UF lives in another zone. */
+export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
 
-export function dataHora(iso: string): string {
-  return dateTime.format(new Date(iso)).replace(',', '');
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+export function dataHora(iso: string, timeZone = DEFAULT_TIME_ZONE): string {
+  let format = formats.get(timeZone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('pt-BR', {
+      timeZone,
+      day: '2-digit',
+      month: '2-digit',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+    formats.set(timeZone, format);
+  }
+  return format.format(new Date(iso)).replace(',', '');
 }
 
 const operatorText = (op: ReportOperator | null) => (op === null ? '-' : `${op.codigo} ${op.nome}`);
@@ -73,13 +80,14 @@ export function openingTicket(input: {
   operador: ReportOperator | null;
   at: string;
   fundo: bigint;
+  timeZone?: string | undefined;
 }): Ticket {
   return {
     titulo: 'ABERTURA DE CAIXA',
     linhas: [
       { par: ['Caixa', input.caixa] },
       { par: ['Operador', operatorText(input.operador)] },
-      { par: ['Data/hora', dataHora(input.at)] },
+      { par: ['Data/hora', dataHora(input.at, input.timeZone)] },
       { separador: true },
       { par: ['Fundo de troco', brl(input.fundo)] },
       ...signature('Operador'),
@@ -91,6 +99,7 @@ export function movementTicket(input: {
   caixa: string;
   movement: Pick<ReportMovement, 'tipo' | 'motivo' | 'operador' | 'created_at'> & { valor: bigint };
   autorizadoPor?: ReportOperator | null;
+  timeZone?: string | undefined;
 }): Ticket {
   const m = input.movement;
   return {
@@ -101,7 +110,7 @@ export function movementTicket(input: {
       ...(input.autorizadoPor == null
         ? []
         : [{ par: ['Autorizado por', operatorText(input.autorizadoPor)] } satisfies TicketLine]),
-      { par: ['Data/hora', dataHora(m.created_at)] },
+      { par: ['Data/hora', dataHora(m.created_at, input.timeZone)] },
       { separador: true },
       { par: ['Valor', brl(m.valor)] },
       { texto: `Motivo: ${m.motivo}` },
@@ -111,16 +120,16 @@ export function movementTicket(input: {
 }
 
 /** The shift report; while the session is open it is a partial reading without expected amounts. */
-export function shiftReportTicket(report: ShiftReport): Ticket {
+export function shiftReportTicket(report: ShiftReport, timeZone = DEFAULT_TIME_ZONE): Ticket {
   const s = report.session;
   const closed = report.contado !== null && report.diferenca !== null;
   const lines: TicketLine[] = [
     { par: ['Caixa', s.caixa] },
-    { par: ['Abertura', dataHora(s.opened_at)] },
+    { par: ['Abertura', dataHora(s.opened_at, timeZone)] },
     { par: ['Aberto por', operatorText(s.opened_by)] },
   ];
   if (s.closed_at !== null) {
-    lines.push({ par: ['Fechamento', dataHora(s.closed_at)] });
+    lines.push({ par: ['Fechamento', dataHora(s.closed_at, timeZone)] });
     lines.push({ par: ['Fechado por', operatorText(s.closed_by)] });
   }
   lines.push({ separador: true }, { texto: 'VENDAS', negrito: true });
@@ -135,7 +144,7 @@ export function shiftReportTicket(report: ShiftReport): Ticket {
     const sign = m.tipo === 'sangria' ? '-' : '+';
     lines.push({
       par: [
-        `${m.tipo === 'sangria' ? 'Sangria' : 'Suprimento'} ${dataHora(m.created_at).slice(11)}`,
+        `${m.tipo === 'sangria' ? 'Sangria' : 'Suprimento'} ${dataHora(m.created_at, timeZone).slice(11)}`,
         `${sign}${brl(cents(m.valor))}`,
       ],
     });

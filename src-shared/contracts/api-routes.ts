@@ -587,7 +587,7 @@ export const ROUTES: readonly RouteSpec[] = [
     method: 'get',
     path: '/v1/register-sessions',
     summary: 'Register sessions, newest first',
-    description: '`de`/`ate` (AAAA-MM-DD) filter on the opening day.',
+    description: "`de`/`ate` (AAAA-MM-DD) filter on the opening day in the store's time zone (its UF's).",
     tags: [T.register],
     company: true,
     query: withPaging(register.sessionListQuerySchema.shape),

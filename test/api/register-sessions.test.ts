@@ -335,4 +335,24 @@ describe('register sessions', () => {
     );
     expect(more.status).toBe(201);
   });
+
+  it("lists sessions by the store's day: opened at 22:30 in São Paulo is that day, not the next UTC day", async () => {
+    const next = new Date(h.clock.now().getTime() + 86_400_000).toISOString().slice(0, 10);
+    h.clock.set(`${next}T01:30:00.000Z`);
+    const localDay = new Date(Date.parse(`${next}T01:30:00.000Z`) - 3 * 3600_000).toISOString().slice(0, 10);
+    const late = await signIn('2', '3971', '8');
+    const opened = await call('POST', '/v1/register-sessions', as(late, { fundo_troco: '10.00' }));
+    expect(opened.status, opened.text).toBe(201);
+    const id = (opened.body as Session).id;
+    const ids = async (query: string) =>
+      ((await call('GET', `/v1/register-sessions?caixa=8&${query}`)).body as { data: Session[] }).data.map(
+        (s) => s.id,
+      );
+    expect(await ids(`de=${localDay}&ate=${localDay}`)).toEqual([id]);
+    expect(await ids(`de=${next}`)).toEqual([]);
+    expect(await ids(`ate=${localDay}`)).toEqual([id]);
+    const bad = await call('GET', '/v1/register-sessions?de=24-11-2026&status=open');
+    expect(bad.status).toBe(400);
+    expect((bad.body as ErrorBody).details.map((d) => d.field).sort()).toEqual(['de', 'status']);
+  });
 });

@@ -35,6 +35,7 @@ import {
   voidCreateSchema,
 } from '../../../src-shared/contracts/register.ts';
 import type { Db } from '../../db/client.ts';
+import { endOfLocalDay, startOfLocalDay, timeZoneOf } from '../../register/local-day.ts';
 import { noPrinter } from '../../printing/service.ts';
 import type { DocumentRow } from '../../documents/repository.ts';
 
@@ -114,10 +115,17 @@ export function registerRoutes(deps: ApiDeps): Router {
   router.get('/register-sessions', async (req, res) => {
     const companyId = await companyIdOf(db, req, res);
     const { status, caixa, de, ate, ...window } = pageLimitQuery(req, sessionListQuerySchema.shape);
+    // `de`/`ate` are the store's days: bounds in the company's time zone.
+    const timeZone = await timeZoneOf(db, companyId);
     const { rows, total } = await registerRepository.listSessions(
       db,
       companyId,
-      { status, caixa, de, ate },
+      {
+        status,
+        caixa,
+        from: de === undefined ? undefined : startOfLocalDay(de, timeZone),
+        before: ate === undefined ? undefined : endOfLocalDay(ate, timeZone),
+      },
       window,
     );
     res.json(dataList(await sessionViews(db, rows), total, window));
