@@ -12,6 +12,7 @@ import {
   useAction,
   useLoad,
 } from '../components.tsx';
+import { withApproval } from '../cashier/approval.ts';
 import { useApp } from '../context.ts';
 import { accessKeyBr, brlText, dateTimeBr, quantityBr } from '../format.ts';
 import { STATUS_PT, errorMessage, otherDetails } from '../messages.ts';
@@ -103,7 +104,10 @@ export function DocumentDetail(props: { modelo: 55 | 65; id: string }) {
       downloadText(`${d.chave_acesso}-${d.status === 'autorizada' ? 'procNFe' : 'NFe'}.xml`, xml);
   };
   const print = async (again: boolean) => {
-    const job = await action.run(() => (again ? api.nfce.reprint(d.id) : api.nfce.print(d.id)));
+    // With a caixa signed in at this terminal a reprint asks for the supervisor (the same prompt as the cashier's).
+    const job = await action.run(() =>
+      again ? withApproval(api, 'reimprimir', (c) => c.nfce.reprint(d.id)) : api.nfce.print(d.id),
+    );
     if (job !== undefined) setNotice('Cupom enviado para a impressora.');
   };
 
@@ -314,7 +318,7 @@ export function DocumentDetail(props: { modelo: 55 | 65; id: string }) {
               ? undefined
               : `Prazo para cancelamento: até ${dateTimeBr(new Date(cancelUntil).toISOString())}.`
           }
-          run={(text) => api.documents.cancel(modelo, d.id, text)}
+          run={(text) => withApproval(api, 'cancelar_venda', (c) => c.documents.cancel(modelo, d.id, text))}
           onClose={() => setDialog(null)}
           onDone={(updated) => {
             setDialog(null);
