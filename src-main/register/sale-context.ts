@@ -3,6 +3,7 @@
 // waits seconds for the authority before it answers). Same pattern as the Idempotency-Key link.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from '../db/client.ts';
+import { ApiError } from '../api/errors.ts';
 
 export interface SaleRegister {
   companyId: string;
@@ -16,13 +17,34 @@ export function withSaleRegister<T>(register: SaleRegister | null, sale: () => P
   return register === null ? sale() : current.run(register, sale);
 }
 
+export const registerClosed = (caixa: string) =>
+  new ApiError(409, 'caixa_fechado', `O caixa ${caixa} está fechado: abra o caixa antes de vender.`, [
+    { field: 'caixa', error: `register ${caixa} has no open session: POST /v1/register-sessions opens it` },
+  ]);
+
 /**
  * Called inside the transaction that inserts a note: tags it with the session of the sale being made, if any.
- * A note of another company (never expected) is left alone.
+ * A sale whose register was closed since the route looked (the closing fixed the report in between) is
+ * refused here, before anything is numbered or sent; a re-issue of a sale already under way (`firstAttempt`
+ * false: the customer has paid) is tied to its session whatever its state. A note of another company (never
+ * expected) is left alone.
  */
-export async function linkSaleRegister(trx: Db, documentId: string, companyId: string): Promise<void> {
+export async function linkSaleRegister(
+  trx: Db,
+  documentId: string,
+  companyId: string,
+  firstAttempt: boolean,
+): Promise<void> {
   const register = current.getStore();
   if (register === undefined || register.companyId !== companyId) return;
+  if (firstAttempt) {
+    const session = await trx
+      .selectFrom('register_sessions')
+      .select(['status', 'caixa'])
+      .where('id', '=', register.sessionId)
+      .executeTakeFirst();
+    if (session?.status !== 'aberta') throw registerClosed(session?.caixa ?? '');
+  }
   await trx
     .updateTable('documents')
     .set({ register_session_id: register.sessionId })

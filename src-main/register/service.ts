@@ -26,6 +26,7 @@ import {
 } from './report.ts';
 import { movementTicket, openingTicket, shiftReportTicket, type Ticket } from './ticket.ts';
 import { timeZoneOf } from './local-day.ts';
+import { registerClosed } from './sale-context.ts';
 
 export interface RegisterDeps {
   db: Db;
@@ -42,11 +43,6 @@ export interface Actor {
 }
 
 const ref = (a: Actor): ReportOperator => ({ id: a.id, codigo: a.codigo, nome: a.nome });
-
-export const registerClosed = (caixa: string) =>
-  new ApiError(409, 'caixa_fechado', `O caixa ${caixa} está fechado: abra o caixa antes de vender.`, [
-    { field: 'caixa', error: `register ${caixa} has no open session: POST /v1/register-sessions opens it` },
-  ]);
 
 const sessionClosed = (row: SessionRow) =>
   new ApiError(409, 'caixa_fechado', `A sessão do caixa ${row.caixa} já foi fechada.`, [

@@ -302,6 +302,44 @@ describe('register sessions', () => {
     expect((list.body as { data: Session[] }).data.map((s) => s.id)).toEqual([session.id]);
   });
 
+  it('a sale whose register closed after the route looked is refused before it is numbered', async () => {
+    const { withSaleRegister } = await import('../../src-main/register/sale-context.ts');
+    const { sellNfce } = await import('../../src-main/documents/issue.ts');
+    const opened = await call(
+      'POST',
+      '/v1/register-sessions',
+      as(caixa, { fundo_troco: '5.00', caixa: '11' }),
+    );
+    const id = (opened.body as Session).id;
+    // The route saw the register open; the closing commits before the sale's transaction.
+    const closed = await call(
+      'POST',
+      `/v1/register-sessions/${id}/close`,
+      as(caixa, { contagem: { dinheiro: 5 } }),
+    );
+    expect(closed.status).toBe(200);
+    const before = await h.service.db.selectFrom('documents').select('id').execute();
+    const deps = { db: h.service.db, clock: h.clock, secrets: h.service.secrets, worker: h.service.worker };
+    await expect(
+      withSaleRegister({ companyId: h.companyId, sessionId: id }, () =>
+        sellNfce(deps, h.companyId, sale('2.00', [{ metodo: 'dinheiro', valor: '2.00' }]), 3000),
+      ),
+    ).rejects.toMatchObject({ status: 409, code: 'caixa_fechado' });
+    expect(await h.service.db.selectFrom('documents').select('id').execute()).toEqual(before);
+    // The number was not taken: the next sale gets the one after the last note.
+    const next = await call('POST', '/v1/nfce/venda', {
+      json: sale('2.00', [{ metodo: 'dinheiro', valor: '2.00' }]),
+    });
+    expect(next.status).toBe(201);
+    const numbers = await h.service.db
+      .selectFrom('documents')
+      .select('n_nf')
+      .where('modelo', '=', 65)
+      .execute();
+    const sorted = numbers.map((n) => n.n_nf).sort((a, b) => a - b);
+    expect(sorted.at(-1)).toBe((sorted.at(-2) ?? 0) + 1);
+  });
+
   it('keeps the session and every movement across a restart mid-shift', async () => {
     const opened = await call(
       'POST',
