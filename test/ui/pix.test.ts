@@ -78,9 +78,12 @@ describe('PIX at the counter with the sandbox PSP', () => {
     await page.close();
   }, 120_000);
 
-  it('Esc cancels the charge at the PSP and returns to the payment panel', async () => {
+  it('F8 answers about the printer; Esc cancels the charge at the PSP and returns to the payment panel', async () => {
     const page = await openUi(browser, product);
     const txid = await chargeByPix(page);
+    // F8 prints the QR for the customer; this store has no printer yet, and the screen says so.
+    await page.keyboard.press('F8');
+    await expect.poll(() => page.getByTestId('pix-message').textContent()).toMatch(/impressora/i);
     await page.keyboard.press('Escape');
     await page.getByTestId('pix-charge').waitFor({ state: 'detached' });
     await page.getByTestId('payment-panel').waitFor();
