@@ -240,6 +240,17 @@ describe('a sale paid with pix_txid', () => {
     );
   });
 
+  it('two sales racing for one charge: exactly one is issued, the other is 409 and spends no number', async () => {
+    const paid = await pay((await charge('12.50')).txid);
+    const payment = { metodo: 'pix', valor: '12.50', pix_txid: paid.txid };
+    const [a, b] = await Promise.all([sale(payment), sale(payment)]);
+    expect([a.status, b.status].sort()).toEqual([201, 409]);
+    const next = await sale({ metodo: 'dinheiro', valor: '12.50' });
+    const issued = (a.status === 201 ? a : b).body as { numero: number };
+    // The refused sale took no number: the next note follows the issued one.
+    expect((next.body as { numero: number }).numero).toBe(issued.numero + 1);
+  });
+
   it('POST /v1/nfce (draft) holds the charge: a second draft with it is 409, the draft itself is sent with it', async () => {
     const paid = await pay((await charge('12.50')).txid);
     const body = {
