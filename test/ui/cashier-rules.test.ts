@@ -11,6 +11,7 @@ import {
   parseScaleLabel,
   quantityForPrice,
   scaleItemCodes,
+  weightQuantity,
 } from '../../src-renderer/src/cashier/scan.ts';
 
 function typeAt(tracker: BurstTracker<string>, keys: string, start: number, gap: number): number {
@@ -33,7 +34,7 @@ describe('scan or typed amount', () => {
 
   it('does not take an amount typed by a person, a short burst, a long one or one with a comma as a scan', () => {
     const tracker = new BurstTracker<string>();
-    expect(tracker.scanAt(typeAt(tracker, '78910001', 0, 180))).toBeNull();
+    expect(tracker.scanAt(typeAt(tracker, '78910001', 0, 700))).toBeNull();
     expect(tracker.scanAt(typeAt(tracker, '1234567', 10_000, 4))).toBeNull();
     expect(tracker.scanAt(typeAt(tracker, '123456789012345', 20_000, 4))).toBeNull();
     expect(tracker.scanAt(typeAt(tracker, '1234,5678', 30_000, 4))).toBeNull();
@@ -42,7 +43,7 @@ describe('scan or typed amount', () => {
   it('starts a new burst after a pause: the snapshot is the screen before the scan, not before the pause', () => {
     const tracker = new BurstTracker<string>();
     tracker.key('1', 0, () => 'method stage');
-    const end = typeAt(tracker, '7891000100103', 500, 3);
+    const end = typeAt(tracker, '7891000100103', 2000, 3);
     expect(tracker.scanAt(end)?.before).toBe('before 7');
   });
 });
@@ -83,6 +84,12 @@ describe('scale labels', () => {
       value: 'peso',
       amount: '1.500',
     });
+  });
+
+  it('turns a weight into the quantity of the line', () => {
+    expect(weightQuantity('1.500')).toBe('1.5');
+    expect(weightQuantity('0.512')).toBe('0.512');
+    expect(weightQuantity('0.000')).toBeNull();
   });
 
   it('refuses a label whose check digit does not match, and ignores codes that are not scale labels', () => {
