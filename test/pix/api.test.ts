@@ -100,6 +100,29 @@ describe('charges', () => {
     expect(paid.end_to_end_id).toMatch(/^E\d{8}\d{12}[a-z0-9]{11}$/);
   });
 
+  it('a retried creation with the same Idempotency-Key answers the first charge', async () => {
+    const headers = { 'Idempotency-Key': `pix-retry-${Date.now()}` };
+    const first = await h.request('POST', '/v1/pix/charges', {
+      key: h.companyKey,
+      json: { valor: '2.00' },
+      headers,
+    });
+    const again = await h.request('POST', '/v1/pix/charges', {
+      key: h.companyKey,
+      json: { valor: '2.00' },
+      headers,
+    });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect((again.body as PixChargeView).txid).toBe((first.body as PixChargeView).txid);
+    const other = await h.request('POST', '/v1/pix/charges', {
+      key: h.companyKey,
+      json: { valor: '3.00' },
+      headers,
+    });
+    expect(other.status).toBe(409);
+  });
+
   it("the PSP's webhook alone settles the row; a wrong secret is 404", async () => {
     const created = await charge('3.00');
     const psp = h.service.sandboxPsp;
