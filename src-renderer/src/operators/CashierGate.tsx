@@ -83,6 +83,7 @@ function RegisterGate(props: { operator: SignedOperator }) {
     setSignedOperator(null);
   }, [api]);
 
+  const [loads, setLoads] = useState(0);
   useEffect(() => {
     let live = true;
     api.registerSessions.current(operator.caixa).then(
@@ -97,23 +98,28 @@ function RegisterGate(props: { operator: SignedOperator }) {
     return () => {
       live = false;
     };
-  }, [api, operator.caixa]);
+  }, [api, operator.caixa, loads]);
 
   const openSession = session !== undefined && session !== null && session !== 'none' ? session : null;
+  // Voids are sent without waiting (the cashier goes on selling); the closing waits for them, so a void
+  // reported just before never arrives after the session was closed.
+  const voidsSent = useRef<Promise<unknown>>(Promise.resolve());
   const registerState = useMemo<RegisterState>(
     () => ({
       operator,
       session: openSession,
       reportVoid: (tipo, descricao, valorCents) => {
         if (openSession === null) return;
-        api.registerSessions
+        const sent = api.registerSessions
           .void(openSession.id, {
             tipo,
             descricao: descricao.slice(0, 200),
             valor: centsToDecimal(valorCents),
           })
           .catch(() => undefined);
+        voidsSent.current = Promise.all([voidsSent.current, sent]);
       },
+      reload: () => setLoads((n) => n + 1),
     }),
     [api, operator, openSession],
   );
@@ -212,6 +218,7 @@ function RegisterGate(props: { operator: SignedOperator }) {
     body = (
       <CloseRegister
         session={openSession}
+        beforeClose={() => voidsSent.current}
         onCancel={() => setPhase({ kind: 'sale' })}
         onClosed={(closed) => {
           setSession(null);

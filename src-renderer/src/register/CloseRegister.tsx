@@ -12,6 +12,8 @@ import { ClosingTable, ShiftReportView } from './ShiftReport.tsx';
 
 export function CloseRegister(props: {
   session: SessionView;
+  /** Resolves once what the cashier reported (voids) has reached the service. */
+  beforeClose?: () => Promise<unknown>;
   onClosed: (session: SessionView) => void;
   onCancel: () => void;
 }) {
@@ -50,6 +52,7 @@ export function CloseRegister(props: {
     for (const m of COUNTED_METHODS) contagem[m.metodo] = centsToDecimal(cents(m.metodo) ?? 0n);
     setPending(true);
     try {
+      await props.beforeClose?.();
       props.onClosed(await api.registerSessions.close(props.session.id, contagem));
     } catch (e) {
       setError(errorMessage(e));

@@ -3,7 +3,12 @@
 // the approvals given ride with the sale (X-Supervisor-Authorization), removed items and abandoned sales are
 // reported for the shift report. Without a signed-in operator every rule lets the cashier through as before.
 import { useCallback, useRef } from 'react';
-import type { ApiClient, DocumentView, SalePayload } from '../../../src-shared/contracts/api-client.ts';
+import {
+  ApiRequestError,
+  type ApiClient,
+  type DocumentView,
+  type SalePayload,
+} from '../../../src-shared/contracts/api-client.ts';
 import { roleAllows, type OperatorAction } from '../../../src-shared/tables/operator-roles.ts';
 import { newIdempotencyKey } from '../components.tsx';
 import { useApproval } from '../operators/SupervisorPrompt.tsx';
@@ -118,18 +123,24 @@ export function useCashierRules() {
   const sell = useCallback(
     async (api: ApiClient, body: SalePayload, attempt: { key: string }): Promise<DocumentView> => {
       let round = 0;
-      const doc = await withApproval(
-        api,
-        (client) => {
-          if (round++ > 0) attempt.key = newIdempotencyKey('venda');
-          return client.nfce.sell(body, attempt.key);
-        },
-        approvals.current,
-      );
-      approvals.current = [];
-      return doc;
+      try {
+        const doc = await withApproval(
+          api,
+          (client) => {
+            if (round++ > 0) attempt.key = newIdempotencyKey('venda');
+            return client.nfce.sell(body, attempt.key);
+          },
+          approvals.current,
+        );
+        approvals.current = [];
+        return doc;
+      } catch (error) {
+        // Closed from another terminal or the back office: back to the opening screen.
+        if (error instanceof ApiRequestError && error.body.error === 'caixa_fechado') register?.reload();
+        throw error;
+      }
     },
-    [withApproval],
+    [withApproval, register],
   );
 
   const newSale = useCallback(() => {

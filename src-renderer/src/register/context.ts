@@ -10,6 +10,8 @@ export interface RegisterState {
   session: SessionView | null;
   /** Reports a removed item or an abandoned sale for the shift report (POST …/voids); never throws. */
   reportVoid(tipo: 'item' | 'venda', descricao: string, valorCents: bigint): void;
+  /** Reads the register's session again (it was closed elsewhere: the service answered caixa_fechado). */
+  reload(): void;
 }
 
 export const RegisterContext = createContext<RegisterState | null>(null);
