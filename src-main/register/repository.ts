@@ -112,7 +112,7 @@ export const registerRepository = {
   documentsOf(db: Db, sessionId: string) {
     return db
       .selectFrom('documents')
-      .select(['id', 'n_nf', 'serie', 'status', 'replaced_by', 'v_nf', 'xml', 'proc_xml'])
+      .select(['id', 'n_nf', 'serie', 'status', 'replaced_by', 'v_nf', 'xml'])
       .where('register_session_id', '=', sessionId)
       .orderBy('created_at')
       .orderBy(sql`rowid`)

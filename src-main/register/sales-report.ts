@@ -11,6 +11,7 @@ import { isSale, methodOfTPag, moneyNumber } from './report.ts';
 import { methodLabel, dataHora } from './ticket.ts';
 import { registerRepository } from './repository.ts';
 import { timeZoneOf } from './local-day.ts';
+import { paymentsOfXml } from './pag.ts';
 
 interface Line {
   chave: string;
@@ -178,7 +179,7 @@ export async function salesReport(
         break;
       }
       case 'metodo': {
-        const pag = outputDocumentOf(n).pag;
+        const pag = paymentsOfXml(n.xml);
         for (const det of pag?.detPag ?? []) {
           const metodo = methodOfTPag(det.tPag);
           const l = line(metodo, methodLabel(metodo));

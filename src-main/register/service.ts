@@ -8,7 +8,6 @@ import type { Logger } from '../logger.ts';
 import { newId } from '../ids.ts';
 import { ApiError } from '../api/errors.ts';
 import { cents, formatCents as formatText } from '../../src-shared/money.ts';
-import { outputDocumentOf } from '../outputs/document.ts';
 import { queueTicketPrint } from '../printing/service.ts';
 import type { MovementCreate, SessionView, VoidCreate } from '../../src-shared/contracts/register.ts';
 import { registerRepository, type MovementRow, type SessionRow, type VoidRow } from './repository.ts';
@@ -27,6 +26,7 @@ import {
 import { movementTicket, openingTicket, shiftReportTicket, type Ticket } from './ticket.ts';
 import { timeZoneOf } from './local-day.ts';
 import { registerClosed } from './sale-context.ts';
+import { paymentsOfXml } from './pag.ts';
 
 export interface RegisterDeps {
   db: Db;
@@ -217,7 +217,7 @@ async function reportInput(
   ]);
   const op = (id: string | null) => (id === null ? null : (operators.get(id) ?? null));
   const docs: ReportDocument[] = documents.map((d) => {
-    const pag = outputDocumentOf(d).pag;
+    const pag = paymentsOfXml(d.xml);
     return {
       id: d.id,
       numero: d.n_nf,
@@ -225,10 +225,7 @@ async function reportInput(
       status: d.status,
       replaced_by: d.replaced_by,
       v_nf: d.v_nf,
-      pag:
-        pag === null
-          ? null
-          : { detPag: pag.detPag.map((p) => ({ tPag: p.tPag, vPag: p.vPag })), vTroco: pag.vTroco },
+      pag,
     };
   });
   const moves: ReportMovement[] = movements.map((m) => ({
