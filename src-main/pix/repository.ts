@@ -111,6 +111,19 @@ export const pixRepository = {
   },
 
   /**
+   * Frees the charges a note holds but no longer names (a draft PUT that switched or dropped its PIX
+   * payment), so other sales may use them.
+   */
+  async releaseUnnamed(db: Db, documentId: string, kept: readonly string[], now: string): Promise<void> {
+    let query = pixDb(db)
+      .updateTable('pix_charges')
+      .set({ document_id: null, updated_at: now })
+      .where('document_id', '=', documentId);
+    if (kept.length > 0) query = query.where('txid', 'not in', kept);
+    await query.execute();
+  },
+
+  /**
    * Ties a paid charge to the note that used it, in the note's transaction. Taken only when free, or held by
    * a note that no longer stands for the sale (rejected, voided, or replaced by its contingency re-issue): false when
    * another note holds it.

@@ -130,7 +130,8 @@ export async function pixChargesForSale(
 /**
  * In the note's transaction: ties each PIX charge to the note. A charge another standing note took meanwhile
  * (two sales racing for one charge) fails the transaction, so no number is spent and the sale is refused.
- * `documentId` is the note being written; a draft replaced in place keeps its charges.
+ * `documentId` is the note being written; a draft replaced in place keeps the charges it still names and
+ * releases the others.
  */
 export async function claimPixCharges(
   trx: Db,
@@ -138,7 +139,14 @@ export async function claimPixCharges(
   payload: unknown,
   now: string,
 ): Promise<void> {
-  for (const ref of pixPaymentRefs(payload)) {
+  const refs = pixPaymentRefs(payload);
+  await pixRepository.releaseUnnamed(
+    trx,
+    documentId,
+    refs.map((r) => r.txid),
+    now,
+  );
+  for (const ref of refs) {
     if (!(await pixRepository.claim(trx, ref.txid, documentId, now))) {
       throw conflict('A PIX charge of the sale was already used by another note.', [
         { field: ref.field, error: 'the PIX charge already paid another note' },
