@@ -32,7 +32,7 @@ import { svcFor } from './authority/endpoints.ts';
 import { switchNfeToSvc } from './documents/issue.ts';
 import type { UfSigla } from '../src-shared/uf.ts';
 import { startSandboxPsp, type SandboxPsp } from './sandbox-psp/server.ts';
-import { savePixConfig, syncSandboxPixClients, type PixDeps } from './pix/service.ts';
+import { ensureDemoSandboxPix, syncSandboxPixClients, type PixDeps } from './pix/service.ts';
 
 export interface RunningService {
   url: string;
@@ -197,12 +197,8 @@ export async function startService(
     const pixDeps: PixDeps = { db, clock, secrets, logger, runtime: hooks.pix };
     if (sandboxPsp !== null) {
       await syncSandboxPixClients(pixDeps);
-      if (bootstrap.created && bootstrap.sandbox !== null) {
-        await savePixConfig(pixDeps, bootstrap.sandbox.companyId, {
-          provedor: 'sandbox',
-          chave: 'pix@balcao-demo.com.br',
-        });
-      }
+      // Fresh or not: a demo company without a PSP gets the sandbox one, unless its owner switched PIX off.
+      if (bootstrap.sandbox !== null) await ensureDemoSandboxPix(pixDeps, bootstrap.sandbox.companyId);
     }
     const resolver = authorityResolver({
       db,

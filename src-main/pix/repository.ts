@@ -1,6 +1,6 @@
 // Rows of dynamic PIX: the company's PSP settings and its charges. The tables are declared here and reached
 // with Kysely's withTables, like the other feature-local tables (received/tables.ts).
-import type { Db } from '../db/client.ts';
+import { inTransaction, type Db } from '../db/client.ts';
 import type { PixStatus } from '../../src-shared/contracts/pix.ts';
 
 export interface PixConfigsTable {
@@ -45,9 +45,16 @@ export interface PixChargesTable {
   updated_at: string;
 }
 
+/** A company whose owner switched dynamic PIX off (DELETE): start-up leaves it without a PSP. */
+export interface PixConfigRemovalsTable {
+  company_id: string;
+  removed_at: string;
+}
+
 export type PixTables = {
   pix_configs: PixConfigsTable;
   pix_charges: PixChargesTable;
+  pix_config_removals: PixConfigRemovalsTable;
 };
 
 export type PixConfigRow = PixConfigsTable;
@@ -76,21 +83,43 @@ export const pixRepository = {
     return pixDb(db).selectFrom('pix_configs').selectAll().where('provedor', '=', 'sandbox').execute();
   },
 
+  /** Saving a PSP also forgets an earlier DELETE: the store chose dynamic PIX again. */
   async saveConfig(db: Db, row: PixConfigRow): Promise<void> {
     const { company_id: _id, created_at: _created, ...changes } = row;
-    await pixDb(db)
-      .insertInto('pix_configs')
-      .values(row)
-      .onConflict((oc) => oc.column('company_id').doUpdateSet(changes))
-      .execute();
+    await inTransaction(db, async (trx) => {
+      await pixDb(trx)
+        .insertInto('pix_configs')
+        .values(row)
+        .onConflict((oc) => oc.column('company_id').doUpdateSet(changes))
+        .execute();
+      await pixDb(trx).deleteFrom('pix_config_removals').where('company_id', '=', row.company_id).execute();
+    });
   },
 
-  async deleteConfig(db: Db, companyId: string): Promise<boolean> {
-    const result = await pixDb(db)
-      .deleteFrom('pix_configs')
+  /** Removes the PSP and records that the store switched dynamic PIX off, in one transaction. */
+  async deleteConfig(db: Db, companyId: string, now: string): Promise<boolean> {
+    return inTransaction(db, async (trx) => {
+      const result = await pixDb(trx)
+        .deleteFrom('pix_configs')
+        .where('company_id', '=', companyId)
+        .executeTakeFirst();
+      if (result.numDeletedRows === 0n) return false;
+      await pixDb(trx)
+        .insertInto('pix_config_removals')
+        .values({ company_id: companyId, removed_at: now })
+        .onConflict((oc) => oc.column('company_id').doUpdateSet({ removed_at: now }))
+        .execute();
+      return true;
+    });
+  },
+
+  async wasRemoved(db: Db, companyId: string): Promise<boolean> {
+    const row = await pixDb(db)
+      .selectFrom('pix_config_removals')
+      .select('company_id')
       .where('company_id', '=', companyId)
       .executeTakeFirst();
-    return result.numDeletedRows > 0n;
+    return row !== undefined;
   },
 
   async charge(db: Db, txid: string): Promise<PixChargeRow | undefined> {

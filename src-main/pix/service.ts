@@ -275,8 +275,28 @@ export async function savePixConfig(
   return pixConfigView(row);
 }
 
-export async function deletePixConfig(db: Db, companyId: string): Promise<void> {
-  if (!(await pixRepository.deleteConfig(db, companyId))) throw notFound('PIX configuration');
+/** The store switches dynamic PIX off: recorded, so no later start puts the sandbox PSP back. */
+export async function deletePixConfig(db: Db, clock: Clock, companyId: string): Promise<void> {
+  if (!(await pixRepository.deleteConfig(db, companyId, clock.now().toISOString())))
+    throw notFound('PIX configuration');
+}
+
+/** The receiving key the demo company's sandbox PSP is set up with. */
+export const DEMO_PIX_KEY = 'pix@balcao-demo.com.br';
+
+/**
+ * At start: the demo company (sandbox authority) gets the embedded sandbox PSP when it has no PSP and its
+ * owner never switched dynamic PIX off, so a data dir from before dynamic PIX sells with it like a fresh one.
+ * True when it was set up now.
+ */
+export async function ensureDemoSandboxPix(deps: PixDeps, companyId: string): Promise<boolean> {
+  if (deps.runtime.sandboxPsp === null) return false;
+  const company = await companiesRepository.findById(deps.db, companyId);
+  if (company === undefined || company.authority !== 'sandbox') return false;
+  if ((await pixRepository.config(deps.db, companyId)) !== undefined) return false;
+  if (await pixRepository.wasRemoved(deps.db, companyId)) return false;
+  await savePixConfig(deps, companyId, { provedor: 'sandbox', chave: DEMO_PIX_KEY });
+  return true;
 }
 
 async function configOrThrow(db: Db, companyId: string): Promise<PixConfigRow> {

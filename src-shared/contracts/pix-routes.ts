@@ -43,6 +43,8 @@ export const PIX_ROUTES: RouteSpec[] = [
     method: 'delete',
     path: '/v1/companies/{companyId}/pix',
     summary: 'Remove the PSP settings (PIX goes back to static, tPag 20)',
+    description:
+      'The choice is kept: a demo company switched off this way does not get the sandbox PSP back on the next start.',
     tags: [TAG],
     params: companyId,
     responses: { 204: { description: 'Done; no body.' } },

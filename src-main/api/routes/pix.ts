@@ -69,7 +69,7 @@ export function pixRoutes(deps: ApiDeps): Router {
 
   router.delete('/companies/:companyId/pix', async (req, res) => {
     const company = await companyOf(req, res);
-    await deletePixConfig(db, company.id);
+    await deletePixConfig(db, deps.clock, company.id);
     res.status(204).end();
   });
 

@@ -16,6 +16,7 @@ import * as operators from './2026_11_24_0014_operators.ts';
 import * as registerSessions from './2026_11_24_0015_register_sessions.ts';
 import * as printerDrawer from './2026_11_24_0016_printer_drawer.ts';
 import * as pix from './2026_11_24_0017_pix.ts';
+import * as pixRemoved from './2026_11_24_0018_pix_removed.ts';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_0001_foundation': foundation,
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0015_register_sessions': registerSessions,
   '2026_11_24_0016_printer_drawer': printerDrawer,
   '2026_11_24_0017_pix': pix,
+  '2026_11_24_0018_pix_removed': pixRemoved,
 };
 
 export const migrationProvider: MigrationProvider = {
