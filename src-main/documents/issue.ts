@@ -548,7 +548,11 @@ export async function createDraft(
     payload,
     null,
     () => 'rascunho',
-    async (_trx, row) => row,
+    async (trx, row) => {
+      // An operator's draft names its operator (and register) from the moment it exists (issue 13).
+      await linkSaleRegister(trx, row.id, companyId, true);
+      return row;
+    },
   );
 }
 

@@ -321,7 +321,7 @@ describe('register sessions', () => {
     const before = await h.service.db.selectFrom('documents').select('id').execute();
     const deps = { db: h.service.db, clock: h.clock, secrets: h.service.secrets, worker: h.service.worker };
     await expect(
-      withSaleRegister({ companyId: h.companyId, sessionId: id }, () =>
+      withSaleRegister({ companyId: h.companyId, sessionId: id, operatorId: null }, () =>
         sellNfce(deps, h.companyId, sale('2.00', [{ metodo: 'dinheiro', valor: '2.00' }]), 3000),
       ),
     ).rejects.toMatchObject({ status: 409, code: 'caixa_fechado' });
@@ -338,6 +338,41 @@ describe('register sessions', () => {
       .execute();
     const sorted = numbers.map((n) => n.n_nf).sort((a, b) => a - b);
     expect(sorted.at(-1)).toBe((sorted.at(-2) ?? 0) + 1);
+  });
+
+  it('the note names its operator and session in the transaction that creates it (a crash after it keeps both)', async () => {
+    const { withSaleRegister } = await import('../../src-main/register/sale-context.ts');
+    const { sellNfce, createDraft } = await import('../../src-main/documents/issue.ts');
+    const opened = await call(
+      'POST',
+      '/v1/register-sessions',
+      as(caixa, { fundo_troco: '5.00', caixa: '12' }),
+    );
+    expect(opened.status, opened.text).toBe(201);
+    const sessionId = (opened.body as Session).id;
+    const operator = await h.service.db
+      .selectFrom('operators')
+      .select('id')
+      .where('company_id', '=', h.companyId)
+      .where('codigo', '=', '2')
+      .executeTakeFirstOrThrow();
+    const deps = { db: h.service.db, clock: h.clock, secrets: h.service.secrets, worker: h.service.worker };
+    const attribution = { companyId: h.companyId, sessionId, operatorId: operator.id };
+    // Only the service's own step runs: nothing after it (the route's answer) is needed for the row to say who sold.
+    const sold = await withSaleRegister(attribution, () =>
+      sellNfce(deps, h.companyId, sale('3.00', [{ metodo: 'dinheiro', valor: '3.00' }]), 3000),
+    );
+    const draft = await withSaleRegister(attribution, () =>
+      createDraft(deps, h.companyId, 65, sale('4.00', [{ metodo: 'dinheiro', valor: '4.00' }])),
+    );
+    const rows = await h.service.db
+      .selectFrom('documents')
+      .select(['id', 'operator_id', 'register_session_id'])
+      .where('id', 'in', [sold.document.id, draft.id])
+      .execute();
+    expect(rows).toHaveLength(2);
+    for (const row of rows)
+      expect(row).toMatchObject({ operator_id: operator.id, register_session_id: sessionId });
   });
 
   it('keeps the session and every movement across a restart mid-shift', async () => {

@@ -190,7 +190,10 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
     const register = modelo === 65 ? await registerForSale(db, res, company.id) : null;
     // With X-Operator-Token: price changes and discounts beyond the role need a supervisor (issue 13).
     const approved = await approveSale(deps, req, res, company.id);
-    const draft = await createDraft(issueDeps(), company.id, modelo, req.body);
+    const draft = await withSaleRegister(
+      { companyId: company.id, sessionId: register?.id ?? null, operatorId: approved?.operatorId ?? null },
+      () => createDraft(issueDeps(), company.id, modelo, req.body),
+    );
     await recordSale(deps, approved, draft);
     await linkSaleToRegister(db, register, draft);
     res.status(201).json(await view(draft, draftMessage(draft)));
@@ -204,9 +207,9 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
       if (req.body === undefined) parseOrThrow(z.object({}), undefined);
       const register = await registerForSale(db, res, company.id);
       const approved = await approveSale(deps, req, res, company.id);
-      // The note is tied to the session in the transaction that creates it (and a re-issue with it).
+      // The note is tied to its session and operator in the transaction that creates it (and a re-issue too).
       const sale = await withSaleRegister(
-        register === null ? null : { companyId: company.id, sessionId: register.id },
+        { companyId: company.id, sessionId: register?.id ?? null, operatorId: approved?.operatorId ?? null },
         () => sellNfce(issueDeps(), company.id, req.body, SALE_WAIT_MS),
       );
       await recordSale(deps, approved, sale.document);
