@@ -21,6 +21,7 @@ import {
 import { StatusBar } from './StatusBar.tsx';
 import { taxIdBr } from './format.ts';
 import { Screen } from './screens.tsx';
+import { SetupNotice } from './settings/SetupGuide.tsx';
 
 export function App() {
   const [apiKey, setApiKey] = useState<string | null>(() => resolveApiKey());
@@ -160,6 +161,7 @@ function Layout() {
         </span>
       </header>
       <main className="content">
+        {section === '/caixa' ? null : <SetupNotice />}
         <Screen route={route} />
       </main>
       <StatusBar />
@@ -178,8 +180,8 @@ function KeyScreen(props: { error: string | null; onKey: (key: string) => void }
       <form className="card key-card" onSubmit={submit}>
         <h1>Balcão</h1>
         <p>
-          Informe a chave de API deste terminal. O serviço mostra a chave ao iniciar pela primeira vez e a
-          grava em <code>sandbox.json</code> no diretório de dados.
+          Informe a chave de API deste terminal. O serviço mostra a chave ao iniciar pela primeira vez; quem
+          instalou o Balcão a tem guardada.
         </p>
         {props.error !== null ? <Banner kind="error">{props.error}</Banner> : null}
         <label className="field">

@@ -83,12 +83,13 @@ describe('cashier screen', () => {
     await page.keyboard.press('F10');
     await page.getByTestId('payment-panel').waitFor();
     expect(await page.getByTestId('payment-amount').inputValue()).toBe('35,37');
-    await page.keyboard.press('ArrowDown'); // Cartão de crédito
+    await page.keyboard.press('2'); // Cartão de crédito: methods are picked by their number
     await page.keyboard.type('20');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByTestId('remaining').textContent()).toBe('R$ 15,37');
     expect(await page.getByTestId('payment-amount').inputValue()).toBe('15,37');
-    await page.keyboard.type('50'); // cash, the method is back to Dinheiro
+    await page.keyboard.press('1'); // Dinheiro
+    await page.keyboard.type('50');
     await page.keyboard.press('Enter');
 
     const note = await finishedNote(page);

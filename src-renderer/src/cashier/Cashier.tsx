@@ -1,7 +1,8 @@
 // The cashier screen: keyboard first. The code field always has the focus (a scanner types digits + Enter
 // into it); function keys open the rest; F10 takes payment and the sale becomes an NFC-e via POST /v1/nfce.
 // No keystroke is lost: focus moves in the same commit that shows a field, and keys typed while the screen
-// loads or an action is pending are held by key-buffer.ts and typed again in order.
+// loads or an action is pending are held by key-buffer.ts and typed again in order. A barcode read while the
+// payment panel is open is recognized as a scan (scan.ts) and refused, never taken as cash.
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import type { ProductView } from '../../../src-shared/contracts/catalog.ts';
 import type { DocumentView } from '../../../src-shared/contracts/api-client.ts';
@@ -10,6 +11,7 @@ import { useApp } from '../context.ts';
 import { brl, brlText, centsToInput, parseBrMoney, quantityBr, taxIdBr } from '../format.ts';
 import { errorMessage, otherDetails, STATUS_PT } from '../messages.ts';
 import { refreshStatus } from '../StatusBar.tsx';
+import { refuseBeep } from './alert-sound.ts';
 import {
   CancelSaleDialog,
   CpfDialog,
@@ -19,9 +21,27 @@ import {
 } from './dialogs.tsx';
 import { claimKeys, setBusy } from './key-buffer.ts';
 import { Receipt } from './Receipt.tsx';
+import { loadScaleLayout } from './scale-prefs.ts';
 import { PixCharge, usePixProvider } from './PixCharge.tsx';
 import type { PixChargeView } from '../../../src-shared/contracts/pix.ts';
 import {
+  BurstTracker,
+  cashCap,
+  largeChange,
+  parseScaleLabel,
+  quantityForPrice,
+  scaleItemCodes,
+  weightQuantity,
+} from './scan.ts';
+import {
+  CancelLastDialog,
+  PriceCheckDialog,
+  printErrorMessage,
+  RecentReceiptsDialog,
+  type Resolved,
+} from './tools.tsx';
+import {
+  addItem,
   CASHIER_METHODS,
   EMPTY_SALE,
   itemCents,
@@ -38,31 +58,67 @@ import {
 } from './sale.ts';
 
 type Mode = 'sale' | 'payment' | 'issuing' | 'done';
-type Dialog = 'search' | 'quantity' | 'discount' | 'price' | 'cpf' | 'customer' | 'cancel' | null;
+/** In payment, first the method (its number, or ↑ ↓ and Enter for the whole amount), then the amount. */
+type PayStage = 'method' | 'amount';
+type Dialog =
+  | 'search'
+  | 'quantity'
+  | 'discount'
+  | 'price'
+  | 'cpf'
+  | 'customer'
+  | 'cancel'
+  | 'price-check'
+  | 'receipts'
+  | 'cancel-last'
+  | null;
 
 const KEYS_SALE: readonly [string, string][] = [
   ['F2', 'Buscar'],
-  ['F3', 'Quantidade'],
+  ['F3', 'Qtde'],
   ['F4', 'Desconto'],
-  ['F6', 'CPF na nota'],
+  ['F5', 'Consulta'],
+  ['F6', 'CPF'],
   ['F7', 'Cliente'],
   ['F8', 'Preço'],
-  ['F9', 'Remover item'],
-  ['F10', 'Pagamento'],
+  ['F9', 'Remover'],
+  ['F10', 'Pagar'],
+  ['F11', 'Reimprimir'],
+  ['F12', 'Cancelar NFC-e'],
   ['Esc', 'Cancelar venda'],
 ];
-const KEYS_PAYMENT: readonly [string, string][] = [
-  ['↑ ↓', 'Forma de pagamento'],
-  ['Enter', 'Lançar valor'],
-  ['F9', 'Remover último pagamento'],
+const KEYS_PAYMENT_METHOD: readonly [string, string][] = [
+  ['1–9', 'Forma'],
+  ['↑ ↓', 'Escolher'],
+  ['Enter', 'Pagar o total'],
+  ['F9', 'Remover pagamento'],
   ['F10', 'Finalizar'],
   ['Esc', 'Voltar aos itens'],
 ];
+const KEYS_PAYMENT_AMOUNT: readonly [string, string][] = [
+  ['Enter', 'Lançar valor'],
+  ['F9', 'Remover pagamento'],
+  ['F10', 'Finalizar'],
+  ['Esc', 'Trocar a forma'],
+];
 const KEYS_DONE: readonly [string, string][] = [
   ['Código', 'Nova venda'],
+  ['F2–F10', 'Como na venda'],
   ['F8', 'Imprimir'],
+  ['F11', 'Reimprimir'],
+  ['F12', 'Cancelar NFC-e'],
   ['Enter', 'Nova venda'],
 ];
+/** Keys of a new sale that also work on the finished sale's screen, starting the next sale. */
+const NEXT_SALE_KEYS = new Set(['F2', 'F3', 'F4', 'F5', 'F6', 'F7', 'F9', 'F10', 'F11', 'F12']);
+/** How often the finished sale's panel asks again about a note still waiting for the authority. */
+const FOLLOW_MS = 2000;
+
+interface PaySnapshot {
+  stage: PayStage;
+  methodIndex: number;
+  amount: string;
+}
 
 let lineKey = 0;
 
@@ -94,9 +150,15 @@ export function Cashier() {
   const [result, setResult] = useState<{ doc: DocumentView; change: bigint } | null>(null);
   const [code, setCode] = useState('');
   const [methodIndex, setMethodIndex] = useState(0);
+  const [payStage, setPayStage] = useState<PayStage>('method');
   const [amount, setAmount] = useState('');
+  /** The cash amount whose large change was shown once: Enter on the same amount confirms it. */
+  const [changeConfirm, setChangeConfirm] = useState<string | null>(null);
+  const [beeps, setBeeps] = useState(0);
   const codeRef = useRef<HTMLInputElement>(null);
   const amountRef = useRef<HTMLInputElement>(null);
+  const methodsRef = useRef<HTMLUListElement>(null);
+  const burst = useRef(new BurstTracker<PaySnapshot>()).current;
   const cache = useRef(new ProductCache()).current;
   const lookups = useRef<Promise<void>>(Promise.resolve());
   const attempt = useRef<{ body: string; key: string } | null>(null);
@@ -120,16 +182,22 @@ export function Cashier() {
   }, [api, cache]);
 
   const focusMain = useCallback(() => {
-    if (mode === 'payment') amountRef.current?.focus();
+    if (mode === 'payment') (payStage === 'method' ? methodsRef : amountRef).current?.focus();
     else codeRef.current?.focus();
-  }, [mode]);
+  }, [mode, payStage]);
 
   // A layout effect, not a passive one: the field has the focus before the browser handles another key,
   // so a key typed the moment the payment panel shows goes into it (a passive effect ran later, and a key
   // in between fell on the page: the sale neither finished nor showed an error).
   useLayoutEffect(() => {
     if (dialog === null) focusMain();
-  }, [dialog, mode, focusMain]);
+  }, [dialog, mode, payStage, focusMain]);
+
+  /** Something typed or scanned is refused: the message on screen and the sound, never silence. */
+  const refuse = useCallback((text: string) => {
+    setNotice({ kind: 'error', text });
+    setBeeps(refuseBeep());
+  }, []);
 
   const focusMainRef = useRef(focusMain);
   useLayoutEffect(() => {
@@ -157,18 +225,21 @@ export function Cashier() {
     setSelected(null);
     setNextQuantity(null);
     setMode('sale');
+    setPayStage('method');
+    setChangeConfirm(null);
     attempt.current = null;
   }, []);
 
-  const addProduct = useCallback((product: ProductView, quantity: string) => {
+  const addProduct = useCallback((product: ProductView, quantity: string, single = false) => {
     const item: SaleItem = {
       key: ++lineKey,
       product,
       quantity,
       unitPrice: product.vUnCom,
       priceOverridden: false,
+      ...(single ? { single: true } : {}),
     };
-    setSale((s) => ({ ...s, items: [...s.items, item] }));
+    setSale((s) => addItem(s, item));
     setSelected(null);
     setNotice(null);
   }, []);
@@ -182,6 +253,31 @@ export function Cashier() {
       return cache.get(codeText);
     },
     [api, cache],
+  );
+
+  /**
+   * A typed or scanned code → the product, and for a scale label (EAN-13 starting with 2 that no product
+   * carries as its own code) the quantity weighed or derived from the price printed on it.
+   */
+  const resolve = useCallback(
+    async (codeText: string): Promise<Resolved | string> => {
+      const direct = await lookup(codeText);
+      if (direct !== undefined) return { product: direct, quantity: null, lineCents: null };
+      const label = parseScaleLabel(codeText, loadScaleLayout());
+      if (label === null) return `Produto não encontrado: ${codeText}`;
+      if (label.kind === 'bad-check-digit')
+        return `Etiqueta de balança ilegível (dígito verificador não confere): ${codeText}. Passe de novo.`;
+      let product: ProductView | undefined;
+      for (const c of scaleItemCodes(label.itemCode)) product ??= await lookup(c);
+      if (product === undefined) return `Produto da balança não encontrado: código ${label.itemCode}`;
+      const quantity =
+        label.value === 'peso'
+          ? weightQuantity(label.amount)
+          : quantityForPrice(label.amount, product.vUnCom);
+      if (quantity === null) return `Etiqueta de balança sem valor: ${codeText}`;
+      return { product, quantity, lineCents: itemCents({ quantity, unitPrice: product.vUnCom }) };
+    },
+    [lookup],
   );
 
   const submitCode = (e: FormEvent) => {
@@ -203,12 +299,12 @@ export function Cashier() {
     // Scans arrive faster than lookups may answer: resolve them in order, one after the other.
     lookups.current = lookups.current.then(async () => {
       try {
-        const product = await lookup(entry.code);
-        if (product === undefined)
-          setNotice({ kind: 'error', text: `Produto não encontrado: ${entry.code}` });
-        else addProduct(product, quantity);
+        const found = await resolve(entry.code);
+        if (typeof found === 'string') refuse(found);
+        else if (found.quantity !== null) addProduct(found.product, found.quantity, true);
+        else addProduct(found.product, quantity);
       } catch (error) {
-        setNotice({ kind: 'error', text: errorMessage(error) });
+        refuse(errorMessage(error));
       }
     });
   };
@@ -229,10 +325,13 @@ export function Cashier() {
       return;
     }
     setMethodIndex(0);
+    setPayStage('method');
+    setChangeConfirm(null);
     setAmount(centsToInput(totals.remaining));
     setSaleError(null);
+    burst.reset();
     setMode('payment');
-  }, [paymentRequested, sale.items.length, totals.remaining]);
+  }, [paymentRequested, sale.items.length, totals.remaining, burst]);
 
   const finish = useCallback(
     async (final: Sale) => {
@@ -262,23 +361,43 @@ export function Cashier() {
     [api],
   );
 
-  const addPayment = () => {
-    const method = CASHIER_METHODS[methodIndex] ?? CASHIER_METHODS[0];
+  const addPayment = (index = methodIndex, amountText = amount) => {
+    const method = CASHIER_METHODS[index] ?? CASHIER_METHODS[0];
     if (method === undefined) return;
-    if (amount.trim() === '' && totals.remaining === 0n) {
+    if (amountText.trim() === '' && totals.remaining === 0n) {
       void finish(sale);
       return;
     }
-    const cents = parseBrMoney(amount);
+    const cents = parseBrMoney(amountText);
     if (cents === null) {
-      setNotice({ kind: 'error', text: 'Valor inválido.' });
+      refuse('Valor inválido.');
       return;
     }
     const problem = paymentProblem(method.tPag, cents, totals.remaining);
     if (problem !== null) {
-      setNotice({ kind: 'error', text: problem });
+      refuse(problem);
       return;
     }
+    if (method.tPag === '01' && cents > totals.remaining) {
+      const cap = cashCap(totals.remaining);
+      if (cents > cap) {
+        refuse(`Valor recebido alto demais (${brl(cents)}): em dinheiro, no máximo ${brl(cap)} nesta venda.`);
+        pending.current.selectAmount = true;
+        setAmount(amountText);
+        return;
+      }
+      const change = cents - totals.remaining;
+      const confirmKey = `${index}|${cents}`;
+      if (largeChange(change, totals.total) && changeConfirm !== confirmKey) {
+        setChangeConfirm(confirmKey);
+        setNotice({
+          kind: 'info',
+          text: `Troco de ${brl(change)} para ${brl(cents)} recebidos: confira. Enter confirma, Esc corrige.`,
+        });
+        return;
+      }
+    }
+    setChangeConfirm(null);
     if (method.tPag === '17' && pixProvider != null) {
       // The store has a PSP: the waiting screen charges the amount and adds the payment once it is paid.
       setPixCents(cents);
@@ -303,9 +422,18 @@ export function Cashier() {
     if (left === 0n) void finish(next);
     else {
       setMethodIndex(0);
+      setPayStage('method');
       setAmount(centsToInput(left));
-      pending.current.selectAmount = true;
     }
+  };
+
+  /** A method picked by its number: the amount field takes the rest to pay, selected to be typed over. */
+  const pickMethod = (index: number) => {
+    setMethodIndex(index);
+    setChangeConfirm(null);
+    setAmount(centsToInput(totals.remaining));
+    pending.current.selectAmount = true;
+    setPayStage('amount');
   };
 
   /** The waiting screen's paid charge becomes the payment line: tPag 17 with its txid (pix_txid). */
@@ -322,6 +450,7 @@ export function Cashier() {
     if (left === 0n) void finish(next);
     else {
       setMethodIndex(0);
+      setPayStage('method');
       setAmount(centsToInput(left));
     }
   };
@@ -330,9 +459,28 @@ export function Cashier() {
     if (result === null) return;
     api.nfce.print(result.doc.id, prefs.printerId === null ? {} : { printerId: prefs.printerId }).then(
       () => setNotice({ kind: 'ok', text: 'Cupom enviado para a impressora.' }),
-      (err: unknown) => setNotice({ kind: 'error', text: `Impressão: ${errorMessage(err)}` }),
+      (err: unknown) => refuse(`Impressão: ${printErrorMessage(err)}`),
     );
   };
+
+  // A note issued in contingency (or still processing) is followed until the authority answers, so the
+  // cashier sees it become "Autorizada" without leaving the screen.
+  const followId =
+    result !== null && ['contingencia', 'processando'].includes(result.doc.status) ? result.doc.id : null;
+  useEffect(() => {
+    if (followId === null) return;
+    let live = true;
+    const timer = setInterval(() => {
+      api.documents.get(65, followId).then(
+        (doc) => live && setResult((r) => (r !== null && r.doc.id === doc.id ? { ...r, doc } : r)),
+        () => undefined,
+      );
+    }, FOLLOW_MS);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [api, followId]);
 
   const removeSelected = () => {
     if (selectedItem === undefined) return;
@@ -358,35 +506,78 @@ export function Cashier() {
         e.preventDefault();
         e.stopPropagation();
       };
+      let current = sale;
       if (mode === 'done') {
         if (key === 'F8') {
           handled();
           printReceipt();
+          return;
         } else if (key === 'Escape') {
           handled();
           newSale();
+          return;
         }
-        return;
+        if (!NEXT_SALE_KEYS.has(key)) return;
+        // Every key of a sale starts the next one from here, and what follows goes where that key sends it.
+        newSale();
+        current = EMPTY_SALE;
       }
       if (mode === 'payment') {
+        const now = performance.now();
+        burst.key(key, now, () => ({ stage: payStage, methodIndex, amount }));
+        if (key === 'Enter') {
+          const scan = burst.scanAt(now);
+          if (scan !== null) {
+            // A barcode read in the payment panel is not money: put the panel back as it was before it.
+            handled();
+            setPayStage(scan.before.stage);
+            setMethodIndex(scan.before.methodIndex);
+            setAmount(scan.before.amount);
+            setChangeConfirm(null);
+            if (scan.before.stage === 'amount') pending.current.selectAmount = true;
+            refuse(`Código lido no pagamento (${scan.code}): volte aos itens (Esc) para adicioná-lo.`);
+            return;
+          }
+          if (payStage === 'method') {
+            handled();
+            addPayment(methodIndex, centsToInput(totals.remaining));
+          }
+          return;
+        }
+        if (payStage === 'method' && /^\d$/.test(key)) {
+          handled();
+          const index = Number(key) - 1;
+          if (index >= 0 && index < CASHIER_METHODS.length) pickMethod(index);
+          return;
+        }
         if (key === 'ArrowDown' || key === 'ArrowUp') {
           handled();
+          setPayStage('method');
+          setChangeConfirm(null);
           setMethodIndex((i) =>
             key === 'ArrowDown' ? Math.min(CASHIER_METHODS.length - 1, i + 1) : Math.max(0, i - 1),
           );
         } else if (key === 'Escape') {
           handled();
-          setMode('sale');
+          setChangeConfirm(null);
+          if (payStage === 'amount') {
+            setPayStage('method');
+            setAmount(centsToInput(totals.remaining));
+          } else setMode('sale');
         } else if (key === 'F9') {
           handled();
-          setSale((s) => ({ ...s, payments: s.payments.slice(0, -1) }));
+          const next = { ...sale, payments: sale.payments.slice(0, -1) };
+          setSale(next);
+          setAmount(centsToInput(totalsOf(next).remaining));
+          setPayStage('method');
         } else if (key === 'F10') {
           handled();
           if (totals.remaining === 0n) void finish(sale);
-          else addPayment();
+          else addPayment(methodIndex, payStage === 'method' ? centsToInput(totals.remaining) : amount);
         }
         return;
       }
+      const currentItem = current === sale ? selectedItem : undefined;
       switch (key) {
         case 'F2':
           handled();
@@ -398,7 +589,21 @@ export function Cashier() {
           break;
         case 'F4':
           handled();
-          if (sale.items.length > 0) setDialog('discount');
+          if (current.items.length > 0) setDialog('discount');
+          break;
+        case 'F5':
+          handled();
+          setDialog('price-check');
+          break;
+        case 'F11':
+          handled();
+          setDialog('receipts');
+          break;
+        case 'F12':
+          handled();
+          if (current.items.length > 0)
+            refuse('Há uma venda em andamento: conclua ou cancele (Esc) antes de cancelar a última NFC-e.');
+          else setDialog('cancel-last');
           break;
         case 'F6':
           handled();
@@ -412,11 +617,11 @@ export function Cashier() {
           handled();
           if (!prefs.allowPriceOverride)
             setNotice({ kind: 'error', text: 'Alteração de preço não permitida neste terminal.' });
-          else if (selectedItem !== undefined) setDialog('price');
+          else if (currentItem !== undefined) setDialog('price');
           break;
         case 'F9':
           handled();
-          removeSelected();
+          if (currentItem !== undefined) removeSelected();
           break;
         case 'F10':
           handled();
@@ -424,7 +629,7 @@ export function Cashier() {
           break;
         case 'Escape':
           handled();
-          if (sale.items.length > 0) setDialog('cancel');
+          if (current.items.length > 0) setDialog('cancel');
           break;
         case 'ArrowUp':
         case 'ArrowDown': {
@@ -437,13 +642,21 @@ export function Cashier() {
           break;
         }
         default:
-          // F1, F5, F11, F12 keep their browser meaning; the rest of the F-keys are ours.
-          if (/^F\d+$/.test(key) && !['F1', 'F5', 'F11', 'F12'].includes(key)) handled();
+          // F1 keeps its browser meaning; the rest of the F-keys are ours (F5 no longer reloads the page
+          // and loses the sale being rung up).
+          if (/^F\d+$/.test(key) && key !== 'F1') handled();
       }
     };
   });
 
-  const legend = mode === 'payment' ? KEYS_PAYMENT : mode === 'done' ? KEYS_DONE : KEYS_SALE;
+  const legend =
+    mode === 'payment'
+      ? payStage === 'method'
+        ? KEYS_PAYMENT_METHOD
+        : KEYS_PAYMENT_AMOUNT
+      : mode === 'done'
+        ? KEYS_DONE
+        : KEYS_SALE;
   const keepFocus = () => {
     // The code field keeps the focus: a scanner must always type into it.
     requestAnimationFrame(() => {
@@ -454,7 +667,7 @@ export function Cashier() {
   };
 
   return (
-    <div className="cashier" data-mode={mode}>
+    <div className="cashier" data-mode={mode} data-pay-stage={payStage} data-beeps={beeps}>
       <section className="cashier-main">
         <form className="code-form" onSubmit={submitCode}>
           <label htmlFor="code" className="code-label">
@@ -575,13 +788,22 @@ export function Cashier() {
                 onCancel={() => {
                   setPixCents(null);
                   // Back to choosing the method, the amount due filled in again.
+                  setPayStage('method');
                   setAmount(centsToInput(totals.remaining));
                   setNotice({ kind: 'info', text: 'PIX cancelado: escolha a forma de pagamento.' });
                 }}
               />
             )}
             <h2>Pagamento</h2>
-            <ul className="methods" role="listbox" aria-label="Forma de pagamento">
+            <ul
+              ref={methodsRef}
+              tabIndex={0}
+              className={`methods${payStage === 'method' ? ' choosing' : ''}`}
+              role="listbox"
+              aria-label="Forma de pagamento"
+              data-testid="payment-methods"
+              onBlur={keepFocus}
+            >
               {CASHIER_METHODS.map((m, i) => (
                 <li
                   key={m.tPag}
@@ -590,10 +812,10 @@ export function Cashier() {
                   className={i === methodIndex ? 'selected' : ''}
                   onMouseDown={(e) => {
                     e.preventDefault();
-                    setMethodIndex(i);
+                    pickMethod(i);
                   }}
                 >
-                  {m.label}
+                  {i < 9 ? <kbd className="method-key">{i + 1}</kbd> : null} {m.label}
                 </li>
               ))}
             </ul>
@@ -605,7 +827,9 @@ export function Cashier() {
             >
               <label className="field">
                 <span className="field-label">
-                  Valor em {CASHIER_METHODS[methodIndex]?.label ?? ''} (Enter lança)
+                  {payStage === 'method' ? 'Escolha a forma (1–9) ou Enter paga o restante em ' : 'Valor em '}
+                  {CASHIER_METHODS[methodIndex]?.label ?? ''}
+                  {payStage === 'method' ? '' : ' (Enter lança)'}
                 </span>
                 <input
                   ref={amountRef}
@@ -613,7 +837,12 @@ export function Cashier() {
                   inputMode="decimal"
                   value={amount}
                   disabled={mode === 'issuing'}
-                  onChange={(e) => setAmount(e.target.value)}
+                  readOnly={payStage === 'method'}
+                  tabIndex={payStage === 'method' ? -1 : 0}
+                  onChange={(e) => {
+                    setChangeConfirm(null);
+                    setAmount(e.target.value);
+                  }}
                   onFocus={(e) => e.target.select()}
                   data-testid="payment-amount"
                 />
@@ -649,7 +878,9 @@ export function Cashier() {
           >
             <p className={`done-status status-${result.doc.status}`} data-testid="sale-status">
               NFC-e nº {result.doc.numero} · {STATUS_PT[result.doc.status] ?? result.doc.status}
-              {result.doc.status === 'contingencia' ? ' (offline, será transmitida)' : ''}
+              {result.doc.status === 'contingencia'
+                ? ' (emitida sem internet; será enviada à SEFAZ assim que a conexão voltar)'
+                : ''}
             </p>
             {result.change > 0n ? (
               <p className="change-big" data-testid="sale-change">
@@ -780,6 +1011,27 @@ export function Cashier() {
               customer: { id: c.id, nome: c.xNome, doc: c.cpf ?? c.cnpj ?? null },
             }));
             setDialog(null);
+          }}
+        />
+      ) : null}
+      {dialog === 'price-check' ? (
+        <PriceCheckDialog resolve={resolve} onClose={() => setDialog(null)} />
+      ) : null}
+      {dialog === 'receipts' ? <RecentReceiptsDialog onClose={() => setDialog(null)} /> : null}
+      {dialog === 'cancel-last' ? (
+        <CancelLastDialog
+          onClose={() => setDialog(null)}
+          onCancelled={(doc) => {
+            setDialog(null);
+            setResult((r) => (r !== null && r.doc.id === doc.id ? { ...r, doc } : r));
+            setNotice({
+              kind: 'ok',
+              text:
+                doc.status === 'cancelada'
+                  ? `NFC-e nº ${doc.numero} cancelada.`
+                  : `Cancelamento da NFC-e nº ${doc.numero} enviado à SEFAZ.`,
+            });
+            refreshStatus();
           }}
         />
       ) : null}
