@@ -197,9 +197,22 @@ export class PspClient {
   }
 
   private async token(): Promise<string> {
-    const key = cacheKey(this.connection);
-    const cached = tokenCache.get(key);
+    const cached = tokenCache.get(cacheKey(this.connection));
     if (cached !== undefined && cached.expiresAt > this.clock.now().getTime()) return cached.token;
+    return (await this.newToken()).token;
+  }
+
+  /**
+   * Asks the PSP for a new token whatever is cached: the settings screen's "Testar conexão" must prove the
+   * credentials work now, not that they worked when the cached token was issued.
+   */
+  async checkCredentials(): Promise<{ expiresIn: number; scope: string | null }> {
+    const { expiresIn, scope } = await this.newToken();
+    return { expiresIn, scope };
+  }
+
+  private async newToken(): Promise<{ token: string; expiresIn: number; scope: string | null }> {
+    const key = cacheKey(this.connection);
     const basic = Buffer.from(`${this.connection.clientId}:${this.connection.clientSecret}`).toString(
       'base64',
     );
@@ -235,7 +248,8 @@ export class PspClient {
     // Short-lived tokens are still reused for half their life rather than never.
     const margin = Math.min(TOKEN_MARGIN_MS, (seconds * 1000) / 2);
     tokenCache.set(key, { token, expiresAt: this.clock.now().getTime() + seconds * 1000 - margin });
-    return token;
+    const scope = body?.['scope'];
+    return { token, expiresIn: seconds, scope: typeof scope === 'string' ? scope : null };
   }
 
   /** An authenticated API Pix call; a 401 with a cached token drops it and tries once more with a new one. */

@@ -15,6 +15,11 @@ export interface PixConfigsTable {
   /** The client certificate's PKCS#12 bytes, sealed. */
   certificado_enc: string | null;
   senha_certificado_enc: string | null;
+  /**
+   * Sandbox only, sealed: the client_secret the embedded sandbox PSP issued and knows. client_secret_enc is
+   * what the store typed; when the two differ the sandbox refuses the token, as a bank would.
+   */
+  sandbox_secret_enc: string | null;
   cnpj_psp: string | null;
   expiracao_segundos: number;
   /** SHA-256 of the secret in the webhook URL the PSP calls (the URL itself is never stored in clear). */

@@ -17,6 +17,7 @@ import type {
   PixChargeCreate,
   PixChargeView,
   PixConfigInput,
+  PixConnectionTest,
   PixConfigView,
 } from '../../src-shared/contracts/pix.ts';
 
@@ -156,9 +157,11 @@ async function registerWithSandbox(deps: PixDeps, config: PixConfigRow): Promise
   const password =
     config.senha_certificado_enc === null ? '' : deps.secrets.openText(config.senha_certificado_enc);
   const cert = readPkcs12(deps.secrets.open(config.certificado_enc), password);
+  // What the sandbox issued, not what the store typed: a mistyped secret is then refused by the PSP.
+  const issued = config.sandbox_secret_enc ?? config.client_secret_enc;
   psp.registerClient({
     clientId: config.client_id ?? '',
-    clientSecret: config.client_secret_enc === null ? '' : deps.secrets.openText(config.client_secret_enc),
+    clientSecret: issued === null ? '' : deps.secrets.openText(issued),
     certFingerprint256: new X509Certificate(cert.certificatePem).fingerprint256,
     merchantName: company?.x_fant ?? company?.x_nome ?? 'Balcao',
     merchantCity: company?.x_mun ?? 'Brasil',
@@ -200,12 +203,14 @@ export async function savePixConfig(
   let password = input.senha_certificado;
   let clientId = input.client_id ?? same?.client_id ?? null;
   let clientSecret = input.client_secret;
+  let sandboxSecret: string | null = null;
   if (input.provedor === 'sandbox') {
     sandboxOrThrow(deps.runtime);
     // The sandbox hands out the credentials a bank would: a client id, a secret and a client certificate.
     clientId ??= `balcao-${companyId}`;
+    sandboxSecret = same?.sandbox_secret_enc ?? deps.secrets.seal(randomBytes(24).toString('base64url'));
     if (clientSecret === undefined && same?.client_secret_enc == null)
-      clientSecret = randomBytes(24).toString('base64url');
+      clientSecret = deps.secrets.openText(sandboxSecret);
     if (pfx === null && same?.certificado_enc == null) {
       password = randomBytes(12).toString('base64url');
       pfx = Buffer.from(generateTestA1({ cnpj: company.cnpj, legalName: company.x_nome, password }));
@@ -260,6 +265,7 @@ export async function savePixConfig(
     certificado_enc: pfx === null ? (same?.certificado_enc ?? null) : deps.secrets.seal(pfx),
     senha_certificado_enc:
       pfx === null ? (same?.senha_certificado_enc ?? null) : deps.secrets.seal(password ?? ''),
+    sandbox_secret_enc: sandboxSecret,
     cnpj_psp:
       input.cnpj_psp ??
       same?.cnpj_psp ??
@@ -273,6 +279,24 @@ export async function savePixConfig(
   await pixRepository.saveConfig(deps.db, row);
   await registerWithSandbox(deps, row);
   return pixConfigView(row);
+}
+
+/**
+ * "Testar conexão": a new OAuth2 token from the PSP with the stored credentials and client certificate (mutual
+ * TLS), so a wrong secret, certificate or URL shows now rather than at the first sale. The PSP's refusal
+ * answers as a charge's would (pspFailure).
+ */
+export async function testPixConnection(deps: PixDeps, companyId: string): Promise<PixConnectionTest> {
+  const config = await pixRepository.config(deps.db, companyId);
+  if (config === undefined) throw notFound('PIX configuration');
+  const token = await withClient(deps, config, (c) => c.checkCredentials()).catch(pspFailure);
+  return {
+    ok: true,
+    provedor: config.provedor,
+    escopo: token.scope,
+    expira_em_segundos: token.expiresIn,
+    testado_em: deps.clock.now().toISOString(),
+  };
 }
 
 /** The store switches dynamic PIX off: recorded, so no later start puts the sandbox PSP back. */

@@ -7,6 +7,7 @@ import {
   pixChargeViewSchema,
   pixConfigSchema,
   pixConfigViewSchema,
+  pixConnectionTestSchema,
   pixSandboxFaultsSchema,
   pixSandboxFaultsViewSchema,
 } from './pix.ts';
@@ -38,6 +39,17 @@ export const PIX_ROUTES: RouteSpec[] = [
     body: body(pixConfigSchema),
     responses: { 200: ok(pixConfigViewSchema) },
     errors: [409, 422],
+  },
+  {
+    method: 'post',
+    path: '/v1/companies/{companyId}/pix/test',
+    summary: 'Test the PSP settings: ask the PSP for an OAuth2 token with them',
+    description:
+      'A new token (client credentials over mutual TLS), whatever is cached. 404 without PSP settings; the PSP refusing the credentials or certificate is 502 `psp_unavailable` with its reason in `message`, no answer in 5 s is 504.',
+    tags: [TAG],
+    params: companyId,
+    responses: { 200: ok(pixConnectionTestSchema, 'The PSP issued a token.') },
+    errors: [502],
   },
   {
     method: 'delete',

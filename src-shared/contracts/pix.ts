@@ -57,6 +57,18 @@ export const pixConfigViewSchema = z.object({
 });
 export type PixConfigView = z.infer<typeof pixConfigViewSchema>;
 
+/** POST /v1/companies/:companyId/pix/test: the PSP issued a token with the stored credentials. */
+export const pixConnectionTestSchema = z.object({
+  ok: z.literal(true),
+  provedor: z.enum(['sandbox', 'psp']),
+  /** The scope the PSP granted, when it says. */
+  escopo: z.string().nullable(),
+  /** Lifetime of the token the PSP issued. */
+  expira_em_segundos: z.number().int(),
+  testado_em: timestampSchema,
+});
+export type PixConnectionTest = z.infer<typeof pixConnectionTestSchema>;
+
 /** POST /v1/pix/charges. */
 export const pixChargeCreateSchema = z.strictObject({
   valor: money,

@@ -20,6 +20,7 @@ import {
   receivePixWebhook,
   refreshPixCharge,
   savePixConfig,
+  testPixConnection,
   type PixDeps,
   type PixRuntime,
 } from '../../pix/service.ts';
@@ -65,6 +66,12 @@ export function pixRoutes(deps: ApiDeps): Router {
     const company = await companyOf(req, res);
     const input = parseOrThrow(pixConfigSchema, req.body);
     res.json(await savePixConfig(pixDepsOf(deps), company.id, input));
+  });
+
+  // "Testar conexão" in Settings › PIX: a token from the PSP, or the PSP's refusal.
+  router.post('/companies/:companyId/pix/test', async (req, res) => {
+    const company = await companyOf(req, res);
+    res.json(await testPixConnection(pixDepsOf(deps), company.id));
   });
 
   router.delete('/companies/:companyId/pix', async (req, res) => {

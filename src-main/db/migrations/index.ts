@@ -17,6 +17,7 @@ import * as registerSessions from './2026_11_24_0015_register_sessions.ts';
 import * as printerDrawer from './2026_11_24_0016_printer_drawer.ts';
 import * as pix from './2026_11_24_0017_pix.ts';
 import * as pixRemoved from './2026_11_24_0018_pix_removed.ts';
+import * as pixSandboxSecret from './2026_11_24_0019_pix_sandbox_secret.ts';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_0001_foundation': foundation,
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0016_printer_drawer': printerDrawer,
   '2026_11_24_0017_pix': pix,
   '2026_11_24_0018_pix_removed': pixRemoved,
+  '2026_11_24_0019_pix_sandbox_secret': pixSandboxSecret,
 };
 
 export const migrationProvider: MigrationProvider = {
