@@ -52,6 +52,8 @@ export class PspError extends Error {
     message: string,
     readonly status: number | null = null,
     readonly problem: Record<string, unknown> | null = null,
+    /** The PSP's own words (its problem body or OAuth2 error), to show the store as the PSP said them. */
+    readonly reason: string | null = null,
   ) {
     super(message);
     this.name = 'PspError';
@@ -224,12 +226,8 @@ export class PspClient {
     );
     const body = parseJson(answer.body);
     if (answer.status === 400 || answer.status === 401 || answer.status === 403) {
-      throw new PspError(
-        'auth',
-        `the PSP refused the credentials: ${problemText(body, answer.status)}`,
-        answer.status,
-        body,
-      );
+      const reason = problemText(body, answer.status);
+      throw new PspError('auth', `the PSP refused the credentials: ${reason}`, answer.status, body, reason);
     }
     if (answer.status !== 200) {
       throw new PspError(

@@ -289,7 +289,16 @@ export async function savePixConfig(
 export async function testPixConnection(deps: PixDeps, companyId: string): Promise<PixConnectionTest> {
   const config = await pixRepository.config(deps.db, companyId);
   if (config === undefined) throw notFound('PIX configuration');
-  const token = await withClient(deps, config, (c) => c.checkCredentials()).catch(pspFailure);
+  const token = await withClient(deps, config, (c) => c.checkCredentials()).catch((error: unknown) => {
+    // The owner reads this beside the button: the PSP's own words, without pointing at the API.
+    if (error instanceof PspError && error.kind === 'auth') {
+      const reason = error.reason ?? error.message;
+      throw new ApiError(502, 'psp_unavailable', `O PSP recusou as credenciais da loja: ${reason}`, [
+        { field: 'psp', error: reason },
+      ]);
+    }
+    return pspFailure(error);
+  });
   return {
     ok: true,
     provedor: config.provedor,

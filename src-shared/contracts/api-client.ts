@@ -13,7 +13,7 @@ import type {
   QueuedPrint,
 } from './printers.ts';
 import type { ErrorBody, ErrorDetail } from './errors.ts';
-import type { PixChargeView, PixConfigView } from './pix.ts';
+import type { PixChargeView, PixConfigInput, PixConfigView, PixConnectionTest } from './pix.ts';
 import type {
   BatchProgress,
   CompanyStatus,
@@ -547,6 +547,12 @@ export function createApiClient(options: ApiClientOptions) {
     pix: {
       /** The company's PSP for dynamic PIX; 404 when it has none (PIX stays static). */
       config: (companyIdOf: string) => get<PixConfigView>(`/companies/${companyIdOf}/pix`),
+      saveConfig: (companyIdOf: string, body: PixConfigInput) =>
+        put<PixConfigView>(`/companies/${companyIdOf}/pix`, body),
+      removeConfig: (companyIdOf: string) => del(`/companies/${companyIdOf}/pix`),
+      /** A new token from the PSP with the stored settings ("Testar conexão"). */
+      testConnection: (companyIdOf: string) =>
+        post<PixConnectionTest>(`/companies/${companyIdOf}/pix/test`, {}),
       createCharge: (body: { valor: string; descricao?: string }, idempotencyKey?: string) =>
         post<PixChargeView>(
           '/pix/charges',

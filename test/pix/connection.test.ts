@@ -31,7 +31,9 @@ describe('POST /v1/companies/:companyId/pix/test', () => {
       expect(refused.status).toBe(502);
       expect(refused.body).toMatchObject({
         error: 'psp_unavailable',
-        message: expect.stringMatching(/invalid_client.*client_id ou client_secret inválido/) as unknown,
+        message: expect.stringMatching(
+          /^O PSP recusou as credenciais da loja: invalid_client — client_id ou client_secret inválido$/,
+        ) as unknown,
       });
       // A charge fails the same way: the settings are what is wrong.
       const charge = await first.request('POST', '/v1/pix/charges', {
