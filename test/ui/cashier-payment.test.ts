@@ -172,9 +172,9 @@ describe('payment panel (item 6)', () => {
 describe('keys around a sale (items 7 and 8)', () => {
   it('keeps the scans typed while a sale is issued for the next sale', async () => {
     const page = await openUi(browser, product);
-    // The authority offline: the sale waits for it before going out in contingency, a long "Emitindo".
-    const off = await product.api('POST', '/sandbox/faults', { online: false }, product.organizationApiKey);
-    expect(off.status).toBe(200);
+    // The authority answers in 2 s: a long "Emitindo…" to type into, the same every run.
+    const slow = await product.api('POST', '/sandbox/faults', { slow: 2000 }, product.organizationApiKey);
+    expect(slow.status).toBe(200);
     try {
       await enterCode(page, item(2).cProd, 1);
       await page.keyboard.press('F10');
@@ -190,7 +190,7 @@ describe('keys around a sale (items 7 and 8)', () => {
         .poll(() => page.getByTestId('sale-items').textContent(), { timeout: 30_000 })
         .toContain(item(1).xProd);
       const last = await product.api<{ items: Note[] }>('GET', '/nfce?limit=1');
-      expect(last.body.items[0]?.status).toBe('contingencia');
+      expect(last.body.items[0]?.status).toBe('autorizada');
       expect(last.body.items[0]?.itens.map((i) => i.descricao)).toHaveLength(1);
       await expect.poll(() => page.getByTestId('sale-total').textContent()).toBe('R$ 43,29'); // 2 × 18,90 + 5,49
       expect(await page.getByTestId('item-count').textContent()).toBe('2');
@@ -198,7 +198,29 @@ describe('keys around a sale (items 7 and 8)', () => {
       expect(firstRow).toContain(item(0).xProd);
       expect(firstRow).toContain('2 UN');
     } finally {
-      await product.api('POST', '/sandbox/faults', { online: true }, product.organizationApiKey);
+      await product.api('POST', '/sandbox/faults', { slow: false }, product.organizationApiKey);
+      await page.close();
+    }
+  });
+
+  it('keeps F11 pressed while a sale is issued: the receipts list opens once the sale is done', async () => {
+    const page = await openUi(browser, product);
+    const slow = await product.api('POST', '/sandbox/faults', { slow: 2000 }, product.organizationApiKey);
+    expect(slow.status).toBe(200);
+    try {
+      await enterCode(page, item(5).cProd, 1);
+      await page.keyboard.press('F10');
+      await page.getByTestId('payment-panel').waitFor();
+      await page.keyboard.press('Enter');
+      await page.getByTestId('issuing').waitFor();
+      await page.keyboard.press('F11');
+      const list = page.getByTestId('recent-receipts');
+      await list.locator('tbody tr').first().waitFor({ timeout: 30_000 });
+      const last = await product.api<{ items: (Note & { itens: unknown[] })[] }>('GET', '/nfce?limit=1');
+      expect(last.body.items[0]?.status).toBe('autorizada');
+      expect(await list.locator('tbody tr').first().getAttribute('data-doc-id')).toBe(last.body.items[0]?.id);
+    } finally {
+      await product.api('POST', '/sandbox/faults', { slow: false }, product.organizationApiKey);
       await page.close();
     }
   });

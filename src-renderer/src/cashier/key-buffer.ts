@@ -2,8 +2,8 @@
 // issued) are held here and typed again, in order, once it can: a scanner types a whole code in a few ms.
 // Installed when the bundle loads, before React renders anything, so not even the first key is lost.
 
-/** Keys the cashier reads: one character, Enter, Backspace, Esc, ↑ ↓ and its function keys. */
-const HELD_KEY = /^(?:.|Enter|Backspace|Escape|ArrowUp|ArrowDown|F[2-9]|F10)$/u;
+/** Keys the cashier reads: one character, Enter, Backspace, Esc, ↑ ↓ and its function keys (F2–F12). */
+const HELD_KEY = /^(?:.|Enter|Backspace|Escape|ArrowUp|ArrowDown|F[2-9]|F1[0-2])$/u;
 /** A wedge that never stops typing must not grow the page without bound. */
 const MAX_HELD = 512;
 
