@@ -6,6 +6,7 @@ import { href } from '../router.ts';
 import { ApiKeysSection } from './ApiKeys.tsx';
 import { CertificateSection } from './Certificate.tsx';
 import { CompanySection, CscSection, EnvironmentSection, SeriesSection } from './Company.tsx';
+import { PixSection } from './Pix.tsx';
 import { PrintersSection } from './Printers.tsx';
 import { SetupGuide } from './SetupGuide.tsx';
 import { SandboxSection, TerminalSection } from './Terminal.tsx';
@@ -23,6 +24,8 @@ const SECTIONS: readonly {
   { id: 'nfce', label: 'NFC-e (CSC)', render: () => <CscSection /> },
   { id: 'series', label: 'Séries e numeração', render: () => <SeriesSection /> },
   { id: 'ambiente', label: 'Ambiente', render: () => <EnvironmentSection /> },
+  // Payments the store receives: where an owner looks for the bank's PIX settings, not among integrations.
+  { id: 'pix', label: 'PIX', render: () => <PixSection /> },
   { id: 'impressoras', label: 'Impressoras', render: () => <PrintersSection /> },
   { id: 'terminal', label: 'Este terminal', render: () => <TerminalSection /> },
   { id: 'sandbox', label: 'SEFAZ de testes', render: () => <SandboxSection /> },
