@@ -1,6 +1,7 @@
 // Settings › PIX in Chromium against `npm start`: the store's PSP removed and configured again from the screen
-// (the embedded sandbox PSP), every missing field of a real PSP shown beside its field, "Testar conexão"
-// getting a token, and a mistyped client secret showing the PSP's own refusal.
+// (the embedded sandbox PSP), every missing field of a real PSP shown beside its field, its client certificate
+// uploaded as a file, "Testar conexão" getting a token, and a mistyped client secret showing the PSP's refusal.
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
@@ -66,8 +67,31 @@ describe('Settings › PIX', () => {
     );
     expect(await errorOf(page, 'CNPJ do PSP').textContent()).toMatch(/^obrigatório/);
 
+    // The store's own PSP with its client certificate uploaded as a file: a wrong password is said beside it.
+    const pfx = path.join(product.dataDir, 'sandbox-certificate.pfx');
+    const password = /certificate\s+\S+\s+password (\S+)/.exec(product.output())?.[1] ?? '';
+    expect(password).not.toBe('');
+    await page.getByLabel('URL da API Pix').fill('https://pix.banco.com.br/api/v2');
+    await page.getByLabel('Client ID').fill('loja-123');
+    await page.getByLabel('Client secret').fill('segredo-do-banco');
+    await page.getByLabel('Certificado do cliente').setInputFiles(pfx);
+    await page.getByLabel('Senha do certificado').fill('senha-errada');
+    await page.getByLabel('CNPJ do PSP').fill('11.222.333/0001-81');
+    await page.getByTestId('pix-save').click();
+    await expect.poll(() => errorOf(page, 'Senha do certificado').count()).toBe(1);
+    expect(await errorOf(page, 'Senha do certificado').textContent()).toBe('senha incorreta');
+    expect(await errorOf(page, 'URL da API Pix').count()).toBe(0);
+    await page.getByLabel('Senha do certificado').fill(password);
+    await page.getByTestId('pix-save').click();
+    await expect.poll(() => page.getByTestId('pix-provedor').textContent()).toContain('PSP da loja');
+    expect(await page.getByTestId('pix-tem-certificado').textContent()).toBe('guardado (cifrado)');
+    expect(await page.getByTestId('pix-current').textContent()).toContain(
+      'https://pix.banco.com.br/oauth/token',
+    );
+
     // The embedded sandbox PSP: only the key; it issues the credentials and the certificate.
     await page.getByLabel('Provedor').selectOption('sandbox');
+    await page.getByLabel('Client ID').fill('');
     await page.getByLabel('Validade da cobrança').fill('120');
     await page.getByTestId('pix-save').click();
     await page.getByTestId('pix-saved').waitFor();

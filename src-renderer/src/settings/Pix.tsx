@@ -35,6 +35,9 @@ const FIELD_PT: readonly [RegExp, string][] = [
   [/^required for provedor psp$/, 'obrigatório para o PSP da loja'],
   [/^the PSP requires a client certificate/, 'o PSP exige o certificado do cliente (TLS mútuo)'],
   [/^must be an https URL$/, 'informe um endereço https://'],
+  [/^wrong certificate password$/, 'senha incorreta'],
+  [/^(not a PKCS#12 file|unreadable PKCS#12)/, 'o arquivo não é um certificado .pfx/.p12 válido'],
+  [/^(the file holds no|no certificate in the file)/, 'o arquivo não traz o certificado com a sua chave'],
   [/^sandbox is not available here/, 'o PSP de testes não roda neste serviço: configure o PSP da loja'],
 ];
 
