@@ -6,6 +6,8 @@ import type { CompanyView } from '../../src-shared/contracts/companies.ts';
 import { Banner } from './components.tsx';
 import { AppContext, useApp, type AppState } from './context.ts';
 import { errorMessage } from './messages.ts';
+import { setSignedOperator, useSignedOperator } from './operators/store.ts';
+import { SupervisorProvider } from './operators/SupervisorPrompt.tsx';
 import { href, useRoute } from './router.ts';
 import {
   forgetApiKey,
@@ -55,11 +57,13 @@ export function App() {
   }, [apiKey, loadCompanies]);
 
   const company = companies?.find((c) => c.id === companyId) ?? companies?.[0] ?? null;
+  // The operator signed in at the cashier: every request then carries X-Operator-Token.
+  const operatorToken = useSignedOperator(company?.id ?? null)?.token ?? null;
 
   const state = useMemo<AppState | null>(() => {
     if (apiKey === null || company === null || companies === null) return null;
     return {
-      api: createApiClient({ baseUrl, apiKey, companyId: company.id }),
+      api: createApiClient({ baseUrl, apiKey, companyId: company.id, operatorToken }),
       company,
       companies,
       selectCompany: (id) => {
@@ -73,12 +77,13 @@ export function App() {
         setPrefsState(p);
       },
       logout: () => {
+        setSignedOperator(null);
         forgetApiKey();
         setCompanies(null);
         setApiKey(null);
       },
     };
-  }, [apiKey, company, companies, baseUrl, prefs, loadCompanies]);
+  }, [apiKey, company, companies, baseUrl, prefs, loadCompanies, operatorToken]);
 
   if (apiKey === null || (companies === null && keyError !== null)) {
     return (
@@ -96,7 +101,9 @@ export function App() {
   if (state === null) return <p className="loading">Carregando…</p>;
   return (
     <AppContext.Provider value={state}>
-      <Layout />
+      <SupervisorProvider>
+        <Layout />
+      </SupervisorProvider>
     </AppContext.Provider>
   );
 }
@@ -108,6 +115,9 @@ const NAV: readonly [string, string][] = [
   ['/lotes', 'Lotes'],
   ['/recebidas', 'Recebidas'],
   ['/produtos', 'Produtos'],
+  ['/operadores', 'Operadores'],
+  ['/caixas', 'Caixas'],
+  ['/relatorios', 'Relatórios'],
   ['/configuracoes', 'Configurações'],
   ['/ajuda', 'Ajuda'],
 ];

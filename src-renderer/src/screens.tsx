@@ -3,9 +3,12 @@ import { BatchScreen } from './backoffice/Batch.tsx';
 import { DocumentDetail } from './backoffice/DocumentDetail.tsx';
 import { DocumentList } from './backoffice/Documents.tsx';
 import { NfeForm } from './backoffice/NfeForm.tsx';
+import { OperatorsScreen } from './backoffice/Operators.tsx';
 import { ProductsScreen } from './backoffice/Products.tsx';
 import { ReceivedScreen } from './backoffice/Received.tsx';
-import { Cashier } from './cashier/Cashier.tsx';
+import { ReportsScreen } from './backoffice/Reports.tsx';
+import { SessionsScreen } from './backoffice/Sessions.tsx';
+import { CashierGate } from './operators/CashierGate.tsx';
 import { ApiReference } from './help/ApiReference.tsx';
 import { Settings } from './settings/Settings.tsx';
 
@@ -14,7 +17,7 @@ export function Screen(props: { route: { path: string; parts: string[]; query: U
   switch (first) {
     case undefined:
     case 'caixa':
-      return <Cashier />;
+      return <CashierGate />;
     case 'documentos':
       if ((second === '55' || second === '65') && third !== undefined)
         return <DocumentDetail key={third} modelo={second === '55' ? 55 : 65} id={third} />;
@@ -29,6 +32,12 @@ export function Screen(props: { route: { path: string; parts: string[]; query: U
       return <ReceivedScreen />;
     case 'produtos':
       return <ProductsScreen />;
+    case 'operadores':
+      return <OperatorsScreen />;
+    case 'caixas':
+      return <SessionsScreen />;
+    case 'relatorios':
+      return <ReportsScreen />;
     case 'configuracoes':
       return <Settings section={second ?? 'empresa'} />;
     case 'ajuda':

@@ -4,6 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
+  cashierGate,
+  DEMO_GERENTE,
+  readyToSell,
   decodeBarcodes,
   ensureUiBuilt,
   installKeyCounter,
@@ -66,6 +69,18 @@ async function finishedNote(page: Page): Promise<Note> {
   const note = await product.api<Note>('GET', `/nfce/${id}`);
   expect(note.status).toBe(200);
   return note.body;
+}
+
+/** The supervisor prompt shows for `acao`; the demo gerente types code, Enter, PIN, Enter. */
+async function approveAsSupervisor(page: Page, acao: string): Promise<void> {
+  const prompt = page.getByTestId('supervisor-prompt');
+  await prompt.waitFor();
+  expect(await prompt.getAttribute('data-acao')).toBe(acao);
+  await page.keyboard.type(DEMO_GERENTE.codigo);
+  await page.keyboard.press('Enter');
+  await page.keyboard.type(DEMO_GERENTE.pin);
+  await page.keyboard.press('Enter');
+  await prompt.waitFor({ state: 'detached' });
 }
 
 describe('cashier screen', () => {
@@ -222,10 +237,13 @@ describe('cashier screen', () => {
     await press('F8');
     await page.keyboard.type('15,00');
     await press('Enter');
+    // The demo caixa changes no price and gives at most 5 % alone: the gerente's PIN, on the spot.
+    await approveAsSupervisor(page, 'preco');
     await expect.poll(() => page.getByTestId('sale-total').textContent()).toBe('R$ 15,00');
     await press('F4');
     await page.keyboard.type('10%');
     await press('Enter');
+    await approveAsSupervisor(page, 'desconto');
     await expect.poll(() => page.getByTestId('sale-total').textContent()).toBe('R$ 13,50');
     await press('F6');
     await page.keyboard.type('12345678900');
@@ -262,16 +280,11 @@ describe('cashier screen', () => {
   });
 
   it('keeps every key typed before the screen is ready, in order: a scan, F10 and Enter the moment the page loads', async () => {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 800 }, locale: 'pt-BR' });
-    page.on('pageerror', (e) => {
-      throw e;
-    });
-    await throttleCpu(page);
+    // The terminal as it starts a working day's second time: the caixa signed in, the register open.
+    const page = await openUi(browser, product);
     // No wait for the screen: the page's script has run (DOMContentLoaded follows module scripts), and the
-    // keys arrive while the companies load and React mounts the cashier.
-    await page.goto(`${product.url}/?api_key=${encodeURIComponent(product.apiKey)}#/caixa`, {
-      waitUntil: 'domcontentloaded',
-    });
+    // keys arrive while the companies, the operator's register and React's cashier load.
+    await page.reload({ waitUntil: 'domcontentloaded' });
     const [cafe, leite, , arroz] = catalog.products;
     if (cafe === undefined || leite === undefined || arroz === undefined) throw new Error('catalog');
     await page.keyboard.type(cafe.cEAN, { delay: 0 });
@@ -313,10 +326,10 @@ describe('cashier screen', () => {
     await page.getByText('A chave de API não é válida.').waitFor();
     await input.fill(product.apiKey);
     await page.getByRole('button', { name: 'Entrar' }).click();
-    await page.getByTestId('code-input').waitFor();
-    // Kept for the next start of this terminal.
+    await readyToSell(page);
+    // Kept for the next start of this terminal, with the operator signed in.
     await page.reload();
-    await page.getByTestId('code-input').waitFor();
+    expect(await cashierGate(page)).toBe('sale');
     expect(await page.evaluate<string | null>("localStorage.getItem('balcao.apiKey')")).toBe(product.apiKey);
     await context.close();
   });

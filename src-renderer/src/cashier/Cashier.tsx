@@ -8,6 +8,7 @@ import type { ProductView } from '../../../src-shared/contracts/catalog.ts';
 import type { DocumentView } from '../../../src-shared/contracts/api-client.ts';
 import { Banner, ErrorBanner, newIdempotencyKey } from '../components.tsx';
 import { useApp } from '../context.ts';
+import { useCashierRules, whenAllowed } from '../register/cashier-rules.ts';
 import { brl, brlText, centsToInput, parseBrMoney, quantityBr, taxIdBr } from '../format.ts';
 import { errorMessage, otherDetails, STATUS_PT } from '../messages.ts';
 import { refreshStatus } from '../StatusBar.tsx';
@@ -137,6 +138,8 @@ class ProductCache {
 
 export function Cashier() {
   const { api, prefs, company } = useApp();
+  // The signed-in operator's limits: a supervisor's PIN for what the role cannot do alone.
+  const rules = useCashierRules();
   const [sale, setSale] = useState<Sale>(EMPTY_SALE);
   const [mode, setMode] = useState<Mode>('sale');
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -345,7 +348,7 @@ export function Cashier() {
       setMode('issuing');
       setSaleError(null);
       try {
-        const doc = await api.nfce.sell(body, attempt.current.key);
+        const doc = await rules.sell(api, body, attempt.current);
         attempt.current = null;
         setResult({ doc, change: totalsOf(final).change });
         setMode('done');
@@ -358,7 +361,7 @@ export function Cashier() {
         pending.current.issuing = false;
       }
     },
-    [api],
+    [api, rules.sell],
   );
 
   const addPayment = (index = methodIndex, amountText = amount) => {
@@ -484,9 +487,26 @@ export function Cashier() {
 
   const removeSelected = () => {
     if (selectedItem === undefined) return;
-    setSale((s) => ({ ...s, items: s.items.filter((i) => i.key !== selectedItem.key) }));
-    setSelected(null);
-    setNotice({ kind: 'info', text: `Item removido: ${selectedItem.product.xProd}` });
+    const item = selectedItem;
+    const answer = rules.approveRemoval(
+      api,
+      {
+        descricao: item.product.xProd,
+        codigo: item.product.cProd,
+        quantidade: item.quantity,
+        valorCents: itemCents(item),
+      },
+      sale.payments.length > 0,
+    );
+    whenAllowed(answer, (ok) => {
+      if (!ok) {
+        setNotice({ kind: 'error', text: 'Remoção não autorizada.' });
+        return;
+      }
+      setSale((s) => ({ ...s, items: s.items.filter((i) => i.key !== item.key) }));
+      setSelected(null);
+      setNotice({ kind: 'info', text: `Item removido: ${item.product.xProd}` });
+    });
   };
 
   // Function keys, on the window so they work whatever has the focus. One listener for the screen's life,
@@ -960,15 +980,20 @@ export function Cashier() {
             return p === null ? { ok: false, error: 'Preço inválido.' } : { ok: true, value: p };
           }}
           onAccept={(p) => {
-            setSale((s) => ({
-              ...s,
-              items: s.items.map((i) =>
-                i.key === selectedItem.key
-                  ? { ...i, unitPrice: p, priceOverridden: p !== i.product.vUnCom }
-                  : i,
-              ),
-            }));
+            const item = selectedItem;
             setDialog(null);
+            whenAllowed(p === item.product.vUnCom ? true : rules.approvePrice(), (ok) => {
+              if (!ok) {
+                setNotice({ kind: 'error', text: 'Alteração de preço não autorizada.' });
+                return;
+              }
+              setSale((s) => ({
+                ...s,
+                items: s.items.map((i) =>
+                  i.key === item.key ? { ...i, unitPrice: p, priceOverridden: p !== i.product.vUnCom } : i,
+                ),
+              }));
+            });
           }}
           onClose={() => setDialog(null)}
         />
@@ -985,8 +1010,11 @@ export function Cashier() {
               : { ok: true, value: d };
           }}
           onAccept={(d) => {
-            setSale((s) => ({ ...s, discountCents: d }));
             setDialog(null);
+            whenAllowed(rules.approveDiscount(d, totals.subtotal), (ok) => {
+              if (ok) setSale((s) => ({ ...s, discountCents: d }));
+              else setNotice({ kind: 'error', text: 'Desconto acima do limite não autorizado.' });
+            });
           }}
           onClose={() => setDialog(null)}
         />
@@ -1040,6 +1068,7 @@ export function Cashier() {
           total={totals.total}
           onClose={() => setDialog(null)}
           onConfirm={() => {
+            rules.reportCancelledSale(sale.items.length, totals.total);
             newSale();
             setNotice({ kind: 'info', text: 'Venda cancelada.' });
             setDialog(null);

@@ -1,0 +1,381 @@
+// The register in a real Chromium, from the keyboard: opening with the float counted, sangria and suprimento
+// from the F1 menu (each printed), the blind closing (no expected amount on screen before the count is
+// confirmed, then the differences and the shift report), the back office's Caixas and Relatórios pages, and
+// the supervisor prompt answering for a caixa (Esc cancels, a wrong PIN says so, a caixa cannot approve).
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import {
+  cashierGate,
+  DEMO_CAIXA,
+  DEMO_GERENTE,
+  ensureUiBuilt,
+  launchBrowser,
+  openRegister,
+  saveScreenshot,
+  seedCatalog,
+  signIn,
+  startProduct,
+  throttleCpu,
+  type Catalog,
+  type RunningProduct,
+} from './harness.ts';
+
+// Sign-ins hash PINs with scrypt: generous on a shared machine.
+vi.setConfig({ testTimeout: 120_000 });
+
+let product: RunningProduct;
+let catalog: Catalog;
+let browser: Browser;
+
+beforeAll(async () => {
+  await ensureUiBuilt();
+  product = await startProduct();
+  catalog = await seedCatalog(product);
+  browser = await launchBrowser();
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+async function newPage(hash = '/caixa'): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1024, height: 768 }, locale: 'pt-BR' });
+  page.on('pageerror', (e) => {
+    throw e;
+  });
+  await throttleCpu(page);
+  await page.goto(`${product.url}/?api_key=${encodeURIComponent(product.apiKey)}#${hash}`);
+  await page.getByTestId('status-bar').waitFor();
+  return page;
+}
+
+async function enterCode(page: Page, code: string, expectedItems: number): Promise<void> {
+  await page.keyboard.type(code);
+  await page.keyboard.press('Enter');
+  await expect.poll(() => page.getByTestId('item-count').textContent()).toBe(String(expectedItems));
+}
+
+interface Session {
+  id: string;
+  status: string;
+  fundo_troco: number;
+  movimentos: { tipo: string; valor: number; motivo: string; operador: { codigo: string } | null }[];
+  fechamento: null | {
+    contado: Record<string, number>;
+    esperado: Record<string, number>;
+    diferenca_total: number;
+  };
+}
+
+describe('register screens', () => {
+  it('opens, takes a sangria and a suprimento, abandons a sale, and closes with a blind count showing the difference', async () => {
+    const page = await newPage();
+    expect(await cashierGate(page)).toBe('sign-in');
+    await saveScreenshot(page, 'operator-sign-in.png');
+    await signIn(page, DEMO_CAIXA.codigo, DEMO_CAIXA.pin);
+    expect(await cashierGate(page)).toBe('open-register');
+    await openRegister(page, '200,00');
+    await page.getByTestId('code-input').waitFor();
+    const current = await product.api<Session>('GET', '/register-sessions/current');
+    expect(current.body.fundo_troco).toBe(200);
+
+    // F1 → 1: sangria of 50,00.
+    await page.keyboard.press('F1');
+    await page.getByTestId('register-menu').waitFor();
+    await page.keyboard.press('1');
+    await page.getByTestId('register-sangria').waitFor();
+    await page.keyboard.type('50,00');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Depósito no cofre');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('code-input').waitFor();
+    await expect
+      .poll(() => page.getByTestId('register-notice').textContent())
+      .toContain('Sangria de R$ 50,00 registrada');
+
+    // F1 → 2: suprimento of 20,00; an empty reason is refused first.
+    await page.keyboard.press('F1');
+    await page.keyboard.press('2');
+    await page.getByTestId('register-suprimento').waitFor();
+    await page.keyboard.type('20');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('movement-error').textContent()).toBe('Informe o motivo.');
+    await page.keyboard.type('Moedas');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('code-input').waitFor();
+
+    const moved = await product.api<Session>('GET', `/register-sessions/${current.body.id}`);
+    expect(moved.body.movimentos.map((m) => [m.tipo, m.valor, m.motivo, m.operador?.codigo])).toEqual([
+      ['sangria', 50, 'Depósito no cofre', DEMO_CAIXA.codigo],
+      ['suprimento', 20, 'Moedas', DEMO_CAIXA.codigo],
+    ]);
+
+    // A sale started and abandoned (Esc, Enter): the shift report lists it.
+    const cafe = catalog.products[0];
+    if (cafe === undefined) throw new Error('catalog');
+    await enterCode(page, cafe.cProd, 1);
+    // With items on the sale the register menu waits.
+    await page.keyboard.press('F1');
+    await expect
+      .poll(() => page.getByTestId('register-notice').textContent())
+      .toBe('Conclua ou cancele a venda antes de abrir o menu do caixa.');
+    expect(await page.getByTestId('register-menu').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('item-count').textContent()).toBe('0');
+
+    // F1 → 3: the blind count. Nothing expected shows while counting.
+    await page.keyboard.press('F1');
+    await page.keyboard.press('3');
+    const close = page.getByTestId('register-close');
+    await close.waitFor();
+    await page.keyboard.type('160,00'); // dinheiro: 200 − 50 + 20 = 170 expected, 10,00 short
+    await page.keyboard.press('Enter');
+    for (let i = 0; i < 4; i++) await page.keyboard.press('Enter'); // crédito, débito, PIX, outros: none
+    await page.getByTestId('count-confirm').waitFor();
+    expect(await page.getByTestId('closing-table').count()).toBe(0);
+    expect(await close.textContent()).not.toContain('170');
+    // Esc goes back to correct the count, Enter on the last field asks again.
+    await page.keyboard.press('Escape');
+    await page.getByTestId('count-confirm').waitFor({ state: 'detached' });
+    await page.keyboard.press('Enter');
+    await page.getByTestId('count-confirm').waitFor();
+    await page.keyboard.press('Enter');
+
+    const closed = page.getByTestId('register-closed');
+    await closed.waitFor();
+    await expect.poll(() => page.getByTestId('diff-total').first().textContent()).toBe('-R$ 10,00');
+    expect(await page.getByTestId('diff-dinheiro').first().textContent()).toBe('-R$ 10,00');
+    // The abandoned sale is in the shift report.
+    await expect
+      .poll(() => page.getByTestId('report-voids').textContent())
+      .toContain('Venda abandonada com 1 item');
+    await saveScreenshot(page, 'register-closed.png');
+    const after = await product.api<Session>('GET', `/register-sessions/${current.body.id}`);
+    expect(after.body.status).toBe('fechada');
+    expect(after.body.fechamento?.contado['dinheiro']).toBe(160);
+    expect(after.body.fechamento?.esperado['dinheiro']).toBe(170);
+    expect(after.body.fechamento?.diferenca_total).toBe(-10);
+
+    // Enter ends the shift: the caixa is signed out, the next person signs in and is asked to open again.
+    await page.keyboard.press('Enter');
+    expect(await cashierGate(page)).toBe('sign-in');
+    await signIn(page, DEMO_CAIXA.codigo, DEMO_CAIXA.pin);
+    expect(await cashierGate(page)).toBe('open-register');
+
+    // Back office: Caixas lists the closed session with its difference and shows its report.
+    await page.goto(`${product.url}/#/caixas`);
+    const row = page.locator(`[data-testid=sessions-table] tr[data-session-id="${current.body.id}"]`);
+    await expect.poll(() => row.textContent()).toContain('-R$ 10,00');
+    await row.click();
+    await page.getByTestId('shift-report').waitFor();
+    expect(await page.getByTestId('report-movements').textContent()).toContain('Depósito no cofre');
+    await page.close();
+  });
+
+  it('asks for a supervisor on the spot: Esc cancels, a wrong PIN and a caixa are refused, the gerente approves; a back-office cancel asks too', async () => {
+    const page = await newPage();
+    await signIn(page, DEMO_CAIXA.codigo, DEMO_CAIXA.pin);
+    if ((await cashierGate(page)) === 'open-register') await openRegister(page, '100,00');
+    const leite = catalog.products[1];
+    if (leite === undefined) throw new Error('catalog');
+    await enterCode(page, leite.cProd, 1);
+    const total = page.getByTestId('sale-total');
+    expect(await total.textContent()).toBe('R$ 5,49');
+
+    // F8: a new price needs a supervisor. Esc cancels and the price stays.
+    const prompt = page.getByTestId('supervisor-prompt');
+    await page.keyboard.press('F8');
+    await page.keyboard.type('4,00');
+    await page.keyboard.press('Enter');
+    await prompt.waitFor();
+    expect(await prompt.getAttribute('data-acao')).toBe('preco');
+    await page.keyboard.press('Escape');
+    await prompt.waitFor({ state: 'detached' });
+    await expect
+      .poll(() => page.getByTestId('cashier-notice').textContent())
+      .toBe('Alteração de preço não autorizada.');
+    expect(await total.textContent()).toBe('R$ 5,49');
+
+    // Again: the caixa's own PIN cannot approve, a wrong gerente PIN is refused, the right one approves.
+    await page.keyboard.press('F8');
+    await page.keyboard.type('4,00');
+    await page.keyboard.press('Enter');
+    await prompt.waitFor();
+    // A function key typed in the prompt stays there (the cashier behind it must not open payment).
+    await page.keyboard.press('F10');
+    await page.keyboard.type(DEMO_CAIXA.codigo);
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(DEMO_CAIXA.pin);
+    await page.keyboard.press('Enter');
+    const error = page.getByTestId('supervisor-error');
+    await expect.poll(() => error.textContent()).toContain('não pode autorizar');
+    expect(await page.getByTestId('payment-panel').count()).toBe(0);
+    await page.keyboard.type(DEMO_GERENTE.codigo);
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('1357');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => error.textContent()).toContain('PIN incorreto');
+    await page.keyboard.type(DEMO_GERENTE.pin);
+    await page.keyboard.press('Enter');
+    await prompt.waitFor({ state: 'detached' });
+    await expect.poll(() => total.textContent()).toBe('R$ 4,00');
+
+    // A 5 % discount is the caixa's own; 20 % needs the gerente.
+    await page.keyboard.press('F4');
+    await page.keyboard.type('0,20');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => total.textContent()).toBe('R$ 3,80');
+    expect(await prompt.count()).toBe(0);
+    await page.keyboard.press('F4');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('0,80');
+    await page.keyboard.press('Enter');
+    await prompt.waitFor();
+    expect(await prompt.getAttribute('data-acao')).toBe('desconto');
+    await page.keyboard.type(DEMO_GERENTE.codigo);
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(DEMO_GERENTE.pin);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => total.textContent()).toBe('R$ 3,20');
+
+    // The sale carries both approvals: issued with the price and the discount, the operator recorded.
+    await page.keyboard.press('F10');
+    await page.getByTestId('payment-panel').waitFor();
+    await page.keyboard.press('2');
+    await page.keyboard.press('Enter');
+    const done = page.getByTestId('sale-done');
+    await done.waitFor({ timeout: 30_000 });
+    const id = await done.getAttribute('data-doc-id');
+    const note = await product.api<{ valor_total: string; operador: { codigo: string } | null }>(
+      'GET',
+      `/nfce/${id}`,
+    );
+    expect(note.body.valor_total).toBe('3.20');
+    expect(note.body.operador?.codigo).toBe(DEMO_CAIXA.codigo);
+
+    // The back office, with the caixa still signed in at this terminal: cancelling the note asks too.
+    await page.goto(`${product.url}/#/documentos/65/${id}`);
+    await page.getByRole('button', { name: 'Cancelar nota' }).click();
+    const dialog = page.getByRole('dialog', { name: /Cancelar NFC-e/ });
+    await dialog.getByLabel('Justificativa (15 a 255 caracteres)').fill('Cliente desistiu da compra');
+    await dialog.getByRole('button', { name: 'Cancelar nota' }).click();
+    await prompt.waitFor();
+    expect(await prompt.getAttribute('data-acao')).toBe('cancelar_venda');
+    await page.getByTestId('supervisor-codigo').focus();
+    await page.keyboard.type(DEMO_GERENTE.codigo);
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(DEMO_GERENTE.pin);
+    await page.keyboard.press('Enter');
+    await page.getByText('Pedido de cancelamento enviado.').waitFor();
+    await expect
+      .poll(async () => (await product.api<{ status: string }>('GET', `/nfce/${id}`)).body.status, {
+        timeout: 20_000,
+      })
+      .toBe('cancelada');
+    await page.close();
+  });
+
+  it('removing an item after payment started needs the supervisor, is audited with the approver and is a void of the shift', async () => {
+    const page = await newPage();
+    await signIn(page, DEMO_CAIXA.codigo, DEMO_CAIXA.pin);
+    if ((await cashierGate(page)) === 'open-register') await openRegister(page, '100,00');
+    const [cafe, leite] = catalog.products;
+    if (cafe === undefined || leite === undefined) throw new Error('catalog');
+    await enterCode(page, cafe.cProd, 1);
+    await enterCode(page, leite.cProd, 2);
+    // Before payment a removal is the caixa's own: no prompt.
+    await page.keyboard.press('F9');
+    await expect.poll(() => page.getByTestId('item-count').textContent()).toBe('1');
+    expect(await page.getByTestId('supervisor-prompt').count()).toBe(0);
+    await enterCode(page, leite.cProd, 2);
+
+    // R$ 10,00 on the credit card, then back to the items (Esc) with the payment kept.
+    await page.keyboard.press('F10');
+    await page.getByTestId('payment-panel').waitFor();
+    await page.keyboard.press('2');
+    await page.keyboard.type('10,00', { delay: 120 });
+    await page.keyboard.press('Enter');
+    await page.getByTestId('payments').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('payment-panel').waitFor({ state: 'detached' });
+
+    // F9 now asks; Esc keeps the item, the gerente's PIN removes it.
+    const prompt = page.getByTestId('supervisor-prompt');
+    await page.keyboard.press('F9');
+    await prompt.waitFor();
+    expect(await prompt.getAttribute('data-acao')).toBe('remover_item');
+    await page.keyboard.press('Escape');
+    await prompt.waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('cashier-notice').textContent()).toBe('Remoção não autorizada.');
+    expect(await page.getByTestId('item-count').textContent()).toBe('2');
+    await page.keyboard.press('F9');
+    await prompt.waitFor();
+    await page.keyboard.type(DEMO_GERENTE.codigo);
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(DEMO_GERENTE.pin);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('item-count').textContent()).toBe('1');
+
+    const actions = await product.api<{
+      data: {
+        acao: string;
+        operador: { codigo: string };
+        autorizado_por: { codigo: string } | null;
+        detalhe: unknown;
+      }[];
+    }>('GET', `/operators/actions?companyId=${product.companyId}`);
+    const removal = actions.body.data.find((a) => a.acao === 'remover_item');
+    expect(removal?.operador.codigo).toBe(DEMO_CAIXA.codigo);
+    expect(removal?.autorizado_por?.codigo).toBe(DEMO_GERENTE.codigo);
+    expect(removal?.detalhe).toMatchObject({ codigo: leite.cProd });
+
+    // Both removals are voids of the open session's shift report.
+    const current = await product.api<{ id: string }>('GET', '/register-sessions/current');
+    const report = await product.api<{ voids: { tipo: string; descricao: string; valor: number }[] }>(
+      'GET',
+      `/register-sessions/${current.body.id}/report`,
+    );
+    const removed = report.body.voids.filter((v) => v.tipo === 'item' && v.descricao.includes(leite.xProd));
+    expect(removed.map((v) => v.valor)).toEqual([5.49, 5.49]);
+    await page.close();
+  });
+
+  it('a register closed elsewhere during a sale sends the cashier back to the opening screen', async () => {
+    const page = await newPage();
+    await signIn(page, DEMO_CAIXA.codigo, DEMO_CAIXA.pin);
+    if ((await cashierGate(page)) === 'open-register') await openRegister(page, '100,00');
+    const cafe = catalog.products[0];
+    if (cafe === undefined) throw new Error('catalog');
+    await enterCode(page, cafe.cProd, 1);
+
+    // The gerente closes the register from another terminal.
+    const signed = await fetch(`${product.apiBase}/operators/sign-in`, {
+      method: 'POST',
+      headers: { 'X-API-Key': product.apiKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ codigo: DEMO_GERENTE.codigo, pin: DEMO_GERENTE.pin }),
+    });
+    const { token } = (await signed.json()) as { token: string };
+    const current = await product.api<{ id: string }>('GET', '/register-sessions/current');
+    const notesBefore = (await product.api<{ total: number }>('GET', '/nfce?limit=1')).body.total;
+    const closed = await fetch(`${product.apiBase}/register-sessions/${current.body.id}/close`, {
+      method: 'POST',
+      headers: { 'X-API-Key': product.apiKey, 'X-Operator-Token': token, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ contagem: {} }),
+    });
+    expect(closed.status).toBe(200);
+
+    await page.keyboard.press('F10');
+    await page.getByTestId('payment-panel').waitFor();
+    await page.keyboard.press('2');
+    await page.keyboard.press('Enter');
+    // No note is issued on a closed register: the screen asks to open it again.
+    await page.getByTestId('register-open').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('code-input').count()).toBe(0);
+    expect((await product.api<{ total: number }>('GET', '/nfce?limit=1')).body.total).toBe(notesBefore);
+    await page.close();
+  });
+});
