@@ -1,8 +1,11 @@
 // "Testar conexão" (POST /v1/companies/:companyId/pix/test) against the embedded sandbox PSP: a token with the
 // credentials it issued; a mistyped client_secret is refused by the PSP, also after a restart (the sandbox
 // registers the secret it issued, not the one typed in); without settings 404.
+import path from 'node:path';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../api/harness.ts';
+import { openDatabase } from '../../src-main/db/client.ts';
 import { generateTestA1 } from '../../src-main/fiscal/certificate.ts';
 import type { PixConnectionTest } from '../../src-shared/contracts/pix.ts';
 
@@ -55,6 +58,31 @@ describe('POST /v1/companies/:companyId/pix/test', () => {
         json: { provedor: 'sandbox', chave: 'pix@balcao-demo.com.br' },
       });
       expect(again.status).toBe(200);
+      expect((await testOf(second)).status).toBe(200);
+    } finally {
+      await second.stop();
+    }
+  }, 60_000);
+
+  it('a sandbox config saved before migration 0019 keeps working credentials after it, also once edited', async () => {
+    const first = await startHarness();
+    const { dataDir, clock } = first;
+    await first.stop();
+    // Back to the state before 0019: no column for the issued secret, the migration not applied.
+    const { db, close } = openDatabase(path.join(dataDir, 'balcao.sqlite'));
+    try {
+      await sql`ALTER TABLE pix_configs DROP COLUMN sandbox_secret_enc`.execute(db);
+      await sql`DELETE FROM kysely_migration WHERE name = '2026_11_24_0019_pix_sandbox_secret'`.execute(db);
+    } finally {
+      close();
+    }
+    const second = await startHarness({ dataDir, clock });
+    try {
+      expect((await testOf(second)).status).toBe(200);
+      const put = await second.request('PUT', `/v1/companies/${second.companyId}/pix`, {
+        json: { provedor: 'sandbox', chave: 'outra@balcao-demo.com.br' },
+      });
+      expect(put.status).toBe(200);
       expect((await testOf(second)).status).toBe(200);
     } finally {
       await second.stop();
