@@ -163,4 +163,59 @@ describe('back office', () => {
     for (const re of FOR_INTEGRATORS) expect(await screenText(page)).not.toMatch(re);
     await page.close();
   });
+
+  it('walks a new company through the first setup and creates its first operator, a gerente', async () => {
+    const created = await product.api<{ id: string }>(
+      'POST',
+      '/companies',
+      {
+        cnpj: '11222333000181',
+        ie: '111111111119',
+        xNome: 'Loja Nova Ltda',
+        crt: 1,
+        endereco: {
+          xLgr: 'Rua Nova',
+          nro: '10',
+          xBairro: 'Centro',
+          cMun: '3550308',
+          uf: 'SP',
+          cep: '01001000',
+        },
+      },
+      product.organizationApiKey,
+    );
+    expect(created.status).toBe(201);
+    const page = await browser.newPage({ viewport: { width: 1024, height: 768 }, locale: 'pt-BR' });
+    page.on('pageerror', (e) => {
+      throw e;
+    });
+    // The owner's organization key reaches both companies; this terminal works for the new one.
+    await page.addInitScript(`localStorage.setItem('balcao.companyId', ${JSON.stringify(created.body.id)})`);
+    await page.goto(
+      `${product.url}/?api_key=${encodeURIComponent(product.organizationApiKey)}#/configuracoes/inicio`,
+    );
+    const guide = page.getByTestId('setup-guide');
+    await guide.waitFor();
+    const notice = page.getByTestId('setup-notice');
+    await expect.poll(() => notice.textContent()).toContain('primeiro operador (gerente)');
+    for (const step of ['certificado', 'csc', 'impressora', 'operador'])
+      await expect.poll(() => guide.locator(`[data-step=${step}]`).getAttribute('data-done')).toBe('false');
+    const form = page.getByTestId('first-operator');
+    await form.getByLabel('Nome do operador').fill('Maria Dona');
+    await form.getByLabel('PIN do operador').fill('4826');
+    await form.getByRole('button', { name: 'Criar gerente' }).click();
+    const createdText = page.getByText('Maria Dona criado com o código');
+    await createdText.or(form.getByTestId('error-banner')).first().waitFor();
+    if (!(await createdText.isVisible()))
+      throw new Error(`refused: ${await form.getByTestId('error-banner').textContent()}`);
+    await expect.poll(() => guide.locator('[data-step=operador]').getAttribute('data-done')).toBe('true');
+    const operators = await product.api<{ data: { nome: string; papel: string }[] }>(
+      'GET',
+      `/operators?companyId=${created.body.id}`,
+      undefined,
+      product.organizationApiKey,
+    );
+    expect(operators.body.data.map((o) => [o.nome, o.papel])).toEqual([['Maria Dona', 'gerente']]);
+    await page.close();
+  });
 });

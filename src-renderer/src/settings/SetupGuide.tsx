@@ -74,6 +74,8 @@ export function SetupNotice() {
 export function SetupGuide() {
   const { steps, reload } = useSetupSteps();
   const operatorMissing = steps.find((s) => s.id === 'operador')?.done === false;
+  // Said by the guide, not the form: the form goes away as soon as the step is done.
+  const [created, setCreated] = useState<string | null>(null);
   return (
     <>
       <h1>Primeiros passos</h1>
@@ -91,25 +93,33 @@ export function SetupGuide() {
           ))}
         </ol>
       </section>
-      {operatorMissing ? <FirstOperatorCard onCreated={() => void reload()} /> : null}
+      {created !== null ? <Banner kind="ok">{created}</Banner> : null}
+      {operatorMissing ? (
+        <FirstOperatorCard
+          onCreated={(text) => {
+            setCreated(text);
+            void reload();
+          }}
+        />
+      ) : null}
     </>
   );
 }
 
-function FirstOperatorCard(props: { onCreated: () => void }) {
+function FirstOperatorCard(props: { onCreated: (text: string) => void }) {
   const { api } = useApp();
   const [nome, setNome] = useState('');
   const [pin, setPin] = useState('');
-  const [created, setCreated] = useState<string | null>(null);
   const action = useAction();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const op = await action.run(() => api.operators.create({ nome: nome.trim(), papel: 'gerente', pin }));
     if (op === undefined) return;
-    setCreated(`${op.nome} criado com o código ${op.codigo}. Use esse código e o PIN para entrar no caixa.`);
     setNome('');
     setPin('');
-    props.onCreated();
+    props.onCreated(
+      `${op.nome} criado com o código ${op.codigo}. Use esse código e o PIN para entrar no caixa.`,
+    );
   };
   return (
     <section className="card" data-testid="first-operator">
@@ -135,7 +145,6 @@ function FirstOperatorCard(props: { onCreated: () => void }) {
           Criar gerente
         </button>
       </form>
-      {created !== null ? <Banner kind="ok">{created}</Banner> : null}
       <ErrorBanner error={action.error} />
     </section>
   );
