@@ -378,4 +378,75 @@ describe('register screens', () => {
     expect((await product.api<{ total: number }>('GET', '/nfce?limit=1')).body.total).toBe(notesBefore);
     await page.close();
   });
+
+  it('a sale refused for want of an approval asks at payment and is issued on the retry, under a new Idempotency-Key', async () => {
+    // A supervisor approves a 30 % discount on the spot, but an approval is held to the approver's own
+    // limit (20 %): the service refuses the sale (403 desconto) and the gerente answers the prompt then.
+    const supervisor = await product.api<{ codigo: string }>(
+      'POST',
+      `/operators?companyId=${product.companyId}`,
+      { nome: 'Supervisora Teste', papel: 'supervisor', pin: '3692' },
+    );
+    expect(supervisor.status).toBe(201);
+    const page = await newPage();
+    await signIn(page, DEMO_CAIXA.codigo, DEMO_CAIXA.pin);
+    if ((await cashierGate(page)) === 'open-register') await openRegister(page, '100,00');
+    const cafe = catalog.products[0];
+    if (cafe === undefined) throw new Error('catalog');
+    await enterCode(page, cafe.cProd, 1);
+    const prompt = page.getByTestId('supervisor-prompt');
+    const approve = async (codigo: string, pin: string) => {
+      await prompt.waitFor({ timeout: 30_000 });
+      expect(await prompt.getAttribute('data-acao')).toBe('desconto');
+      await page.keyboard.type(codigo);
+      await page.keyboard.press('Enter');
+      await page.keyboard.type(pin);
+      await page.keyboard.press('Enter');
+      await prompt.waitFor({ state: 'detached' });
+    };
+    await page.keyboard.press('F4');
+    await page.keyboard.type('30%');
+    await page.keyboard.press('Enter');
+    await approve(supervisor.body.codigo, '3692');
+    await expect.poll(() => page.getByTestId('sale-total').textContent()).toBe('R$ 13,23');
+
+    await page.keyboard.press('F10');
+    await page.getByTestId('payment-panel').waitFor();
+    await page.keyboard.press('3');
+    await page.keyboard.press('Enter');
+    await approve(DEMO_GERENTE.codigo, DEMO_GERENTE.pin);
+    const done = page.getByTestId('sale-done');
+    await done.waitFor({ timeout: 30_000 });
+    const note = await product.api<{ valor_total: string; operador: { codigo: string } | null }>(
+      'GET',
+      `/nfce/${await done.getAttribute('data-doc-id')}`,
+    );
+    expect(note.body.valor_total).toBe('13.23');
+    expect(note.body.operador?.codigo).toBe(DEMO_CAIXA.codigo);
+    await page.close();
+  });
+
+  it('an operator whose session ended (its role changed in the back office) is sent back to the sign-in at the next sale', async () => {
+    const created = await product.api<{ id: string; codigo: string }>(
+      'POST',
+      `/operators?companyId=${product.companyId}`,
+      { nome: 'Caixa Temporária', papel: 'caixa', pin: '4703' },
+    );
+    expect(created.status).toBe(201);
+    const page = await newPage();
+    await signIn(page, created.body.codigo, '4703');
+    if ((await cashierGate(page)) === 'open-register') await openRegister(page, '100,00');
+    await page.getByTestId('code-input').waitFor();
+    await enterCode(page, catalog.products[2]?.cProd ?? '', 1);
+    // A role change ends the operator's sessions on the service.
+    const promoted = await product.api('PUT', `/operators/${created.body.id}`, { papel: 'supervisor' });
+    expect(promoted.status).toBe(200);
+    await page.keyboard.press('F10');
+    await page.getByTestId('payment-panel').waitFor();
+    await page.keyboard.press('2');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('operator-sign-in').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('signin-error').textContent()).toContain('A sessão do operador terminou');
+    await page.close();
+  });
 });

@@ -18,7 +18,10 @@ import { MovementForm } from '../register/Movement.tsx';
 import { OpenRegister } from '../register/OpenRegister.tsx';
 import '../register/register.css';
 import { SignIn } from './SignIn.tsx';
-import { setSignedOperator, useSignedOperator, type SignedOperator } from './store.ts';
+import { operatorSessionEnded, setSignedOperator, useSignedOperator, type SignedOperator } from './store.ts';
+
+const SESSION_ENDED =
+  'A sessão do operador terminou (expirou, foi encerrada ou o papel mudou): entre de novo.';
 
 /** The register (terminal) number this screen signs in to; the service's default. */
 const CAIXA = '1';
@@ -91,7 +94,7 @@ function RegisterGate(props: { operator: SignedOperator }) {
       (e: unknown) => {
         if (!live) return;
         // The token expired or was signed out elsewhere: back to the sign-in.
-        if (e instanceof ApiRequestError && e.status === 401) setSignedOperator(null);
+        if (e instanceof ApiRequestError && e.status === 401) operatorSessionEnded(SESSION_ENDED);
         else setNotice({ kind: 'error', text: `Caixa: ${e instanceof Error ? e.message : String(e)}` });
       },
     );

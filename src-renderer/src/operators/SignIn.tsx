@@ -6,6 +6,7 @@ import { useApp } from '../context.ts';
 import { dateTimeBr } from '../format.ts';
 import { detailPt, errorMessage } from '../messages.ts';
 import { enterRuns } from './keys.ts';
+import { sessionEndReason } from './store.ts';
 
 /** The refusal in words for the person at the register. */
 export function signInProblem(e: unknown): string {
@@ -37,7 +38,7 @@ export function SignIn(props: { caixa: string; onSignedIn: (answer: OperatorSign
   const [codigo, setCodigo] = useState('');
   const [pin, setPin] = useState('');
   const [step, setStep] = useState<'codigo' | 'pin'>('codigo');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(sessionEndReason);
   const [pending, setPending] = useState(false);
   const codigoRef = useRef<HTMLInputElement>(null);
   const pinRef = useRef<HTMLInputElement>(null);

@@ -10,6 +10,7 @@ export interface SignedOperator extends OperatorSignIn {
 
 const STORAGE = 'balcao.operator';
 const listeners = new Set<() => void>();
+let endedBecause: string | null = null;
 let cached: { raw: string | null; value: SignedOperator | null } = { raw: null, value: null };
 
 function storage(): Storage | null {
@@ -41,9 +42,21 @@ export function signedOperator(): SignedOperator | null {
 }
 
 export function setSignedOperator(op: SignedOperator | null): void {
+  if (op !== null) endedBecause = null;
   if (op === null) storage()?.removeItem(STORAGE);
   else storage()?.setItem(STORAGE, JSON.stringify(op));
   listeners.forEach((l) => l());
+}
+
+/** The service no longer knows the operator's token (expired, signed out elsewhere, role changed). */
+export function operatorSessionEnded(reason: string): void {
+  endedBecause = reason;
+  setSignedOperator(null);
+}
+
+/** Why the last session ended, for the sign-in screen; forgotten at the next sign-in. */
+export function sessionEndReason(): string | null {
+  return endedBecause;
 }
 
 function subscribe(onChange: () => void): () => void {

@@ -11,6 +11,7 @@ import {
 } from '../../../src-shared/contracts/api-client.ts';
 import { roleAllows, type OperatorAction } from '../../../src-shared/tables/operator-roles.ts';
 import { newIdempotencyKey } from '../components.tsx';
+import { operatorSessionEnded } from '../operators/store.ts';
 import { useApproval } from '../operators/SupervisorPrompt.tsx';
 import { useRegister } from './context.ts';
 
@@ -137,6 +138,11 @@ export function useCashierRules() {
       } catch (error) {
         // Closed from another terminal or the back office: back to the opening screen.
         if (error instanceof ApiRequestError && error.body.error === 'caixa_fechado') register?.reload();
+        // The operator's session ended meanwhile: nobody may sell until someone signs in again.
+        if (error instanceof ApiRequestError && error.body.error === 'operador_nao_autenticado')
+          operatorSessionEnded(
+            'A sessão do operador terminou (expirou, foi encerrada ou o papel mudou): entre de novo. A venda em curso não foi emitida.',
+          );
         throw error;
       }
     },
