@@ -73,10 +73,12 @@ describe('back office', () => {
         .poll(() => page.evaluate('location.hash'))
         .toBe('#/documentos?modelo=65&status=autorizada');
       await expect.poll(() => rows.count()).toBe(2);
-      // Period filter typed the Brazilian way: today's notes stay, a period that ended yesterday has none.
-      const today = new Date();
+      // Period filter typed the Brazilian way: the notes' day keeps them, a period that ended the day before
+      // has none. The day is the notes' own (Brasília calendar), which differs from UTC's from 00:00 to 03:00 UTC.
+      const issued = await product.api<{ dh_emissao: string }>('GET', `/nfce/${first.id}`);
+      const today = new Date(`${issued.body.dh_emissao.slice(0, 10)}T12:00:00Z`);
       const br = (d: Date) =>
-        `${String(d.getDate()).padStart(2, '0')}/${String(d.getMonth() + 1).padStart(2, '0')}/${d.getFullYear()}`;
+        `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear()}`;
       await page.getByLabel('Data inicial').fill(br(today));
       await expect.poll(() => page.evaluate<string>('location.hash')).toContain('data_inicio=');
       await expect.poll(() => rows.count()).toBe(2);
