@@ -78,6 +78,8 @@ export interface TerminalPrefs {
   /** The printer used by this terminal (id of /v1/companies/:id/printers). */
   printerId: string | null;
   receiptWidth: 58 | 80;
+  /** This terminal's register number: its operators sign in to it and it has its own session and count. */
+  caixa: string;
 }
 
 const PREFS_STORAGE = 'balcao.terminal';
@@ -85,6 +87,7 @@ const DEFAULT_PREFS: TerminalPrefs = {
   allowPriceOverride: true,
   printerId: null,
   receiptWidth: 80,
+  caixa: '1',
 };
 
 export function loadPrefs(): TerminalPrefs {

@@ -150,4 +150,28 @@ describe('operator sign-in', () => {
     await expect.poll(() => error.textContent()).toBe('Código de operador não encontrado ou inativo.');
     await page.close();
   }, 120_000);
+
+  it('a second terminal set as caixa 2 signs in to it and opens its own register', async () => {
+    const page = await openCashier();
+    await page.goto(`${product.url}/#/configuracoes/terminal`);
+    const field = page.getByLabel('Número deste caixa');
+    await field.fill('2');
+    await page.getByText('Este terminal é o caixa 2.').waitFor();
+    await page.goto(`${product.url}/#/caixa`);
+    expect(await cashierGate(page)).toBe('sign-in');
+    expect(await page.getByTestId('operator-sign-in').textContent()).toContain('Entrar no caixa 2');
+    await signIn(page, DEMO_CAIXA.codigo, DEMO_CAIXA.pin);
+    // Caixa 1 may be open (the first test): caixa 2 has no session yet and asks for its own float.
+    expect(await cashierGate(page)).toBe('open-register');
+    await openRegister(page, '75,00');
+    await page.getByTestId('code-input').waitFor();
+    const second = await product.api<{ caixa: string; fundo_troco: number }>(
+      'GET',
+      '/register-sessions/current?caixa=2',
+    );
+    expect(second.status).toBe(200);
+    expect([second.body.caixa, second.body.fundo_troco]).toEqual(['2', 75]);
+    expect(await page.getByTestId('operator-bar').textContent()).toContain('Caixa 2');
+    await page.close();
+  }, 120_000);
 });

@@ -23,9 +23,6 @@ import { operatorSessionEnded, setSignedOperator, useSignedOperator, type Signed
 const SESSION_ENDED =
   'A sessão do operador terminou (expirou, foi encerrada ou o papel mudou): entre de novo.';
 
-/** The register (terminal) number this screen signs in to; the service's default. */
-const CAIXA = '1';
-
 /** The register menu may leave the sale screen only between sales: nothing typed would be lost. */
 function saleIsIdle(): boolean {
   const cashier = document.querySelector<HTMLElement>('.cashier');
@@ -37,7 +34,7 @@ function saleIsIdle(): boolean {
 }
 
 export function CashierGate() {
-  const { api, company } = useApp();
+  const { api, company, prefs } = useApp();
   const operator = useSignedOperator(company.id);
   // Whether the company has operators at all: until the first one is registered the cashier sells as
   // before (first setup), and so does a service without /v1/operators.
@@ -59,7 +56,7 @@ export function CashierGate() {
   if (operator === null)
     return (
       <SignIn
-        caixa={CAIXA}
+        caixa={prefs.caixa}
         onSignedIn={(answer) => setSignedOperator({ ...answer, companyId: company.id })}
       />
     );

@@ -39,10 +39,39 @@ export function TerminalSection() {
             <option value="58">58 mm</option>
           </select>
         </Field>
+        <CaixaField />
         {saved ? <Banner kind="ok">Preferências salvas.</Banner> : null}
       </section>
       <ScaleLayoutCard />
     </>
+  );
+}
+
+/** The register number of this terminal (two terminals, two registers: each its own float and count). */
+function CaixaField() {
+  const { prefs, setPrefs } = useApp();
+  const [text, setText] = useState(prefs.caixa);
+  const [note, setNote] = useState<string | null>(null);
+  const valid = /^[0-9A-Za-z-]{1,10}$/.test(text);
+  return (
+    <Field
+      label="Número deste caixa"
+      error={valid ? undefined : 'De 1 a 10 letras, dígitos ou hífen.'}
+      hint={note ?? 'Quem entrar neste terminal abre e fecha este caixa; vale a partir da próxima entrada.'}
+    >
+      <input
+        aria-label="Número deste caixa"
+        value={text}
+        onChange={(e) => {
+          const next = e.target.value.trim();
+          setText(next);
+          if (/^[0-9A-Za-z-]{1,10}$/.test(next)) {
+            setPrefs({ ...prefs, caixa: next });
+            setNote(`Este terminal é o caixa ${next}.`);
+          }
+        }}
+      />
+    </Field>
   );
 }
 
