@@ -140,10 +140,26 @@ function keyProblem(key: string): string | null {
 }
 
 /**
- * Answers that are not kept: 400 (the request was refused before anything ran, so a corrected retry may
- * reuse the key) and 503 (the queue was not running yet). Everything else, errors included, is replayed.
+ * Answers that are not kept, because nothing ran and a retry with the same key must be able to go through:
+ * 400 (a corrected body), 401/403/423 (a new operator token or a supervisor's approval in the headers: issue 13),
+ * 503 (the queue was not running yet) and the refusals of a sale that waits on the store, not on the request:
+ * the register opened (caixa_fechado) or the PIX charge paid (pix_nao_pago). Everything else, other errors
+ * included, is replayed.
  */
-const notKept = (status: number) => status === 400 || status === 503;
+const NOT_KEPT_STATUS: ReadonlySet<number> = new Set([400, 401, 403, 423, 503]);
+const NOT_KEPT_CODES: ReadonlySet<string> = new Set(['caixa_fechado', 'pix_nao_pago']);
+
+function notKept(status: number, body: string): boolean {
+  if (NOT_KEPT_STATUS.has(status)) return true;
+  if (status < 400) return false;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const code = typeof parsed === 'object' && parsed !== null ? (parsed as { error?: unknown }).error : null;
+    return typeof code === 'string' && NOT_KEPT_CODES.has(code);
+  } catch {
+    return false;
+  }
+}
 
 const lastSweep = new WeakMap<Db, number>();
 
@@ -323,7 +339,7 @@ export function idempotency(deps: IdempotencyDeps, options: IdempotencyOptions =
             ? 'application/json; charset=utf-8'
             : null;
       // Stored before the answer leaves: once the client has it, a retry finds it.
-      const persist = notKept(status)
+      const persist = notKept(status, text)
         ? release()
         : db
             .updateTable('idempotency_keys')

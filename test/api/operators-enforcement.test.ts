@@ -174,6 +174,34 @@ describe('operator rules on sales', () => {
     expect((again.body as ErrorBody).details[0]?.error).toBe('authorization already used');
   });
 
+  it('a sale refused for want of an approval goes through on a retry with the same Idempotency-Key', async () => {
+    const key = `approval-retry-${Date.now()}`;
+    const body = sale({}, { valorUnitario: '8.25' });
+    const withKey = (approval?: string) =>
+      h.request('POST', '/v1/nfce/venda', {
+        json: body,
+        headers: {
+          'Idempotency-Key': key,
+          'X-Operator-Token': caixa,
+          ...(approval === undefined ? {} : { 'X-Supervisor-Authorization': approval }),
+        },
+      });
+    const before = await documentsCount();
+    const refused = await withKey();
+    expect(refused.status).toBe(403);
+    expect((refused.body as ErrorBody).error).toBe('autorizacao_necessaria');
+    expect(await documentsCount()).toBe(before);
+    // Nothing ran, so the refusal is not what the key replays: the approved retry is issued.
+    const approved = await withKey(await authorize('7', '7302', 'preco'));
+    expect(approved.status, JSON.stringify(approved.body)).toBe(201);
+    expect(await documentsCount()).toBe(before + 1);
+    // From then on the key replays the sale, never a second note.
+    const replay = await withKey();
+    expect(replay.status).toBe(201);
+    expect((replay.body as Doc).id).toBe((approved.body as Doc).id);
+    expect(await documentsCount()).toBe(before + 1);
+  });
+
   it('holds discounts to the limit of the role and of the approver', async () => {
     // 2.00 of 20.00 (10 %): above the caixa's 5 %.
     const refused = await sell(caixa, sale({ valorDesconto: '2.00' }));

@@ -379,7 +379,7 @@ describe('register screens', () => {
     await page.close();
   });
 
-  it('a sale refused for want of an approval asks at payment and is issued on the retry, under a new Idempotency-Key', async () => {
+  it('a sale refused for want of an approval asks at payment and is issued on the retry under the same Idempotency-Key', async () => {
     // A supervisor approves a 30 % discount on the spot, but an approval is held to the approver's own
     // limit (20 %): the service refuses the sale (403 desconto) and the gerente answers the prompt then.
     const supervisor = await product.api<{ codigo: string }>(

@@ -10,7 +10,6 @@ import {
   type SalePayload,
 } from '../../../src-shared/contracts/api-client.ts';
 import { roleAllows, type OperatorAction } from '../../../src-shared/tables/operator-roles.ts';
-import { newIdempotencyKey } from '../components.tsx';
 import { operatorSessionEnded } from '../operators/store.ts';
 import { useApproval } from '../operators/SupervisorPrompt.tsx';
 import { useRegister } from './context.ts';
@@ -116,21 +115,16 @@ export function useCashierRules() {
   );
 
   /**
-   * Issues the sale with the approvals given; a 403 still asking for one prompts and retries. The service
-   * keeps a refused answer under its Idempotency-Key (a retry with the same key gets the same 403), so an
-   * approved retry goes with a new key, written back into `attempt` for the caller's own retries: a refusal
-   * created no note, and the key of the last request is the one that may have.
+   * Issues the sale with the approvals given; a 403 still asking for one prompts and retries under the same
+   * Idempotency-Key (the service does not keep a refusal that ran nothing, so the approved retry is issued and
+   * a retry after a lost answer still finds that one sale).
    */
   const sell = useCallback(
     async (api: ApiClient, body: SalePayload, attempt: { key: string }): Promise<DocumentView> => {
-      let round = 0;
       try {
         const doc = await withApproval(
           api,
-          (client) => {
-            if (round++ > 0) attempt.key = newIdempotencyKey('venda');
-            return client.nfce.sell(body, attempt.key);
-          },
+          (client) => client.nfce.sell(body, attempt.key),
           approvals.current,
         );
         approvals.current = [];
