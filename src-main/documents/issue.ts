@@ -17,7 +17,7 @@ import { assertAllowed } from './state-machine.ts';
 import { documentsRepository, type DocumentRow } from './repository.ts';
 import { loadCompanyFiscal, lookupsFor, type CompanyFiscal } from './context.ts';
 import { linkIdempotencyKey } from './idempotency-link.ts';
-import { linkSaleRegister } from '../register/sale-context.ts';
+import { checkSendRegister, linkSaleRegister } from '../register/sale-context.ts';
 import { claimPixCharges, pixChargesForSale } from '../pix/sale.ts';
 
 export const VER_PROC = 'Balcao 0.1.0';
@@ -287,7 +287,14 @@ export async function issueDocument(
         if (current !== undefined && (current.status === 'autorizada' || current.status === 'denegada'))
           throw new AttemptSettled(current);
         row.replaces = replaces.id;
-        await documentsRepository.update(trx, row.id, { replaces: replaces.id });
+        // The re-issue is the same sale: same register session and operator, also when it was a draft sent
+        // (no sale context then).
+        const inherited = {
+          register_session_id: current?.register_session_id ?? null,
+          operator_id: current?.operator_id ?? null,
+        };
+        Object.assign(row, inherited);
+        await documentsRepository.update(trx, row.id, { replaces: replaces.id, ...inherited });
         await documentsRepository.update(trx, replaces.id, {
           replaced_by: row.id,
           updated_at: row.updated_at,
@@ -611,6 +618,8 @@ async function queueSend(deps: IssueDeps, id: string): Promise<number> {
     const doc = await documentsRepository.findById(trx, id);
     if (doc === undefined) throw new ApiError(404, 'not_found', 'Document not found.');
     assertAllowed(doc.status, 'send');
+    // A note of a register session closed since is re-tied to the open one or refused (issue 13).
+    doc.register_session_id = await checkSendRegister(trx, doc);
     // An NFC-e draft signed for the other emission mode (online vs offline contingency) is re-signed too.
     const modeChanged = doc.modelo === 65 && (await offlineMode(trx, doc.company_id)) !== (doc.tp_emis === 9);
     const stale =

@@ -68,3 +68,69 @@ export async function linkSaleRegister(
     .where('register_session_id', 'is', null)
     .execute();
 }
+
+/** Who sends a draft (POST /v1/nfce/:id/send with X-Operator-Token): the operator and its register. */
+export interface SendRegister {
+  companyId: string;
+  caixa: string;
+}
+
+const sender = new AsyncLocalStorage<SendRegister>();
+
+/** Runs a draft's send with the operator sending it in context (null: other software's send, as is). */
+export function withSendRegister<T>(register: SendRegister | null, send: () => Promise<T>): Promise<T> {
+  return register === null ? send() : sender.run(register, send);
+}
+
+/**
+ * Called inside the transaction that queues a draft (or a rejected note) for the authority, before anything
+ * is sent. A note tied to a register session that has been closed since would land after its shift report
+ * was fixed: it is re-tied to the currently open session of the same caixa when an operator of that caixa
+ * sends it (the sale happens now, in that shift), and refused with 409 caixa_fechado otherwise, nothing sent.
+ * Notes without a session (other software's) and notes of an open session pass as before. Returns the
+ * session the note belongs to now.
+ */
+export async function checkSendRegister(
+  trx: Db,
+  doc: { id: string; company_id: string; register_session_id?: string | null },
+): Promise<string | null> {
+  const sessionId = doc.register_session_id ?? null;
+  if (sessionId === null) return null;
+  const session = await trx
+    .selectFrom('register_sessions')
+    .select(['status', 'caixa'])
+    .where('id', '=', sessionId)
+    .executeTakeFirst();
+  if (session === undefined || session.status === 'aberta') return sessionId;
+  const who = sender.getStore();
+  if (who !== undefined && who.companyId === doc.company_id && who.caixa === session.caixa) {
+    const open = await trx
+      .selectFrom('register_sessions')
+      .select('id')
+      .where('company_id', '=', doc.company_id)
+      .where('caixa', '=', session.caixa)
+      .where('status', '=', 'aberta')
+      .executeTakeFirst();
+    if (open !== undefined) {
+      await trx
+        .updateTable('documents')
+        .set({ register_session_id: open.id })
+        .where('id', '=', doc.id)
+        .execute();
+      return open.id;
+    }
+  }
+  throw new ApiError(
+    409,
+    'caixa_fechado',
+    `Esta venda é do caixa ${session.caixa}, que já foi fechado: abra o caixa ${session.caixa} e envie-a por um operador dele.`,
+    [
+      {
+        field: 'caixa',
+        error:
+          `the draft belongs to register ${session.caixa}'s session ${sessionId}, closed since; ` +
+          `send it with the X-Operator-Token of an operator signed in to register ${session.caixa} while it is open`,
+      },
+    ],
+  );
+}

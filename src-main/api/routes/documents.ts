@@ -26,10 +26,10 @@ import { pageOf } from '../../db/paginate.ts';
 import { publishDocumentEvent } from '../../webhooks/publisher.ts';
 import { autoPrintDocument } from '../../printing/auto-print.ts';
 import { linkSaleToRegister, registerForSale } from './register.ts';
-import { withSaleRegister } from '../../register/sale-context.ts';
+import { withSaleRegister, withSendRegister } from '../../register/sale-context.ts';
 import { documentCompanyOf, idempotency } from '../../documents/idempotency.ts';
 import { approveSale, recordSale } from '../middleware/operator-sale.ts';
-import { recordApproved, requireApproval } from '../middleware/operator.ts';
+import { operatorOf, recordApproved, requireApproval } from '../middleware/operator.ts';
 import { operatorRefsOf } from '../../operators/service.ts';
 import {
   cancelRequestSchema as cancelSchema,
@@ -233,12 +233,20 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
   router.post('/:id/send', sendIdempotency, async (req, res) => {
     const doc = await documentFor(req, res);
     const sync = req.query['sync'] === 'true';
+    // A draft of a register closed since is re-tied to its caixa's open session only when an operator of
+    // that caixa sends it (issue 13); the operator's register rides along into the send's transaction.
+    const current = operatorOf(res);
+    const sender = current === null ? null : { companyId: current.operator.company_id, caixa: current.caixa };
     if (sync && doc.modelo === 65) {
       // The cashier's mode: authorized, or issued in offline contingency, within the sale's bounded wait.
-      await answerSyncNfce(res, (await sendNfceSale(issueDeps(), doc.id, SALE_WAIT_MS)).document);
+      const sent = await withSendRegister(sender, () => sendNfceSale(issueDeps(), doc.id, SALE_WAIT_MS));
+      await answerSyncNfce(res, sent.document);
       return;
     }
-    await answerSend(res, await sendDocument(issueDeps(), doc.id, sync ? SYNC_WAIT_MS : null), sync);
+    const sent = await withSendRegister(sender, () =>
+      sendDocument(issueDeps(), doc.id, sync ? SYNC_WAIT_MS : null),
+    );
+    await answerSend(res, sent, sync);
   });
 
   router.get('/:id', async (req, res) => {
