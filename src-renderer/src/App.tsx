@@ -4,11 +4,11 @@ import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react
 import { createApiClient, ApiRequestError } from '../../src-shared/contracts/api-client.ts';
 import type { CompanyView } from '../../src-shared/contracts/companies.ts';
 import { Banner } from './components.tsx';
-import { AppContext, useApp, type AppState } from './context.ts';
+import { AppContext, type AppState } from './context.ts';
 import { errorMessage } from './messages.ts';
 import { setSignedOperator, useSignedOperator } from './operators/store.ts';
 import { SupervisorProvider } from './operators/SupervisorPrompt.tsx';
-import { href, useRoute } from './router.ts';
+import { useRoute } from './router.ts';
 import {
   forgetApiKey,
   loadPrefs,
@@ -21,7 +21,7 @@ import {
   type TerminalPrefs,
 } from './session.ts';
 import { StatusBar } from './StatusBar.tsx';
-import { taxIdBr } from './format.ts';
+import { TopBar } from './TopBar.tsx';
 import { Screen } from './screens.tsx';
 import { SetupNotice } from './settings/SetupGuide.tsx';
 
@@ -108,68 +108,12 @@ export function App() {
   );
 }
 
-const NAV: readonly [string, string][] = [
-  ['/caixa', 'Caixa'],
-  ['/documentos', 'Documentos'],
-  ['/nfe/nova', 'Nova NF-e'],
-  ['/lotes', 'Lotes'],
-  ['/recebidas', 'Recebidas'],
-  ['/produtos', 'Produtos'],
-  ['/operadores', 'Operadores'],
-  ['/caixas', 'Caixas'],
-  ['/relatorios', 'Relatórios'],
-  ['/configuracoes', 'Configurações'],
-  ['/ajuda', 'Ajuda'],
-];
-
 function Layout() {
-  const { company, companies, selectCompany, logout } = useApp();
   const route = useRoute();
   const section = `/${route.parts[0] ?? 'caixa'}`;
   return (
     <div className="app">
-      <header className="topbar">
-        <span className="brand">Balcão</span>
-        <nav className="nav">
-          {NAV.map(([path, label]) => (
-            <a
-              key={path}
-              href={href(path)}
-              className={
-                (path === '/nfe/nova' ? route.path === path : section === path && route.path !== '/nfe/nova')
-                  ? 'active'
-                  : ''
-              }
-              tabIndex={-1}
-            >
-              {label}
-            </a>
-          ))}
-        </nav>
-        <span className="company">
-          {companies.length > 1 ? (
-            <select
-              aria-label="Empresa"
-              value={company.id}
-              onChange={(e) => selectCompany(e.target.value)}
-              tabIndex={-1}
-            >
-              {companies.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.xFant ?? c.xNome} — {taxIdBr(c.cnpj)}
-                </option>
-              ))}
-            </select>
-          ) : (
-            <span title={company.xNome}>
-              {company.xFant ?? company.xNome} · {taxIdBr(company.cnpj)}
-            </span>
-          )}
-          <button type="button" className="ghost small" onClick={logout} tabIndex={-1}>
-            Sair
-          </button>
-        </span>
-      </header>
+      <TopBar />
       <main className="content">
         {section === '/caixa' ? null : <SetupNotice />}
         <Screen route={route} />
