@@ -1,6 +1,7 @@
 // Sales reports for the back office (issue 13 item 11): the company's NF-e and NFC-e sales of a period
 // grouped by day, register session, operator, product or payment method, as JSON or a pt-BR spreadsheet
-// CSV. Sums are exact (bigint cents; quantities at the layout's 4 decimals).
+// CSV. Sums are exact (bigint cents; quantities at the layout's 4 decimals). Notes are read from their signed
+// NFe (the nfeProc adds only the protocol): the groups a grouping needs, never the whole note.
 import type { Db } from '../db/client.ts';
 import { cents, formatScaled, parseScaled, SCALE } from '../../src-shared/money.ts';
 import { outputDocumentOf } from '../outputs/document.ts';
@@ -12,6 +13,7 @@ import { methodLabel, dataHora } from './ticket.ts';
 import { registerRepository } from './repository.ts';
 import { timeZoneOf } from './local-day.ts';
 import { paymentsOfXml } from './pag.ts';
+import { itemsOfXml } from './det.ts';
 
 interface Line {
   chave: string;
@@ -32,7 +34,6 @@ async function notesOf(db: Db, companyId: string, de: string, ate: string) {
       'v_nf',
       'dh_emi',
       'xml',
-      'proc_xml',
       'register_session_id',
       'operator_id',
       'payload_json',
@@ -164,7 +165,9 @@ export async function salesReport(
         break;
       }
       case 'produto': {
-        for (const [index, item] of outputDocumentOf(n).items.entries()) {
+        // Only the prod groups are read; a note they do not give is read whole, as before.
+        const items = itemsOfXml(n.xml) ?? outputDocumentOf({ ...n, proc_xml: null }).items;
+        for (const [index, item] of items.entries()) {
           const l = line(item.cProd, await productName(n, index, item), true);
           l.notes.add(n.id);
           l.itens = (l.itens ?? 0n) + parseScaled(item.qCom, SCALE.quantity);
