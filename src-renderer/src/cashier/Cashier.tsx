@@ -24,6 +24,7 @@ import { claimKeys, setBusy } from './key-buffer.ts';
 import { Receipt } from './Receipt.tsx';
 import { loadScaleLayout } from './scale-prefs.ts';
 import { PixCharge, usePixProvider } from './PixCharge.tsx';
+import { heldSale, holdSaleIfSessionEnded, releaseHeldSale } from '../operators/held-sale.ts';
 import type { PixChargeView } from '../../../src-shared/contracts/pix.ts';
 import {
   BurstTracker,
@@ -140,7 +141,9 @@ export function Cashier() {
   const { api, prefs, company } = useApp();
   // The signed-in operator's limits: a supervisor's PIN for what the role cannot do alone.
   const rules = useCashierRules();
-  const [sale, setSale] = useState<Sale>(EMPTY_SALE);
+  // A sale whose operator's session ended comes back on screen for whoever signs in next (held-sale.ts).
+  const [held] = useState(() => heldSale(company.id));
+  const [sale, setSale] = useState<Sale>(held?.sale ?? EMPTY_SALE);
   const [mode, setMode] = useState<Mode>('sale');
   const [dialog, setDialog] = useState<Dialog>(null);
   // Dynamic PIX (PixCharge.tsx): the company's PSP, and the amount of the charge on screen.
@@ -148,7 +151,14 @@ export function Cashier() {
   const [pixCents, setPixCents] = useState<bigint | null>(null);
   const [selected, setSelected] = useState<number | null>(null);
   const [nextQuantity, setNextQuantity] = useState<string | null>(null);
-  const [notice, setNotice] = useState<{ kind: 'error' | 'ok' | 'info'; text: string } | null>(null);
+  const [notice, setNotice] = useState<{ kind: 'error' | 'ok' | 'info'; text: string } | null>(
+    held === null
+      ? null
+      : {
+          kind: 'info',
+          text: 'Venda retomada: a sessão do operador anterior terminou antes de ela ser emitida.',
+        },
+  );
   const [saleError, setSaleError] = useState<unknown>(null);
   const [result, setResult] = useState<{ doc: DocumentView; change: bigint } | null>(null);
   const [code, setCode] = useState('');
@@ -164,7 +174,21 @@ export function Cashier() {
   const burst = useRef(new BurstTracker<PaySnapshot>()).current;
   const cache = useRef(new ProductCache()).current;
   const lookups = useRef<Promise<void>>(Promise.resolve());
-  const attempt = useRef<{ body: string; key: string } | null>(null);
+  const attempt = useRef<{ body: string; key: string } | null>(held?.attempt ?? null);
+  useEffect(() => {
+    if (held !== null) releaseHeldSale(held);
+  }, [held]);
+  // What is on screen as the cashier goes: held when it goes because the operator's session ended.
+  const onScreen = useRef({ sale, mode });
+  onScreen.current = { sale, mode };
+  useEffect(
+    () => () => {
+      const { sale: left, mode: leftMode } = onScreen.current;
+      if (leftMode !== 'done')
+        holdSaleIfSessionEnded({ companyId: company.id, sale: left, attempt: attempt.current });
+    },
+    [company.id],
+  );
   const totals = totalsOf(sale);
   const selectedItem = sale.items.find((i) => i.key === selected) ?? sale.items.at(-1);
 

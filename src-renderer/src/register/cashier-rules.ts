@@ -135,7 +135,7 @@ export function useCashierRules() {
         // The operator's session ended meanwhile: nobody may sell until someone signs in again.
         if (error instanceof ApiRequestError && error.body.error === 'operador_nao_autenticado')
           operatorSessionEnded(
-            'A sessão do operador terminou (expirou, foi encerrada ou o papel mudou): entre de novo. A venda em curso não foi emitida.',
+            'A sessão do operador terminou (expirou, foi encerrada ou o papel mudou): entre de novo. A venda em curso não foi emitida e volta à tela quando alguém entrar.',
           );
         throw error;
       }
