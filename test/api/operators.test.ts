@@ -1,29 +1,15 @@
 // Operators (issue 13 item 1) against the running service: management, sign-in with code + PIN, wrong-PIN
 // lockout on the service's clock, slow hashes, and the supervisor's single-use approval.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiDocument } from '../../src-shared/contracts/api-routes.ts';
 import { pinHashParams, verifyPin } from '../../src-main/operators/pin.ts';
-import { checkResponse } from '../contract/openapi-check.ts';
-import { startHarness, type Harness, type RequestOptions, type TestResponse } from './harness.ts';
+import { startHarness, type Harness } from './harness.ts';
+import { contractCaller } from './operator-helpers.ts';
 
-const doc = openApiDocument('test');
 let h: Harness;
 /** Every answer of this file, for the "PIN never answered" check. */
 const answers: string[] = [];
 
-async function call(method: string, url: string, options: RequestOptions = {}): Promise<TestResponse> {
-  const res = await h.request(method, url, options);
-  answers.push(res.text);
-  const problems = checkResponse(doc, {
-    method,
-    path: url,
-    status: res.status,
-    contentType: res.headers.get('content-type'),
-    body: res.body,
-  });
-  expect(problems, `${method} ${url}`).toEqual([]);
-  return res;
-}
+const call = contractCaller(() => h, { onAnswer: (res) => answers.push(res.text) });
 
 interface View {
   id: string;

@@ -2,25 +2,12 @@
 // suprimento, sales tied to the session and refused on a closed register, the blind close with its
 // differences, the shift report, and a restart mid-shift that keeps the session and its movements.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiDocument } from '../../src-shared/contracts/api-routes.ts';
-import { checkResponse } from '../contract/openapi-check.ts';
-import { startHarness, type Harness, type RequestOptions, type TestResponse } from './harness.ts';
+import { startHarness, type Harness } from './harness.ts';
+import { asOperator, contractCaller, signInToken } from './operator-helpers.ts';
 
-const doc = openApiDocument('test');
 let h: Harness;
 
-async function call(method: string, url: string, options: RequestOptions = {}): Promise<TestResponse> {
-  const res = await h.request(method, url, options);
-  const problems = checkResponse(doc, {
-    method,
-    path: url,
-    status: res.status,
-    contentType: res.headers.get('content-type'),
-    body: res.body,
-  });
-  expect(problems, `${method} ${url}`).toEqual([]);
-  return res;
-}
+const call = contractCaller(() => h);
 
 interface Ref {
   id: string;
@@ -88,15 +75,8 @@ const sale = (valor: string, pagamentos: { metodo: string; valor: string }[]) =>
   pagamentos,
 });
 
-async function signIn(codigo: string, pin: string, caixa: string): Promise<string> {
-  const res = await call('POST', '/v1/operators/sign-in', { json: { codigo, pin, caixa } });
-  expect(res.status, res.text).toBe(200);
-  return (res.body as { token: string }).token;
-}
-const as = (token: string, json?: unknown): RequestOptions => ({
-  headers: { 'X-Operator-Token': token },
-  ...(json === undefined ? {} : { json }),
-});
+const signIn = (codigo: string, pin: string, caixa: string) => signInToken(call, codigo, pin, caixa);
+const as = asOperator;
 
 let caixa: string;
 let gerente: string;

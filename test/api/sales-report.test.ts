@@ -3,32 +3,12 @@
 // operator and product the lines add up to the sales; a cancelled sale is left out and counted apart; CSV
 // export for a pt-BR spreadsheet.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiDocument } from '../../src-shared/contracts/api-routes.ts';
-import { checkResponse } from '../contract/openapi-check.ts';
-import { startHarness, type Harness, type RequestOptions, type TestResponse } from './harness.ts';
+import { startHarness, type Harness } from './harness.ts';
+import { contractCaller, signInToken } from './operator-helpers.ts';
 
-const doc = openApiDocument('test');
 let h: Harness;
 
-async function call(method: string, url: string, options: RequestOptions = {}): Promise<TestResponse> {
-  for (;;) {
-    const res = await h.request(method, url, options);
-    // The manual clock stands still: a 429 moves it past the per-second budget.
-    if (res.status === 429) {
-      h.clock.advance(Number(res.headers.get('Retry-After') ?? '1') * 1000);
-      continue;
-    }
-    const problems = checkResponse(doc, {
-      method,
-      path: url,
-      status: res.status,
-      contentType: res.headers.get('content-type'),
-      body: res.body,
-    });
-    expect(problems, `${method} ${url}`).toEqual([]);
-    return res;
-  }
-}
+const call = contractCaller(() => h, { waitOut429: true });
 
 interface Line {
   chave: string;
@@ -98,10 +78,7 @@ function kept(sale: Made): Map<string, number> {
 
 beforeAll(async () => {
   h = await startHarness();
-  const signed = await call('POST', '/v1/operators/sign-in', {
-    json: { codigo: '1', pin: '4826', caixa: '1' },
-  });
-  token = (signed.body as { token: string }).token;
+  token = await signInToken(call, '1', '4826', '1');
   const opened = await call('POST', '/v1/register-sessions', {
     headers: { 'X-Operator-Token': token },
     json: { fundo_troco: '50.00' },
