@@ -2,6 +2,7 @@
 // settings, charges (polling, webhook, cancel, expiry, refusal, timeout) and the sale rules of pix_txid.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../api/harness.ts';
+import { createCharge, payCharge, pixItem, pixSale } from './helpers.ts';
 import { SANDBOX_PSP_CNPJ } from '../../src-main/sandbox-psp/server.ts';
 import { pixRepository } from '../../src-main/pix/repository.ts';
 import { pixChargesForSale } from '../../src-main/pix/sale.ts';
@@ -19,34 +20,11 @@ afterAll(async () => {
   await h.stop();
 });
 
-const item = (valor: string) => ({
-  codigo: 'P1',
-  descricao: 'Cafe 500 g',
-  ncm: '09012100',
-  unidade: 'UN',
-  quantidade: 1,
-  valor_unitario: valor,
-  cfop: '5102',
-  tributacao: { ICMS: { orig: 0, CSOSN: '102' }, PIS: { CST: '49' }, COFINS: { CST: '49' } },
-});
-
-async function charge(valor: string): Promise<PixChargeView> {
-  const res = await h.request('POST', '/v1/pix/charges', { key: h.companyKey, json: { valor } });
-  expect(res.status).toBe(201);
-  return res.body as PixChargeView;
-}
-
-async function pay(txid: string): Promise<PixChargeView> {
-  const res = await h.request('POST', `/v1/sandbox/pix/charges/${txid}/pay`, { key: h.companyKey });
-  expect(res.status).toBe(200);
-  return res.body as PixChargeView;
-}
-
-const sale = (payment: Record<string, unknown>, valor = '12.50', key = h.companyKey) =>
-  h.request('POST', '/v1/nfce/venda', {
-    key,
-    json: { natureza_operacao: 'VENDA', itens: [item(valor)], pagamentos: [payment] },
-  });
+const item = pixItem;
+const charge = (valor: string) => createCharge(h, valor);
+const pay = (txid: string) => payCharge(h, txid);
+const sale = (payment: Record<string, unknown>, valor?: string, key?: string) =>
+  pixSale(h, payment, valor, key);
 
 describe('PSP settings', () => {
   it('the demo company starts on the sandbox PSP and the view holds no secret', async () => {
