@@ -1,11 +1,11 @@
 // The cashier's first screen: the operator types the code, Enter, the PIN, Enter. Wrong PINs say how many
 // tries are left; a locked operator is told until when.
-import { useLayoutEffect, useRef, useState } from 'react';
 import { ApiRequestError, type OperatorSignIn } from '../../../src-shared/contracts/api-client.ts';
 import { useApp } from '../context.ts';
 import { dateTimeBr } from '../format.ts';
 import { detailPt, errorMessage } from '../messages.ts';
 import { enterRuns } from './keys.ts';
+import { PinFields, usePinEntry } from './PinFields.tsx';
 import { sessionEndReason } from './store.ts';
 
 /** The refusal in words for the person at the register. */
@@ -35,23 +35,12 @@ export function signInProblem(e: unknown): string {
 
 export function SignIn(props: { caixa: string; onSignedIn: (answer: OperatorSignIn) => void }) {
   const { api, company } = useApp();
-  const [codigo, setCodigo] = useState('');
-  const [pin, setPin] = useState('');
-  const [step, setStep] = useState<'codigo' | 'pin'>('codigo');
-  const [error, setError] = useState<string | null>(sessionEndReason);
-  const [pending, setPending] = useState(false);
-  const codigoRef = useRef<HTMLInputElement>(null);
-  const pinRef = useRef<HTMLInputElement>(null);
-  useLayoutEffect(() => {
-    if (!pending) (step === 'codigo' ? codigoRef : pinRef).current?.focus();
-  }, [step, pending]);
+  const entry = usePinEntry(sessionEndReason);
+  const { codigo, pin, step, setError, setPending } = entry;
 
   const submit = async () => {
     if (step === 'codigo') {
-      if (/^\d{1,6}$/.test(codigo)) {
-        setStep('pin');
-        setError(null);
-      } else setError('Digite o seu código de operador.');
+      entry.acceptCodigo('Digite o seu código de operador.');
       return;
     }
     if (pin === '') return;
@@ -60,14 +49,12 @@ export function SignIn(props: { caixa: string; onSignedIn: (answer: OperatorSign
       props.onSignedIn(await api.operators.signIn({ codigo, pin, caixa: props.caixa }));
     } catch (e) {
       setError(signInProblem(e));
-      setPin('');
-      if (e instanceof ApiRequestError && e.body.error !== 'pin_invalido') {
-        setCodigo('');
-        setStep('codigo');
-      } else if (e instanceof ApiRequestError && e.fieldError('codigo') !== undefined) {
-        setCodigo('');
-        setStep('codigo');
-      }
+      entry.setPin('');
+      // A lockout or an unknown code starts over from the code; a wrong PIN keeps it.
+      const codeRefused =
+        e instanceof ApiRequestError &&
+        (e.body.error !== 'pin_invalido' || e.fieldError('codigo') !== undefined);
+      if (codeRefused) entry.restart();
     } finally {
       setPending(false);
     }
@@ -85,42 +72,7 @@ export function SignIn(props: { caixa: string; onSignedIn: (answer: OperatorSign
       >
         <h1>Entrar no caixa {props.caixa}</h1>
         <p className="muted">{company.xFant ?? company.xNome}</p>
-        <label className="field">
-          <span className="field-label">Código do operador</span>
-          <input
-            ref={codigoRef}
-            className="big-input"
-            inputMode="numeric"
-            autoComplete="off"
-            value={codigo}
-            disabled={pending}
-            onFocus={() => setStep('codigo')}
-            onChange={(e) => {
-              setCodigo(e.target.value.replace(/\D/g, '').slice(0, 6));
-              setError(null);
-            }}
-            data-testid="signin-codigo"
-          />
-        </label>
-        <label className="field">
-          <span className="field-label">Senha (PIN)</span>
-          <input
-            ref={pinRef}
-            className="big-input"
-            type="password"
-            inputMode="numeric"
-            autoComplete="off"
-            value={pin}
-            disabled={pending || step === 'codigo'}
-            onChange={(e) => setPin(e.target.value.replace(/\D/g, '').slice(0, 8))}
-            data-testid="signin-pin"
-          />
-        </label>
-        {error !== null ? (
-          <p className="field-error" role="alert" data-testid="signin-error">
-            {error}
-          </p>
-        ) : null}
+        <PinFields entry={entry} codigoLabel="Código do operador" testId="signin" codigoReopens />
         <p className="dialog-keys">
           <kbd>Enter</kbd> {step === 'codigo' ? 'vai para a senha' : 'entra'}
         </p>

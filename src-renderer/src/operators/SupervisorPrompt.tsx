@@ -6,7 +6,6 @@ import {
   useCallback,
   useContext,
   useEffect,
-  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -23,6 +22,7 @@ import { Modal } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { errorMessage } from '../messages.ts';
 import { enterRuns } from './keys.ts';
+import { PinFields, usePinEntry } from './PinFields.tsx';
 
 /** An approval given: the token for X-Supervisor-Authorization and who gave it. */
 export interface Approval {
@@ -61,26 +61,14 @@ export function SupervisorPrompt(props: {
   onCancel: () => void;
 }) {
   const { api } = useApp();
-  const [codigo, setCodigo] = useState('');
-  const [pin, setPin] = useState('');
-  const [step, setStep] = useState<'codigo' | 'pin'>('codigo');
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-  const codigoRef = useRef<HTMLInputElement>(null);
-  const pinRef = useRef<HTMLInputElement>(null);
+  const entry = usePinEntry();
+  const { codigo, pin, step, setError, setPending } = entry;
   const boxRef = useRef<HTMLDivElement>(null);
   useFunctionKeyShield(boxRef);
-  // Focus in the same commit that shows the field, so the next digit typed lands in it.
-  useLayoutEffect(() => {
-    (step === 'codigo' ? codigoRef : pinRef).current?.focus();
-  }, [step, pending]);
 
   const submit = async () => {
     if (step === 'codigo') {
-      if (/^\d{1,6}$/.test(codigo)) {
-        setError(null);
-        setStep('pin');
-      } else setError('Digite o código do supervisor.');
+      entry.acceptCodigo('Digite o código do supervisor.');
       return;
     }
     if (pin === '') return;
@@ -92,13 +80,10 @@ export function SupervisorPrompt(props: {
         supervisor: { codigo: answer.supervisor.codigo, nome: answer.supervisor.nome },
       });
     } catch (e) {
-      setPin('');
+      entry.setPin('');
       const pinProblem = e instanceof ApiRequestError ? e.fieldError('pin') : undefined;
       setError(pinProblem === undefined ? errorMessage(e) : `${errorMessage(e)} (${pinProblem})`);
-      if (e instanceof ApiRequestError && e.fieldError('codigo') !== undefined) {
-        setCodigo('');
-        setStep('codigo');
-      }
+      if (e instanceof ApiRequestError && e.fieldError('codigo') !== undefined) entry.restart();
     } finally {
       setPending(false);
     }
@@ -118,38 +103,12 @@ export function SupervisorPrompt(props: {
             void submit();
           }}
         >
-          <label className="field">
-            <span className="field-label">Código do supervisor</span>
-            <input
-              ref={codigoRef}
-              className="big-input"
-              inputMode="numeric"
-              autoComplete="off"
-              value={codigo}
-              disabled={pending || step === 'pin'}
-              onChange={(e) => setCodigo(e.target.value.replace(/\D/g, '').slice(0, 6))}
-              data-testid="supervisor-codigo"
-            />
-          </label>
-          <label className="field">
-            <span className="field-label">Senha (PIN)</span>
-            <input
-              ref={pinRef}
-              className="big-input"
-              type="password"
-              inputMode="numeric"
-              autoComplete="off"
-              value={pin}
-              disabled={pending || step === 'codigo'}
-              onChange={(e) => setPin(e.target.value.replace(/\D/g, '').slice(0, 8))}
-              data-testid="supervisor-pin"
-            />
-          </label>
-          {error !== null ? (
-            <p className="field-error" role="alert" data-testid="supervisor-error">
-              {error}
-            </p>
-          ) : null}
+          <PinFields
+            entry={entry}
+            codigoLabel="Código do supervisor"
+            testId="supervisor"
+            codigoReopens={false}
+          />
           <p className="dialog-keys">
             <kbd>Enter</kbd> confirma · <kbd>Esc</kbd> cancela
           </p>
