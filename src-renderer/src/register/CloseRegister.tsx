@@ -8,6 +8,7 @@ import { brl, parseBrMoney } from '../format.ts';
 import { errorMessage } from '../messages.ts';
 import { enterRuns } from '../operators/keys.ts';
 import { centsToDecimal, COUNTED_METHODS } from './money.ts';
+import { MoneyField } from './MoneyField.tsx';
 import { ClosingTable, ShiftReportView } from './ShiftReport.tsx';
 
 export function CloseRegister(props: {
@@ -85,25 +86,23 @@ export function CloseRegister(props: {
           contagem confirmada.
         </p>
         {COUNTED_METHODS.map((m, i) => (
-          <label key={m.metodo} className="field">
-            <span className="field-label">{m.label} (R$)</span>
-            <input
-              ref={(el) => {
-                refs.current[i] = el;
-              }}
-              inputMode="decimal"
-              autoComplete="off"
-              placeholder="0,00"
-              value={values[m.metodo] ?? ''}
-              disabled={pending || confirming}
-              onFocus={() => setIndex(i)}
-              onChange={(e) => {
-                setValues((v) => ({ ...v, [m.metodo]: e.target.value }));
-                setError(null);
-              }}
-              data-testid={`count-${m.metodo}`}
-            />
-          </label>
+          <MoneyField
+            key={m.metodo}
+            label={`${m.label} (R$)`}
+            big={false}
+            inputRef={(el) => {
+              refs.current[i] = el;
+            }}
+            placeholder="0,00"
+            value={values[m.metodo] ?? ''}
+            disabled={pending || confirming}
+            onFocus={() => setIndex(i)}
+            onChange={(text) => {
+              setValues((v) => ({ ...v, [m.metodo]: text }));
+              setError(null);
+            }}
+            testId={`count-${m.metodo}`}
+          />
         ))}
         {confirming ? (
           <div data-testid="count-confirm">

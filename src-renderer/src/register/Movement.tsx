@@ -7,6 +7,7 @@ import { parseBrMoney } from '../format.ts';
 import { errorMessage, fieldErrors } from '../messages.ts';
 import { enterRuns } from '../operators/keys.ts';
 import { centsToDecimal } from './money.ts';
+import { MoneyField } from './MoneyField.tsx';
 
 export function MovementForm(props: {
   sessionId: string;
@@ -77,23 +78,18 @@ export function MovementForm(props: {
         }}
       >
         <h1>{title}</h1>
-        <label className="field">
-          <span className="field-label">Valor (R$)</span>
-          <input
-            ref={valorRef}
-            className="big-input"
-            inputMode="decimal"
-            autoComplete="off"
-            value={valor}
-            disabled={pending}
-            onFocus={() => setStep('valor')}
-            onChange={(e) => {
-              setValor(e.target.value);
-              setError(null);
-            }}
-            data-testid="movement-valor"
-          />
-        </label>
+        <MoneyField
+          label="Valor (R$)"
+          inputRef={valorRef}
+          value={valor}
+          disabled={pending}
+          onFocus={() => setStep('valor')}
+          onChange={(text) => {
+            setValor(text);
+            setError(null);
+          }}
+          testId="movement-valor"
+        />
         <label className="field">
           <span className="field-label">Motivo</span>
           <input

@@ -7,6 +7,7 @@ import { parseBrMoney } from '../format.ts';
 import { errorMessage } from '../messages.ts';
 import { enterRuns } from '../operators/keys.ts';
 import { centsToDecimal } from './money.ts';
+import { MoneyField } from './MoneyField.tsx';
 
 export function OpenRegister(props: {
   caixa: string;
@@ -70,23 +71,18 @@ export function OpenRegister(props: {
           Operador: <strong>{props.operatorName}</strong>. Conte o dinheiro da gaveta e informe o fundo de
           troco.
         </p>
-        <label className="field">
-          <span className="field-label">Fundo de troco (R$)</span>
-          <input
-            ref={ref}
-            className="big-input"
-            inputMode="decimal"
-            autoComplete="off"
-            value={valor}
-            disabled={pending}
-            placeholder="0,00"
-            onChange={(e) => {
-              setValor(e.target.value);
-              setError(null);
-            }}
-            data-testid="register-float"
-          />
-        </label>
+        <MoneyField
+          label="Fundo de troco (R$)"
+          inputRef={ref}
+          value={valor}
+          disabled={pending}
+          placeholder="0,00"
+          onChange={(text) => {
+            setValor(text);
+            setError(null);
+          }}
+          testId="register-float"
+        />
         {error !== null ? (
           <p className="field-error" role="alert" data-testid="register-open-error">
             {error}
