@@ -2,36 +2,13 @@
 // on one line; the finished sale follows a contingency note until it is authorized; the back office guides
 // the first setup, the owner edits the company, API keys and webhooks sit under "Integrações"; and no
 // tpEmis, API path or command line shows on the screens a person uses.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import {
-  ensureUiBuilt,
-  launchBrowser,
-  openUi,
-  saveScreenshot,
-  seedCatalog,
-  startProduct,
-  type Catalog,
-  type RunningProduct,
-} from './harness.ts';
+import { describe, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openUi, saveScreenshot, useRunningProduct } from './harness.ts';
 
 vi.setConfig({ testTimeout: 150_000 });
 
-let product: RunningProduct;
-let catalog: Catalog;
-let browser: Browser;
-
-beforeAll(async () => {
-  await ensureUiBuilt();
-  product = await startProduct();
-  catalog = await seedCatalog(product);
-  browser = await launchBrowser();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const ui = useRunningProduct({ catalog: true });
 
 /**
  * For each selector: how many distinct rows its visible children sit on, and whether anything is cut off
@@ -63,7 +40,7 @@ const FOR_INTEGRATORS = [/tpEmis/, /\/v1\//, /npm run/, /npx /, /sandbox\.json/,
 
 describe('at 1024×768', () => {
   it('keeps the menu, the key legend and the status bar on one line each, in every mode of the cashier', async () => {
-    const page = await openUi(browser, product);
+    const page = await openUi(ui.browser, ui.product);
     await page.setViewportSize({ width: 1024, height: 768 });
     const check = async (what: string) => {
       const found = await lines(page, ['.nav', '.fkeys', '.status-bar']);
@@ -91,11 +68,16 @@ describe('at 1024×768', () => {
 
 describe('finished sale in contingency', () => {
   it('follows the note until "Autorizada" without a key press', async () => {
-    const page = await openUi(browser, product);
-    const off = await product.api('POST', '/sandbox/faults', { online: false }, product.organizationApiKey);
+    const page = await openUi(ui.browser, ui.product);
+    const off = await ui.product.api(
+      'POST',
+      '/sandbox/faults',
+      { online: false },
+      ui.product.organizationApiKey,
+    );
     expect(off.status).toBe(200);
     try {
-      const refri = catalog.products[2];
+      const refri = ui.catalog.products[2];
       if (refri === undefined) throw new Error('catalog');
       await page.keyboard.type(refri.cProd);
       await page.keyboard.press('Enter');
@@ -111,7 +93,7 @@ describe('finished sale in contingency', () => {
       expect(status).toContain('emitida sem internet');
       expect(status).not.toMatch(/tpEmis/);
     } finally {
-      await product.api('POST', '/sandbox/faults', { online: true }, product.organizationApiKey);
+      await ui.product.api('POST', '/sandbox/faults', { online: true }, ui.product.organizationApiKey);
     }
     await expect
       .poll(() => page.getByTestId('sale-done').getAttribute('data-status'), {
@@ -126,7 +108,7 @@ describe('finished sale in contingency', () => {
 
 describe('back office', () => {
   it('guides the first setup, lets the owner edit the company and groups API keys and webhooks under Integrações', async () => {
-    const page = await openUi(browser, product, '/documentos');
+    const page = await openUi(ui.browser, ui.product, '/documentos');
     await page.setViewportSize({ width: 1024, height: 768 });
     // The demo company has no printer yet: the guide says so.
     await expect.poll(() => page.getByTestId('setup-notice').textContent()).toContain('impressora de cupons');
@@ -157,7 +139,7 @@ describe('back office', () => {
     await edit.getByLabel('CEP').fill('01001-000');
     await edit.getByRole('button', { name: 'Salvar dados da empresa' }).click();
     await edit.getByText('Dados da empresa salvos.').waitFor();
-    const company = await product.api<{ xFant: string }>('GET', `/companies/${product.companyId}`);
+    const company = await ui.product.api<{ xFant: string }>('GET', `/companies/${ui.product.companyId}`);
     expect(company.body.xFant).toBe('Mercadinho do Bairro');
     await expect.poll(() => page.locator('.topbar .company').textContent()).toContain('Mercadinho do Bairro');
     for (const re of FOR_INTEGRATORS) expect(await screenText(page)).not.toMatch(re);
@@ -165,7 +147,7 @@ describe('back office', () => {
   });
 
   it('walks a new company through the first setup and creates its first operator, a gerente', async () => {
-    const created = await product.api<{ id: string }>(
+    const created = await ui.product.api<{ id: string }>(
       'POST',
       '/companies',
       {
@@ -182,17 +164,17 @@ describe('back office', () => {
           cep: '01001000',
         },
       },
-      product.organizationApiKey,
+      ui.product.organizationApiKey,
     );
     expect(created.status).toBe(201);
-    const page = await browser.newPage({ viewport: { width: 1024, height: 768 }, locale: 'pt-BR' });
+    const page = await ui.browser.newPage({ viewport: { width: 1024, height: 768 }, locale: 'pt-BR' });
     page.on('pageerror', (e) => {
       throw e;
     });
     // The owner's organization key reaches both companies; this terminal works for the new one.
     await page.addInitScript(`localStorage.setItem('balcao.companyId', ${JSON.stringify(created.body.id)})`);
     await page.goto(
-      `${product.url}/?api_key=${encodeURIComponent(product.organizationApiKey)}#/configuracoes/inicio`,
+      `${ui.product.url}/?api_key=${encodeURIComponent(ui.product.organizationApiKey)}#/configuracoes/inicio`,
     );
     const guide = page.getByTestId('setup-guide');
     await guide.waitFor();
@@ -209,11 +191,11 @@ describe('back office', () => {
     if (!(await createdText.isVisible()))
       throw new Error(`refused: ${await form.getByTestId('error-banner').textContent()}`);
     await expect.poll(() => guide.locator('[data-step=operador]').getAttribute('data-done')).toBe('true');
-    const operators = await product.api<{ data: { nome: string; papel: string }[] }>(
+    const operators = await ui.product.api<{ data: { nome: string; papel: string }[] }>(
       'GET',
       `/operators?companyId=${created.body.id}`,
       undefined,
-      product.organizationApiKey,
+      ui.product.organizationApiKey,
     );
     expect(operators.body.data.map((o) => [o.nome, o.papel])).toEqual([['Maria Dona', 'gerente']]);
     await page.close();

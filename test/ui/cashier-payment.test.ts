@@ -1,17 +1,9 @@
 // The cashier's payment panel and the screens around it, as a shift in Chromium broke them: a barcode read
 // while the payment panel is open (issue 13 item 6), scans typed while a sale is being issued (item 7) and
 // the keys of the finished-sale screen (item 8).
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import {
-  ensureUiBuilt,
-  launchBrowser,
-  openUi,
-  seedCatalog,
-  startProduct,
-  type Catalog,
-  type RunningProduct,
-} from './harness.ts';
+import { describe, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openUi, useRunningProduct } from './harness.ts';
 
 interface Note {
   id: string;
@@ -23,24 +15,10 @@ interface Note {
 // Each test signs a caixa in and opens the register first (scrypt PINs): generous on a shared machine.
 vi.setConfig({ testTimeout: 120_000 });
 
-let product: RunningProduct;
-let catalog: Catalog;
-let browser: Browser;
-
-beforeAll(async () => {
-  await ensureUiBuilt();
-  product = await startProduct();
-  catalog = await seedCatalog(product);
-  browser = await launchBrowser();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const ui = useRunningProduct({ catalog: true });
 
 function item(i: number) {
-  const p = catalog.products[i];
+  const p = ui.catalog.products[i];
   if (p === undefined) throw new Error(`catalog item ${i}`);
   return p;
 }
@@ -71,19 +49,21 @@ async function finishedNote(page: Page): Promise<Note> {
     throw new Error(`sale refused: ${await page.getByTestId('error-banner').textContent()}`);
   const id = await done.getAttribute('data-doc-id');
   if (id === null) throw new Error('no document id');
-  const note = await product.api<Note>('GET', `/nfce/${id}`);
+  const note = await ui.product.api<Note>('GET', `/nfce/${id}`);
   expect(note.status).toBe(200);
   return note.body;
 }
 
 async function xmlOf(id: string): Promise<string> {
-  const res = await fetch(`${product.apiBase}/nfce/${id}/xml`, { headers: { 'X-API-Key': product.apiKey } });
+  const res = await fetch(`${ui.product.apiBase}/nfce/${id}/xml`, {
+    headers: { 'X-API-Key': ui.product.apiKey },
+  });
   return res.text();
 }
 
 describe('payment panel (item 6)', () => {
   it('refuses a barcode scanned in the payment panel, visibly and audibly, and keeps the amount', async () => {
-    const page = await openUi(browser, product);
+    const page = await openUi(ui.browser, ui.product);
     const cafe = item(0);
     await enterCode(page, cafe.cEAN, 1);
     await page.keyboard.press('F10');
@@ -123,7 +103,7 @@ describe('payment panel (item 6)', () => {
   });
 
   it('refuses cash above the cap and asks Enter again before a large change', async () => {
-    const page = await openUi(browser, product);
+    const page = await openUi(ui.browser, ui.product);
     await enterCode(page, item(4).cProd, 1); // 4,79
     await page.keyboard.press('F10');
     await page.getByTestId('payment-panel').waitFor();
@@ -152,7 +132,7 @@ describe('payment panel (item 6)', () => {
   });
 
   it('picks payment methods by number: 3 débito then 1 dinheiro', async () => {
-    const page = await openUi(browser, product);
+    const page = await openUi(ui.browser, ui.product);
     await enterCode(page, item(3).cProd, 1); // 27,80
     await page.keyboard.press('F10');
     await page.getByTestId('payment-panel').waitFor();
@@ -171,9 +151,14 @@ describe('payment panel (item 6)', () => {
 
 describe('keys around a sale (items 7 and 8)', () => {
   it('keeps the scans typed while a sale is issued for the next sale', async () => {
-    const page = await openUi(browser, product);
+    const page = await openUi(ui.browser, ui.product);
     // The authority answers in 2 s: a long "Emitindo…" to type into, the same every run.
-    const slow = await product.api('POST', '/sandbox/faults', { slow: 2000 }, product.organizationApiKey);
+    const slow = await ui.product.api(
+      'POST',
+      '/sandbox/faults',
+      { slow: 2000 },
+      ui.product.organizationApiKey,
+    );
     expect(slow.status).toBe(200);
     try {
       await enterCode(page, item(2).cProd, 1);
@@ -189,7 +174,7 @@ describe('keys around a sale (items 7 and 8)', () => {
       await expect
         .poll(() => page.getByTestId('sale-items').textContent(), { timeout: 30_000 })
         .toContain(item(1).xProd);
-      const last = await product.api<{ items: Note[] }>('GET', '/nfce?limit=1');
+      const last = await ui.product.api<{ items: Note[] }>('GET', '/nfce?limit=1');
       expect(last.body.items[0]?.status).toBe('autorizada');
       expect(last.body.items[0]?.itens.map((i) => i.descricao)).toHaveLength(1);
       await expect.poll(() => page.getByTestId('sale-total').textContent()).toBe('R$ 43,29'); // 2 × 18,90 + 5,49
@@ -198,14 +183,19 @@ describe('keys around a sale (items 7 and 8)', () => {
       expect(firstRow).toContain(item(0).xProd);
       expect(firstRow).toContain('2 UN');
     } finally {
-      await product.api('POST', '/sandbox/faults', { slow: false }, product.organizationApiKey);
+      await ui.product.api('POST', '/sandbox/faults', { slow: false }, ui.product.organizationApiKey);
       await page.close();
     }
   });
 
   it('keeps F11 pressed while a sale is issued: the receipts list opens once the sale is done', async () => {
-    const page = await openUi(browser, product);
-    const slow = await product.api('POST', '/sandbox/faults', { slow: 2000 }, product.organizationApiKey);
+    const page = await openUi(ui.browser, ui.product);
+    const slow = await ui.product.api(
+      'POST',
+      '/sandbox/faults',
+      { slow: 2000 },
+      ui.product.organizationApiKey,
+    );
     expect(slow.status).toBe(200);
     try {
       await enterCode(page, item(5).cProd, 1);
@@ -216,17 +206,17 @@ describe('keys around a sale (items 7 and 8)', () => {
       await page.keyboard.press('F11');
       const list = page.getByTestId('recent-receipts');
       await list.locator('tbody tr').first().waitFor({ timeout: 30_000 });
-      const last = await product.api<{ items: (Note & { itens: unknown[] })[] }>('GET', '/nfce?limit=1');
+      const last = await ui.product.api<{ items: (Note & { itens: unknown[] })[] }>('GET', '/nfce?limit=1');
       expect(last.body.items[0]?.status).toBe('autorizada');
       expect(await list.locator('tbody tr').first().getAttribute('data-doc-id')).toBe(last.body.items[0]?.id);
     } finally {
-      await product.api('POST', '/sandbox/faults', { slow: false }, product.organizationApiKey);
+      await ui.product.api('POST', '/sandbox/faults', { slow: false }, ui.product.organizationApiKey);
       await page.close();
     }
   });
 
   it('on the finished sale, F6 and a CPF go to the next sale, F3 sets its first quantity and F2 searches', async () => {
-    const page = await openUi(browser, product);
+    const page = await openUi(ui.browser, ui.product);
     await enterCode(page, item(1).cProd, 1);
     await page.keyboard.press('F10');
     await page.getByTestId('payment-panel').waitFor();

@@ -2,18 +2,9 @@
 // scale labels (EAN-13 starting with 2, layout set in Settings › Este terminal), reprint from the list of
 // recent receipts (F11) and cancelling the last NFC-e (F12), both approved by a supervisor for a caixa; and
 // F8 without a printer saying so (item 10).
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import {
-  DEMO_GERENTE,
-  ensureUiBuilt,
-  launchBrowser,
-  openUi,
-  seedCatalog,
-  startProduct,
-  type Catalog,
-  type RunningProduct,
-} from './harness.ts';
+import { describe, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
+import { DEMO_GERENTE, openUi, useRunningProduct } from './harness.ts';
 import { ean13CheckDigit } from '../../src-renderer/src/cashier/scan.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
@@ -26,30 +17,20 @@ interface Note {
   itens: { quantidade: string | null; valor_total: string }[];
 }
 
-let product: RunningProduct;
-let catalog: Catalog;
-let browser: Browser;
-
-beforeAll(async () => {
-  await ensureUiBuilt();
-  product = await startProduct();
-  catalog = await seedCatalog(product);
-  // Sold by weight: the scale prints labels with code 0123.
-  const cheese = await product.api('POST', `/products?companyId=${product.companyId}`, {
-    cProd: '123',
-    xProd: 'QUEIJO PRATO KG',
-    NCM: '04069010',
-    uCom: 'KG',
-    vUnCom: '39.90',
-    fiscalProfileId: catalog.profileId,
-  });
-  if (cheese.status !== 201) throw new Error(`cheese: ${JSON.stringify(cheese.body)}`);
-  browser = await launchBrowser();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
+const ui = useRunningProduct({
+  catalog: true,
+  setup: async ({ product, catalog }) => {
+    // Sold by weight: the scale prints labels with code 0123.
+    const cheese = await product.api('POST', `/products?companyId=${product.companyId}`, {
+      cProd: '123',
+      xProd: 'QUEIJO PRATO KG',
+      NCM: '04069010',
+      uCom: 'KG',
+      vUnCom: '39.90',
+      fiscalProfileId: catalog.profileId,
+    });
+    if (cheese.status !== 201) throw new Error(`cheese: ${JSON.stringify(cheese.body)}`);
+  },
 });
 
 const label = (body12: string) => `${body12}${ean13CheckDigit(body12)}`;
@@ -73,7 +54,7 @@ async function sell(page: Page, code: string): Promise<Note> {
   const done = page.getByTestId('sale-done');
   await done.waitFor({ timeout: 30_000 });
   const id = await done.getAttribute('data-doc-id');
-  const note = await product.api<Note>('GET', `/nfce/${id ?? ''}`);
+  const note = await ui.product.api<Note>('GET', `/nfce/${id ?? ''}`);
   return note.body;
 }
 
@@ -95,8 +76,8 @@ async function approve(page: Page, acao: string, then: string): Promise<void> {
 
 describe('counter tools', () => {
   it('F5 shows name and price of a scanned code without adding it; repeated scans make one line', async () => {
-    const page = await openUi(browser, product);
-    const [cafe, leite] = catalog.products;
+    const page = await openUi(ui.browser, ui.product);
+    const [cafe, leite] = ui.catalog.products;
     if (cafe === undefined || leite === undefined) throw new Error('catalog');
     await page.keyboard.press('F5');
     const dialog = page.getByRole('dialog');
@@ -116,7 +97,7 @@ describe('counter tools', () => {
   });
 
   it('reads scale labels by the terminal layout: price inside, then weight inside, and refuses a bad check digit', async () => {
-    const page = await openUi(browser, product);
+    const page = await openUi(ui.browser, ui.product);
     // Default layout 2 CCCC 0PPPPPP D: R$ 12,34 of cheese at R$ 39,90/kg.
     await scan(page, label('201230001234'));
     await expect.poll(() => page.getByTestId('sale-total').textContent()).toBe('R$ 12,34');
@@ -133,12 +114,12 @@ describe('counter tools', () => {
     await expect.poll(() => page.getByTestId('item-count').textContent()).toBe('0');
 
     // The scale prints the weight with 3 decimals instead.
-    await page.goto(`${product.url}/#/configuracoes/terminal`);
+    await page.goto(`${ui.product.url}/#/configuracoes/terminal`);
     const card = page.getByTestId('scale-layout');
     await card.waitFor();
     await card.getByLabel('A etiqueta traz').selectOption('peso');
     expect(await card.getByLabel('Casas decimais do valor').inputValue()).toBe('3');
-    await page.goto(`${product.url}/#/caixa`);
+    await page.goto(`${ui.product.url}/#/caixa`);
     await page.getByTestId('code-input').waitFor();
     await scan(page, label('201230000500')); // 0,500 kg × 39,90
     await expect.poll(() => page.getByTestId('sale-total').textContent()).toBe('R$ 19,95');
@@ -149,14 +130,14 @@ describe('counter tools', () => {
     await page.keyboard.press('Enter');
     const done = page.getByTestId('sale-done');
     await done.waitFor({ timeout: 30_000 });
-    const note = await product.api<Note>('GET', `/nfce/${(await done.getAttribute('data-doc-id')) ?? ''}`);
+    const note = await ui.product.api<Note>('GET', `/nfce/${(await done.getAttribute('data-doc-id')) ?? ''}`);
     expect(note.body.valor_total).toBe('39.90');
     expect(note.body.itens.map((i) => Number(i.quantidade))).toEqual([0.5, 0.5]);
     await page.close();
   });
 
   it('F8 with no printer says so; F11 lists the recent receipts and reprints the one picked after a supervisor approves', async () => {
-    const page = await openUi(browser, product);
+    const page = await openUi(ui.browser, ui.product);
     const first = await sell(page, '2');
     const second = await sell(page, '3');
     await page.keyboard.press('F8');
@@ -184,7 +165,7 @@ describe('counter tools', () => {
   });
 
   it('F12 cancels the last NFC-e after a supervisor approves', async () => {
-    const page = await openUi(browser, product);
+    const page = await openUi(ui.browser, ui.product);
     const note = await sell(page, '4');
     await page.keyboard.press('F12');
     const form = page.getByTestId('cancel-last');
@@ -200,7 +181,9 @@ describe('counter tools', () => {
         ),
       );
     await expect
-      .poll(async () => (await product.api<Note>('GET', `/nfce/${note.id}`)).body.status, { timeout: 30_000 })
+      .poll(async () => (await ui.product.api<Note>('GET', `/nfce/${note.id}`)).body.status, {
+        timeout: 30_000,
+      })
       .toBe('cancelada');
     await page.close();
   });

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { INSTALL_KEY_COUNTER, KEYS_SEEN } from './in-page.ts';
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -331,4 +332,64 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, name) });
   if (dir !== screenshotsDir) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** The product of one browser test file, started by `useRunningProduct`. */
+export interface UiRun {
+  readonly product: RunningProduct;
+  /** The seeded catalogue (only with `catalog: true`). */
+  readonly catalog: Catalog;
+  readonly browser: Browser;
+  /** A page at 1024×768 (the smallest screen a store uses) on `hash`, past the status bar. */
+  newPage(hash?: string): Promise<Page>;
+}
+
+/**
+ * Registers the file's beforeAll/afterAll: the UI built, the product started (with the catalogue seeded when
+ * asked, then the file's own `setup`), a browser launched; closed and stopped after. The fields are read
+ * inside the tests, once beforeAll has run.
+ */
+export function useRunningProduct(
+  options: { catalog?: boolean; setup?: (run: UiRun) => Promise<void> } = {},
+): UiRun {
+  let product: RunningProduct | undefined;
+  let catalog: Catalog | undefined;
+  let browser: Browser | undefined;
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`${what} is not started (read it inside a test)`);
+    return value;
+  };
+  const run: UiRun = {
+    get product() {
+      return started(product, 'product');
+    },
+    get catalog() {
+      return started(catalog, 'catalog');
+    },
+    get browser() {
+      return started(browser, 'browser');
+    },
+    async newPage(hash = '/caixa') {
+      const page = await run.browser.newPage({ viewport: { width: 1024, height: 768 }, locale: 'pt-BR' });
+      page.on('pageerror', (e) => {
+        throw e;
+      });
+      await throttleCpu(page);
+      await page.goto(`${run.product.url}/?api_key=${encodeURIComponent(run.product.apiKey)}#${hash}`);
+      await page.getByTestId('status-bar').waitFor();
+      return page;
+    },
+  };
+  beforeAll(async () => {
+    await ensureUiBuilt();
+    product = await startProduct();
+    if (options.catalog === true) catalog = await seedCatalog(product);
+    await options.setup?.(run);
+    browser = await launchBrowser();
+  }, 240_000);
+  afterAll(async () => {
+    await browser?.close();
+    await product?.stop();
+  });
+  return run;
 }

@@ -4,85 +4,70 @@
 // sections and the detail screens of a note, a draft and a batch.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
 import { companyBody } from '../api/harness.ts';
-import {
-  ensureUiBuilt,
-  launchBrowser,
-  openUi,
-  projectRoot,
-  saveScreenshot,
-  seedCatalog,
-  startProduct,
-  type Catalog,
-  type RunningProduct,
-} from './harness.ts';
+import { openUi, projectRoot, saveScreenshot, useRunningProduct } from './harness.ts';
 
 vi.setConfig({ testTimeout: 240_000 });
 
-let product: RunningProduct;
-let catalog: Catalog;
-let browser: Browser;
 /** Routes that need a record: a note of each model, an NF-e draft, a batch. */
 let detailRoutes: string[];
 
-beforeAll(async () => {
-  await ensureUiBuilt();
-  product = await startProduct();
-  catalog = await seedCatalog(product);
-  const [cafe, leite] = catalog.products;
-  if (cafe === undefined || leite === undefined) throw new Error('catalog');
-  const sale = await product.api<{ id: string }>('POST', `/nfce/venda?companyId=${product.companyId}`, {
-    itens: [{ productId: cafe.id, quantidade: '2' }],
-    pagamentos: [{ forma: 'pix', valor: '37.80' }],
-  });
-  const nfe = {
-    naturezaOperacao: 'VENDA',
-    customerId: catalog.customerId,
-    itens: [
-      { productId: cafe.id, quantidade: '4' },
-      { productId: leite.id, quantidade: '2' },
-    ],
-    pagamentos: [{ forma: '15', valor: '86.58' }],
-  };
-  const sent = await product.api<{ id: string }>('POST', `/nfe?companyId=${product.companyId}`, nfe);
-  const draft = await product.api<{ id: string }>('POST', `/nfe?companyId=${product.companyId}`, nfe);
-  const batch = await product.api<{ batchId: string }>('POST', `/nfe/batch?companyId=${product.companyId}`, {
-    notas: [nfe],
-  });
-  for (const [what, res] of Object.entries({ sale, sent, draft, batch }))
-    if (res.status !== 201 && res.status !== 202) throw new Error(`${what}: ${JSON.stringify(res.body)}`);
-  const authorized = await product.api<{ status: string }>('POST', `/nfe/${sent.body.id}/send?sync=true`);
-  if (authorized.body.status !== 'autorizada') throw new Error(`NF-e: ${JSON.stringify(authorized.body)}`);
-  detailRoutes = [
-    `/documentos/65/${sale.body.id}`,
-    `/documentos/55/${sent.body.id}`,
-    `/nfe/${draft.body.id}/editar`,
-    '/nfe',
-    `/lotes/${batch.body.batchId}`,
-    '/pagina-que-nao-existe',
-  ];
-  browser = await launchBrowser();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
+const ui = useRunningProduct({
+  catalog: true,
+  setup: async ({ product, catalog }) => {
+    const [cafe, leite] = catalog.products;
+    if (cafe === undefined || leite === undefined) throw new Error('catalog');
+    const sale = await product.api<{ id: string }>('POST', `/nfce/venda?companyId=${product.companyId}`, {
+      itens: [{ productId: cafe.id, quantidade: '2' }],
+      pagamentos: [{ forma: 'pix', valor: '37.80' }],
+    });
+    const nfe = {
+      naturezaOperacao: 'VENDA',
+      customerId: catalog.customerId,
+      itens: [
+        { productId: cafe.id, quantidade: '4' },
+        { productId: leite.id, quantidade: '2' },
+      ],
+      pagamentos: [{ forma: '15', valor: '86.58' }],
+    };
+    const sent = await product.api<{ id: string }>('POST', `/nfe?companyId=${product.companyId}`, nfe);
+    const draft = await product.api<{ id: string }>('POST', `/nfe?companyId=${product.companyId}`, nfe);
+    const batch = await product.api<{ batchId: string }>(
+      'POST',
+      `/nfe/batch?companyId=${product.companyId}`,
+      {
+        notas: [nfe],
+      },
+    );
+    for (const [what, res] of Object.entries({ sale, sent, draft, batch }))
+      if (res.status !== 201 && res.status !== 202) throw new Error(`${what}: ${JSON.stringify(res.body)}`);
+    const authorized = await product.api<{ status: string }>('POST', `/nfe/${sent.body.id}/send?sync=true`);
+    if (authorized.body.status !== 'autorizada') throw new Error(`NF-e: ${JSON.stringify(authorized.body)}`);
+    detailRoutes = [
+      `/documentos/65/${sale.body.id}`,
+      `/documentos/55/${sent.body.id}`,
+      `/nfe/${draft.body.id}/editar`,
+      '/nfe',
+      `/lotes/${batch.body.batchId}`,
+      '/pagina-que-nao-existe',
+    ];
+  },
 });
 
 let second: Promise<void> | undefined;
 
 /** A second company the organization key reaches, with a long name: the top bar then shows a chooser. */
 function secondCompany(): Promise<void> {
-  second ??= product
+  second ??= ui.product
     .api(
       'POST',
       '/companies',
       companyBody('11222333000181', {
         xNome: 'Comércio de Alimentos e Utilidades Domésticas do Bairro Ltda',
       }),
-      product.organizationApiKey,
+      ui.product.organizationApiKey,
     )
     .then((res) => {
       if (res.status !== 201) throw new Error(`second company: ${JSON.stringify(res.body)}`);
@@ -188,7 +173,7 @@ for (const [width, height] of [
 ] as const) {
   describe(`at ${width}×${height}`, () => {
     it('every screen: no sideways scroll, the menu and the status bar on one line each', async () => {
-      const page = await openUi(browser, product);
+      const page = await openUi(ui.browser, ui.product);
       await page.setViewportSize({ width, height });
       const faults = await layoutFaults(page, '/caixa');
       const routes = [...new Set([...(await menuRoutes(page)), ...settingsRoutes(), ...detailRoutes])];
@@ -221,15 +206,15 @@ for (const [width, height] of [
 
     it('with two companies: the company chooser fits beside the menu', async () => {
       await secondCompany();
-      const page = await browser.newPage({ viewport: { width, height }, locale: 'pt-BR' });
+      const page = await ui.browser.newPage({ viewport: { width, height }, locale: 'pt-BR' });
       page.on('pageerror', (e) => {
         throw e;
       });
       await page.addInitScript(
-        `localStorage.setItem('balcao.companyId', ${JSON.stringify(product.companyId)})`,
+        `localStorage.setItem('balcao.companyId', ${JSON.stringify(ui.product.companyId)})`,
       );
       await page.goto(
-        `${product.url}/?api_key=${encodeURIComponent(product.organizationApiKey)}#/documentos`,
+        `${ui.product.url}/?api_key=${encodeURIComponent(ui.product.organizationApiKey)}#/documentos`,
       );
       await page.getByLabel('Empresa').waitFor();
       await page.getByTestId('status-bar').waitFor();
@@ -241,7 +226,7 @@ for (const [width, height] of [
 
 describe('the Gestão heading of the menu', () => {
   it('opens Operadores, Caixas and Relatórios by mouse and by keyboard, inside the window at 1024 px', async () => {
-    const page = await openUi(browser, product, '/documentos');
+    const page = await openUi(ui.browser, ui.product, '/documentos');
     await page.setViewportSize({ width: 1024, height: 768 });
     const heading = page.getByRole('button', { name: 'Gestão', exact: true });
     const link = (name: string) => page.getByRole('link', { name, exact: true });

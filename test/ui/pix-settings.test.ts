@@ -2,30 +2,11 @@
 // (the embedded sandbox PSP), every missing field of a real PSP shown beside its field, its client certificate
 // uploaded as a file, "Testar conexão" getting a token, and a mistyped client secret showing the PSP's refusal.
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import {
-  ensureUiBuilt,
-  launchBrowser,
-  openUi,
-  saveScreenshot,
-  startProduct,
-  type RunningProduct,
-} from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openUi, saveScreenshot, useRunningProduct } from './harness.ts';
 
-let product: RunningProduct;
-let browser: Browser;
-
-beforeAll(async () => {
-  await ensureUiBuilt();
-  product = await startProduct();
-  browser = await launchBrowser();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const ui = useRunningProduct();
 
 /** The error shown beside the field labelled `label`. */
 const errorOf = (page: Page, label: string) =>
@@ -33,7 +14,7 @@ const errorOf = (page: Page, label: string) =>
 
 describe('Settings › PIX', () => {
   it('configures the sandbox PSP from the screen, tests the connection, and shows the PSP refusing a wrong secret', async () => {
-    const page = await openUi(browser, product, '/configuracoes/pix');
+    const page = await openUi(ui.browser, ui.product, '/configuracoes/pix');
     // A store setting, not an integration: the link sits before the Integrações group.
     const nav = page.getByRole('navigation', { name: 'Seções de configuração' });
     const links = await nav.locator('a, .settings-nav-group').allTextContents();
@@ -45,7 +26,7 @@ describe('Settings › PIX', () => {
     page.once('dialog', (d) => void d.accept());
     await page.getByRole('button', { name: 'Remover PSP' }).click();
     await page.getByText('Nenhum PSP configurado').waitFor();
-    expect((await product.api('GET', `/companies/${product.companyId}/pix`)).status).toBe(404);
+    expect((await ui.product.api('GET', `/companies/${ui.product.companyId}/pix`)).status).toBe(404);
 
     // A real PSP without its URL, credentials, certificate and CNPJ: each fault beside its field, at once.
     await page.getByLabel('Provedor').selectOption('psp');
@@ -68,8 +49,8 @@ describe('Settings › PIX', () => {
     expect(await errorOf(page, 'CNPJ do PSP').textContent()).toMatch(/^obrigatório/);
 
     // The store's own PSP with its client certificate uploaded as a file: a wrong password is said beside it.
-    const pfx = path.join(product.dataDir, 'sandbox-certificate.pfx');
-    const password = /certificate\s+\S+\s+password (\S+)/.exec(product.output())?.[1] ?? '';
+    const pfx = path.join(ui.product.dataDir, 'sandbox-certificate.pfx');
+    const password = /certificate\s+\S+\s+password (\S+)/.exec(ui.product.output())?.[1] ?? '';
     expect(password).not.toBe('');
     await page.getByLabel('URL da API Pix').fill('https://pix.banco.com.br/api/v2');
     await page.getByLabel('Client ID').fill('loja-123');
@@ -99,9 +80,9 @@ describe('Settings › PIX', () => {
     expect(await page.getByTestId('pix-tem-secret').textContent()).toBe('guardado (cifrado)');
     expect(await page.getByTestId('pix-tem-certificado').textContent()).toBe('guardado (cifrado)');
     expect(await page.getByTestId('pix-current').textContent()).toContain('2 min');
-    const saved = await product.api<{ chave: string; expiracao_segundos: number }>(
+    const saved = await ui.product.api<{ chave: string; expiracao_segundos: number }>(
       'GET',
-      `/companies/${product.companyId}/pix`,
+      `/companies/${ui.product.companyId}/pix`,
     );
     expect(saved.body).toMatchObject({ chave: 'pix@loja.com.br', expiracao_segundos: 120 });
 

@@ -2,53 +2,22 @@
 // from the F1 menu (each printed), the blind closing (no expected amount on screen before the count is
 // confirmed, then the differences and the shift report), the back office's Caixas and Relatórios pages, and
 // the supervisor prompt answering for a caixa (Esc cancels, a wrong PIN says so, a caixa cannot approve).
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
 import {
   cashierGate,
   DEMO_CAIXA,
   DEMO_GERENTE,
-  ensureUiBuilt,
-  launchBrowser,
   openRegister,
   saveScreenshot,
-  seedCatalog,
   signIn,
-  startProduct,
-  throttleCpu,
-  type Catalog,
-  type RunningProduct,
+  useRunningProduct,
 } from './harness.ts';
 
 // Sign-ins hash PINs with scrypt: generous on a shared machine.
 vi.setConfig({ testTimeout: 120_000 });
 
-let product: RunningProduct;
-let catalog: Catalog;
-let browser: Browser;
-
-beforeAll(async () => {
-  await ensureUiBuilt();
-  product = await startProduct();
-  catalog = await seedCatalog(product);
-  browser = await launchBrowser();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
-
-async function newPage(hash = '/caixa'): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1024, height: 768 }, locale: 'pt-BR' });
-  page.on('pageerror', (e) => {
-    throw e;
-  });
-  await throttleCpu(page);
-  await page.goto(`${product.url}/?api_key=${encodeURIComponent(product.apiKey)}#${hash}`);
-  await page.getByTestId('status-bar').waitFor();
-  return page;
-}
+const ui = useRunningProduct({ catalog: true });
 
 async function enterCode(page: Page, code: string, expectedItems: number): Promise<void> {
   await page.keyboard.type(code);
@@ -70,14 +39,14 @@ interface Session {
 
 describe('register screens', () => {
   it('opens, takes a sangria and a suprimento, abandons a sale, and closes with a blind count showing the difference', async () => {
-    const page = await newPage();
+    const page = await ui.newPage();
     expect(await cashierGate(page)).toBe('sign-in');
     await saveScreenshot(page, 'operator-sign-in.png');
     await signIn(page, DEMO_CAIXA.codigo, DEMO_CAIXA.pin);
     expect(await cashierGate(page)).toBe('open-register');
     await openRegister(page, '200,00');
     await page.getByTestId('code-input').waitFor();
-    const current = await product.api<Session>('GET', '/register-sessions/current');
+    const current = await ui.product.api<Session>('GET', '/register-sessions/current');
     expect(current.body.fundo_troco).toBe(200);
 
     // F1 → 1: sangria of 50,00.
@@ -106,14 +75,14 @@ describe('register screens', () => {
     await page.keyboard.press('Enter');
     await page.getByTestId('code-input').waitFor();
 
-    const moved = await product.api<Session>('GET', `/register-sessions/${current.body.id}`);
+    const moved = await ui.product.api<Session>('GET', `/register-sessions/${current.body.id}`);
     expect(moved.body.movimentos.map((m) => [m.tipo, m.valor, m.motivo, m.operador?.codigo])).toEqual([
       ['sangria', 50, 'Depósito no cofre', DEMO_CAIXA.codigo],
       ['suprimento', 20, 'Moedas', DEMO_CAIXA.codigo],
     ]);
 
     // A sale started and abandoned (Esc, Enter): the shift report lists it.
-    const cafe = catalog.products[0];
+    const cafe = ui.catalog.products[0];
     if (cafe === undefined) throw new Error('catalog');
     await enterCode(page, cafe.cProd, 1);
     // With items on the sale the register menu waits.
@@ -154,7 +123,7 @@ describe('register screens', () => {
       .poll(() => page.getByTestId('report-voids').textContent())
       .toContain('Venda abandonada com 1 item');
     await saveScreenshot(page, 'register-closed.png');
-    const after = await product.api<Session>('GET', `/register-sessions/${current.body.id}`);
+    const after = await ui.product.api<Session>('GET', `/register-sessions/${current.body.id}`);
     expect(after.body.status).toBe('fechada');
     expect(after.body.fechamento?.contado['dinheiro']).toBe(160);
     expect(after.body.fechamento?.esperado['dinheiro']).toBe(170);
@@ -167,7 +136,7 @@ describe('register screens', () => {
     expect(await cashierGate(page)).toBe('open-register');
 
     // Back office: Caixas lists the closed session with its difference and shows its report.
-    await page.goto(`${product.url}/#/caixas`);
+    await page.goto(`${ui.product.url}/#/caixas`);
     const row = page.locator(`[data-testid=sessions-table] tr[data-session-id="${current.body.id}"]`);
     await expect.poll(() => row.textContent()).toContain('-R$ 10,00');
     await row.click();
@@ -177,10 +146,10 @@ describe('register screens', () => {
   });
 
   it('asks for a supervisor on the spot: Esc cancels, a wrong PIN and a caixa are refused, the gerente approves; a back-office cancel asks too', async () => {
-    const page = await newPage();
+    const page = await ui.newPage();
     await signIn(page, DEMO_CAIXA.codigo, DEMO_CAIXA.pin);
     if ((await cashierGate(page)) === 'open-register') await openRegister(page, '100,00');
-    const leite = catalog.products[1];
+    const leite = ui.catalog.products[1];
     if (leite === undefined) throw new Error('catalog');
     await enterCode(page, leite.cProd, 1);
     const total = page.getByTestId('sale-total');
@@ -250,7 +219,7 @@ describe('register screens', () => {
     const done = page.getByTestId('sale-done');
     await done.waitFor({ timeout: 30_000 });
     const id = await done.getAttribute('data-doc-id');
-    const note = await product.api<{ valor_total: string; operador: { codigo: string } | null }>(
+    const note = await ui.product.api<{ valor_total: string; operador: { codigo: string } | null }>(
       'GET',
       `/nfce/${id}`,
     );
@@ -258,7 +227,7 @@ describe('register screens', () => {
     expect(note.body.operador?.codigo).toBe(DEMO_CAIXA.codigo);
 
     // The back office, with the caixa still signed in at this terminal: cancelling the note asks too.
-    await page.goto(`${product.url}/#/documentos/65/${id}`);
+    await page.goto(`${ui.product.url}/#/documentos/65/${id}`);
     await page.getByRole('button', { name: 'Cancelar nota' }).click();
     const dialog = page.getByRole('dialog', { name: /Cancelar NFC-e/ });
     await dialog.getByLabel('Justificativa (15 a 255 caracteres)').fill('Cliente desistiu da compra');
@@ -272,7 +241,7 @@ describe('register screens', () => {
     await page.keyboard.press('Enter');
     await page.getByText('Pedido de cancelamento enviado.').waitFor();
     await expect
-      .poll(async () => (await product.api<{ status: string }>('GET', `/nfce/${id}`)).body.status, {
+      .poll(async () => (await ui.product.api<{ status: string }>('GET', `/nfce/${id}`)).body.status, {
         timeout: 20_000,
       })
       .toBe('cancelada');
@@ -280,10 +249,10 @@ describe('register screens', () => {
   });
 
   it('removing an item after payment started needs the supervisor, is audited with the approver and is a void of the shift', async () => {
-    const page = await newPage();
+    const page = await ui.newPage();
     await signIn(page, DEMO_CAIXA.codigo, DEMO_CAIXA.pin);
     if ((await cashierGate(page)) === 'open-register') await openRegister(page, '100,00');
-    const [cafe, leite] = catalog.products;
+    const [cafe, leite] = ui.catalog.products;
     if (cafe === undefined || leite === undefined) throw new Error('catalog');
     await enterCode(page, cafe.cProd, 1);
     await enterCode(page, leite.cProd, 2);
@@ -320,22 +289,22 @@ describe('register screens', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByTestId('item-count').textContent()).toBe('1');
 
-    const actions = await product.api<{
+    const actions = await ui.product.api<{
       data: {
         acao: string;
         operador: { codigo: string };
         autorizado_por: { codigo: string } | null;
         detalhe: unknown;
       }[];
-    }>('GET', `/operators/actions?companyId=${product.companyId}`);
+    }>('GET', `/operators/actions?companyId=${ui.product.companyId}`);
     const removal = actions.body.data.find((a) => a.acao === 'remover_item');
     expect(removal?.operador.codigo).toBe(DEMO_CAIXA.codigo);
     expect(removal?.autorizado_por?.codigo).toBe(DEMO_GERENTE.codigo);
     expect(removal?.detalhe).toMatchObject({ codigo: leite.cProd });
 
     // Both removals are voids of the open session's shift report.
-    const current = await product.api<{ id: string }>('GET', '/register-sessions/current');
-    const report = await product.api<{ voids: { tipo: string; descricao: string; valor: number }[] }>(
+    const current = await ui.product.api<{ id: string }>('GET', '/register-sessions/current');
+    const report = await ui.product.api<{ voids: { tipo: string; descricao: string; valor: number }[] }>(
       'GET',
       `/register-sessions/${current.body.id}/report`,
     );
@@ -345,25 +314,29 @@ describe('register screens', () => {
   });
 
   it('a register closed elsewhere during a sale sends the cashier back to the opening screen', async () => {
-    const page = await newPage();
+    const page = await ui.newPage();
     await signIn(page, DEMO_CAIXA.codigo, DEMO_CAIXA.pin);
     if ((await cashierGate(page)) === 'open-register') await openRegister(page, '100,00');
-    const cafe = catalog.products[0];
+    const cafe = ui.catalog.products[0];
     if (cafe === undefined) throw new Error('catalog');
     await enterCode(page, cafe.cProd, 1);
 
     // The gerente closes the register from another terminal.
-    const signed = await fetch(`${product.apiBase}/operators/sign-in`, {
+    const signed = await fetch(`${ui.product.apiBase}/operators/sign-in`, {
       method: 'POST',
-      headers: { 'X-API-Key': product.apiKey, 'Content-Type': 'application/json' },
+      headers: { 'X-API-Key': ui.product.apiKey, 'Content-Type': 'application/json' },
       body: JSON.stringify({ codigo: DEMO_GERENTE.codigo, pin: DEMO_GERENTE.pin }),
     });
     const { token } = (await signed.json()) as { token: string };
-    const current = await product.api<{ id: string }>('GET', '/register-sessions/current');
-    const notesBefore = (await product.api<{ total: number }>('GET', '/nfce?limit=1')).body.total;
-    const closed = await fetch(`${product.apiBase}/register-sessions/${current.body.id}/close`, {
+    const current = await ui.product.api<{ id: string }>('GET', '/register-sessions/current');
+    const notesBefore = (await ui.product.api<{ total: number }>('GET', '/nfce?limit=1')).body.total;
+    const closed = await fetch(`${ui.product.apiBase}/register-sessions/${current.body.id}/close`, {
       method: 'POST',
-      headers: { 'X-API-Key': product.apiKey, 'X-Operator-Token': token, 'Content-Type': 'application/json' },
+      headers: {
+        'X-API-Key': ui.product.apiKey,
+        'X-Operator-Token': token,
+        'Content-Type': 'application/json',
+      },
       body: JSON.stringify({ contagem: {} }),
     });
     expect(closed.status).toBe(200);
@@ -375,23 +348,23 @@ describe('register screens', () => {
     // No note is issued on a closed register: the screen asks to open it again.
     await page.getByTestId('register-open').waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('code-input').count()).toBe(0);
-    expect((await product.api<{ total: number }>('GET', '/nfce?limit=1')).body.total).toBe(notesBefore);
+    expect((await ui.product.api<{ total: number }>('GET', '/nfce?limit=1')).body.total).toBe(notesBefore);
     await page.close();
   });
 
   it('a sale refused for want of an approval asks at payment and is issued on the retry under the same Idempotency-Key', async () => {
     // A supervisor approves a 30 % discount on the spot, but an approval is held to the approver's own
     // limit (20 %): the service refuses the sale (403 desconto) and the gerente answers the prompt then.
-    const supervisor = await product.api<{ codigo: string }>(
+    const supervisor = await ui.product.api<{ codigo: string }>(
       'POST',
-      `/operators?companyId=${product.companyId}`,
+      `/operators?companyId=${ui.product.companyId}`,
       { nome: 'Supervisora Teste', papel: 'supervisor', pin: '3692' },
     );
     expect(supervisor.status).toBe(201);
-    const page = await newPage();
+    const page = await ui.newPage();
     await signIn(page, DEMO_CAIXA.codigo, DEMO_CAIXA.pin);
     if ((await cashierGate(page)) === 'open-register') await openRegister(page, '100,00');
-    const cafe = catalog.products[0];
+    const cafe = ui.catalog.products[0];
     if (cafe === undefined) throw new Error('catalog');
     await enterCode(page, cafe.cProd, 1);
     const prompt = page.getByTestId('supervisor-prompt');
@@ -417,7 +390,7 @@ describe('register screens', () => {
     await approve(DEMO_GERENTE.codigo, DEMO_GERENTE.pin);
     const done = page.getByTestId('sale-done');
     await done.waitFor({ timeout: 30_000 });
-    const note = await product.api<{ valor_total: string; operador: { codigo: string } | null }>(
+    const note = await ui.product.api<{ valor_total: string; operador: { codigo: string } | null }>(
       'GET',
       `/nfce/${await done.getAttribute('data-doc-id')}`,
     );
@@ -427,19 +400,19 @@ describe('register screens', () => {
   });
 
   it('an operator whose session ended (its role changed in the back office) is sent back to the sign-in at the next sale', async () => {
-    const created = await product.api<{ id: string; codigo: string }>(
+    const created = await ui.product.api<{ id: string; codigo: string }>(
       'POST',
-      `/operators?companyId=${product.companyId}`,
+      `/operators?companyId=${ui.product.companyId}`,
       { nome: 'Caixa Temporária', papel: 'caixa', pin: '4703' },
     );
     expect(created.status).toBe(201);
-    const page = await newPage();
+    const page = await ui.newPage();
     await signIn(page, created.body.codigo, '4703');
     if ((await cashierGate(page)) === 'open-register') await openRegister(page, '100,00');
     await page.getByTestId('code-input').waitFor();
-    await enterCode(page, catalog.products[2]?.cProd ?? '', 1);
+    await enterCode(page, ui.catalog.products[2]?.cProd ?? '', 1);
     // A role change ends the operator's sessions on the service.
-    const promoted = await product.api('PUT', `/operators/${created.body.id}`, { papel: 'supervisor' });
+    const promoted = await ui.product.api('PUT', `/operators/${created.body.id}`, { papel: 'supervisor' });
     expect(promoted.status).toBe(200);
     await page.keyboard.press('F10');
     await page.getByTestId('payment-panel').waitFor();

@@ -1,51 +1,14 @@
 // The sale on screen survives its operator's session being ended by the back office (a PIN or role change,
 // a deactivation): the cashier is sent to the sign-in, and whoever signs in next at the terminal, the same
 // operator or another, finds the sale as it was (items, quantities, payments) and finishes it in their name.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import {
-  cashierGate,
-  DEMO_GERENTE,
-  ensureUiBuilt,
-  launchBrowser,
-  openRegister,
-  seedCatalog,
-  signIn,
-  startProduct,
-  throttleCpu,
-  type Catalog,
-  type RunningProduct,
-} from './harness.ts';
+import { describe, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
+import { cashierGate, DEMO_GERENTE, openRegister, signIn, useRunningProduct } from './harness.ts';
 
 // Sign-ins hash PINs with scrypt: generous on a shared machine.
 vi.setConfig({ testTimeout: 180_000 });
 
-let product: RunningProduct;
-let catalog: Catalog;
-let browser: Browser;
-
-beforeAll(async () => {
-  await ensureUiBuilt();
-  product = await startProduct();
-  catalog = await seedCatalog(product);
-  browser = await launchBrowser();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
-
-async function newPage(): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1024, height: 768 }, locale: 'pt-BR' });
-  page.on('pageerror', (e) => {
-    throw e;
-  });
-  await throttleCpu(page);
-  await page.goto(`${product.url}/?api_key=${encodeURIComponent(product.apiKey)}#/caixa`);
-  await page.getByTestId('status-bar').waitFor();
-  return page;
-}
+const ui = useRunningProduct({ catalog: true });
 
 async function enterCode(page: Page, code: string, expectedItems: number): Promise<void> {
   await page.keyboard.type(code);
@@ -82,18 +45,18 @@ async function sentToSignIn(page: Page): Promise<void> {
 
 describe('a sale held across sign-ins', () => {
   it('stays on screen when the same operator signs in again after a PIN change, and when another one does after a role change', async () => {
-    const created = await product.api<{ id: string; codigo: string }>(
+    const created = await ui.product.api<{ id: string; codigo: string }>(
       'POST',
-      `/operators?companyId=${product.companyId}`,
+      `/operators?companyId=${ui.product.companyId}`,
       { nome: 'Caixa Substituível', papel: 'caixa', pin: '5820' },
     );
     expect(created.status).toBe(201);
-    const notesBefore = (await product.api<{ total: number }>('GET', '/nfce?limit=1')).body.total;
-    const page = await newPage();
+    const notesBefore = (await ui.product.api<{ total: number }>('GET', '/nfce?limit=1')).body.total;
+    const page = await ui.newPage();
     await signIn(page, created.body.codigo, '5820');
     if ((await cashierGate(page)) === 'open-register') await openRegister(page, '100,00');
     await page.getByTestId('code-input').waitFor();
-    const [cafe, leite] = catalog.products;
+    const [cafe, leite] = ui.catalog.products;
     if (cafe === undefined || leite === undefined) throw new Error('catalog');
     await enterCode(page, cafe.cEAN, 1);
     await enterCode(page, `2*${leite.cEAN}`, 2);
@@ -102,7 +65,7 @@ describe('a sale held across sign-ins', () => {
     await expect.poll(() => page.getByTestId('sale-total').textContent()).toBe('R$ 29,88');
 
     // The back office gives the operator a new PIN: the session ends, the sale is refused at payment.
-    const newPin = await product.api('PUT', `/operators/${created.body.id}`, { pin: '6931' });
+    const newPin = await ui.product.api('PUT', `/operators/${created.body.id}`, { pin: '6931' });
     expect(newPin.status).toBe(200);
     await payByCredit(page);
     await sentToSignIn(page);
@@ -113,7 +76,7 @@ describe('a sale held across sign-ins', () => {
     expect(await page.getByTestId('cashier-notice').textContent()).toContain('Venda retomada');
 
     // Now its role changes: another operator signs in and finds the sale, its payment included.
-    const promoted = await product.api('PUT', `/operators/${created.body.id}`, { papel: 'supervisor' });
+    const promoted = await ui.product.api('PUT', `/operators/${created.body.id}`, { papel: 'supervisor' });
     expect(promoted.status).toBe(200);
     await page.keyboard.press('F10');
     await page.getByTestId('payment-panel').waitFor();
@@ -122,7 +85,7 @@ describe('a sale held across sign-ins', () => {
     await signIn(page, DEMO_GERENTE.codigo, DEMO_GERENTE.pin);
     await page.getByTestId('code-input').waitFor();
     expect(await lines(page)).toEqual(before);
-    expect((await product.api<{ total: number }>('GET', '/nfce?limit=1')).body.total).toBe(notesBefore);
+    expect((await ui.product.api<{ total: number }>('GET', '/nfce?limit=1')).body.total).toBe(notesBefore);
 
     // The gerente finishes it: one note, in the gerente's name, with the sale's items and payment.
     await page.keyboard.press('F10');
@@ -130,7 +93,7 @@ describe('a sale held across sign-ins', () => {
     await page.keyboard.press('F10');
     const done = page.getByTestId('sale-done');
     await done.waitFor({ timeout: 30_000 });
-    const note = await product.api<{
+    const note = await ui.product.api<{
       valor_total: string;
       operador: { codigo: string } | null;
       itens: { codigo: string; quantidade: string }[];
@@ -141,7 +104,9 @@ describe('a sale held across sign-ins', () => {
       [cafe.cProd, '1.00'],
       [leite.cProd, '2.00'],
     ]);
-    expect((await product.api<{ total: number }>('GET', '/nfce?limit=1')).body.total).toBe(notesBefore + 1);
+    expect((await ui.product.api<{ total: number }>('GET', '/nfce?limit=1')).body.total).toBe(
+      notesBefore + 1,
+    );
     await page.close();
   });
 });

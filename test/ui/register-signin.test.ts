@@ -1,45 +1,14 @@
 // The cashier's sign-in in a real Chromium: code, Enter, PIN, Enter from the keyboard; a wrong PIN says how
 // many tries are left, five lock the operator and the screen says so; once signed in, the register asks
 // for the float, and the bar names who is selling.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import {
-  cashierGate,
-  DEMO_CAIXA,
-  ensureUiBuilt,
-  launchBrowser,
-  openRegister,
-  signIn,
-  startProduct,
-  throttleCpu,
-  type RunningProduct,
-} from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { cashierGate, DEMO_CAIXA, openRegister, signIn, useRunningProduct } from './harness.ts';
 
-let product: RunningProduct;
-let browser: Browser;
-
-beforeAll(async () => {
-  await ensureUiBuilt();
-  product = await startProduct();
-  browser = await launchBrowser();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const ui = useRunningProduct();
 
 /** The cashier as a terminal opens it, stopping at whatever gate shows first. */
-async function openCashier(): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1024, height: 768 }, locale: 'pt-BR' });
-  page.on('pageerror', (e) => {
-    throw e;
-  });
-  await throttleCpu(page);
-  await page.goto(`${product.url}/?api_key=${encodeURIComponent(product.apiKey)}#/caixa`);
-  await page.getByTestId('status-bar').waitFor();
-  return page;
-}
+const openCashier = () => ui.newPage();
 
 async function typeCredentials(page: Page, codigo: string, pin: string): Promise<void> {
   await page.getByTestId('signin-codigo').focus();
@@ -69,7 +38,7 @@ describe('operator sign-in', () => {
     await openRegister(page, '150,00');
     await page.getByTestId('code-input').waitFor();
     expect(await page.getByTestId('operator-name').textContent()).toContain('Caixa Demo');
-    const current = await product.api<{ fundo_troco: number; aberta_por: { codigo: string } }>(
+    const current = await ui.product.api<{ fundo_troco: number; aberta_por: { codigo: string } }>(
       'GET',
       '/register-sessions/current',
     );
@@ -93,7 +62,7 @@ describe('operator sign-in', () => {
   it('creates an operator in Operadores, locks it after five wrong PINs, unlocks it with a new PIN, deactivates it', async () => {
     // Back office: a trivial PIN is refused beside its field, a good one creates the operator.
     const page = await openCashier();
-    await page.goto(`${product.url}/#/operadores`);
+    await page.goto(`${ui.product.url}/#/operadores`);
     await page.getByRole('button', { name: 'Novo operador' }).click();
     const form = page.getByTestId('operator-form');
     await form.getByLabel('Nome').fill('Operadora Teste');
@@ -109,7 +78,7 @@ describe('operator sign-in', () => {
     const codigo = (await row.getAttribute('data-codigo')) ?? '';
     expect(codigo).toMatch(/^\d+$/);
 
-    await page.goto(`${product.url}/#/caixa`);
+    await page.goto(`${ui.product.url}/#/caixa`);
     expect(await cashierGate(page)).toBe('sign-in');
     const error = page.getByTestId('signin-error');
     for (let left = 4; left >= 0; left--) {
@@ -126,13 +95,13 @@ describe('operator sign-in', () => {
     expect(await page.getByTestId('operator-sign-in').isVisible()).toBe(true);
 
     // The back office shows the lock; a new PIN unlocks, and the operator signs in with it.
-    await page.goto(`${product.url}/#/operadores`);
+    await page.goto(`${ui.product.url}/#/operadores`);
     await expect.poll(() => row.textContent()).toMatch(/Bloqueado até/);
     await row.getByRole('button', { name: 'Editar' }).click();
     await form.getByLabel('PIN').fill('8642');
     await form.getByRole('button', { name: 'Salvar' }).click();
     await expect.poll(() => row.textContent()).toMatch(/Ativo/);
-    await page.goto(`${product.url}/#/caixa`);
+    await page.goto(`${ui.product.url}/#/caixa`);
     await signIn(page, codigo, '8642');
     expect(await page.getByTestId('operator-name').textContent()).toContain('Operadora Teste');
     await page.keyboard.press('F1');
@@ -140,12 +109,12 @@ describe('operator sign-in', () => {
     expect(await cashierGate(page)).toBe('sign-in');
 
     // Deactivated, the operator leaves the list and cannot sign in; the history keeps the name.
-    await page.goto(`${product.url}/#/operadores`);
+    await page.goto(`${ui.product.url}/#/operadores`);
     await row.getByRole('button', { name: 'Desativar' }).click();
     await row.waitFor({ state: 'detached' });
     await page.getByLabel('Mostrar inativos').check();
     await expect.poll(() => row.textContent()).toMatch(/Inativo/);
-    await page.goto(`${product.url}/#/caixa`);
+    await page.goto(`${ui.product.url}/#/caixa`);
     await typeCredentials(page, codigo, '8642');
     await expect.poll(() => error.textContent()).toBe('Código de operador não encontrado ou inativo.');
     await page.close();
@@ -153,11 +122,11 @@ describe('operator sign-in', () => {
 
   it('a second terminal set as caixa 2 signs in to it and opens its own register', async () => {
     const page = await openCashier();
-    await page.goto(`${product.url}/#/configuracoes/terminal`);
+    await page.goto(`${ui.product.url}/#/configuracoes/terminal`);
     const field = page.getByLabel('Número deste caixa');
     await field.fill('2');
     await page.getByText('Este terminal é o caixa 2.').waitFor();
-    await page.goto(`${product.url}/#/caixa`);
+    await page.goto(`${ui.product.url}/#/caixa`);
     expect(await cashierGate(page)).toBe('sign-in');
     expect(await page.getByTestId('operator-sign-in').textContent()).toContain('Entrar no caixa 2');
     await signIn(page, DEMO_CAIXA.codigo, DEMO_CAIXA.pin);
@@ -165,7 +134,7 @@ describe('operator sign-in', () => {
     expect(await cashierGate(page)).toBe('open-register');
     await openRegister(page, '75,00');
     await page.getByTestId('code-input').waitFor();
-    const second = await product.api<{ caixa: string; fundo_troco: number }>(
+    const second = await ui.product.api<{ caixa: string; fundo_troco: number }>(
       'GET',
       '/register-sessions/current?caixa=2',
     );

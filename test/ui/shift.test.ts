@@ -3,48 +3,31 @@
 // screen offers it), one sangria, then the blind closing with a deliberate shortfall. The shift report the
 // service printed on the TCP printer, decoded from the ESC/POS bytes, must match the sales made: their count
 // and total, the amounts per method, the sangria and the difference. The figures are logged for the notes.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
 import { decodeEscpos, receiptText } from '../../src-main/outputs/escpos/decoder.ts';
 import { FakePrinter } from '../printing/fake-printer.ts';
-import {
-  DEMO_CAIXA,
-  ensureUiBuilt,
-  launchBrowser,
-  openRegister,
-  seedCatalog,
-  signIn,
-  startProduct,
-  throttleCpu,
-  type Catalog,
-  type RunningProduct,
-} from './harness.ts';
+import { DEMO_CAIXA, openRegister, signIn, useRunningProduct } from './harness.ts';
 
 vi.setConfig({ testTimeout: 600_000 });
 
-let product: RunningProduct;
-let catalog: Catalog;
-let browser: Browser;
 const printer = new FakePrinter();
 
-beforeAll(async () => {
-  await ensureUiBuilt();
-  product = await startProduct();
-  catalog = await seedCatalog(product);
-  browser = await launchBrowser();
-  await printer.listen();
-  const created = await product.api('POST', `/companies/${product.companyId}/printers`, {
-    nome: 'Caixa 1',
-    tipo: 'rede',
-    conexao: { host: '127.0.0.1', porta: printer.port, permitirRedeLocal: true },
-    padrao: true,
-  });
-  if (created.status !== 201) throw new Error(`printer: ${JSON.stringify(created.body)}`);
-}, 240_000);
+const ui = useRunningProduct({
+  catalog: true,
+  setup: async ({ product }) => {
+    await printer.listen();
+    const created = await product.api('POST', `/companies/${product.companyId}/printers`, {
+      nome: 'Caixa 1',
+      tipo: 'rede',
+      conexao: { host: '127.0.0.1', porta: printer.port, permitirRedeLocal: true },
+      padrao: true,
+    });
+    if (created.status !== 201) throw new Error(`printer: ${JSON.stringify(created.body)}`);
+  },
+});
 
 afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
   await printer.close();
 });
 
@@ -98,12 +81,7 @@ async function waitForSaleDone(page: Page): Promise<string> {
 
 describe('a full shift', () => {
   it('20 sales of mixed methods, a sangria and a closing short by R$ 5,00: the printed report matches', async () => {
-    const page = await browser.newPage({ viewport: { width: 1024, height: 768 }, locale: 'pt-BR' });
-    page.on('pageerror', (e) => {
-      throw e;
-    });
-    await throttleCpu(page);
-    await page.goto(`${product.url}/?api_key=${encodeURIComponent(product.apiKey)}#/caixa`);
+    const page = await ui.newPage();
     await signIn(page, DEMO_CAIXA.codigo, DEMO_CAIXA.pin);
     const fundo = 15_000n;
     await openRegister(page, typed(fundo));
@@ -118,7 +96,7 @@ describe('a full shift', () => {
     for (let i = 0; i < 20; i++) {
       const method = methods[i % 4] as Method;
       // One product, a second one on every third sale.
-      const codes = [catalog.products[i % 6], ...(i % 3 === 0 ? [catalog.products[(i + 2) % 6]] : [])];
+      const codes = [ui.catalog.products[i % 6], ...(i % 3 === 0 ? [ui.catalog.products[(i + 2) % 6]] : [])];
       let total = 0n;
       for (const [n, p] of codes.entries()) {
         if (p === undefined) throw new Error('catalog');
@@ -148,7 +126,7 @@ describe('a full shift', () => {
       }
       const id = await waitForSaleDone(page);
       noteIds.push(id);
-      const note = await product.api<Note>('GET', `/nfce/${id}`);
+      const note = await ui.product.api<Note>('GET', `/nfce/${id}`);
       expect(note.body.status).toBe('autorizada');
       expect(cents(note.body.valor_total)).toBe(total);
       expect(note.body.operador?.codigo).toBe(DEMO_CAIXA.codigo);
@@ -224,7 +202,7 @@ describe('a full shift', () => {
 
     // The same figures in the back office's sales report by payment method.
     await page.keyboard.press('Enter');
-    await page.goto(`${product.url}/#/relatorios`);
+    await page.goto(`${ui.product.url}/#/relatorios`);
     await page.getByLabel('Agrupar por').selectOption('metodo');
     await expect.poll(() => page.getByTestId('reports-total').textContent()).toBe(brl(salesTotal));
     const csv = await page.getByTestId('reports-csv').getAttribute('href');
