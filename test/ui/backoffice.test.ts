@@ -1,21 +1,11 @@
 // The back office in a real Chromium against `npm start`: the documents list with its filters, a note's
 // detail and its cancellation within the deadline, an NF-e created and sent from the form, and a received
 // note manifested.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { generateTestA1 } from '../../src-main/fiscal/certificate.ts';
 import { cnpjCheckDigits } from '../../src-shared/tax-ids.ts';
 import { companyBody } from '../api/harness.ts';
-import {
-  ensureUiBuilt,
-  launchBrowser,
-  openUi,
-  saveScreenshot,
-  seedCatalog,
-  startProduct,
-  type Catalog,
-  type RunningProduct,
-} from './harness.ts';
+import { openUi, saveScreenshot, useRunningProduct } from './harness.ts';
 
 interface Note {
   id: string;
@@ -26,28 +16,14 @@ interface Note {
   valor_total: string;
 }
 
-let product: RunningProduct;
-let catalog: Catalog;
-let browser: Browser;
-
-beforeAll(async () => {
-  await ensureUiBuilt();
-  product = await startProduct();
-  catalog = await seedCatalog(product);
-  browser = await launchBrowser();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const ui = useRunningProduct({ catalog: true });
 
 async function sale(productIndex: number, quantity: string): Promise<Note> {
-  const p = catalog.products[productIndex];
+  const p = ui.catalog.products[productIndex];
   if (p === undefined) throw new Error('catalog');
   const total = (BigInt(Math.round(Number(quantity))) * BigInt(p.vUnCom.replace('.', ''))).toString();
   const valor = `${total.slice(0, -2)}.${total.slice(-2)}`;
-  const res = await product.api<Note>('POST', `/nfce/venda?companyId=${product.companyId}`, {
+  const res = await ui.product.api<Note>('POST', `/nfce/venda?companyId=${ui.product.companyId}`, {
     itens: [{ productId: p.id, quantidade: quantity }],
     pagamentos: [{ forma: 'pix', valor }],
   });
@@ -64,7 +40,7 @@ describe('back office', () => {
       const second = await sale(3, '2');
       expect([first.status, second.status]).toEqual(['autorizada', 'autorizada']);
 
-      const page = await openUi(browser, product, '/documentos');
+      const page = await openUi(ui.browser, ui.product, '/documentos');
       const rows = page.getByTestId('documents').locator('tbody tr[data-doc-id]');
       await expect.poll(() => rows.count()).toBe(2);
       await page.getByLabel('Modelo', { exact: true }).selectOption('65');
@@ -75,7 +51,7 @@ describe('back office', () => {
       await expect.poll(() => rows.count()).toBe(2);
       // Period filter typed the Brazilian way: the notes' day keeps them, a period that ended the day before
       // has none. The day is the notes' own (Brasília calendar), which differs from UTC's from 00:00 to 03:00 UTC.
-      const issued = await product.api<{ dh_emissao: string }>('GET', `/nfce/${first.id}`);
+      const issued = await ui.product.api<{ dh_emissao: string }>('GET', `/nfce/${first.id}`);
       const today = new Date(`${issued.body.dh_emissao.slice(0, 10)}T12:00:00Z`);
       const br = (d: Date) =>
         `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear()}`;
@@ -110,8 +86,8 @@ describe('back office', () => {
       await dialog.getByRole('button', { name: 'Cancelar nota' }).click();
       await expect.poll(() => detail.getAttribute('data-status'), { timeout: 30_000 }).toBe('cancelada');
       expect(await page.getByRole('button', { name: 'Cancelar nota' }).count()).toBe(0);
-      expect((await product.api<Note>('GET', `/nfce/${second.id}`)).body.status).toBe('cancelada');
-      expect((await product.api<Note>('GET', `/nfce/${first.id}`)).body.status).toBe('autorizada');
+      expect((await ui.product.api<Note>('GET', `/nfce/${second.id}`)).body.status).toBe('cancelada');
+      expect((await ui.product.api<Note>('GET', `/nfce/${first.id}`)).body.status).toBe('autorizada');
       await page.close();
     },
   );
@@ -120,7 +96,7 @@ describe('back office', () => {
     'creates an NF-e for a registered customer from the form and sends it: authorized',
     { timeout: 90_000 },
     async () => {
-      const page = await openUi(browser, product, '/nfe/nova');
+      const page = await openUi(ui.browser, ui.product, '/nfe/nova');
       await page.getByTestId('nfe-form').waitFor();
       await page.getByLabel('Buscar cliente').fill('MERCADO');
       await page
@@ -153,7 +129,7 @@ describe('back office', () => {
       await detail.waitFor({ timeout: 30_000 });
       await expect.poll(() => detail.getAttribute('data-status'), { timeout: 30_000 }).toBe('autorizada');
       const id = (await page.evaluate<string>('location.hash')).split('/')[3]?.split('?')[0] ?? '';
-      const note = await product.api<Note>('GET', `/nfe/${id}`);
+      const note = await ui.product.api<Note>('GET', `/nfe/${id}`);
       expect(note.body.modelo).toBe(55);
       expect(note.body.valor_total).toBe('100.40');
       expect(note.body.itens.map((i) => [i.codigo, Number(i.quantidade)])).toEqual([
@@ -175,19 +151,19 @@ describe('back office', () => {
   );
 
   it('sends a correction letter and a devolução of an authorized NF-e', { timeout: 90_000 }, async () => {
-    const [cafe] = catalog.products;
+    const [cafe] = ui.catalog.products;
     if (cafe === undefined) throw new Error('catalog');
-    const draft = await product.api<Note>('POST', `/nfe?companyId=${product.companyId}`, {
+    const draft = await ui.product.api<Note>('POST', `/nfe?companyId=${ui.product.companyId}`, {
       naturezaOperacao: 'VENDA',
-      customerId: catalog.customerId,
+      customerId: ui.catalog.customerId,
       itens: [{ productId: cafe.id, quantidade: '4' }],
       pagamentos: [{ forma: '15', valor: '75.60' }],
     });
     expect(draft.status).toBe(201);
-    const sent = await product.api<{ status: string }>('POST', `/nfe/${draft.body.id}/send?sync=true`);
+    const sent = await ui.product.api<{ status: string }>('POST', `/nfe/${draft.body.id}/send?sync=true`);
     expect(sent.body.status).toBe('autorizada');
 
-    const page = await openUi(browser, product, `/documentos/55/${draft.body.id}`);
+    const page = await openUi(ui.browser, ui.product, `/documentos/55/${draft.body.id}`);
     const detail = page.getByTestId('document-detail');
     await detail.waitFor();
     await page.getByRole('button', { name: 'Carta de correção' }).click();
@@ -214,7 +190,7 @@ describe('back office', () => {
     const id = (await page.evaluate<string>('location.hash')).split('/')[3]?.split('?')[0] ?? '';
     expect(id).not.toBe(draft.body.id);
     const xml = await (
-      await fetch(`${product.apiBase}/nfe/${id}/xml`, { headers: { 'X-API-Key': product.apiKey } })
+      await fetch(`${ui.product.apiBase}/nfe/${id}/xml`, { headers: { 'X-API-Key': ui.product.apiKey } })
     ).text();
     expect(xml).toContain('<finNFe>4</finNFe>');
     expect(xml).toMatch(/<CFOP>[12]202<\/CFOP>/);
@@ -226,23 +202,23 @@ describe('back office', () => {
     'uploads a batch of NF-e from a JSON file and follows its progress to the end',
     { timeout: 90_000 },
     async () => {
-      const [cafe, leite] = catalog.products;
+      const [cafe, leite] = ui.catalog.products;
       if (cafe === undefined || leite === undefined) throw new Error('catalog');
       const notas = [
         {
           naturezaOperacao: 'VENDA',
-          customerId: catalog.customerId,
+          customerId: ui.catalog.customerId,
           itens: [{ productId: cafe.id, quantidade: '1' }],
           pagamentos: [{ forma: '15', valor: '18.90' }],
         },
         {
           naturezaOperacao: 'VENDA',
-          customerId: catalog.customerId,
+          customerId: ui.catalog.customerId,
           itens: [{ productId: leite.id, quantidade: '2' }],
           pagamentos: [{ forma: '15', valor: '10.98' }],
         },
       ];
-      const page = await openUi(browser, product, '/lotes');
+      const page = await openUi(ui.browser, ui.product, '/lotes');
       await page.getByLabel('Arquivo do lote').setInputFiles({
         name: 'lote.json',
         mimeType: 'application/json',
@@ -257,7 +233,7 @@ describe('back office', () => {
   );
 
   it('shows the API field errors next to the NF-e form fields', async () => {
-    const page = await openUi(browser, product, '/nfe/nova');
+    const page = await openUi(ui.browser, ui.product, '/nfe/nova');
     await page.getByLabel('Adicionar produto').fill('LEITE');
     await page
       .getByRole('option', { name: /LEITE INTEGRAL/ })
@@ -283,8 +259,8 @@ describe('back office', () => {
     // A supplier on the same sandbox authority issues an NF-e to the demo company.
     const supplierCnpj = '998877660001' + cnpjCheckDigits('998877660001');
     // The supplier is another company of the organization: its key creates and acts on it.
-    const asOrg = product.organizationApiKey;
-    const created = await product.api<{ id: string }>(
+    const asOrg = ui.product.organizationApiKey;
+    const created = await ui.product.api<{ id: string }>(
       'POST',
       '/companies',
       { ...companyBody(supplierCnpj, { xNome: 'FORNECEDOR DE EMBALAGENS LTDA', crt: 1 }) },
@@ -293,7 +269,7 @@ describe('back office', () => {
     expect(created.status).toBe(201);
     const supplierId = created.body.id;
     const pfx = generateTestA1({ cnpj: supplierCnpj, legalName: 'FORNECEDOR', password: 'pw123456' });
-    const upload = await product.api(
+    const upload = await ui.product.api(
       'POST',
       `/companies/${supplierId}/certificate`,
       {
@@ -303,7 +279,7 @@ describe('back office', () => {
       asOrg,
     );
     expect(upload.status).toBe(201);
-    await product.api(
+    await ui.product.api(
       'PUT',
       `/companies/${supplierId}/config`,
       {
@@ -312,8 +288,8 @@ describe('back office', () => {
       },
       asOrg,
     );
-    const demo = await product.api<{ cnpj: string }>('GET', `/companies/${product.companyId}`);
-    const draft = await product.api<{ id: string }>(
+    const demo = await ui.product.api<{ cnpj: string }>('GET', `/companies/${ui.product.companyId}`);
+    const draft = await ui.product.api<{ id: string }>(
       'POST',
       `/nfe?companyId=${supplierId}`,
       {
@@ -347,7 +323,7 @@ describe('back office', () => {
       },
       asOrg,
     );
-    const sent = await product.api<{ status: string }>(
+    const sent = await ui.product.api<{ status: string }>(
       'POST',
       `/nfe/${draft.body.id}/send?sync=true`,
       undefined,
@@ -355,7 +331,7 @@ describe('back office', () => {
     );
     expect(sent.body.status).toBe('autorizada');
 
-    const page = await openUi(browser, product, '/recebidas');
+    const page = await openUi(ui.browser, ui.product, '/recebidas');
     await page.getByRole('button', { name: 'Consultar SEFAZ agora' }).click();
     await page.getByText('Consulta à SEFAZ concluída.').waitFor();
     const row = page.locator('tr', { hasText: '36,00' });

@@ -1,24 +1,19 @@
 // The cashier screen in a real Chromium against `npm start` on a fresh data dir: sales with several payment
 // methods and change, offline contingency and its later authorization, and a keyboard-only sale whose key
 // presses are counted.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import {
   cashierGate,
   DEMO_GERENTE,
   readyToSell,
   decodeBarcodes,
-  ensureUiBuilt,
   installKeyCounter,
   keysSeen,
-  launchBrowser,
   openUi,
   saveScreenshot,
-  seedCatalog,
-  startProduct,
   throttleCpu,
-  type Catalog,
-  type RunningProduct,
+  useRunningProduct,
 } from './harness.ts';
 import { RECEIPT_IMAGES_LOADED, RECEIPT_IMAGES_PNG } from './in-page.ts';
 
@@ -32,21 +27,7 @@ interface Note {
   itens: { descricao: string | null; quantidade: string | null }[];
 }
 
-let product: RunningProduct;
-let catalog: Catalog;
-let browser: Browser;
-
-beforeAll(async () => {
-  await ensureUiBuilt();
-  product = await startProduct();
-  catalog = await seedCatalog(product);
-  browser = await launchBrowser();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const ui = useRunningProduct({ catalog: true });
 
 /** Types a code into the always-focused code field, as a scanner or a person does, and Enter. */
 async function enterCode(page: Page, code: string, expectedItems: number): Promise<void> {
@@ -66,7 +47,7 @@ async function finishedNote(page: Page): Promise<Note> {
     throw new Error(`sale refused: ${await page.getByTestId('error-banner').textContent()}`);
   const id = await done.getAttribute('data-doc-id');
   if (id === null) throw new Error('no document id on the finished sale');
-  const note = await product.api<Note>('GET', `/nfce/${id}`);
+  const note = await ui.product.api<Note>('GET', `/nfce/${id}`);
   expect(note.status).toBe(200);
   return note.body;
 }
@@ -85,9 +66,9 @@ async function approveAsSupervisor(page: Page, acao: string): Promise<void> {
 
 describe('cashier screen', () => {
   it('sells two items paid by credit card and cash with change: NFC-e authorized, receipt with items and QR', async () => {
-    const page = await openUi(browser, product);
+    const page = await openUi(ui.browser, ui.product);
     await expect.poll(() => page.getByTestId('status-authority').getAttribute('data-online')).toBe('true');
-    const [cafe, leite] = catalog.products;
+    const [cafe, leite] = ui.catalog.products;
     if (cafe === undefined || leite === undefined) throw new Error('catalog');
     await enterCode(page, cafe.cEAN, 1); // a scan: 13 digits + Enter
     await enterCode(page, `3*${leite.cProd}`, 2); // quantity*code
@@ -112,8 +93,8 @@ describe('cashier screen', () => {
     expect(await page.getByTestId('sale-status').textContent()).toContain('Autorizada');
     expect(await page.getByTestId('sale-change').textContent()).toContain('R$ 34,63');
 
-    const xml = await fetch(`${product.apiBase}/nfce/${note.id}/xml`, {
-      headers: { 'X-API-Key': product.apiKey },
+    const xml = await fetch(`${ui.product.apiBase}/nfce/${note.id}/xml`, {
+      headers: { 'X-API-Key': ui.product.apiKey },
     });
     const text = await xml.text();
     expect(text).toContain('<detPag><tPag>03</tPag><vPag>20.00</vPag>');
@@ -134,11 +115,16 @@ describe('cashier screen', () => {
   });
 
   it('completes a sale in offline contingency while the sandbox is down, counts it in the queue, and gets it authorized when back', async () => {
-    const page = await openUi(browser, product);
-    const off = await product.api('POST', '/sandbox/faults', { online: false }, product.organizationApiKey);
+    const page = await openUi(ui.browser, ui.product);
+    const off = await ui.product.api(
+      'POST',
+      '/sandbox/faults',
+      { online: false },
+      ui.product.organizationApiKey,
+    );
     expect(off.status).toBe(200);
     try {
-      const [, , refri] = catalog.products;
+      const [, , refri] = ui.catalog.products;
       if (refri === undefined) throw new Error('catalog');
       await enterCode(page, refri.cProd, 1);
       await page.keyboard.press('F10');
@@ -158,10 +144,15 @@ describe('cashier screen', () => {
         .toBeGreaterThanOrEqual(1);
       await saveScreenshot(page, 'cashier-offline.png');
 
-      const on = await product.api('POST', '/sandbox/faults', { online: true }, product.organizationApiKey);
+      const on = await ui.product.api(
+        'POST',
+        '/sandbox/faults',
+        { online: true },
+        ui.product.organizationApiKey,
+      );
       expect(on.status).toBe(200);
       await expect
-        .poll(async () => (await product.api<Note>('GET', `/nfce/${note.id}`)).body.status, {
+        .poll(async () => (await ui.product.api<Note>('GET', `/nfce/${note.id}`)).body.status, {
           timeout: 90_000,
           interval: 1000,
         })
@@ -173,15 +164,15 @@ describe('cashier screen', () => {
         .poll(() => page.getByTestId('status-authority').getAttribute('data-online'), { timeout: 20_000 })
         .toBe('true');
     } finally {
-      await product.api('POST', '/sandbox/faults', { online: true }, product.organizationApiKey);
+      await ui.product.api('POST', '/sandbox/faults', { online: true }, ui.product.organizationApiKey);
       await page.close();
     }
   }, 150_000);
 
   it('rings up a 5-item sale from the keyboard alone in the minimum number of key presses', async () => {
-    const page = await openUi(browser, product);
+    const page = await openUi(ui.browser, ui.product);
     await installKeyCounter(page);
-    const codes = catalog.products.slice(0, 5).map((p) => p.cProd);
+    const codes = ui.catalog.products.slice(0, 5).map((p) => p.cProd);
     expect(codes).toEqual(['1', '2', '3', '4', '5']);
     let pressed = 0;
     for (const [i, code] of codes.entries()) {
@@ -215,7 +206,7 @@ describe('cashier screen', () => {
   });
 
   it('drives search, quantity, price, discount, CPF, removal and cancellation from function keys', async () => {
-    const page = await openUi(browser, product);
+    const page = await openUi(ui.browser, ui.product);
     // The key arrives in ?api_key= and leaves the address bar at once.
     expect(page.url()).not.toContain('api_key');
     const press = (key: string) => page.keyboard.press(key);
@@ -260,7 +251,9 @@ describe('cashier screen', () => {
     const note = await finishedNote(page);
     expect(note.status).toBe('autorizada');
     const xml = await (
-      await fetch(`${product.apiBase}/nfce/${note.id}/xml`, { headers: { 'X-API-Key': product.apiKey } })
+      await fetch(`${ui.product.apiBase}/nfce/${note.id}/xml`, {
+        headers: { 'X-API-Key': ui.product.apiKey },
+      })
     ).text();
     expect(xml).toContain('<dest><CPF>52998224725</CPF>');
     expect(xml).toContain('<vUnCom>15.00');
@@ -281,11 +274,11 @@ describe('cashier screen', () => {
 
   it('keeps every key typed before the screen is ready, in order: a scan, F10 and Enter the moment the page loads', async () => {
     // The terminal as it starts a working day's second time: the caixa signed in, the register open.
-    const page = await openUi(browser, product);
+    const page = await openUi(ui.browser, ui.product);
     // No wait for the screen: the page's script has run (DOMContentLoaded follows module scripts), and the
     // keys arrive while the companies, the operator's register and React's cashier load.
     await page.reload({ waitUntil: 'domcontentloaded' });
-    const [cafe, leite, , arroz] = catalog.products;
+    const [cafe, leite, , arroz] = ui.catalog.products;
     if (cafe === undefined || leite === undefined || arroz === undefined) throw new Error('catalog');
     await page.keyboard.type(cafe.cEAN, { delay: 0 });
     await page.keyboard.press('Enter');
@@ -316,21 +309,23 @@ describe('cashier screen', () => {
   });
 
   it('asks for the API key when none is given, refuses a wrong one and keeps the right one', async () => {
-    const context = await browser.newContext({ locale: 'pt-BR' });
+    const context = await ui.browser.newContext({ locale: 'pt-BR' });
     const page = await context.newPage();
     await throttleCpu(page);
-    await page.goto(`${product.url}/`);
+    await page.goto(`${ui.product.url}/`);
     const input = page.getByLabel('Chave de API');
     await input.fill('blc_0000000000000000_wrong');
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.getByText('A chave de API não é válida.').waitFor();
-    await input.fill(product.apiKey);
+    await input.fill(ui.product.apiKey);
     await page.getByRole('button', { name: 'Entrar' }).click();
     await readyToSell(page);
     // Kept for the next start of this terminal, with the operator signed in.
     await page.reload();
     expect(await cashierGate(page)).toBe('sale');
-    expect(await page.evaluate<string | null>("localStorage.getItem('balcao.apiKey')")).toBe(product.apiKey);
+    expect(await page.evaluate<string | null>("localStorage.getItem('balcao.apiKey')")).toBe(
+      ui.product.apiKey,
+    );
     await context.close();
   });
 });
@@ -348,8 +343,8 @@ async function previewCodes(page: Page): Promise<string[]> {
 async function receiptText(page: Page, note: Note): Promise<string> {
   const image = page.getByTestId('receipt-image');
   if ((await image.count()) === 0) return (await page.getByTestId('receipt-preview').textContent()) ?? '';
-  const res = await fetch(`${product.apiBase}/nfce/${note.id}/escpos?largura=80&format=json`, {
-    headers: { 'X-API-Key': product.apiKey },
+  const res = await fetch(`${ui.product.apiBase}/nfce/${note.id}/escpos?largura=80&format=json`, {
+    headers: { 'X-API-Key': ui.product.apiKey },
   });
   expect(res.status).toBe(200);
   return res.text();

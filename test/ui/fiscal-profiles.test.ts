@@ -1,42 +1,22 @@
 // The default fiscal profile in a real Chromium against `npm start`: the company settings name it, the
 // products screen marks it "Padrão", another profile is made the default there and then edited, keeping
 // the tax groups the form does not show.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { CompanyView } from '../../src-shared/contracts/companies.ts';
 import type { FiscalProfileView } from '../../src-shared/contracts/catalog.ts';
 import { DEFAULT_FISCAL_PROFILES } from '../../src-shared/tables/default-fiscal-profiles.ts';
-import {
-  ensureUiBuilt,
-  launchBrowser,
-  openUi,
-  saveScreenshot,
-  startProduct,
-  type RunningProduct,
-} from './harness.ts';
+import { openUi, saveScreenshot, useRunningProduct } from './harness.ts';
 
-let product: RunningProduct;
-let browser: Browser;
-
-beforeAll(async () => {
-  await ensureUiBuilt();
-  product = await startProduct();
-  browser = await launchBrowser();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const ui = useRunningProduct();
 
 describe('default fiscal profile', () => {
   it('is named in the company settings, marked Padrão, replaced by another profile and edited', async () => {
-    const company = (await product.api<CompanyView>('GET', `/companies/${product.companyId}`)).body;
+    const company = (await ui.product.api<CompanyView>('GET', `/companies/${ui.product.companyId}`)).body;
     const first = company.defaultFiscalProfileId;
     expect(first).toEqual(expect.any(String));
-    const created = await product.api<FiscalProfileView>(
+    const created = await ui.product.api<FiscalProfileView>(
       'POST',
-      `/fiscal-profiles?companyId=${product.companyId}`,
+      `/fiscal-profiles?companyId=${ui.product.companyId}`,
       {
         name: 'Revenda com IBS/CBS',
         CFOP: '5102',
@@ -51,11 +31,11 @@ describe('default fiscal profile', () => {
     expect(created.status).toBe(201);
     const second = created.body;
 
-    const settings = await openUi(browser, product, '/configuracoes/empresa');
+    const settings = await openUi(ui.browser, ui.product, '/configuracoes/empresa');
     await settings.getByTestId('default-profile').getByText(DEFAULT_FISCAL_PROFILES.simples.name).waitFor();
     await settings.close();
 
-    const page = await openUi(browser, product, '/produtos');
+    const page = await openUi(ui.browser, ui.product, '/produtos');
     const card = page.getByRole('region', { name: 'Perfis fiscais' });
     const rowOf = (id: string) => card.locator(`tr[data-profile-id="${id}"]`);
     await rowOf(first!).getByText('Padrão', { exact: true }).waitFor();
@@ -67,7 +47,7 @@ describe('default fiscal profile', () => {
     await rowOf(second.id).getByText('Padrão', { exact: true }).waitFor();
     await rowOf(first!).getByRole('button', { name: 'Tornar padrão' }).waitFor();
     expect(await rowOf(first!).getByText('Padrão', { exact: true }).count()).toBe(0);
-    const after = (await product.api<CompanyView>('GET', `/companies/${product.companyId}`)).body;
+    const after = (await ui.product.api<CompanyView>('GET', `/companies/${ui.product.companyId}`)).body;
     expect(after.defaultFiscalProfileId).toBe(second.id);
 
     await rowOf(second.id).getByRole('button', { name: 'Editar' }).click();
@@ -77,7 +57,7 @@ describe('default fiscal profile', () => {
     await dialog.getByRole('button', { name: 'Salvar perfil' }).click();
     await dialog.waitFor({ state: 'detached' });
     await rowOf(second.id).getByText('Revenda padrão da loja').waitFor();
-    const edited = (await product.api<FiscalProfileView>('GET', `/fiscal-profiles/${second.id}`)).body;
+    const edited = (await ui.product.api<FiscalProfileView>('GET', `/fiscal-profiles/${second.id}`)).body;
     expect(edited.name).toBe('Revenda padrão da loja');
     expect(edited.taxes).toEqual({
       ICMS: { orig: 0, CSOSN: '102' },
@@ -88,7 +68,7 @@ describe('default fiscal profile', () => {
     });
     await page.close();
 
-    const again = await openUi(browser, product, '/configuracoes/empresa');
+    const again = await openUi(ui.browser, ui.product, '/configuracoes/empresa');
     await again.getByTestId('default-profile').getByText('Revenda padrão da loja').waitFor();
     await again.close();
   });

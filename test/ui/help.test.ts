@@ -1,33 +1,13 @@
 // Ajuda › Referência da API in a real Chromium against `npm start`: the page reads the service's OpenAPI
 // document and shows each route with its parameters, body fields (required ones marked) and answers.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import {
-  ensureUiBuilt,
-  launchBrowser,
-  openUi,
-  saveScreenshot,
-  startProduct,
-  type RunningProduct,
-} from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { openUi, saveScreenshot, useRunningProduct } from './harness.ts';
 
-let product: RunningProduct;
-let browser: Browser;
-
-beforeAll(async () => {
-  await ensureUiBuilt();
-  product = await startProduct();
-  browser = await launchBrowser();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const ui = useRunningProduct();
 
 describe('API reference', () => {
   it('groups the routes by subject and opens POST /v1/nfe with its payload fields in both spellings', async () => {
-    const page = await openUi(browser, product, '/ajuda');
+    const page = await openUi(ui.browser, ui.product, '/ajuda');
     await page.getByTestId('api-reference').waitFor();
     await expect(page.locator('h2', { hasText: 'NF-e' }).first().isVisible()).resolves.toBe(true);
     await expect(page.getByRole('navigation', { name: 'Assuntos' }).textContent()).resolves.toContain(

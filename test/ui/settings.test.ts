@@ -7,36 +7,16 @@ import net from 'node:net';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import {
-  ensureUiBuilt,
-  launchBrowser,
-  openUi,
-  saveScreenshot,
-  startProduct,
-  type RunningProduct,
-} from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { openUi, saveScreenshot, useRunningProduct } from './harness.ts';
 
-let product: RunningProduct;
-let browser: Browser;
-
-beforeAll(async () => {
-  await ensureUiBuilt();
-  product = await startProduct();
-  browser = await launchBrowser();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const ui = useRunningProduct();
 
 describe('settings', () => {
   it('refuses a certificate with a wrong password with a clear message, then installs it with the right one', async () => {
-    const page = await openUi(browser, product, '/configuracoes/certificado');
+    const page = await openUi(ui.browser, ui.product, '/configuracoes/certificado');
     await page.getByTestId('certificate-status').getByText('Válido por mais').waitFor();
-    const pfx = path.join(product.dataDir, 'sandbox-certificate.pfx');
+    const pfx = path.join(ui.product.dataDir, 'sandbox-certificate.pfx');
     expect(fs.existsSync(pfx)).toBe(true);
 
     await page.getByLabel('Arquivo do certificado').setInputFiles(pfx);
@@ -50,7 +30,7 @@ describe('settings', () => {
     await saveScreenshot(page, 'settings-certificate.png');
 
     // The bootstrap printed the demo certificate's password once, at the first start.
-    const password = /certificate\s+\S+\s+password (\S+)/.exec(product.output())?.[1];
+    const password = /certificate\s+\S+\s+password (\S+)/.exec(ui.product.output())?.[1];
     expect(password).toBeDefined();
     await page.getByLabel('Senha do certificado').fill(password ?? '');
     await page.getByRole('button', { name: 'Enviar certificado' }).click();
@@ -65,7 +45,7 @@ describe('settings', () => {
     await new Promise<void>((resolve) => printer.listen(0, '127.0.0.1', resolve));
     try {
       const port = (printer.address() as AddressInfo).port;
-      const page = await openUi(browser, product, '/configuracoes/impressoras');
+      const page = await openUi(ui.browser, ui.product, '/configuracoes/impressoras');
       await page.getByRole('button', { name: 'Nova impressora' }).click();
       const dialog = page.getByRole('dialog');
       await dialog.getByLabel('Nome da impressora').fill('Caixa 1');
@@ -89,7 +69,7 @@ describe('settings', () => {
   });
 
   it('creates an API key showing its secret once, rotates it and revokes the old one', async () => {
-    const page = await openUi(browser, product, '/configuracoes/chaves');
+    const page = await openUi(ui.browser, ui.product, '/configuracoes/chaves');
     await page.getByRole('button', { name: 'Nova chave' }).click();
     await page.getByRole('dialog').getByLabel('Nome da chave').fill('pdv-balcao-2');
     await page.getByRole('dialog').getByRole('button', { name: 'Criar chave' }).click();
@@ -97,7 +77,7 @@ describe('settings', () => {
     await secret.waitFor();
     const key = (await secret.locator('code').textContent()) ?? '';
     expect(key).toMatch(/^blc_[0-9a-f]{16}_/);
-    const health = await fetch(`${product.apiBase}/companies`, { headers: { 'X-API-Key': key } });
+    const health = await fetch(`${ui.product.apiBase}/companies`, { headers: { 'X-API-Key': key } });
     expect(health.status).toBe(200);
     await secret.getByRole('button', { name: 'Já guardei' }).click();
     expect(await page.getByTestId('api-key-secret').count()).toBe(0);
@@ -107,15 +87,17 @@ describe('settings', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Rotacionar' }).click();
     const rotated = (await page.getByTestId('api-key-secret').locator('code').textContent()) ?? '';
     expect(rotated).not.toBe(key);
-    expect((await fetch(`${product.apiBase}/companies`, { headers: { 'X-API-Key': rotated } })).status).toBe(
-      200,
-    );
+    expect(
+      (await fetch(`${ui.product.apiBase}/companies`, { headers: { 'X-API-Key': rotated } })).status,
+    ).toBe(200);
 
     page.once('dialog', (d) => void d.accept());
     const oldRow = page.getByTestId('api-keys').locator('tr', { hasText: 'Em carência' });
     await oldRow.getByRole('button', { name: 'Revogar' }).click();
     await page.getByTestId('api-keys').locator('tr', { hasText: 'Revogada' }).waitFor();
-    expect((await fetch(`${product.apiBase}/companies`, { headers: { 'X-API-Key': key } })).status).toBe(401);
+    expect((await fetch(`${ui.product.apiBase}/companies`, { headers: { 'X-API-Key': key } })).status).toBe(
+      401,
+    );
     await page.close();
   });
 
@@ -132,7 +114,7 @@ describe('settings', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-      const page = await openUi(browser, product, '/configuracoes/webhooks');
+      const page = await openUi(ui.browser, ui.product, '/configuracoes/webhooks');
       await page.getByRole('button', { name: 'Novo webhook' }).click();
       const dialog = page.getByRole('dialog');
       await dialog.getByLabel('URL do webhook').fill(url);
@@ -162,13 +144,13 @@ describe('settings', () => {
   });
 
   it('uploads the DANFE logo, shows it, refuses a file that is not an image, and removes it', async () => {
-    const page = await openUi(browser, product, '/configuracoes/empresa');
+    const page = await openUi(ui.browser, ui.product, '/configuracoes/empresa');
     await page.getByText('Nenhum logotipo').waitFor();
     const logo = new PNG({ width: 64, height: 32 });
     logo.data.fill(90);
-    const file = path.join(product.dataDir, 'logo.png');
+    const file = path.join(ui.product.dataDir, 'logo.png');
     fs.writeFileSync(file, PNG.sync.write(logo));
-    const bogus = path.join(product.dataDir, 'logo-falso.png');
+    const bogus = path.join(ui.product.dataDir, 'logo-falso.png');
     fs.writeFileSync(bogus, 'not an image at all');
 
     await page.getByLabel('Imagem do logotipo').setInputFiles(bogus);

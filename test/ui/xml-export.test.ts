@@ -4,51 +4,39 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { ensureUiBuilt, launchBrowser, openUi, startProduct, type RunningProduct } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { openUi, useRunningProduct } from './harness.ts';
 
-let product: RunningProduct;
-let browser: Browser;
-
-beforeAll(async () => {
-  await ensureUiBuilt();
-  product = await startProduct();
-  browser = await launchBrowser();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+const ui = useRunningProduct();
 
 describe('Exportar XML do mês', () => {
   it('downloads the chosen month as a zip with the sale and the summary', async () => {
-    const sale = await product.api<{ id: string; status: string; chave_acesso: string; dh_emissao: string }>(
-      'POST',
-      '/nfce/venda',
-      {
-        itens: [
-          {
-            codigo: 'X1',
-            descricao: 'Cafe 500 g',
-            ncm: '09012100',
-            unidade: 'UN',
-            quantidade: 1,
-            valor_unitario: '18.90',
-            cfop: '5102',
-            tributacao: { ICMS: { orig: 0, CSOSN: '102' }, PIS: { CST: '49' }, COFINS: { CST: '49' } },
-          },
-        ],
-        pagamentos: [{ metodo: 'pix', valor: '18.90' }],
-      },
-    );
+    const sale = await ui.product.api<{
+      id: string;
+      status: string;
+      chave_acesso: string;
+      dh_emissao: string;
+    }>('POST', '/nfce/venda', {
+      itens: [
+        {
+          codigo: 'X1',
+          descricao: 'Cafe 500 g',
+          ncm: '09012100',
+          unidade: 'UN',
+          quantidade: 1,
+          valor_unitario: '18.90',
+          cfop: '5102',
+          tributacao: { ICMS: { orig: 0, CSOSN: '102' }, PIS: { CST: '49' }, COFINS: { CST: '49' } },
+        },
+      ],
+      pagamentos: [{ metodo: 'pix', valor: '18.90' }],
+    });
     expect(sale.status).toBe(201);
     expect(sale.body.status).toBe('autorizada');
     // The month as the note was issued (its dhEmi carries the company's offset).
     const mes = sale.body.dh_emissao.slice(0, 7);
 
-    const page = await openUi(browser, product, '/documentos');
+    const page = await openUi(ui.browser, ui.product, '/documentos');
     await page.getByRole('button', { name: 'Exportar XML do mês' }).click();
     const dialog = page.getByRole('dialog', { name: 'Exportar XML do mês' });
     await dialog.getByLabel('Mês').fill(mes);
@@ -66,8 +54,8 @@ describe('Exportar XML do mês', () => {
       .filter(Boolean)
       .sort();
     expect(names).toEqual([`NFCe/${sale.body.chave_acesso}-procNFe.xml`, 'resumo.csv']);
-    const xml = await fetch(`${product.apiBase}/nfce/${sale.body.id}/xml`, {
-      headers: { 'X-API-Key': product.apiKey },
+    const xml = await fetch(`${ui.product.apiBase}/nfce/${sale.body.id}/xml`, {
+      headers: { 'X-API-Key': ui.product.apiKey },
     });
     const stored = Buffer.from(await xml.arrayBuffer());
     expect(execFileSync('unzip', ['-p', file, names[0] ?? '']).equals(stored)).toBe(true);
