@@ -1,31 +1,25 @@
 // The cash drawer on the printers settings page, in a real Chromium against `npm start`: a printer saved with
 // its drawer on pin 5 and a 120 ms pulse, "Abrir gaveta" reaching the TCP printer as exactly that ESC p, and a
 // switched-off drawer shown as such with its button disabled.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { FakePrinter } from '../printing/fake-printer.ts';
-import { ensureUiBuilt, launchBrowser, openUi, startProduct, type RunningProduct } from './harness.ts';
+import { openUi, useRunningProduct } from './harness.ts';
 
-let product: RunningProduct;
-let browser: Browser;
 const printer = new FakePrinter();
 
-beforeAll(async () => {
-  await ensureUiBuilt();
-  product = await startProduct();
-  browser = await launchBrowser();
-  await printer.listen();
-}, 240_000);
+const ui = useRunningProduct({
+  setup: async () => {
+    await printer.listen();
+  },
+});
 
 afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
   await printer.close();
 });
 
 describe('printer drawer settings', () => {
   it('saves the drawer pin and pulse, opens the drawer from the button, and disables it when switched off', async () => {
-    const page = await openUi(browser, product, '/configuracoes/impressoras');
+    const page = await openUi(ui.browser, ui.product, '/configuracoes/impressoras');
     await page.getByRole('button', { name: 'Nova impressora' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Nome da impressora').fill('Caixa gaveta');
