@@ -5,7 +5,7 @@ import type { MovementView } from '../../../src-shared/contracts/api-client.ts';
 import { useApp } from '../context.ts';
 import { parseBrMoney } from '../format.ts';
 import { errorMessage, fieldErrors } from '../messages.ts';
-import { enterRuns } from '../operators/keys.ts';
+import { enterEscForm } from '../operators/keys.ts';
 import { centsToDecimal } from './money.ts';
 import { MoneyField } from './MoneyField.tsx';
 
@@ -63,20 +63,7 @@ export function MovementForm(props: {
 
   return (
     <div className="register-screen" data-testid={`register-${props.tipo}`}>
-      <form
-        className="card register-card"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-        onKeyDown={(e) => {
-          enterRuns(() => void submit())(e);
-          if (e.key === 'Escape') {
-            e.preventDefault();
-            props.onCancel();
-          }
-        }}
-      >
+      <form className="card register-card" {...enterEscForm(() => void submit(), props.onCancel)}>
         <h1>{title}</h1>
         <MoneyField
           label="Valor (R$)"

@@ -5,7 +5,7 @@ import type { SessionView } from '../../../src-shared/contracts/api-client.ts';
 import { useApp } from '../context.ts';
 import { parseBrMoney } from '../format.ts';
 import { errorMessage } from '../messages.ts';
-import { enterRuns } from '../operators/keys.ts';
+import { enterEscForm } from '../operators/keys.ts';
 import { centsToDecimal } from './money.ts';
 import { MoneyField } from './MoneyField.tsx';
 
@@ -52,20 +52,7 @@ export function OpenRegister(props: {
 
   return (
     <div className="register-screen" data-testid="register-open">
-      <form
-        className="card register-card"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void submit();
-        }}
-        onKeyDown={(e) => {
-          enterRuns(() => void submit())(e);
-          if (e.key === 'Escape') {
-            e.preventDefault();
-            props.onSignOut();
-          }
-        }}
-      >
+      <form className="card register-card" {...enterEscForm(() => void submit(), props.onSignOut)}>
         <h1>Abrir o caixa {props.caixa}</h1>
         <p>
           Operador: <strong>{props.operatorName}</strong>. Conte o dinheiro da gaveta e informe o fundo de
