@@ -5,7 +5,8 @@ import { useLayoutEffect, useRef, useState } from 'react';
 export type PinStep = 'codigo' | 'pin';
 
 /** The state of one code + PIN entry; the field holding the step gets the focus as soon as it shows. */
-export function usePinEntry(initialError: string | null = null) {
+/** `initialError` may be a function, read once at mount (like useState's initializer). */
+export function usePinEntry(initialError: string | null | (() => string | null) = null) {
   const [codigo, setCodigo] = useState('');
   const [pin, setPin] = useState('');
   const [step, setStep] = useState<PinStep>('codigo');
