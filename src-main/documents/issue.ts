@@ -303,7 +303,7 @@ export async function issueDocument(
       // The request's Idempotency-Key names this note from the moment it exists (issue 12 item 1).
       await linkIdempotencyKey(trx, 'document', row.id);
       // The register session of an operator's sale, in the same transaction (issue 13).
-      await linkSaleRegister(trx, row.id, companyId, replaces === null);
+      await linkSaleRegister(trx, row, companyId, replaces === null);
       const outboxId = await outboxRepository.enqueueMessage(trx, {
         documentId: row.id,
         companyId,
@@ -557,7 +557,7 @@ export async function createDraft(
     () => 'rascunho',
     async (trx, row) => {
       // An operator's draft names its operator (and register) from the moment it exists (issue 13).
-      await linkSaleRegister(trx, row.id, companyId, true);
+      await linkSaleRegister(trx, row, companyId, true);
       return row;
     },
   );

@@ -137,17 +137,6 @@ export const registerRepository = {
     return new Map(rows.map((r) => [r.register_session_id ?? '', Number(r.n)]));
   },
 
-  /** Tags the notes of a sale (and the attempt it replaced, if any) with the register session. */
-  async tagDocuments(db: Db, sessionId: string, documentIds: readonly string[]): Promise<void> {
-    if (documentIds.length === 0) return;
-    await db
-      .updateTable('documents')
-      .set({ register_session_id: sessionId })
-      .where('id', 'in', documentIds)
-      .where('register_session_id', 'is', null)
-      .execute();
-  },
-
   async operatorRefs(db: Db, ids: ReadonlyArray<string | null>): Promise<Map<string, ReportOperator>> {
     const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
     if (wanted.length === 0) return new Map();

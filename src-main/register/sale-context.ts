@@ -4,6 +4,7 @@
 // Idempotency-Key link.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from '../db/client.ts';
+import type { DocumentRow } from '../documents/repository.ts';
 import { ApiError } from '../api/errors.ts';
 
 export interface SaleRegister {
@@ -38,19 +39,20 @@ export const registerClosed = (caixa: string) =>
  */
 export async function linkSaleRegister(
   trx: Db,
-  documentId: string,
+  row: Pick<DocumentRow, 'id' | 'operator_id' | 'register_session_id'>,
   companyId: string,
   firstAttempt: boolean,
 ): Promise<void> {
   const register = current.getStore();
   if (register === undefined || register.companyId !== companyId) return;
-  if (register.operatorId !== null) {
+  // The row given is the one the sale answers with: it says the same as the database.
+  if (register.operatorId !== null && (row.operator_id ?? null) === null) {
     await trx
       .updateTable('documents')
       .set({ operator_id: register.operatorId })
-      .where('id', '=', documentId)
-      .where('operator_id', 'is', null)
+      .where('id', '=', row.id)
       .execute();
+    row.operator_id = register.operatorId;
   }
   if (register.sessionId === null) return;
   if (firstAttempt) {
@@ -61,12 +63,13 @@ export async function linkSaleRegister(
       .executeTakeFirst();
     if (session?.status !== 'aberta') throw registerClosed(session?.caixa ?? '');
   }
+  if ((row.register_session_id ?? null) !== null) return;
   await trx
     .updateTable('documents')
     .set({ register_session_id: register.sessionId })
-    .where('id', '=', documentId)
-    .where('register_session_id', 'is', null)
+    .where('id', '=', row.id)
     .execute();
+  row.register_session_id = register.sessionId;
 }
 
 /** Who sends a draft (POST /v1/nfce/:id/send with X-Operator-Token): the operator and its register. */

@@ -320,19 +320,6 @@ export async function openSessionForSale(db: Db, companyId: string, caixa: strin
   return open;
 }
 
-/** Links a sale's note (and the attempt it replaced, when the sale went offline) to the session. */
-export async function tagSale(
-  db: Db,
-  sessionId: string,
-  doc: { id: string; replaces: string | null },
-): Promise<void> {
-  await registerRepository.tagDocuments(
-    db,
-    sessionId,
-    doc.replaces === null ? [doc.id] : [doc.id, doc.replaces],
-  );
-}
-
 // --- views ----------------------------------------------------------------------------------------------
 
 export async function sessionViews(db: Db, rows: SessionRow[]): Promise<SessionView[]> {

@@ -57,22 +57,16 @@ export async function approveSale(
 }
 
 /**
- * After the sale: the note names its operator (`documents.operator_id`, also on the row given, for the answer),
- * the audit gets its price changes and discount, and the authorizations used are linked to it.
+ * After the sale: the audit gets its price changes and discount, and the authorizations used are linked to
+ * the note (which names its operator from the transaction that created it: register/sale-context.ts).
  */
 export async function recordSale(
   deps: { db: Db; clock: Clock },
   approved: SaleApprovals | null,
-  document: { id: string; operator_id?: string | null },
+  document: { id: string },
 ): Promise<void> {
   if (approved === null) return;
   const documentId = document.id;
-  await deps.db
-    .updateTable('documents')
-    .set({ operator_id: approved.operatorId })
-    .where('id', '=', documentId)
-    .execute();
-  document.operator_id = approved.operatorId;
   for (const [i, approval] of approved.approvals.entries()) {
     await recordApproved(deps, approval, { documentId, detalhe: approved.contexts[i]?.detalhe });
   }

@@ -25,7 +25,7 @@ import { statusFilter } from '../../documents/state-machine.ts';
 import { pageOf } from '../../db/paginate.ts';
 import { publishDocumentEvent } from '../../webhooks/publisher.ts';
 import { autoPrintDocument } from '../../printing/auto-print.ts';
-import { linkSaleToRegister, registerForSale } from './register.ts';
+import { registerForSale } from './register.ts';
 import { withSaleRegister, withSendRegister } from '../../register/sale-context.ts';
 import { documentCompanyOf, idempotency } from '../../documents/idempotency.ts';
 import { approveSale, recordSale } from '../middleware/operator-sale.ts';
@@ -195,7 +195,6 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
       () => createDraft(issueDeps(), company.id, modelo, req.body),
     );
     await recordSale(deps, approved, draft);
-    await linkSaleToRegister(db, register, draft);
     res.status(201).json(await view(draft, draftMessage(draft)));
   });
 
@@ -213,7 +212,6 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
         () => sellNfce(issueDeps(), company.id, req.body, SALE_WAIT_MS),
       );
       await recordSale(deps, approved, sale.document);
-      await linkSaleToRegister(db, register, sale.document);
       await answerSale(res, sale);
     });
   }

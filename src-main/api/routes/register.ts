@@ -21,7 +21,6 @@ import {
   reportOf,
   sessionView,
   sessionViews,
-  tagSale,
 } from '../../register/service.ts';
 import { shiftReportView, voidView } from '../../register/report.ts';
 import { salesReport, salesReportCsv } from '../../register/sales-report.ts';
@@ -37,7 +36,6 @@ import {
 import type { Db } from '../../db/client.ts';
 import { endOfLocalDay, startOfLocalDay, timeZoneOf } from '../../register/local-day.ts';
 import { noPrinter } from '../../printing/service.ts';
-import type { DocumentRow } from '../../documents/repository.ts';
 
 function operatorRequired(res: Response, what: string): OperatorContext {
   const current = operatorOf(res);
@@ -80,15 +78,6 @@ export async function registerForSale(db: Db, res: Response, companyId: string):
   const current = operatorOf(res);
   if (current === null) return null;
   return openSessionForSale(db, companyId, current.caixa);
-}
-
-/** Links the note a sale produced to its register session (no-op without one). */
-export async function linkSaleToRegister(
-  db: Db,
-  session: SessionRow | null,
-  doc: Pick<DocumentRow, 'id' | 'replaces'>,
-): Promise<void> {
-  if (session !== null) await tagSale(db, session.id, doc);
 }
 
 export function registerRoutes(deps: ApiDeps): Router {
