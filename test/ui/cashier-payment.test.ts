@@ -54,6 +54,27 @@ async function finishedNote(page: Page): Promise<Note> {
   return note.body;
 }
 
+/**
+ * Sells one `cProd` in cash on a new page with the sandbox authority answering in 2 s (a long "Emitindo…" to
+ * type into, the same every run), runs `whileIssuing` during it, and puts the authority and the page back.
+ */
+async function duringSlowIssue(cProd: string, whileIssuing: (page: Page) => Promise<void>): Promise<void> {
+  const page = await openUi(ui.browser, ui.product);
+  const slow = await ui.product.api('POST', '/sandbox/faults', { slow: 2000 }, ui.product.organizationApiKey);
+  expect(slow.status).toBe(200);
+  try {
+    await enterCode(page, cProd, 1);
+    await page.keyboard.press('F10');
+    await page.getByTestId('payment-panel').waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('issuing').waitFor();
+    await whileIssuing(page);
+  } finally {
+    await ui.product.api('POST', '/sandbox/faults', { slow: false }, ui.product.organizationApiKey);
+    await page.close();
+  }
+}
+
 async function xmlOf(id: string): Promise<string> {
   const res = await fetch(`${ui.product.apiBase}/nfce/${id}/xml`, {
     headers: { 'X-API-Key': ui.product.apiKey },
@@ -151,21 +172,7 @@ describe('payment panel (item 6)', () => {
 
 describe('keys around a sale (items 7 and 8)', () => {
   it('keeps the scans typed while a sale is issued for the next sale', async () => {
-    const page = await openUi(ui.browser, ui.product);
-    // The authority answers in 2 s: a long "Emitindo…" to type into, the same every run.
-    const slow = await ui.product.api(
-      'POST',
-      '/sandbox/faults',
-      { slow: 2000 },
-      ui.product.organizationApiKey,
-    );
-    expect(slow.status).toBe(200);
-    try {
-      await enterCode(page, item(2).cProd, 1);
-      await page.keyboard.press('F10');
-      await page.getByTestId('payment-panel').waitFor();
-      await page.keyboard.press('Enter');
-      await page.getByTestId('issuing').waitFor();
+    await duringSlowIssue(item(2).cProd, async (page) => {
       await scan(page, item(0).cEAN);
       await scan(page, item(1).cEAN);
       await scan(page, item(0).cEAN);
@@ -182,37 +189,18 @@ describe('keys around a sale (items 7 and 8)', () => {
       const firstRow = await page.getByTestId('sale-items').locator('tbody tr').first().textContent();
       expect(firstRow).toContain(item(0).xProd);
       expect(firstRow).toContain('2 UN');
-    } finally {
-      await ui.product.api('POST', '/sandbox/faults', { slow: false }, ui.product.organizationApiKey);
-      await page.close();
-    }
+    });
   });
 
   it('keeps F11 pressed while a sale is issued: the receipts list opens once the sale is done', async () => {
-    const page = await openUi(ui.browser, ui.product);
-    const slow = await ui.product.api(
-      'POST',
-      '/sandbox/faults',
-      { slow: 2000 },
-      ui.product.organizationApiKey,
-    );
-    expect(slow.status).toBe(200);
-    try {
-      await enterCode(page, item(5).cProd, 1);
-      await page.keyboard.press('F10');
-      await page.getByTestId('payment-panel').waitFor();
-      await page.keyboard.press('Enter');
-      await page.getByTestId('issuing').waitFor();
+    await duringSlowIssue(item(5).cProd, async (page) => {
       await page.keyboard.press('F11');
       const list = page.getByTestId('recent-receipts');
       await list.locator('tbody tr').first().waitFor({ timeout: 30_000 });
       const last = await ui.product.api<{ items: (Note & { itens: unknown[] })[] }>('GET', '/nfce?limit=1');
       expect(last.body.items[0]?.status).toBe('autorizada');
       expect(await list.locator('tbody tr').first().getAttribute('data-doc-id')).toBe(last.body.items[0]?.id);
-    } finally {
-      await ui.product.api('POST', '/sandbox/faults', { slow: false }, ui.product.organizationApiKey);
-      await page.close();
-    }
+    });
   });
 
   it('on the finished sale, F6 and a CPF go to the next sale, F3 sets its first quantity and F2 searches', async () => {
