@@ -67,7 +67,7 @@ function prepareOrThrow(payload: unknown, ctx: PrepareContext): PreparedNfe {
     }
     return result.document;
   }
-  if (result.stage === 'payload' && result.rejection !== undefined) {
+  if ((result.stage === 'payload' || result.stage === 'taxes') && result.rejection !== undefined) {
     // A well-formed note that breaks one of the authority's rules: refused before signing with its cStat.
     throw new ApiError(
       422,

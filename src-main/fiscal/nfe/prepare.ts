@@ -63,7 +63,10 @@ export function prepareNfe(payload: unknown, ctx: PrepareContext): PrepareResult
   const { model } = normalized;
 
   const taxes = computeTaxes(model);
-  if (!taxes.ok) return { ok: false, stage: 'taxes', errors: taxes.errors };
+  if (!taxes.ok) {
+    const { errors, rejection } = taxes;
+    return { ok: false, stage: 'taxes', errors, ...(rejection === undefined ? {} : { rejection }) };
+  }
   const built = buildNfe(model, taxes.note);
   if (!built.ok) return { ok: false, stage: 'payload', errors: built.errors };
   const { chave, dhEmi } = built.built;

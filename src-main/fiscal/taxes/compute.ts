@@ -15,7 +15,7 @@ import type { ItemModel, NfeModel } from '../nfe/model.ts';
 import { computeIbsCbs } from './ibscbs.ts';
 import { computeIcms } from './icms.ts';
 import { computeIpi } from './ipi.ts';
-import { Issues, readMoney, readRate, readScaled } from './issues.ts';
+import { Issues, readMoney, readRate, readScaled, type TaxRejection } from './issues.ts';
 import { computePisCofins } from './pis-cofins.ts';
 import type { Cents, ComputedItem, ComputedNote, IbsCbsTot, IcmsTot } from './types.ts';
 
@@ -26,7 +26,8 @@ export type * from './types.ts';
  * returned together, in the `{ field, error }` shape of the API's ErrorDetail, rather than thrown one at a
  * time; `computeTaxesOrThrow` turns them into a `TaxComputationError` for callers that prefer exceptions.
  */
-export type ComputeResult = { ok: true; note: ComputedNote } | { ok: false; errors: ErrorDetail[] };
+export type ComputeResult =
+  { ok: true; note: ComputedNote } | { ok: false; errors: ErrorDetail[]; rejection?: TaxRejection };
 
 export class TaxComputationError extends Error {
   constructor(readonly details: ErrorDetail[]) {
@@ -92,7 +93,10 @@ export function computeTaxes(model: NfeModel): ComputeResult {
       issues,
     }),
   );
-  if (!issues.empty) return { ok: false, errors: issues.list };
+  if (!issues.empty) {
+    const { rejection } = issues;
+    return { ok: false, errors: issues.list, ...(rejection === undefined ? {} : { rejection }) };
+  }
 
   const icmsTot = totalIcms(itens);
   const ibsCbsTot = totalIbsCbs(itens);

@@ -4,11 +4,25 @@ import type { ErrorDetail } from '../../../src-shared/contracts/errors.ts';
 import { SCALE, parseScaled } from '../../../src-shared/money.ts';
 import type { Cents, Rate } from './types.ts';
 
+/** A rule of the authority the note breaks (its cStat and text, MOC 7.0), caught before signing. */
+export interface TaxRejection {
+  cStat: string;
+  xMotivo: string;
+}
+
 export class Issues {
   readonly list: ErrorDetail[] = [];
+  /** The first rule of the authority reported with `rule`; the answer carries its cStat. */
+  rejection: TaxRejection | undefined;
 
   add(field: string, error: string): void {
     this.list.push({ field, error });
+  }
+
+  /** A fault that is one of the authority's rules: reported like any other, and its cStat kept. */
+  rule(field: string, error: string, rejection: TaxRejection): void {
+    this.add(field, error);
+    this.rejection ??= rejection;
   }
 
   get empty(): boolean {

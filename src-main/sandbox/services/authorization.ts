@@ -45,6 +45,7 @@ import {
   type ServiceContext,
 } from './common.ts';
 import { resNFeXml } from './documents.ts';
+import { CONTENT_RULES } from '../rules/index.ts';
 
 export const HOMOLOGACAO_DEST_NAME = 'NF-E EMITIDA EM AMBIENTE DE HOMOLOGACAO - SEM VALOR FISCAL';
 export const HOMOLOGACAO_ITEM_NAME = 'NOTA FISCAL EMITIDA EM AMBIENTE DE HOMOLOGACAO - SEM VALOR FISCAL';
@@ -82,6 +83,8 @@ export interface ParsedNfe {
   firstXProd: string;
   vNF: string;
   qrCode: string | undefined;
+  /** The infNFe element, for the content rules (src-main/sandbox/rules/) that read any field of the note. */
+  inf: Element;
 }
 
 export function parseNfe(xml: string): ParsedNfe {
@@ -133,6 +136,7 @@ export function parseNfe(xml: string): ParsedNfe {
     firstXProd: textAt(inf, 'det/prod/xProd') ?? '',
     vNF: t('total/ICMSTot/vNF'),
     qrCode: textAt(root, 'infNFeSupl/qrCode'),
+    inf,
   };
 }
 
@@ -152,6 +156,13 @@ export interface NoteEnvironment {
 export interface Finding {
   cStat: CStat;
   detail?: string;
+}
+
+/** One rule of the MOC 7.0 table: the cStat codes it can answer and its check (null when it passes). */
+export interface NoteRule {
+  rule: string;
+  codes: readonly CStat[];
+  check: (n: ParsedNfe, env: NoteEnvironment) => Finding | null;
 }
 
 /**
@@ -221,11 +232,7 @@ const SAME_KEY: Record<SandboxDatabase['notes']['status'], CStat> = {
  * implements. Duplicates are checked right after the key so that resending a note that was authorized
  * while the answer got lost always gives 204 with the original protocol, whatever time it is now.
  */
-export const NOTE_RULES: ReadonlyArray<{
-  rule: string;
-  codes: readonly CStat[];
-  check: (n: ParsedNfe, env: NoteEnvironment) => Finding | null;
-}> = [
+export const NOTE_RULES: ReadonlyArray<NoteRule> = [
   {
     rule: 'Assinatura digital (MOC 7.0 §4): padrão, certificado, valor',
     codes: [298, 290, 291, 292, 297],
@@ -362,6 +369,8 @@ export const NOTE_RULES: ReadonlyArray<{
       return n.dest.hasAddress ? null : { cStat: 752 };
     },
   },
+  // The rules on the note's content (CFOP, NCM, IE, taxes, payments ...), one module per family.
+  ...CONTENT_RULES,
 ];
 
 function checkQrCode(n: ParsedNfe, env: NoteEnvironment): Finding | null {
