@@ -148,6 +148,8 @@ export const fiscalTaxesSchema = z.strictObject({
       pCBS: rateText.optional(),
       pIBSUF: rateText.optional(),
       pIBSMun: rateText.optional(),
+      /** Deferred percentage (gDif/pDif) of CST 510/515, the same for IBS UF, IBS Mun and CBS. */
+      pDif: rateText.optional(),
     })
     .optional(),
   /** Approximate tax burden (Lei 12.741/2012) used for vTotTrib. */

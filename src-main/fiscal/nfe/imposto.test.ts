@@ -379,7 +379,7 @@ describe.skipIf(!hasXmllint)('schema PL_010 (xmllint --schema nfe_v4.00.xsd)', (
                       fc.constant({ CST: '52' as const, cEnq: '999' }),
                     )
                   : fc.constant(undefined),
-              IBSCBS: fc.constantFrom(undefined, IBS_000, { CST: '400', cClassTrib: '400001' }),
+              IBSCBS: fc.constantFrom(undefined, IBS_000, { CST: '410', cClassTrib: '410999' }),
               pTotTrib: fc.option(rate(400_000), { nil: undefined }),
             }),
             { minLength: 1, maxLength: 4 },

@@ -3,7 +3,6 @@
 import { formatCents, formatScaled, SCALE } from '../../../src-shared/money.ts';
 import type {
   Cents,
-  ComputedIbsCbs,
   ComputedIcms,
   ComputedIpi,
   ComputedItem,
@@ -16,6 +15,7 @@ import type {
   Rate,
 } from '../taxes/types.ts';
 import { el, group } from '../xml.ts';
+import { ibsCbsXml } from './ibscbs-xml.ts';
 import type { EmitModel, Modelo } from './model.ts';
 
 export interface ImpostoContext {
@@ -177,22 +177,4 @@ function pisCofinsXml(tax: 'PIS' | 'COFINS', p: ComputedPisCofins): string {
           el(`v${tax}`, money(p.value)),
         ];
   return group(tax, group(`${tax}${p.group}`, ...children));
-}
-
-/** TTribNFe (DFeTiposBasicos_v1.00.xsd): CST, cClassTrib, then gIBSCBS (TCIBS) when the CST carries it. */
-function ibsCbsXml(t: ComputedIbsCbs | null): string {
-  if (t === null) return '';
-  const g = t.g;
-  const values =
-    g === null
-      ? ''
-      : group(
-          'gIBSCBS',
-          el('vBC', money(g.vBC)),
-          group('gIBSUF', el('pIBSUF', rate(g.pIBSUF)), el('vIBSUF', money(g.vIBSUF))),
-          group('gIBSMun', el('pIBSMun', rate(g.pIBSMun)), el('vIBSMun', money(g.vIBSMun))),
-          el('vIBS', money(g.vIBS)),
-          group('gCBS', el('pCBS', rate(g.pCBS)), el('vCBS', money(g.vCBS))),
-        );
-  return group('IBSCBS', el('CST', t.CST), el('cClassTrib', t.cClassTrib), values);
 }

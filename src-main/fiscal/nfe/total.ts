@@ -3,6 +3,7 @@
 import { formatCents } from '../../../src-shared/money.ts';
 import type { ComputedNote } from '../taxes/types.ts';
 import { el, group } from '../xml.ts';
+import { ibsCbsTotXml } from './ibscbs-xml.ts';
 
 const money = (tag: string, c: bigint): string => el(tag, formatCents(c));
 const ZERO = 0n;
@@ -41,25 +42,6 @@ export function totalXml(note: ComputedNote): string {
   );
   const r = note.ibsCbsTot;
   if (r === null) return group('total', icmsTot);
-  const ibsCbsTot = group(
-    'IBSCBSTot',
-    money('vBCIBSCBS', r.vBCIBSCBS),
-    group(
-      'gIBS',
-      group('gIBSUF', money('vDif', ZERO), money('vDevTrib', ZERO), money('vIBSUF', r.vIBSUF)),
-      group('gIBSMun', money('vDif', ZERO), money('vDevTrib', ZERO), money('vIBSMun', r.vIBSMun)),
-      money('vIBS', r.vIBS),
-      money('vCredPres', ZERO),
-      money('vCredPresCondSus', ZERO),
-    ),
-    group(
-      'gCBS',
-      money('vDif', ZERO),
-      money('vDevTrib', ZERO),
-      money('vCBS', r.vCBS),
-      money('vCredPres', ZERO),
-      money('vCredPresCondSus', ZERO),
-    ),
-  );
+  const ibsCbsTot = ibsCbsTotXml(r);
   return group('total', icmsTot, ibsCbsTot, note.vNFTot > ZERO ? money('vNFTot', note.vNFTot) : '');
 }

@@ -71,6 +71,8 @@ describe('vProd and the regime-normal ICMS', () => {
       vIBS: c('0.02'),
       pCBS: r('0.9'),
       vCBS: c('0.14'),
+      red: null,
+      dif: null,
     });
     // vTotTrib = 21.11 × 31.45% = 6.639095 → 6.64
     expect(it.vTotTrib).toBe(c('6.64'));
@@ -82,12 +84,13 @@ describe('vProd and the regime-normal ICMS', () => {
     });
     expect(n.icmsTot.vNF).toBe(c('21.11'));
     expect(n.icmsTot.vTotTrib).toBe(c('6.64'));
-    expect(n.ibsCbsTot).toEqual({
+    expect(n.ibsCbsTot).toMatchObject({
       vBCIBSCBS: c('15.36'),
       vIBSUF: c('0.02'),
       vIBSMun: 0n,
       vIBS: c('0.02'),
       vCBS: c('0.14'),
+      vDifCBS: 0n,
     });
     // 2026: IBS/CBS stay out of vItem/vNFTot
     expect(n.ibsCbsInTotal).toBe(false);
@@ -385,13 +388,14 @@ describe('apportionment of note-level charges', () => {
 });
 
 describe('IBS/CBS', () => {
-  it('uses the profile rates over the year defaults', () => {
+  it('uses the profile rates where the dated table publishes none (2029 on)', () => {
     const taxes = profile(
       { orig: 0, CST: '40' },
       { IBSCBS: { CST: '000', cClassTrib: '000001', pCBS: '8.8', pIBSUF: '17.7', pIBSMun: '1' } },
     );
     // base 100 (no ICMS, PIS or COFINS): CBS 8.80, IBS UF 17.70, IBS Mun 1.00, vIBS 18.70
-    const g = only(note([item(taxes)])).it.ibscbs?.g;
+    const later = { dhEmi: new Date('2029-03-10T12:00:00-03:00') };
+    const g = only(note([item(taxes)], later)).it.ibscbs?.g;
     expect(g).toMatchObject({
       vBC: c('100'),
       vCBS: c('8.80'),
@@ -519,7 +523,7 @@ describe('configurations that cannot be issued', () => {
         [
           item(profile({ orig: 0, CST: '02' })),
           item(profile({ orig: 0, CST: '41' }, { PIS: { CST: '03' } })),
-          item(profile({ orig: 0, CST: '41' }, { IBSCBS: { CST: '200', cClassTrib: '200001' } })),
+          item(profile({ orig: 0, CST: '41' }, { IBSCBS: { CST: '620', cClassTrib: '620001' } })),
           item(profile({ orig: 0, CST: '10', pICMS: '18', st: { modBCST: 0, pICMSST: '18' } })),
           item(profile({ orig: 0, CST: '20', pICMS: '18' })),
         ],

@@ -12,7 +12,7 @@ import {
 } from '../../../src-shared/money.ts';
 import { ufBySigla } from '../../../src-shared/uf.ts';
 import type { ItemModel, NfeModel } from '../nfe/model.ts';
-import { computeIbsCbs } from './ibscbs.ts';
+import { computeIbsCbs, sumIbsCbs } from './ibscbs.ts';
 import { computeIcms } from './icms.ts';
 import { computeIpi } from './ipi.ts';
 import { Issues, readMoney, readRate, readScaled, type TaxRejection } from './issues.ts';
@@ -199,6 +199,8 @@ function computeItem(
       path,
       config: taxes.IBSCBS,
       defaults: model.ibsCbsRates,
+      date: Number.isNaN(model.dhEmi.getTime()) ? null : emissionDate(model),
+      modelo: model.modelo,
       base: {
         vProd: a.vProd,
         vDesc: a.vDesc,
@@ -285,15 +287,13 @@ function totalIcms(itens: readonly ComputedItem[]): IcmsTot {
 }
 
 function totalIbsCbs(itens: readonly ComputedItem[]): IbsCbsTot | null {
-  const groups = itens.flatMap((it) => (it.ibscbs?.g ? [it.ibscbs.g] : []));
-  if (groups.length === 0) return null;
-  return {
-    vBCIBSCBS: sum(groups.map((g) => g.vBC)),
-    vIBSUF: sum(groups.map((g) => g.vIBSUF)),
-    vIBSMun: sum(groups.map((g) => g.vIBSMun)),
-    vIBS: sum(groups.map((g) => g.vIBS)),
-    vCBS: sum(groups.map((g) => g.vCBS)),
-  };
+  return sumIbsCbs(itens);
+}
+
+/** Date (YYYY-MM-DD) of dhEmi in the emitter UF's zone: the IBS/CBS rates in force are those of that day. */
+function emissionDate(model: NfeModel): string {
+  const timeZone = ufBySigla(model.emit.enderEmit.UF)?.timeZone ?? 'America/Sao_Paulo';
+  return formatDateTimeTz(model.dhEmi, timeZone).slice(0, 10);
 }
 
 /** Year of dhEmi in the emitter UF's zone, the date the authority reads from the document. */

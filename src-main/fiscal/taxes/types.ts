@@ -2,6 +2,10 @@
 // scale 2, rates in percent at scale 4, as src-shared/money.ts), and note totals that are sums of those.
 import type { ICMS_CSOSN, ICMS_CST, IPI_CST, PIS_COFINS_CST } from '../../../src-shared/contracts/catalog.ts';
 import type { EmitModel, Modelo } from '../nfe/model.ts';
+// IBS/CBS item and total shapes live beside their computation.
+import type { ComputedIbsCbs, IbsCbsTot } from './ibscbs-types.ts';
+
+export type * from './ibscbs-types.ts';
 
 /** Money in cents (SCALE.money = 2). */
 export type Cents = bigint;
@@ -94,23 +98,6 @@ export interface ComputedPisCofins {
   value: Cents;
 }
 
-/** IBS/CBS group (NT 2025.002-RTC, UB12). `g` is gIBSCBS, absent for CSTs that carry no values (400, 410). */
-export interface ComputedIbsCbs {
-  CST: string;
-  cClassTrib: string;
-  g: {
-    vBC: Cents;
-    pIBSUF: Rate;
-    vIBSUF: Cents;
-    pIBSMun: Rate;
-    vIBSMun: Cents;
-    /** vIBSUF + vIBSMun (UB35). */
-    vIBS: Cents;
-    pCBS: Rate;
-    vCBS: Cents;
-  } | null;
-}
-
 export interface ComputedItem {
   /** 1-based det/@nItem. */
   nItem: number;
@@ -159,15 +146,6 @@ export interface IcmsTot {
   vNF: Cents;
   /** null when no item carries vTotTrib (the element is optional). */
   vTotTrib: Cents | null;
-}
-
-/** total/IBSCBSTot (W34, type TIBSCBSMonoTot) restricted to what the items produce: no deferral, no credits. */
-export interface IbsCbsTot {
-  vBCIBSCBS: Cents;
-  vIBSUF: Cents;
-  vIBSMun: Cents;
-  vIBS: Cents;
-  vCBS: Cents;
 }
 
 export interface ComputedNote {
