@@ -79,6 +79,20 @@ const cfop = z.string().regex(/^[1-7]\d{3}$/, { error: 'must be a 4-digit CFOP s
 /** MVA (margem de valor agregado) may exceed 100%: TDec_0302a04 allows up to 999.9999. */
 const mvaText = decimalText(3, 4, 'a percentage');
 
+/** A money amount per unit (like vUnCom): up to 10 decimals, multiplied by qCom and rounded once. */
+const unitValueText = decimalText(11, 10, 'an amount per unit');
+
+/** motDesICMS codes each ICMS group admits (leiauteNFe_v4.00.xsd, PL_010 enumerations). */
+export const MOT_DES_ICMS: Readonly<Record<string, readonly number[]>> = {
+  '20': [3, 9, 10, 11, 12],
+  '30': [6, 7, 9],
+  '40': [1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 90],
+  '41': [1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 90],
+  '50': [1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16, 90],
+  '70': [3, 9, 12],
+  '90': [3, 9, 12],
+};
+
 const icmsSchema = z
   .strictObject({
     orig: z.number().int().min(0).max(8),
@@ -94,8 +108,33 @@ const icmsSchema = z
         pMVAST: mvaText.optional(),
         pRedBCST: rateText.optional(),
         pICMSST: rateText,
+        /** modBCST 0-3 and 5: the listed price or pauta per unit; vBCST = qCom × this value. */
+        vBCSTUnit: unitValueText.optional(),
       })
       .optional(),
+    /** Fundo de Combate à Pobreza (ADCT art. 82) of the emitter UF on the own ICMS (N17b). */
+    pFCP: rateText.optional(),
+    /** FCP retained by substitution (N23b), of the destination UF. */
+    pFCPST: rateText.optional(),
+    /** FCP retained earlier by substitution, CST 60 / CSOSN 500 (N27b). */
+    pFCPSTRet: rateText.optional(),
+    /** Desoneração (N28): the reason code; vICMSDeson is computed. Groups 20, 30, 40 (40/41/50), 70, 90. */
+    motDesICMS: z.number().int().min(1).max(90).optional(),
+    /** PL_010 indDeduzDeson: 1 when vICMSDeson is taken off the note's total (vNF); default 0. */
+    indDeduzDeson: z.union([z.literal(0), z.literal(1)]).optional(),
+    /** CST 60 / CSOSN 500: ICMS-ST retained earlier, per unit sold, from the purchase note. */
+    ret: z
+      .strictObject({
+        vBCSTRetUnit: unitValueText,
+        pST: rateText,
+        vICMSSubstitutoUnit: unitValueText.optional(),
+      })
+      .optional(),
+    /** CST 60 / CSOSN 500 to a final consumer: the effective ICMS (N33, NT 2016.002); rate defaults to the UF's. */
+    efet: z.strictObject({ pRedBCEfet: rateText.optional(), pICMSEfet: rateText.optional() }).optional(),
+    /** DIFAL (ICMSUFDest): the destination UF's internal rate (default: table) and its FCP rate. */
+    pICMSUFDest: rateText.optional(),
+    pFCPUFDest: rateText.optional(),
   })
   .superRefine((icms, ctx) => {
     if ((icms.CST === undefined) === (icms.CSOSN === undefined)) {
@@ -120,6 +159,30 @@ const icmsSchema = z
     }
     if (icms.CSOSN !== undefined && ['101', '201'].includes(icms.CSOSN) && icms.pCredSN === undefined) {
       ctx.addIssue({ code: 'custom', path: ['pCredSN'], message: `CSOSN ${icms.CSOSN} requires pCredSN` });
+    }
+    if (icms.motDesICMS !== undefined) {
+      const allowed = icms.CST === undefined ? undefined : MOT_DES_ICMS[icms.CST];
+      if (allowed === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['motDesICMS'],
+          message: 'desoneração (motDesICMS) exists only for CST 20, 30, 40, 41, 50, 70 and 90',
+        });
+      } else if (!allowed.includes(icms.motDesICMS)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['motDesICMS'],
+          message: `CST ${String(icms.CST)} admits motDesICMS ${allowed.join(', ')}`,
+        });
+      }
+    }
+    const stUnit = icms.st?.vBCSTUnit;
+    if (icms.st !== undefined && [0, 1, 2, 3, 5].includes(icms.st.modBCST) && stUnit === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['st', 'vBCSTUnit'],
+        message: `modBCST ${icms.st.modBCST} requires vBCSTUnit (the listed price or pauta per unit)`,
+      });
     }
   });
 

@@ -245,6 +245,106 @@ const VARIANTS: Array<[string, NfeModel]> = [
     ]),
   ],
   ['ICMSSN900 bare', simplesNote([item(profile({ orig: 0, CSOSN: '900' }))])],
+  // Issue 14 items 8-9: FCP, FCP-ST, desoneração, retained ST, effective ICMS, pauta, DIFAL.
+  ['ICMS00 + FCP', note([item(profile({ orig: 0, CST: '00', pICMS: '18', pFCP: '2' }, FULL))])],
+  [
+    'ICMS10 + FCP + FCP-ST',
+    note([item(profile({ orig: 0, CST: '10', pICMS: '18', pFCP: '2', pFCPST: '2', st: ST }, FULL))]),
+  ],
+  [
+    'ICMS20 + FCP + desoneração',
+    note([item(profile({ orig: 0, CST: '20', pICMS: '18', pRedBC: '10', pFCP: '1', motDesICMS: 9 }))]),
+  ],
+  [
+    'ICMS30 + FCP-ST + desoneração',
+    note([item(profile({ orig: 0, CST: '30', pFCPST: '2', motDesICMS: 7, st: ST }, FULL))]),
+  ],
+  ['ICMS40 + desoneração', note([item(profile({ orig: 0, CST: '40', motDesICMS: 8, indDeduzDeson: 1 }))])],
+  [
+    'ICMS60 retained + FCP + effective',
+    note([
+      item(
+        profile({
+          orig: 0,
+          CST: '60',
+          ret: { vBCSTRetUnit: '120', pST: '18', vICMSSubstitutoUnit: '12' },
+          pFCPSTRet: '2',
+          efet: { pRedBCEfet: '10' },
+        }),
+      ),
+    ]),
+  ],
+  [
+    'ICMS70 everything',
+    note([
+      item(
+        profile({
+          orig: 0,
+          CST: '70',
+          pICMS: '12',
+          pRedBC: '20',
+          pFCP: '2',
+          pFCPST: '2',
+          motDesICMS: 3,
+          st: ST,
+        }),
+      ),
+    ]),
+  ],
+  [
+    'ICMS90 everything',
+    note([
+      item(
+        profile({
+          orig: 0,
+          CST: '90',
+          pICMS: '7',
+          pRedBC: '5',
+          pFCP: '2',
+          pFCPST: '2',
+          motDesICMS: 9,
+          st: { modBCST: 5, pICMSST: '18', vBCSTUnit: '150' },
+        }),
+      ),
+    ]),
+  ],
+  [
+    'ICMSSN201 + FCP-ST',
+    simplesNote([item(profile({ orig: 0, CSOSN: '201', pCredSN: '1.25', pFCPST: '2', st: ST }, FULL))]),
+  ],
+  [
+    'ICMSSN500 retained + effective',
+    simplesNote([
+      item(profile({ orig: 0, CSOSN: '500', ret: { vBCSTRetUnit: '120', pST: '18' }, efet: {} }, FULL)),
+    ]),
+  ],
+  [
+    'ICMSSN900 + FCP-ST',
+    simplesNote([item(profile({ orig: 0, CSOSN: '900', pICMS: '18', pFCPST: '2', st: ST }))]),
+  ],
+  [
+    'ICMSUFDest (DIFAL) with FCP',
+    note([item(profile({ orig: 0, CST: '00', pICMS: '12', pFCPUFDest: '2' }, FULL), { CFOP: '6102' })], {
+      modelo: 55,
+      indFinal: 1,
+      dest: {
+        CPF: '12345678909',
+        xNome: 'CONSUMIDOR',
+        indIEDest: 9,
+        enderDest: {
+          xLgr: 'RUA B',
+          nro: '2',
+          xCpl: null,
+          xBairro: 'CENTRO',
+          cMun: '3304557',
+          xMun: 'RIO DE JANEIRO',
+          UF: 'RJ',
+          CEP: '20000000',
+          fone: null,
+        },
+      },
+    }),
+  ],
   [
     'IBSCBS 410',
     note([item(profile({ orig: 0, CST: '41' }, { IBSCBS: { CST: '410', cClassTrib: '410001' } }))]),

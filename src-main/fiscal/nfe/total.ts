@@ -9,8 +9,8 @@ const money = (tag: string, c: bigint): string => el(tag, formatCents(c));
 const ZERO = 0n;
 
 /**
- * `<total>`: ICMSTot in XSD order (W02-W16; the optional interstate, monophasic and FCP-UF-dest totals are
- * left out because no item produces them), IBSCBSTot (W34, TIBSCBSMonoTot) and vNFTot (W60).
+ * `<total>`: ICMSTot in XSD order (W02-W16; the DIFAL totals vFCPUFDest, vICMSUFDest and vICMSUFRemet only
+ * when an item has ICMSUFDest, the monophasic ones never, since no item produces them), IBSCBSTot (W34, TIBSCBSMonoTot) and vNFTot (W60).
  * gIBS and gCBS are written whenever an item has gIBSCBS, mirroring the item groups; deferral, returned tax
  * and presumed credit totals are zero since no item carries them. vNFTot is TDec_1302Opc, which has no
  * zero value, so it is left out of a note totalling 0.00.
@@ -22,6 +22,9 @@ export function totalXml(note: ComputedNote): string {
     money('vBC', t.vBC),
     money('vICMS', t.vICMS),
     money('vICMSDeson', t.vICMSDeson),
+    t.vFCPUFDest === null ? '' : money('vFCPUFDest', t.vFCPUFDest),
+    t.vICMSUFDest === null ? '' : money('vICMSUFDest', t.vICMSUFDest),
+    t.vICMSUFRemet === null ? '' : money('vICMSUFRemet', t.vICMSUFRemet),
     money('vFCP', t.vFCP),
     money('vBCST', t.vBCST),
     money('vST', t.vST),

@@ -277,10 +277,10 @@ describe('Simples Nacional (CSOSN)', () => {
     // vBCST = 140.00; 25.20 − 100 × 18% = 7.20; credit 100 × 1.25% = 1.25
     expect(sn201.icms.st?.vICMSST).toBe(c('7.20'));
     expect(sn201.icms.creditSn?.vCredICMSSN).toBe(c('1.25'));
-    // 202 without pICMS: nothing to deduct, 25.20
+    // 202 without pICMS: the deduction is at the emitter UF's internal rate (SP 18 %): 25.20 − 18.00 = 7.20
     const sn202 = only(simplesNote([item(profile({ orig: 0, CSOSN: '202', st }))])).it;
     expect(sn202.icms.group).toBe('ICMSSN202');
-    expect(sn202.icms.st?.vICMSST).toBe(c('25.20'));
+    expect(sn202.icms.st?.vICMSST).toBe(c('7.20'));
   });
 
   it('900 with everything', () => {
@@ -534,7 +534,7 @@ describe('configurations that cannot be issued', () => {
       'itens[0].taxes.ICMS.CST',
       'itens[1].taxes.PIS.CST',
       'itens[2].taxes.IBSCBS.CST',
-      'itens[3].taxes.ICMS.st.modBCST',
+      'itens[3].taxes.ICMS.st.vBCSTUnit',
       'itens[4].taxes.ICMS.pRedBC',
     ]);
   });

@@ -13,7 +13,8 @@ import {
 import { ufBySigla } from '../../../src-shared/uf.ts';
 import type { ItemModel, NfeModel } from '../nfe/model.ts';
 import { computeIbsCbs, sumIbsCbs } from './ibscbs.ts';
-import { computeIcms } from './icms.ts';
+import { idDestOf } from '../nfe/ide.ts';
+import { computeIcms, type IcmsOperation } from './icms.ts';
 import { computeIpi } from './ipi.ts';
 import { Issues, readMoney, readRate, readScaled, type TaxRejection } from './issues.ts';
 import { computePisCofins } from './pis-cofins.ts';
@@ -84,6 +85,7 @@ export function computeTaxes(model: NfeModel): ComputeResult {
   const ibsCbsInTotal = validDate && emissionYear(model) >= IBS_CBS_IN_TOTAL_FROM_YEAR;
   const itens = model.itens.map((item, i) =>
     computeItem(model, item, i, {
+      qCom: lines[i]?.qCom ?? 0n,
       vProd: lines[i]?.vProd ?? 0n,
       vDesc: (lines[i]?.vDesc ?? 0n) + (shares.vDesc[i] ?? 0n),
       vFrete: (lines[i]?.vFrete ?? 0n) + (shares.vFrete[i] ?? 0n),
@@ -115,6 +117,8 @@ export function computeTaxes(model: NfeModel): ComputeResult {
 }
 
 interface Line {
+  /** qCom at SCALE.quantity (pauta and retained-ST values are per unit). */
+  qCom: bigint;
   vProd: Cents;
   vDesc: Cents;
   vFrete: Cents;
@@ -126,6 +130,7 @@ function readLine(item: ItemModel, path: string, issues: Issues): Line {
   const qCom = readScaled(item.qCom, SCALE.quantity, `${path}.qCom`, issues);
   const vUnCom = readScaled(item.vUnCom, SCALE.unitPrice, `${path}.vUnCom`, issues);
   return {
+    qCom,
     vProd: lineTotal(qCom, vUnCom),
     vDesc: readMoney(item.vDesc, `${path}.vDesc`, issues) ?? 0n,
     vFrete: readMoney(item.vFrete, `${path}.vFrete`, issues) ?? 0n,
@@ -164,6 +169,8 @@ function computeItem(
       config: taxes.ICMS,
       CRT: model.emit.CRT,
       modelo: model.modelo,
+      op: icmsOperation(model, item),
+      qCom: a.qCom,
       baseOwn: vOper + (model.indFinal === 1 ? vIPI : 0n),
       baseSt: vOper + vIPI,
       detailed,
@@ -207,8 +214,10 @@ function computeItem(
         vFrete: a.vFrete,
         vSeg: a.vSeg,
         vOutro: a.vOutro,
-        vICMS: icms.own?.vICMS ?? 0n,
-        vFCP: 0n,
+        // The base leaves out every ICMS and FCP of the item (LC 214/2025 art. 12 §2), the DIFAL to the
+        // destination UF (vICMSUFDest, vFCPUFDest) included.
+        vICMS: (icms.own?.vICMS ?? 0n) + (icms.ufDest?.vICMSUFDest ?? 0n),
+        vFCP: (icms.fcp?.vFCP ?? 0n) + (icms.ufDest?.fcp?.vFCPUFDest ?? 0n),
         vPIS: pis.value,
         vCOFINS: cofins.value,
       },
@@ -226,9 +235,10 @@ function computeItem(
   }
 
   // det/vItem (NT 2025.002-RTC VB01): the classic vNF formula per item, plus IBS/CBS once they are charged.
-  const vICMSST = icms.st?.vICMSST ?? 0n;
+  const vICMSST = (icms.st?.vICMSST ?? 0n) + (icms.fcpSt?.vFCPST ?? 0n);
   const reform = a.ibsCbsInTotal && ibscbs?.g ? ibscbs.g.vIBS + ibscbs.g.vCBS : 0n;
-  const vItem = a.vProd - a.vDesc + vICMSST + a.vFrete + a.vSeg + a.vOutro + vIPI + reform;
+  const vItem =
+    a.vProd - a.vDesc - deductedDeson(icms) + vICMSST + a.vFrete + a.vSeg + a.vOutro + vIPI + reform;
 
   return {
     nItem: index + 1,
@@ -252,12 +262,12 @@ function totalIcms(itens: readonly ComputedItem[]): IcmsTot {
   const t: Omit<IcmsTot, 'vNF'> = {
     vBC: of((it) => it.icms.own?.vBC ?? 0n),
     vICMS: of((it) => it.icms.own?.vICMS ?? 0n),
-    vICMSDeson: 0n,
-    vFCP: 0n,
+    vICMSDeson: of((it) => it.icms.deson?.vICMSDeson ?? 0n),
+    vFCP: of((it) => it.icms.fcp?.vFCP ?? 0n),
     vBCST: of((it) => it.icms.st?.vBCST ?? 0n),
     vST: of((it) => it.icms.st?.vICMSST ?? 0n),
-    vFCPST: 0n,
-    vFCPSTRet: 0n,
+    vFCPST: of((it) => it.icms.fcpSt?.vFCPST ?? 0n),
+    vFCPSTRet: of((it) => it.icms.retained?.fcp?.vFCPSTRet ?? 0n),
     vProd: of((it) => it.vProd),
     vFrete: of((it) => it.vFrete),
     vSeg: of((it) => it.vSeg),
@@ -269,12 +279,14 @@ function totalIcms(itens: readonly ComputedItem[]): IcmsTot {
     vCOFINS: of((it) => it.cofins.value),
     vOutro: of((it) => it.vOutro),
     vTotTrib: itens.some((it) => it.vTotTrib !== null) ? of((it) => it.vTotTrib ?? 0n) : null,
+    ...difalTotals(itens),
   };
-  // MOC 7.0 annex I, W16 (rejeição 610): the total of the note.
+  // MOC 7.0 annex I, W16 (rejeição 610): the total of the note; vICMSDeson only where indDeduzDeson is 1
+  // (NT 2023.004; W16 exceção 3 accepts a vNF that does not subtract it).
   const vNF =
     t.vProd -
     t.vDesc -
-    t.vICMSDeson +
+    of(deductedDeson) +
     t.vST +
     t.vFCPST +
     t.vFrete +
@@ -284,6 +296,39 @@ function totalIcms(itens: readonly ComputedItem[]): IcmsTot {
     t.vIPI +
     t.vIPIDevol;
   return { ...t, vNF };
+}
+
+/** The vICMSDeson an item takes off vNF and vItem: only with indDeduzDeson 1 (NT 2023.004). */
+function deductedDeson(it: { icms: ComputedItem['icms'] } | ComputedItem['icms']): Cents {
+  const icms = 'icms' in it ? it.icms : it;
+  return icms.deson?.indDeduzDeson === 1 ? icms.deson.vICMSDeson : 0n;
+}
+
+/** W04c-W04e: written only when an item has ICMSUFDest. */
+function difalTotals(
+  itens: readonly ComputedItem[],
+): Pick<IcmsTot, 'vFCPUFDest' | 'vICMSUFDest' | 'vICMSUFRemet'> {
+  const groups = itens.flatMap((it) => (it.icms.ufDest === null ? [] : [it.icms.ufDest]));
+  if (groups.length === 0) return { vFCPUFDest: null, vICMSUFDest: null, vICMSUFRemet: null };
+  return {
+    vFCPUFDest: sum(groups.map((g) => g.fcp?.vFCPUFDest ?? 0n)),
+    vICMSUFDest: sum(groups.map((g) => g.vICMSUFDest)),
+    vICMSUFRemet: sum(groups.map((g) => g.vICMSUFRemet)),
+  };
+}
+
+/** What ICMS reads of the note beyond the item: UFs, idDest (as ide.ts writes it), indFinal, recipient. */
+function icmsOperation(model: NfeModel, item: ItemModel): IcmsOperation {
+  return {
+    emitUF: model.emit.enderEmit.UF,
+    destUF: model.dest?.enderDest?.UF ?? null,
+    idDest: idDestOf(model),
+    indFinal: model.indFinal,
+    indIEDest: model.dest?.indIEDest ?? null,
+    tpNF: model.tpNF,
+    finNFe: model.finNFe,
+    CFOP: item.CFOP,
+  };
 }
 
 function totalIbsCbs(itens: readonly ComputedItem[]): IbsCbsTot | null {

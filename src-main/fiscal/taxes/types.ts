@@ -69,6 +69,60 @@ export interface IcmsCreditSn {
   vCredICMSSN: Cents;
 }
 
+/** Fundo de Combate à Pobreza on the own ICMS (N17a-N17c): vFCP = vBCFCP × pFCP. ICMS00 writes no vBCFCP. */
+export interface IcmsFcp {
+  vBCFCP: Cents;
+  pFCP: Rate;
+  vFCP: Cents;
+}
+
+/** FCP retained by substitution (N23a-N23d): vFCPST = vBCFCPST × pFCPST − own vFCP (MOC rule N23d-10). */
+export interface IcmsFcpSt {
+  vBCFCPST: Cents;
+  pFCPST: Rate;
+  vFCPST: Cents;
+}
+
+/** Desoneração (N28, N28a, PL_010 indDeduzDeson): the ICMS the relief waives. */
+export interface IcmsDeson {
+  vICMSDeson: Cents;
+  motDesICMS: number;
+  /** 1: vICMSDeson is subtracted from vNF (and vItem); 0: informative only. */
+  indDeduzDeson: 0 | 1;
+}
+
+/** CST 60 / CSOSN 500: ICMS-ST retained earlier (N26-N27d) and the effective ICMS (N33, NT 2016.002). */
+export interface IcmsRetained {
+  vBCSTRet: Cents;
+  pST: Rate;
+  vICMSSubstituto: Cents | null;
+  vICMSSTRet: Cents;
+  fcp: { vBCFCPSTRet: Cents; pFCPSTRet: Rate; vFCPSTRet: Cents } | null;
+}
+
+export interface IcmsEffective {
+  pRedBCEfet: Rate;
+  vBCEfet: Cents;
+  pICMSEfet: Rate;
+  vICMSEfet: Cents;
+}
+
+/**
+ * ICMSUFDest (NA01-NA15, EC 87/2015, LC 190/2022): the DIFAL of an interstate sale to a non-contributor final
+ * consumer, 100 % to the destination UF since 2019 (pICMSInterPart 100, vICMSUFRemet 0).
+ */
+export interface IcmsUfDest {
+  vBCUFDest: Cents;
+  /** vBCFCPUFDest, pFCPUFDest, vFCPUFDest: present when the destination UF charges FCP on the item. */
+  fcp: { vBCFCPUFDest: Cents; pFCPUFDest: Rate; vFCPUFDest: Cents } | null;
+  pICMSUFDest: Rate;
+  /** 4, 7 or 12 % (Resolução do Senado 22/1989 and 13/2012). */
+  pICMSInter: Rate;
+  pICMSInterPart: Rate;
+  vICMSUFDest: Cents;
+  vICMSUFRemet: Cents;
+}
+
 export interface ComputedIcms {
   orig: number;
   group: IcmsGroup;
@@ -79,6 +133,13 @@ export interface ComputedIcms {
   deferral: IcmsDeferral | null;
   st: IcmsSt | null;
   creditSn: IcmsCreditSn | null;
+  fcp: IcmsFcp | null;
+  fcpSt: IcmsFcpSt | null;
+  deson: IcmsDeson | null;
+  retained: IcmsRetained | null;
+  effective: IcmsEffective | null;
+  /** The item's ICMSUFDest group (written after COFINS in det/imposto). */
+  ufDest: IcmsUfDest | null;
 }
 
 export interface ComputedIpi {
@@ -142,10 +203,17 @@ export interface IcmsTot {
   vPIS: Cents;
   vCOFINS: Cents;
   vOutro: Cents;
-  /** vProd − vDesc − vICMSDeson + vST + vFCPST + vFrete + vSeg + vOutro + vII + vIPI + vIPIDevol. */
+  /**
+   * vProd − vDesc − vICMSDeson + vST + vFCPST + vFrete + vSeg + vOutro + vII + vIPI + vIPIDevol, where only
+   * the vICMSDeson of items with indDeduzDeson 1 is subtracted (NT 2023.004).
+   */
   vNF: Cents;
   /** null when no item carries vTotTrib (the element is optional). */
   vTotTrib: Cents | null;
+  /** DIFAL totals (W04c-W04e): null when no item has ICMSUFDest, and then not written. */
+  vFCPUFDest: Cents | null;
+  vICMSUFDest: Cents | null;
+  vICMSUFRemet: Cents | null;
 }
 
 export interface ComputedNote {
