@@ -59,6 +59,11 @@ const DELIBERATE: Record<string, string> = {
   '999': 'the exception message is not echoed',
 };
 
+// NT 2025.002-RTC (IBS/CBS) rejections: later than the 2019 table.
+for (const code of Object.keys(CSTAT).filter((c) => Number(c) >= 1000 && Number(c) <= 1200)) {
+  DELIBERATE[code] = 'NT 2025.002-RTC (IBS/CBS), not in the 2019 table';
+}
+
 describe('cStat table', () => {
   it('every text fits TMotivo (Latin-1, 1-255 characters, no edge spaces)', () => {
     for (const [code, text] of Object.entries(CSTAT)) {
