@@ -143,7 +143,7 @@ describe('FCP and FCP-ST (NT 2016.002)', () => {
 
   it('pFCP 0 is refused as rejection 880; pFCP on a group without own ICMS is refused', () => {
     const zero = rejected(note([item(profile({ orig: 0, CST: '00', pICMS: '18', pFCP: '0' }))]));
-    expect(zero.rejection).toEqual({ cStat: '880', xMotivo: 'Rejeição: Percentual de FCP igual a zero' });
+    expect(zero.rejection).toEqual({ cStat: '880', xMotivo: 'Rejeicao: Percentual de FCP igual a zero' });
     expect(zero.errors.map((e) => e.field)).toEqual(['itens[0].taxes.ICMS.pFCP']);
     const sn = rejected(simplesNote([item(profile({ orig: 0, CSOSN: '102', pFCP: '2' }))]));
     expect(sn.errors.map((e) => e.field)).toEqual(['itens[0].taxes.ICMS.pFCP']);

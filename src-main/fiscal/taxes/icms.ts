@@ -509,7 +509,7 @@ function ownFcp(
     issues.rule(
       `${a.cfgPath}.pFCP`,
       'must not be 0: leave pFCP out for goods without FCP (SEFAZ rejects it with cStat 880)',
-      { cStat: '880', xMotivo: 'Rejeição: Percentual de FCP igual a zero' },
+      { cStat: '880', xMotivo: 'Rejeicao: Percentual de FCP igual a zero' },
     );
     return null;
   }
@@ -535,7 +535,7 @@ function fcpSt(
     issues.rule(
       `${a.cfgPath}.pFCPST`,
       'must not be 0: leave pFCPST out for goods without FCP (SEFAZ rejects it with cStat 881)',
-      { cStat: '881', xMotivo: 'Rejeição: Percentual de FCPST igual a zero' },
+      { cStat: '881', xMotivo: 'Rejeicao: Percentual de FCPST igual a zero' },
     );
     return null;
   }
@@ -586,7 +586,7 @@ function desoneracao(
     issues.rule(
       `${a.cfgPath}.motDesICMS`,
       'the desoneração computes to 0.00 (no base or no reduction); leave motDesICMS out (SEFAZ rejects it with cStat 627)',
-      { cStat: '627', xMotivo: 'Rejeição: O valor do ICMS desonerado deve ser informado' },
+      { cStat: '627', xMotivo: 'Rejeicao: O valor do ICMS desonerado deve ser informado' },
     );
     return null;
   }
@@ -633,7 +633,7 @@ function retainedSt(
         issues.rule(
           `${a.cfgPath}.pFCPSTRet`,
           'must not be 0: leave pFCPSTRet out for goods without FCP (SEFAZ rejects it with cStat 881)',
-          { cStat: '881', xMotivo: 'Rejeição: Percentual de FCPST igual a zero' },
+          { cStat: '881', xMotivo: 'Rejeicao: Percentual de FCPST igual a zero' },
         );
       } else {
         fcp = { vBCFCPSTRet: vBCSTRet, pFCPSTRet, vFCPSTRet: percentOf(vBCSTRet, pFCPSTRet) };
@@ -670,7 +670,7 @@ function ufDest(input: IcmsInput, cfgPath: string, issues: Issues): IcmsUfDest |
     issues.rule(
       'dest.enderDest.UF',
       'the DIFAL group ICMSUFDest needs the recipient UF (SEFAZ rejects it with cStat 694)',
-      { cStat: '694', xMotivo: 'Rejeição: Não informado o grupo de ICMS para a UF de destino' },
+      { cStat: '694', xMotivo: 'Rejeicao: Nao informado o grupo de ICMS para a UF de destino' },
     );
     return null;
   }
