@@ -35,9 +35,12 @@ export interface BootstrapResult {
 /** A valid CNPJ reserved for the demo company (check digits 95). */
 export const DEMO_CNPJ = '12345678000195';
 
+/** The demo company's IE before issue 14: its check digits are wrong for SP. */
+const OLD_DEMO_IE = '111222333444';
+
 const DEMO_COMPANY = {
   cnpj: DEMO_CNPJ,
-  ie: '111222333444',
+  ie: '111222330446',
   xNome: 'BALCAO DEMONSTRACAO LTDA',
   xFant: 'Balcao Demo',
   crt: 1,
@@ -104,6 +107,14 @@ export async function bootstrapSandbox(
     if (JSON.stringify(saved) !== JSON.stringify(info)) writeSandboxJson(dataDir, info);
     // Installs from before operators existed: the demo company gets its two, unless it has any already.
     if (demo !== undefined) await ensureDemoOperators(db, clock, companyId);
+    // Installs from before the IE check: the demo company's first IE had wrong check digits for SP, so its
+    // sales would now be refused (rejection 209); it gets the valid one. A store's own company is never changed.
+    if (demo !== undefined && demo.cnpj === DEMO_CNPJ && demo.ie === OLD_DEMO_IE) {
+      await companiesRepository.update(db, companyId, {
+        ie: DEMO_COMPANY.ie,
+        updated_at: clock.now().toISOString(),
+      });
+    }
     return { created: false, sandbox: info, lines: [`Sandbox: ${file} (company ${info.companyId})`] };
   }
 

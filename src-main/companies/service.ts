@@ -16,6 +16,8 @@ import type {
   CompanyView,
   NfeSequenceView,
 } from '../../src-shared/contracts/companies.ts';
+import { companyIeProblem } from '../../src-shared/contracts/companies.ts';
+import type { UfSigla } from '../../src-shared/uf.ts';
 import type { ErrorDetail } from '../../src-shared/contracts/errors.ts';
 import { catalogRepository } from '../catalog/repository.ts';
 import { insertDefaultProfile } from '../catalog/service.ts';
@@ -198,6 +200,19 @@ export async function updateCompany(
   input: CompanyUpdate,
 ): Promise<CompanyView> {
   const changes: Partial<CompanyRow> = { updated_at: clock.now().toISOString() };
+  if (input.ie !== undefined || input.endereco !== undefined) {
+    // The IE is checked by the algorithm of the company's UF: a new IE, or a move to another state, is
+    // checked against the other half as it will be stored.
+    const uf = (input.endereco?.uf ?? company.uf) as UfSigla;
+    const problem = companyIeProblem(uf, input.ie ?? company.ie);
+    if (problem !== null)
+      throw validationError([
+        {
+          field: 'ie',
+          error: input.ie === undefined ? `the stored IE does not fit UF ${uf}: ${problem}` : problem,
+        },
+      ]);
+  }
   if (input.ie !== undefined) changes.ie = input.ie;
   if (input.im !== undefined) changes.im = input.im;
   if (input.xNome !== undefined) changes.x_nome = input.xNome;

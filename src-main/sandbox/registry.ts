@@ -79,7 +79,10 @@ export interface SandboxExchange {
 
 export interface CompanyConfig {
   cnpj: string;
-  /** CSCs of the NFC-e QR code v2; they belong to the CNPJ-base (NT 2025.001: "por UF/CNPJ-8"). */
+  /**
+   * CSCs of the NFC-e QR code v2, kept per establishment (full CNPJ): each branch registers its own CSC on
+   * the SEFAZ portal, and two branches of one root sharing a CSC id must not overwrite each other's token.
+   */
   csc?: ReadonlyArray<{ id: string; token: string; revoked?: boolean }>;
   /** Irregular emitter: its notes are denied with 301. */
   emitterDenied?: boolean;
@@ -130,7 +133,7 @@ export class SandboxRegistry {
         };
         await db
           .insertInto('cscs')
-          .values({ cnpj: cnpjRoot(cnpj), csc_id: String(Number(csc.id)), ...row })
+          .values({ cnpj, csc_id: String(Number(csc.id)), ...row })
           .onConflict((oc) => oc.columns(['cnpj', 'csc_id']).doUpdateSet(row))
           .execute();
       }
@@ -146,7 +149,8 @@ export class SandboxRegistry {
       db
         .updateTable('cscs')
         .set({ revoked: 1, updated_at: this.clock.now().toISOString() })
-        .where('cnpj', '=', cnpjRoot(normalizeCnpj(cnpj)))
+        // A row of an earlier release, under the root, is revoked too: it answers for the branch.
+        .where('cnpj', 'in', [normalizeCnpj(cnpj), cnpjRoot(normalizeCnpj(cnpj))])
         .where('csc_id', '=', String(Number(id)))
         .execute(),
     );

@@ -1,6 +1,19 @@
 // /v1/companies requests and responses; field names follow the NF-e layout (emit group).
 import { z } from 'zod';
 import { addressSchema, ambienteSchema, cnpjSchema, timestampSchema } from './common.ts';
+import { ieProblem } from '../ie.ts';
+import type { UfSigla } from '../uf.ts';
+
+/**
+ * Why `ie` cannot be the IE of a company in `uf` (SEFAZ rejection 209), or null. ISENTO stands only on the
+ * NF-e Avulsa the tax office issues (MOC 7.0 C17): whoever issues NF-e/NFC-e is an ICMS contributor with an IE.
+ */
+export function companyIeProblem(uf: UfSigla, ie: string): string | null {
+  if (ie === 'ISENTO')
+    return 'an NF-e/NFC-e emitter has an IE: ISENTO is only for the NF-e Avulsa (SEFAZ rejects it with cStat 209)';
+  const problem = ieProblem(uf, ie);
+  return problem === null ? null : `${problem} (SEFAZ rejects it with cStat 209)`;
+}
 
 const cscToken = z
   .string()
@@ -14,26 +27,31 @@ const cscId = z
 
 export const serieSchema = z.number().int({ error: 'must be an integer' }).min(0).max(999);
 
-export const companyCreateSchema = z.strictObject({
-  cnpj: cnpjSchema,
-  ie: z
-    .string()
-    .trim()
-    .transform((s) => (s.toUpperCase() === 'ISENTO' ? 'ISENTO' : s.replace(/[.\-/\s]/g, '')))
-    .refine((s) => s === 'ISENTO' || /^\d{2,14}$/.test(s), { error: 'must be 2 to 14 digits or ISENTO' }),
-  im: z.string().trim().min(1).max(15).optional(),
-  xNome: z.string().trim().min(2).max(60),
-  xFant: z.string().trim().min(1).max(60).optional(),
-  /** Código de Regime Tributário: 1 Simples Nacional, 2 SN excesso, 3 normal, 4 MEI (NT 2024.001). */
-  crt: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)], { error: 'must be 1, 2, 3 or 4' }),
-  endereco: addressSchema,
-  email: z.email().optional(),
-  ambiente: ambienteSchema.default('homologacao'),
-  authority: z.enum(['sandbox', 'sefaz']).optional(),
-  csc: z.strictObject({ id: cscId, token: cscToken }).optional(),
-  nfceQrVersion: z.union([z.literal(2), z.literal(3)], { error: 'must be 2 or 3' }).default(2),
-  series: z.strictObject({ nfe: serieSchema.default(1), nfce: serieSchema.default(1) }).optional(),
-});
+export const companyCreateSchema = z
+  .strictObject({
+    cnpj: cnpjSchema,
+    ie: z
+      .string()
+      .trim()
+      .transform((s) => (s.toUpperCase() === 'ISENTO' ? 'ISENTO' : s.replace(/[.\-/\s]/g, '')))
+      .refine((s) => s === 'ISENTO' || /^\d{2,14}$/.test(s), { error: 'must be 2 to 14 digits or ISENTO' }),
+    im: z.string().trim().min(1).max(15).optional(),
+    xNome: z.string().trim().min(2).max(60),
+    xFant: z.string().trim().min(1).max(60).optional(),
+    /** Código de Regime Tributário: 1 Simples Nacional, 2 SN excesso, 3 normal, 4 MEI (NT 2024.001). */
+    crt: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)], { error: 'must be 1, 2, 3 or 4' }),
+    endereco: addressSchema,
+    email: z.email().optional(),
+    ambiente: ambienteSchema.default('homologacao'),
+    authority: z.enum(['sandbox', 'sefaz']).optional(),
+    csc: z.strictObject({ id: cscId, token: cscToken }).optional(),
+    nfceQrVersion: z.union([z.literal(2), z.literal(3)], { error: 'must be 2 or 3' }).default(2),
+    series: z.strictObject({ nfe: serieSchema.default(1), nfce: serieSchema.default(1) }).optional(),
+  })
+  .superRefine((c, ctx) => {
+    const problem = companyIeProblem(c.endereco.uf, c.ie);
+    if (problem !== null) ctx.addIssue({ code: 'custom', path: ['ie'], message: problem });
+  });
 export type CompanyCreate = z.output<typeof companyCreateSchema>;
 
 /**
@@ -65,6 +83,8 @@ export const companyConfigSchema = z
     nfceIdCsc: cscId.optional(),
     /** NFC-e QR code version: 2 (CSC hash) or 3 (NT 2025.001), as the company's UF requires. */
     versao_qrcode: z.union([z.literal(2), z.literal(3)], { error: 'must be 2 or 3' }).optional(),
+    /** The same version as the company resource names it (POST /v1/companies, GET). */
+    nfceQrVersion: z.union([z.literal(2), z.literal(3)], { error: 'must be 2 or 3' }).optional(),
     /** Another fiscal profile of the same company to tax the items that name none (simple mode). */
     defaultFiscalProfileId: z.string().trim().min(1).optional(),
   })
@@ -72,6 +92,7 @@ export const companyConfigSchema = z
     for (const [name, alias] of [
       ['csc_nfce', 'nfceTokenCsc'],
       ['id_csc', 'nfceIdCsc'],
+      ['versao_qrcode', 'nfceQrVersion'],
     ] as const) {
       if (body[name] !== undefined && body[alias] !== undefined)
         ctx.addIssue({ code: 'custom', path: [alias], message: `the same field as ${name}: give it once` });
@@ -111,6 +132,7 @@ export const companyConfigSchema = z
     ...body,
     csc_nfce: body.csc_nfce ?? nfceTokenCsc,
     id_csc: body.id_csc ?? nfceIdCsc,
+    versao_qrcode: body.versao_qrcode ?? body.nfceQrVersion,
   }));
 export type CompanyConfig = z.output<typeof companyConfigSchema>;
 

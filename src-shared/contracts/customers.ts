@@ -1,6 +1,7 @@
 // /v1/customers: the recipient (dest) of NF-e and the identified consumer of NFC-e.
 import { z } from 'zod';
 import { addressSchema, cnpjSchema, cpfSchema, timestampSchema } from './common.ts';
+import { ieProblem } from '../ie.ts';
 
 const customerFields = {
   cpf: cpfSchema.optional(),
@@ -35,6 +36,23 @@ export const customerCreateSchema = z.strictObject(customerFields).superRefine((
   }
   if (c.indIEDest === 1 && (c.ie === undefined || c.ie === 'ISENTO')) {
     ctx.addIssue({ code: 'custom', path: ['ie'], message: 'indIEDest 1 requires the IE' });
+  }
+  if (c.ie !== undefined && c.ie !== 'ISENTO') {
+    // SEFAZ checks the recipient's IE by the algorithm of the UF of its address (rejection 210).
+    const uf = c.endereco?.uf;
+    const problem =
+      uf === undefined
+        ? 'give the address (endereco.uf): an IE is checked by the algorithm of its state'
+        : ieProblem(uf, c.ie);
+    if (problem !== null)
+      ctx.addIssue({ code: 'custom', path: ['ie'], message: `${problem} (SEFAZ rejects it with cStat 210)` });
+    if (c.indIEDest === 2)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['indIEDest'],
+        message:
+          'indIEDest 2 (isento) is a recipient without an IE: give ie ISENTO or indIEDest 1 (cStat 791)',
+      });
   }
 });
 export type CustomerCreate = z.output<typeof customerCreateSchema>;

@@ -338,7 +338,7 @@ describe('/v1/nfe/received', () => {
     expect(config.status).toBe(200);
 
     const draft = await h.request('POST', `/v1/nfe?companyId=${supplierId}`, {
-      json: { ...nfe, customer: customer(DEMO_CNPJ, 'Balcao Demonstracao Ltda', '111222333444') },
+      json: { ...nfe, customer: customer(DEMO_CNPJ, 'Balcao Demonstracao Ltda', '111222330446') },
     });
     expect(draft.status).toBe(201);
     const sent = await h.request('POST', `/v1/nfe/${(draft.body as { id: string }).id}/send?sync=true`);

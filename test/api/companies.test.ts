@@ -262,7 +262,7 @@ describe('customers', () => {
       json: {
         cnpj: '11.222.333/0001-81',
         xNome: 'Mercado Central',
-        ie: '110.042.490.114',
+        ie: '77.123.45-8',
         endereco: { xLgr: 'Rua B', nro: '2', xBairro: 'Centro', cMun: '3304557', uf: 'RJ', cep: '20000000' },
       },
     });

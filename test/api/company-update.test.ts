@@ -39,9 +39,9 @@ describe('PUT /v1/companies/:id', () => {
           xLgr: 'Avenida Brasil',
           nro: '1500',
           xBairro: 'Jardim América',
-          cMun: '3304557',
-          uf: 'RJ',
-          cep: '21040-360',
+          cMun: '3509502',
+          uf: 'SP',
+          cep: '13010-000',
         },
       },
     });
@@ -58,14 +58,14 @@ describe('PUT /v1/companies/:id', () => {
       endereco: {
         xLgr: 'Avenida Brasil',
         nro: '1500',
-        cMun: '3304557',
-        xMun: 'Rio de Janeiro',
-        uf: 'RJ',
-        cep: '21040360',
+        cMun: '3509502',
+        xMun: 'Campinas',
+        uf: 'SP',
+        cep: '13010000',
       },
     });
     const read = (await h.request('GET', `/v1/companies/${h.companyId}`, { key: h.companyKey })).body as View;
-    expect(read).toMatchObject({ xFant: 'Bom Preço', endereco: { xMun: 'Rio de Janeiro' } });
+    expect(read).toMatchObject({ xFant: 'Bom Preço', endereco: { xMun: 'Campinas' } });
 
     const cleared = await h.request('PUT', `/v1/companies/${h.companyId}`, {
       key: h.companyKey,
@@ -103,7 +103,7 @@ describe('PUT /v1/companies/:id', () => {
     const other = await h.request('POST', '/v1/companies', {
       json: {
         cnpj: '11222333000181',
-        ie: '111111111119',
+        ie: '111111110110',
         xNome: 'Outra Loja Ltda',
         crt: 1,
         endereco: { xLgr: 'Rua B', nro: '2', xBairro: 'Centro', cMun: '3550308', uf: 'SP', cep: '01001000' },

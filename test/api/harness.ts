@@ -83,7 +83,7 @@ export async function startHarness(
 export function companyBody(cnpj: string, overrides: Record<string, unknown> = {}) {
   return {
     cnpj,
-    ie: '123456789012',
+    ie: '123456785016',
     xNome: 'EMPRESA TESTE LTDA',
     crt: 3,
     endereco: {

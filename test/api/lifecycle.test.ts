@@ -173,7 +173,7 @@ describe('CLI', () => {
       companyFile,
       JSON.stringify({
         cnpj: '11222333000181',
-        ie: '123456789012',
+        ie: '1234567850',
         xNome: 'LOJA CLI LTDA',
         crt: 1,
         endereco: { xLgr: 'Rua C', nro: '3', xBairro: 'Centro', cMun: '4106902', uf: 'PR', cep: '80000000' },

@@ -362,7 +362,7 @@ describe('operator sessions', () => {
     const other = await h.request('POST', '/v1/companies', {
       json: {
         cnpj: '11222333000181',
-        ie: '123456789012',
+        ie: '123456785016',
         xNome: 'OUTRA LOJA LTDA',
         crt: 1,
         endereco: { xLgr: 'Rua A', nro: '1', xBairro: 'Centro', cMun: '3550308', uf: 'SP', cep: '01305000' },

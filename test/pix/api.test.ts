@@ -220,7 +220,7 @@ describe('a sale paid with pix_txid', () => {
     const other = await h.request('POST', '/v1/companies', {
       json: {
         cnpj: '11444777000161',
-        ie: '123456789012',
+        ie: '123456785016',
         xNome: 'OUTRA LOJA LTDA',
         crt: 1,
         endereco: { xLgr: 'Rua A', nro: '1', xBairro: 'Centro', cMun: '3550308', uf: 'SP', cep: '01000000' },

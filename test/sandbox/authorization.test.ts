@@ -376,7 +376,7 @@ const NOTE_CASES: NoteCase[] = [
   {
     name: '232 contributor recipient without IE',
     cStat: '232',
-    message: () => enviNFe([resign(nfe().xml, (x) => x.replace(/<IE>110042490114<\/IE>/, ''))]),
+    message: () => enviNFe([resign(nfe().xml, (x) => x.replace(/<IE>77123458<\/IE>/, ''))]),
   },
   {
     name: '696 non-contributor recipient with indFinal 0',
@@ -385,7 +385,7 @@ const NOTE_CASES: NoteCase[] = [
       enviNFe([
         resign(nfe().xml, (x) =>
           x
-            .replace(/<indIEDest>1<\/indIEDest><IE>110042490114<\/IE>/, '<indIEDest>9</indIEDest>')
+            .replace(/<indIEDest>1<\/indIEDest><IE>77123458<\/IE>/, '<indIEDest>9</indIEDest>')
             .replace('<indFinal>1</indFinal>', '<indFinal>0</indFinal>'),
         ),
       ]),

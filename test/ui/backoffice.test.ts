@@ -297,7 +297,7 @@ describe('back office', () => {
         customer: {
           cnpj: demo.body.cnpj,
           nome: 'Balcao Demonstracao Ltda',
-          ie: '111222333444',
+          ie: '111222330446',
           endereco: {
             logradouro: 'Avenida Paulista',
             numero: '1000',

@@ -152,7 +152,7 @@ describe('back office', () => {
       '/companies',
       {
         cnpj: '11222333000181',
-        ie: '111111111119',
+        ie: '111111110110',
         xNome: 'Loja Nova Ltda',
         crt: 1,
         endereco: {

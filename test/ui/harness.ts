@@ -281,7 +281,7 @@ export async function seedCatalog(product: RunningProduct): Promise<Catalog> {
   const customer = await product.api<{ id: string }>('POST', `/customers?companyId=${product.companyId}`, {
     cnpj: '11222333000181',
     xNome: 'MERCADO EXEMPLO LTDA',
-    ie: '111111111119',
+    ie: '111111110110',
     indIEDest: 1,
     endereco: {
       xLgr: 'Rua das Flores',

@@ -57,7 +57,11 @@ export function companyRoutes(deps: ApiDeps): Router {
     const input = parseOrThrow(companyCreateSchema, req.body, [], (raw) =>
       municipioDetails(raw, ['endereco', 'cMun']),
     );
-    res.status(201).json(await createCompany(deps, auth.organizationId, input));
+    const view = await createCompany(deps, auth.organizationId, input);
+    // A CSC given at creation is registered with the embedded sandbox authority at once, as PUT …/config
+    // does: otherwise the company's first NFC-e gets 462/464 until something else syncs it.
+    await deps.hooks.companyChanged(view.id);
+    res.status(201).json(view);
   });
 
   router.get('/:id', async (req, res) => {

@@ -16,6 +16,7 @@ import { spellingBName } from '../../../src-shared/contracts/spelling.ts';
 import { isUf, type UfSigla } from '../../../src-shared/uf.ts';
 import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from '../../../src-shared/tax-ids.ts';
 import { isValidAccessKey } from '../access-key.ts';
+import { emitterIeFault, recipientIeFault } from './registration.ts';
 import { findMunicipio, findMunicipioByName, type Municipio } from '../../reference/ibge.ts';
 import { normalizeFreeText } from '../xml.ts';
 import type { DestModel, DetPagModel, EmitModel, ItemModel, Modelo, NfeModel, TpAmb } from './model.ts';
@@ -438,6 +439,9 @@ function destFromPayload(
   if (c.email !== undefined) dest.email = c.email;
   const enderDest = addressOf(c, problems, requireAddress);
   if (enderDest !== undefined) dest.enderDest = enderDest;
+  const ieFault =
+    modelo === 55 && dest.IE !== undefined && enderDest ? recipientIeFault(enderDest.UF, dest.IE) : null;
+  if (ieFault !== null) problems.rule(['customer', 'ie'], ieFault.error, ieFault.rule);
   return taxId === null ? null : dest;
 }
 
@@ -626,6 +630,8 @@ export function normalizeNfe(raw: unknown, ctx: NormalizeContext): NormalizeResu
   const problems = new Problems(raw);
   const payload = parseLeniently(nfePayloadSchema, toSpellingA(raw), problems);
   if (payload === undefined) return problems.failure();
+  const emitFault = emitterIeFault(ctx.emit);
+  if (emitFault !== null) problems.rule(['company', 'ie'], emitFault.error, emitFault.rule);
   if (payload.modelo !== undefined && payload.modelo !== ctx.modelo) {
     problems.add(['modelo'], `this endpoint issues model ${ctx.modelo}`);
   }
@@ -649,6 +655,13 @@ export function normalizeNfe(raw: unknown, ctx: NormalizeContext): NormalizeResu
       dest = destFromCustomerView(found);
       if (ctx.modelo === 55 && dest.enderDest === undefined)
         problems.add(['customerId'], 'the saved customer has no complete address, required for an NF-e');
+      // A customer saved before the IE check may hold one SEFAZ refuses.
+      const ieFault =
+        ctx.modelo === 55 && dest.IE !== undefined && dest.enderDest !== undefined
+          ? recipientIeFault(dest.enderDest.UF, dest.IE)
+          : null;
+      if (ieFault !== null)
+        problems.rule(['customerId'], `the saved customer's ${ieFault.error}`, ieFault.rule);
     }
   } else if (payload.customer !== undefined) {
     dest = destFromPayload(payload.customer, problems, ctx.modelo);

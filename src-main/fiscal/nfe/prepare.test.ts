@@ -55,7 +55,7 @@ const paoDeQueijo = {
 const recipient = {
   cnpj: '11.222.333/0001-81',
   nome: 'Mercado Central Ltda',
-  ie: '110042490114',
+  ie: '77123458',
   endereco: {
     logradouro: 'Rua B',
     numero: '2',

@@ -149,7 +149,10 @@ export interface NoteEnvironment {
   sameKey: SandboxDatabase['notes'] | undefined;
   sameNumber: SandboxDatabase['notes'] | undefined;
   numberInutilized: boolean;
-  /** The CNPJ-base's CSCs with their tokens opened (rows sealed under another key left out). */
+  /**
+   * The emitter's CSCs (its own CNPJ's, else its root's rows of an earlier release), tokens opened (rows sealed
+   * under another key left out).
+   */
   cscs: ReadonlyArray<SandboxDatabase['cscs']>;
 }
 
@@ -524,7 +527,15 @@ async function loadEnvironment(
     .where('n_nf_ini', '<=', Number(n.ide.nNF))
     .where('n_nf_fin', '>=', Number(n.ide.nNF))
     .executeTakeFirst();
-  const sealed = await db.selectFrom('cscs').selectAll().where('cnpj', '=', cnpjRoot(n.emit.id)).execute();
+  // CSCs are kept per establishment (full CNPJ), so branches of one root keep their own. Rows stored under
+  // the 8-character root by earlier releases still answer for a branch that has none of its own.
+  const registered = await db
+    .selectFrom('cscs')
+    .selectAll()
+    .where('cnpj', 'in', [n.emit.id, cnpjRoot(n.emit.id)])
+    .execute();
+  const own = registered.filter((c) => c.cnpj === n.emit.id);
+  const sealed = own.length > 0 ? own : registered;
   const cscs = sealed.flatMap((c) => {
     const token = vault.open(c.token);
     return token === null ? [] : [{ ...c, token }];

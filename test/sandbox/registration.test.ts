@@ -1,0 +1,111 @@
+// The sandbox authority's registration rules (src-main/sandbox/rules/registration.ts) over real HTTPS: the
+// IE of the emitter (209) and of the recipient (210) by their UF's check digits, ISENTO only where the layout
+// allows it (209, 791) and no recipient IE on an NFC-e (729); each answer carries the official cStat and text.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CSTAT } from '../../src-main/sandbox/cstat.ts';
+import {
+  enviNFe,
+  expectValid,
+  nfce,
+  nfe,
+  protCStat,
+  resign,
+  soapPost,
+  startSandbox,
+  T0,
+  tag,
+  type Sandbox,
+} from './harness.ts';
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await startSandbox();
+});
+afterAll(() => sb.close());
+beforeEach(() => {
+  sb.clock.set(new Date(T0.getTime() + 60_000));
+});
+
+/** Sends one note and returns its protNFe's cStat and xMotivo (the answer checked against its XSD). */
+async function answerFor(xml: string): Promise<{ cStat: string | undefined; xMotivo: string | undefined }> {
+  const res = await soapPost(sb.authority, 'NFeAutorizacao4', enviNFe([xml]));
+  expect(res.status).toBe(200);
+  const answer = res.answer ?? '';
+  expectValid(answer, 'retEnviNFe');
+  return { cStat: protCStat(answer), xMotivo: tag(answer, 'xMotivo', '<protNFe') };
+}
+
+/** The emitter's IE in the fixtures (SP, valid) and the recipient's (RJ, valid). */
+const EMIT_IE = '<IE>111222330446</IE>';
+const DEST_IE = '<IE>77123458</IE>';
+
+describe('registration rules of the sandbox authority', () => {
+  it('authorizes notes whose IEs are valid for their UFs', async () => {
+    expect((await answerFor(nfe().xml)).cStat).toBe('100');
+    expect((await answerFor(nfce().xml)).cStat).toBe('100');
+  });
+
+  const cases: Array<{ name: string; cStat: number; xml: () => string }> = [
+    {
+      name: '209 emitter IE with a wrong check digit for SP',
+      cStat: 209,
+      xml: () => resign(nfce().xml, (x) => x.replace(EMIT_IE, '<IE>111222333444</IE>')),
+    },
+    {
+      name: '209 emitter IE of another state (an RJ IE for an SP emitter)',
+      cStat: 209,
+      xml: () => resign(nfe().xml, (x) => x.replace(EMIT_IE, '<IE>77123458</IE>')),
+    },
+    {
+      name: '209 emitter ISENTO outside the NF-e Avulsa',
+      cStat: 209,
+      xml: () => resign(nfe().xml, (x) => x.replace(EMIT_IE, '<IE>ISENTO</IE>')),
+    },
+    {
+      name: '210 recipient IE with a wrong check digit for RJ',
+      cStat: 210,
+      xml: () => resign(nfe().xml, (x) => x.replace(DEST_IE, '<IE>77123459</IE>')),
+    },
+    {
+      name: '210 recipient IE of another state (an SP IE for an RJ recipient)',
+      cStat: 210,
+      xml: () => resign(nfe().xml, (x) => x.replace(DEST_IE, '<IE>110042490114</IE>')),
+    },
+    {
+      name: '791 recipient declared isento (indIEDest 2) with an IE',
+      cStat: 791,
+      xml: () =>
+        resign(nfe().xml, (x) =>
+          x.replace(`<indIEDest>1</indIEDest>${DEST_IE}`, `<indIEDest>2</indIEDest>${DEST_IE}`),
+        ),
+    },
+    {
+      name: '729 NFC-e with the recipient IE',
+      cStat: 729,
+      xml: () =>
+        resign(
+          nfce(
+            {},
+            {
+              cpf_consumidor: '529.982.247-25',
+              natureza_operacao: 'VENDA AO CONSUMIDOR',
+              itens: [{ productId: 'prd_cafe', quantidade: 1 }],
+              pagamentos: [{ forma: '01', valor: '18.90' }],
+            },
+          ).xml,
+          (x) => x.replace('<indIEDest>9</indIEDest>', '<indIEDest>9</indIEDest><IE>110042490114</IE>'),
+        ),
+    },
+  ];
+
+  it.each(cases)('$name', async ({ cStat, xml }) => {
+    const answer = await answerFor(xml());
+    expect(answer.cStat).toBe(String(cStat));
+    expect(answer.xMotivo).toBe(CSTAT[cStat as keyof typeof CSTAT]);
+  });
+
+  it('the official texts of 209 and 210', () => {
+    expect(CSTAT[209]).toBe('Rejeição: IE do emitente inválida');
+    expect(CSTAT[210]).toBe('Rejeição: IE do destinatário inválida');
+  });
+});
