@@ -134,6 +134,11 @@ export const paymentPayloadSchema = z.strictObject({
     .refine((v) => resolveTPag(v) !== undefined, {
       error: 'unknown payment method: a tPag code or a name such as dinheiro, pix, cartao_credito, boleto',
     })
+    .describe(
+      'tPag code (01 cash, 03 credit, 04 debit, 15 boleto, 17 PIX dinâmico, 20 PIX estático, 90 none, 99 other, …) ' +
+        'or a name: dinheiro, cartao_credito, cartao_debito, pix (= 17, dynamic), pix_dinamico (17), ' +
+        'pix_estatico (20, static QR code or key, no card group), boleto, cheque, vale_alimentacao, outros, …',
+    )
     .optional(),
   valor: money.optional(),
   descricao: text(60).optional(),

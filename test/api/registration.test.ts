@@ -246,6 +246,35 @@ describe('smaller faults', () => {
   });
 });
 
+describe('PIX: pix is the dynamic (tPag 17) integrators send today; static PIX has names of its own', () => {
+  async function soldWith(payment: Record<string, unknown>, spellingB = false): Promise<string> {
+    const json = spellingB
+      ? { natureza_operacao: 'VENDA AO CONSUMIDOR', itens: [item], pagamento: payment }
+      : { itens: [item], pagamentos: [payment] };
+    const sale = await h.request('POST', `/v1/nfce/venda?companyId=${h.companyId}`, { json });
+    expect(sale.status, sale.text).toBe(201);
+    const doc = sale.body as { id: string; status: string };
+    expect(doc.status).toBe('autorizada');
+    const xml = await h.request('GET', `/v1/nfce/${doc.id}/xml`);
+    return /<detPag>.*<\/detPag>/.exec(xml.text)?.[0] ?? '';
+  }
+
+  it('pix_estatico, forma 20 and metodo pix_estatico are tPag 20 without a card group; pix stays 17', async () => {
+    for (const detPag of [
+      await soldWith({ forma: 'pix_estatico', valor: '5.00' }),
+      await soldWith({ forma: '20', valor: '5.00' }),
+      await soldWith({ metodo: 'pix_estatico', valor: '5.00' }, true),
+    ]) {
+      expect(detPag).toContain('<tPag>20</tPag>');
+      expect(detPag).not.toContain('<card>');
+    }
+    const dynamic = await soldWith({ metodo: 'pix', valor: '5.00' }, true);
+    expect(dynamic).toContain('<tPag>17</tPag>');
+    expect(dynamic).toContain('<card><tpIntegra>2</tpIntegra></card>');
+    expect(await soldWith({ forma: 'pix_dinamico', valor: '5.00' })).toContain('<tPag>17</tPag>');
+  });
+});
+
 describe('an install from before the IE check', () => {
   it("gets the demo company's IE corrected at the next start (the old one fails SP's check digits)", async () => {
     const first = await startHarness();
