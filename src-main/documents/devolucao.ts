@@ -78,6 +78,29 @@ interface SoldItem {
   vFrete: string | undefined;
   vSeg: string | undefined;
   vOutro: string | undefined;
+  /** The item's tax values as authorized (detailed-mode names); vIPI becomes impostoDevol.vIPIDevol. */
+  taxes: Partial<Record<TaxValue, string>>;
+  vIPI: string | undefined;
+}
+
+/** Values of det/imposto a return carries back, prorated (detailed-mode names of nfe-payload.ts `impostos`). */
+type TaxValue = 'vBC' | 'vICMS' | 'vBCST' | 'vICMSST' | 'vPIS' | 'vCOFINS' | 'vTotTrib';
+
+/** The one child of a choice group (ICMS/ICMS00, PIS/PISAliq, ...). */
+const only = (v: unknown): Node => obj(Object.values(obj(v))[0]);
+
+function taxValues(imposto: Node): SoldItem['taxes'] {
+  const icms = only(imposto['ICMS']);
+  const found: Record<string, string | undefined> = {
+    vBC: str(icms['vBC']),
+    vICMS: str(icms['vICMS']),
+    vBCST: str(icms['vBCST']),
+    vICMSST: str(icms['vICMSST']),
+    vPIS: str(only(imposto['PIS'])['vPIS']),
+    vCOFINS: str(only(imposto['COFINS'])['vCOFINS']),
+    vTotTrib: str(imposto['vTotTrib']),
+  };
+  return Object.fromEntries(Object.entries(found).filter(([, v]) => v !== undefined));
 }
 
 /** The items as authorized: the signed XML is the document of record, whatever the payload left implicit. */
@@ -86,7 +109,10 @@ function soldItems(xml: string): SoldItem[] {
   const dets = Array.isArray(inf['det']) ? (inf['det'] as unknown[]) : [];
   return dets.map((d) => {
     const prod = obj(obj(d)['prod']);
+    const imposto = obj(obj(d)['imposto']);
     return {
+      taxes: taxValues(imposto),
+      vIPI: str(obj(obj(imposto['IPI'])['IPITrib'])['vIPI']),
       cProd: str(prod['cProd']),
       cEAN: str(prod['cEAN']),
       xProd: str(prod['xProd']),
@@ -184,12 +210,14 @@ export function devolucaoPayload(original: DocumentRow, request: DevolucaoReques
       if (value === undefined) delete item[field];
       else item[field] = prorate(value);
     }
-    const impostos = item['impostos'];
-    if (typeof impostos === 'object' && impostos !== null && quantity !== soldQuantity) {
-      item['impostos'] = Object.fromEntries(
-        Object.entries(impostos).map(([k, v]) => [k, typeof v === 'string' ? prorate(v) : v]),
-      );
-    }
+    // The taxes as authorized, prorated (detailed mode), never recomputed from today's rates: a return of
+    // part of an item gets back round(value × returned / sold), the whole item exactly its values.
+    item['impostos'] = Object.fromEntries(Object.entries(s.taxes).map(([k, v]) => [k, prorate(v)]));
+    // Group UA: the share returned in percent (2 decimals) and the IPI returned, out of the IPI group.
+    item['impostoDevol'] = {
+      pDevol: formatCents(roundDiv(quantity * 10000n, soldQuantity)),
+      vIPIDevol: prorate(s.vIPI ?? '0.00'),
+    };
     itens.push(item);
   }
   if (noPair.length > 0) {

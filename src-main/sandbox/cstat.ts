@@ -187,6 +187,26 @@ export const CSTAT = {
   1119: 'Rejeição: Total de IBS e CBS não informado',
   1150: 'Rejeição: Valor do IBS do Item (vIBS) difere do calculado',
   999: 'Rejeição: Erro não catalogado',
+  // Part D (devolução, transport, cobrança). 354-760: cstat.json; 850-905: NT 2016.002 v1.60 §3.2 (added after
+  // the 2019 table), the [nOcor] placeholder appended at run time.
+  354: 'Rejeição: Informado grupo de devolução de tributos para NF-e que não tem finalidade de devolução de mercadoria',
+  542: 'Rejeição: CNPJ do Transportador inválido',
+  543: 'Rejeição: CPF do Transportador inválido',
+  544: 'Rejeição: IE do Transportador inválida',
+  559: 'Rejeição: UF do Transportador não informada',
+  754: 'Rejeição: NFC-e com dados do Transportador',
+  756: 'Rejeição: NFC-e com dados do veículo de Transporte',
+  760: 'Rejeição: NFC-e com dados de cobrança (Fatura, Duplicata)',
+  850: 'Rejeição: Data de vencimento da parcela não informada ou menor que a Data de vencimento da parcela anterior',
+  851: 'Rejeição: Soma do valor das parcelas difere do Valor Líquido da Fatura',
+  852: 'Rejeição: Número da parcela inválido ou não informado',
+  863: 'Rejeição: Total do IPI devolvido difere do somatório dos itens',
+  868: 'Rejeição: Grupos Veiculo Transporte e Reboque não devem ser informados',
+  897: 'Rejeição: Valor da Fatura maior que Valor Total da NF-e',
+  900: 'Rejeição: Data de vencimento da parcela não informada ou menor que Data de Emissão',
+  901: 'Rejeição: Valor do Desconto da Fatura maior que Valor Original da Fatura',
+  902: 'Rejeição: Valor Liquido da Fatura difere do Valor Original menos o Valor do Desconto',
+  905: 'Rejeição: Campos do grupo Fatura não informados',
 } as const satisfies Record<number, string>;
 
 export type CStat = keyof typeof CSTAT;

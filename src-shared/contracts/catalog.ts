@@ -217,6 +217,11 @@ export const fiscalTaxesSchema = z.strictObject({
     .optional(),
   /** Approximate tax burden (Lei 12.741/2012) used for vTotTrib. */
   pTotTrib: rateText.optional(),
+  /**
+   * PIS/COFINS base without the item's own ICMS (STF RE 574.706, Tema 69; Lei 14.592/2023): vBC = operation
+   * value − vICMS. Off by default (the base is the operation value).
+   */
+  pisCofinsExcluiICMS: z.boolean().optional(),
 });
 export type FiscalTaxes = z.output<typeof fiscalTaxesSchema>;
 

@@ -124,6 +124,18 @@ export const itemPayloadSchema = z.strictObject({
   /** Detailed mode: values computed by the caller. */
   impostos: detailedTaxesSchema.optional(),
   informacoesAdicionais: text(500).optional(),
+  /**
+   * Devolução (finalidade 4, group UA): the share returned in percent and the IPI returned, which replaces the
+   * item's IPI group. POST /v1/nfe/:id/devolucao fills it from the original note.
+   */
+  impostoDevol: z
+    .strictObject({
+      pDevol: decimalText(3, 2, 'a percentage').refine((p) => Number(p) <= 100, {
+        error: 'must be at most 100',
+      }),
+      vIPIDevol: money,
+    })
+    .optional(),
 });
 
 /** §2.4 (`forma` tPag code, `valor`); spelling B names the method (`metodo: "pix"`). Both are required. */
@@ -178,6 +190,63 @@ const indPresSchema = z
   )
   .optional();
 
+/** The carrier (transporta, X03): CNPJ/CPF check digits are checked with the authority's rules 542/543. */
+const carrierSchema = z.strictObject({
+  cnpj: z.string().trim().optional(),
+  cpf: z.string().trim().optional(),
+  nome: text(60).optional(),
+  ie: z.string().trim().optional(),
+  /** Street, number and district in one line (xEnder). */
+  endereco: text(60).optional(),
+  municipio: text(60).optional(),
+  uf: z.string().trim().optional(),
+});
+
+const vehicleSchema = z.strictObject({
+  placa: z
+    .string()
+    .trim()
+    .transform((p) => p.toUpperCase().replace(/[\s-]/g, ''))
+    .refine((p) => /^([A-Z]{2,3}[0-9]{4}|[A-Z]{3,4}[0-9]{3}|[A-Z0-9]{7})$/.test(p), {
+      error: 'must be a vehicle plate such as ABC1234 or ABC1D23',
+    }),
+  uf: z.string().trim().optional(),
+  /** Registro Nacional de Transportador de Carga (ANTT). */
+  rntc: text(20).optional(),
+});
+
+const weight = decimalText(12, 3, 'a weight in kg');
+const volumeSchema = z.strictObject({
+  quantidade: z.number().int().min(0).max(999999999999999).optional(),
+  especie: text(60).optional(),
+  marca: text(60).optional(),
+  numeracao: text(60).optional(),
+  pesoLiquido: weight.optional(),
+  pesoBruto: weight.optional(),
+});
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date YYYY-MM-DD' });
+const billingSchema = z.strictObject({
+  /** nFat; defaults to the note's number. */
+  numero: text(60).optional(),
+  /** vOrig; defaults to vLiq + vDesc. */
+  valorOriginal: money.optional(),
+  valorDesconto: money.optional(),
+  /** vLiq; defaults to the sum of the instalments, else vOrig − vDesc, else the note's total. */
+  valorLiquido: money.optional(),
+  parcelas: z
+    .array(
+      z.strictObject({
+        /** nDup: 001, 002... in order (rule 852); numbered so when omitted. */
+        numero: z.string().trim().optional(),
+        vencimento: isoDate.optional(),
+        valor: money.optional(),
+      }),
+    )
+    .max(120)
+    .optional(),
+});
+
 export const nfePayloadSchema = z.strictObject({
   modelo: z.union([z.literal(55), z.literal(65)]).optional(),
   serie: z.number().int().min(0).max(999).optional(),
@@ -210,8 +279,20 @@ export const nfePayloadSchema = z.strictObject({
   valorDesconto: money.optional(),
   valorOutros: money.optional(),
   modalidadeFrete: modFreteSchema.optional(),
-  /** §2.1 `transporte.modFrete`: 0 sender, 1 recipient, 9 no freight (2, 3, 4 as the layout allows). */
-  transporte: z.strictObject({ modFrete: modFreteSchema.optional() }).optional(),
+  /**
+   * §2.1 `transporte.modFrete`: 0 sender, 1 recipient, 9 no freight (2, 3, 4 as the layout allows); on an NF-e
+   * also the carrier, its vehicle and the volumes (group X).
+   */
+  transporte: z
+    .strictObject({
+      modFrete: modFreteSchema.optional(),
+      transportadora: carrierSchema.optional(),
+      veiculo: vehicleSchema.optional(),
+      volumes: z.array(volumeSchema).max(5000).optional(),
+    })
+    .optional(),
+  /** NF-e only (group Y): the invoice (fatura) and its instalments (duplicatas), e.g. a sale by boleto. */
+  cobranca: billingSchema.optional(),
   informacoesAdicionais: text(5000).optional(),
   informacoesFisco: text(2000).optional(),
   nfeReferenciada: z

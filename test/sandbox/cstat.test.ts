@@ -56,6 +56,16 @@ const DELIBERATE: Record<string, string> = {
   '880': 'NT 2016.002 (FCP), not in the 2019 table',
   '881': 'NT 2016.002 (FCP), not in the 2019 table',
   '910': 'NT 2018.004, not in the 2019 table',
+  '850': 'NT 2016.002 (cobrança), not in the 2019 table',
+  '851': 'NT 2016.002 (cobrança), not in the 2019 table',
+  '852': 'NT 2016.002 (cobrança), not in the 2019 table',
+  '863': 'NT 2016.002 (IPI devolvido), not in the 2019 table',
+  '868': 'NT 2016.002 (transporte), not in the 2019 table',
+  '897': 'NT 2016.002 (cobrança), not in the 2019 table',
+  '900': 'NT 2016.002 (cobrança), not in the 2019 table',
+  '901': 'NT 2016.002 (cobrança), not in the 2019 table',
+  '902': 'NT 2016.002 (cobrança), not in the 2019 table',
+  '905': 'NT 2016.002 (cobrança), not in the 2019 table',
   '999': 'the exception message is not echoed',
 };
 

@@ -7,6 +7,7 @@ import { buildAccessKey } from '../access-key.ts';
 import type { ComputedNote } from '../taxes/types.ts';
 import { el } from '../xml.ts';
 import { infAdicXml, infRespTecXml, pagXml, transpXml } from './closing.ts';
+import { cobrXml, impostoDevolXml, resolveCobr } from './cobr-transp.ts';
 import { detXml, prodXml } from './det.ts';
 import { dhEmiText, ideXml } from './ide.ts';
 import { impostoXml } from './imposto.ts';
@@ -73,7 +74,9 @@ export function buildNfe(model: NfeModel, computed: ComputedNote): BuildResult {
     const c = computed.itens[i];
     if (c === undefined) throw new Error(`item ${i + 1} has no computed taxes`);
     const vItem = computed.ibsCbsTot === null ? '' : el('vItem', formatCents(c.vItem));
-    return detXml(c.nItem, prodXml(model, item, i, c), impostoXml(c, ctx), item.infAdProd, vItem);
+    // Group UA follows imposto (det sequence: prod, imposto, impostoDevol, infAdProd).
+    const imposto = impostoXml(c, ctx) + impostoDevolXml(c.impostoDevol ?? null);
+    return detXml(c.nItem, prodXml(model, item, i, c), imposto, item.infAdProd, vItem);
   });
 
   // C14N attribute order: Id before versao (attributes sort by name, uppercase first).
@@ -85,6 +88,7 @@ export function buildNfe(model: NfeModel, computed: ComputedNote): BuildResult {
     dets.join('') +
     totalXml(computed) +
     transpXml(model) +
+    cobrXml(model.cobr == null ? null : resolveCobr(model.cobr, vNF).cobr) +
     pagXml(model.detPag, balance.vTroco) +
     infAdicXml(model) +
     infRespTecXml(model) +

@@ -1,10 +1,11 @@
 // Groups X (transp), YA (pag), Z (infAdic) and ZD (infRespTec), MOC 7.0 annex I.
 import { cents, formatCents } from '../../../src-shared/money.ts';
 import { el, group, opt } from '../xml.ts';
+import { transpDetailsXml } from './cobr-transp.ts';
 import type { DetPagModel, NfeModel } from './model.ts';
 
 export function transpXml(model: NfeModel): string {
-  return group('transp', el('modFrete', model.modFrete));
+  return group('transp', el('modFrete', model.modFrete), transpDetailsXml(model.transp));
 }
 
 function detPagXml(p: DetPagModel): string {

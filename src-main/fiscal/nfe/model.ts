@@ -71,6 +71,11 @@ export interface ItemModel {
   /** Detailed mode: values the caller computed; the service checks and totals them. */
   detailed: DetailedTaxes | null;
   infAdProd: string | null;
+  /**
+   * Devolução (finNFe 4, group UA): the returned share in percent (pDevol, 2 decimals) and the IPI returned
+   * (vIPIDevol), which then takes the place of the item's IPI group. Decimal text.
+   */
+  impostoDevol?: { pDevol: string; vIPIDevol: string } | null;
 }
 
 /** Tax values a caller already computed (detailed mode), all decimal text. */
@@ -134,9 +139,42 @@ export interface NfeModel {
   /** Access keys of referenced notes (NFref/refNFe), e.g. for devolução. */
   NFref: string[];
   infRespTec: { CNPJ: string; xContato: string; email: string; fone: string } | null;
+  /** Group X beyond modFrete (NF-e only): carrier, vehicle and volumes. */
+  transp?: TranspModel | null;
+  /** Group Y (NF-e only): the invoice and its instalments. */
+  cobr?: CobrModel | null;
   /** Tax reform rates for the year (LC 214/2025 transition): percent text. */
   ibsCbsRates: { pCBS: string; pIBSUF: string; pIBSMun: string };
 }
 
 /** 2026 is the test year of the reform: CBS 0.9%, state IBS 0.1%, municipal IBS 0% (LC 214/2025 art. 343-346). */
 export const IBS_CBS_2026_RATES = { pCBS: '0.9000', pIBSUF: '0.1000', pIBSMun: '0.0000' } as const;
+
+/** transporta (X03), veicTransp (X18) and vol (X26) of group X; every field optional as in the layout. */
+export interface TranspModel {
+  transporta: {
+    CNPJ?: string;
+    CPF?: string;
+    xNome?: string;
+    IE?: string;
+    xEnder?: string;
+    xMun?: string;
+    UF?: UfSigla;
+  } | null;
+  veicTransp: { placa: string; UF?: UfSigla; RNTC?: string } | null;
+  vol: {
+    qVol?: string;
+    esp?: string;
+    marca?: string;
+    nVol?: string;
+    /** Kilograms, decimal text with 3 decimals. */
+    pesoL?: string;
+    pesoB?: string;
+  }[];
+}
+
+/** Group Y: fat (Y02) is always written whole (rule 905); dup (Y07) numbered 001, 002... (rule 852). */
+export interface CobrModel {
+  fat: { nFat: string; vOrig: string; vDesc: string; vLiq: string };
+  dup: { nDup: string; dVenc: string; vDup: string }[];
+}

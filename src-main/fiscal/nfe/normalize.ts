@@ -16,6 +16,7 @@ import { spellingBName } from '../../../src-shared/contracts/spelling.ts';
 import { isUf, type UfSigla } from '../../../src-shared/uf.ts';
 import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from '../../../src-shared/tax-ids.ts';
 import { isValidAccessKey } from '../access-key.ts';
+import { cobrFromPayload, impostoDevolFaults, transpFromPayload } from './cobr-transp.ts';
 import { emitterIeFault, recipientIeFault } from './registration.ts';
 import { findMunicipio, findMunicipioByName, type Municipio } from '../../reference/ibge.ts';
 import { normalizeFreeText } from '../xml.ts';
@@ -554,6 +555,7 @@ function resolveItem(
     detailed: item.impostos ?? null,
     infAdProd:
       item.informacoesAdicionais === undefined ? null : normalizeFreeText(item.informacoesAdicionais, 500),
+    impostoDevol: item.impostoDevol ?? null,
   };
 }
 
@@ -731,6 +733,25 @@ export function normalizeNfe(raw: unknown, ctx: NormalizeContext): NormalizeResu
     problems.add(['transporte', 'modFrete'], 'give the freight modality once (transporte.modFrete)');
   }
   const modFrete = payload.transporte?.modFrete ?? payload.modalidadeFrete ?? 9;
+  // Carrier, volumes, invoice and instalments, and returned taxes (cobr-transp.ts).
+  const docCtx = {
+    modelo: ctx.modelo,
+    nNF: ctx.nNF,
+    dhEmi: ctx.dhEmi,
+    emitUf: ctx.emit.enderEmit.UF,
+    interstate,
+    indPres,
+  };
+  const { transp, faults: transpFaults } = transpFromPayload(payload, docCtx);
+  const { cobr, faults: cobrFaults } = cobrFromPayload(payload, docCtx);
+  for (const f of [...transpFaults, ...cobrFaults, ...impostoDevolFaults(payload.finalidade, itens)]) {
+    if (f.rule === undefined) problems.add(f.path, f.error);
+    else problems.rule(f.path, f.error, f.rule);
+  }
+  // A sale by boleto or duplicata with instalments is a prazo (indPag 1) unless the caller said otherwise.
+  if (cobr !== null && cobr.dup.length > 0) {
+    for (const p of detPag) if ((p.tPag === '15' || p.tPag === '14') && p.indPag === null) p.indPag = 1;
+  }
 
   if (!problems.empty || itens.some((i) => i === null)) return problems.failure();
 
@@ -769,6 +790,8 @@ export function normalizeNfe(raw: unknown, ctx: NormalizeContext): NormalizeResu
       payload.informacoesFisco === undefined ? null : normalizeFreeText(payload.informacoesFisco, 2000),
     NFref,
     infRespTec: ctx.infRespTec,
+    transp,
+    cobr,
     ibsCbsRates: ctx.ibsCbsRates,
   };
   return { ok: true, model, payload };

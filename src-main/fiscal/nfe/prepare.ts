@@ -12,7 +12,8 @@ import type { ComputedNote } from '../taxes/types.ts';
 import { escapeText } from '../xml.ts';
 import { buildNfe } from './build.ts';
 import type { NfeModel } from './model.ts';
-import { normalizeNfe, type NormalizeContext, type RuleRejection } from './normalize.ts';
+import { normalizeNfe, writesSpellingB, type NormalizeContext, type RuleRejection } from './normalize.ts';
+import { resolveCobr } from './cobr-transp.ts';
 
 export interface NfceSettings {
   /** QR code version the emitter's UF expects (NT 2025.001 lets each UF choose). */
@@ -66,6 +67,17 @@ export function prepareNfe(payload: unknown, ctx: PrepareContext): PrepareResult
   if (!taxes.ok) {
     const { errors, rejection } = taxes;
     return { ok: false, stage: 'taxes', errors, ...(rejection === undefined ? {} : { rejection }) };
+  }
+  // The invoice against the note's total (cobr-transp.ts, 897): known once the taxes give vNF.
+  const overBilled = model.cobr == null ? null : resolveCobr(model.cobr, taxes.note.icmsTot.vNF).fault;
+  if (overBilled?.rule !== undefined) {
+    const field = writesSpellingB(payload) ? 'cobranca.valor_liquido' : 'cobranca.valorLiquido';
+    return {
+      ok: false,
+      stage: 'payload',
+      errors: [{ field, error: overBilled.error }],
+      rejection: overBilled.rule,
+    };
   }
   const built = buildNfe(model, taxes.note);
   if (!built.ok) return { ok: false, stage: 'payload', errors: built.errors };

@@ -158,8 +158,13 @@ function computeItem(
   // The operation value: base of ICMS, IPI, PIS and COFINS (MOC 7.0 annex I, N15 "valor da operação").
   const vOper = a.vProd - a.vDesc + a.vFrete + a.vSeg + a.vOutro;
 
-  const ipi = computeIpi({ path, config: taxes.IPI, modelo: model.modelo, base: vOper, detailed }, issues);
-  const vIPI = ipi?.trib?.vIPI ?? 0n;
+  // A devolução returns the IPI in impostoDevol (group UA) instead of an IPI group; it counts where vIPI would.
+  const impostoDevol = readImpostoDevol(item, path, issues);
+  const ipi =
+    impostoDevol === null
+      ? computeIpi({ path, config: taxes.IPI, modelo: model.modelo, base: vOper, detailed }, issues)
+      : null;
+  const vIPI = (ipi?.trib?.vIPI ?? 0n) + (impostoDevol?.vIPIDevol ?? 0n);
 
   // IPI integrates the ICMS base except between contributors for resale or industrialization
   // (CF art. 155 §2 XI); indFinal = 1 is read as "not for resale". It always integrates the ST base.
@@ -178,13 +183,15 @@ function computeItem(
     issues,
   );
 
+  // STF RE 574.706 (Tema 69), Lei 14.592/2023: with the profile's switch on, the item's own ICMS leaves the base.
+  const pisCofinsBase = taxes.pisCofinsExcluiICMS === true ? vOper - (icms.own?.vICMS ?? 0n) : vOper;
   const pis = computePisCofins(
     {
       tax: 'PIS',
       path,
       CST: taxes.PIS.CST,
       rateText: taxes.PIS.pPIS,
-      base: vOper,
+      base: pisCofinsBase,
       detailed: detailed === null ? null : { value: detailed.vPIS },
     },
     issues,
@@ -195,7 +202,7 @@ function computeItem(
       path,
       CST: taxes.COFINS.CST,
       rateText: taxes.COFINS.pCOFINS,
-      base: vOper,
+      base: pisCofinsBase,
       detailed: detailed === null ? null : { value: detailed.vCOFINS },
     },
     issues,
@@ -253,8 +260,26 @@ function computeItem(
     cofins,
     ibscbs,
     vTotTrib,
+    impostoDevol,
     vItem,
   };
+}
+
+/** Group UA of a devolução item: pDevol (scale 2) and vIPIDevol; a detailed vIPI beside it is refused. */
+function readImpostoDevol(
+  item: ItemModel,
+  path: string,
+  issues: Issues,
+): { pDevol: bigint; vIPIDevol: Cents } | null {
+  const devol = item.impostoDevol;
+  if (devol == null) return null;
+  const pDevol = readScaled(devol.pDevol, 2, `${path}.impostoDevol.pDevol`, issues);
+  const vIPIDevol = readMoney(devol.vIPIDevol, `${path}.impostoDevol.vIPIDevol`, issues) ?? 0n;
+  const dVIPI = item.detailed === null ? null : readMoney(item.detailed.vIPI, `${path}.vIPI`, issues);
+  if (dVIPI !== null && dVIPI !== 0n) {
+    issues.add(`${path}.vIPI`, 'a returned item carries its IPI in impostoDevol.vIPIDevol, not in vIPI');
+  }
+  return { pDevol, vIPIDevol };
 }
 
 function totalIcms(itens: readonly ComputedItem[]): IcmsTot {
@@ -274,7 +299,7 @@ function totalIcms(itens: readonly ComputedItem[]): IcmsTot {
     vDesc: of((it) => it.vDesc),
     vII: 0n,
     vIPI: of((it) => it.ipi?.trib?.vIPI ?? 0n),
-    vIPIDevol: 0n,
+    vIPIDevol: of((it) => it.impostoDevol?.vIPIDevol ?? 0n),
     vPIS: of((it) => it.pis.value),
     vCOFINS: of((it) => it.cofins.value),
     vOutro: of((it) => it.vOutro),

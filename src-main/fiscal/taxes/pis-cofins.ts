@@ -56,8 +56,8 @@ export interface PisCofinsInput {
   /** pPIS or pCOFINS as given by the profile. */
   rateText: string | undefined;
   /**
-   * The operation value vProd − vDesc + vFrete + vSeg + vOutro. ICMS is not excluded (STF Tema 69 lets the
-   * taxpayer do so, but the profile has no switch for it), so a detailed caller who excludes it is reported.
+   * The operation value vProd − vDesc + vFrete + vSeg + vOutro, less the item's own vICMS when the profile's
+   * pisCofinsExcluiICMS is on (STF Tema 69); a detailed caller is checked against the same base.
    */
   base: Cents;
   /** Detailed mode: the caller's vPIS/vCOFINS text (undefined when not given); null in simple mode. */

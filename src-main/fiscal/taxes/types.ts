@@ -176,6 +176,8 @@ export interface ComputedItem {
   ibscbs: ComputedIbsCbs | null;
   /** Lei 12.741/2012 approximate burden; null when neither pTotTrib nor a detailed value was given. */
   vTotTrib: Cents | null;
+  /** Devolução (group UA): pDevol (percent, scale 2) and the IPI returned; null elsewhere. */
+  impostoDevol?: { pDevol: bigint; vIPIDevol: Cents } | null;
   /**
    * det/vItem (NT 2025.002-RTC, VB01): the item's share of the note total. In 2026 it is the classic vNF
    * formula applied to the item; IBS/CBS are added only from 2027 (see `ComputedNote.ibsCbsInTotal`).
