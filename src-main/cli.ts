@@ -15,7 +15,10 @@ import { createApiKey, createOrganization, revokeApiKey, rotateApiKey } from './
 import { createCompany, municipioDetails, toCompanyView } from './companies/service.ts';
 import { companiesRepository } from './companies/repository.ts';
 import { canonicalId } from './ids.ts';
-import { ApiError } from './api/errors.ts';
+import { ApiError, validationError } from './api/errors.ts';
+import { importNcmFile } from './reference/ncm-import.ts';
+import { importIbptTable } from './ibpt/store.ts';
+import { decodeIbptBytes, parseIbptCsv } from './ibpt/table.ts';
 import { parseOrThrow } from './api/validation.ts';
 import { companyCreateSchema } from '../src-shared/contracts/companies.ts';
 import { apiKeyCreateSchema, apiKeyRotateSchema } from '../src-shared/contracts/api-keys.ts';
@@ -33,6 +36,8 @@ const USAGE = `Usage: npm run cli -- <command> [options]   (data dir: BALCAO_DAT
   key list --org ORG_ID [--company CMP_ID]    list keys (never their secrets)
   backup                                      back the database up now (into <data dir>/backups)
   backup list                                 list the backups, newest first
+  ncm-import FILE                             import a newer NCM table (the Siscomex JSON); it becomes the one in use
+  ibpt-import FILE --company CMP_ID           import the company's IBPT table (CSV, Latin-1 or UTF-8)
   restore FILE                                replace the database by a backup, after checking it; the
                                               service must be stopped; the current database is kept aside
 `;
@@ -119,6 +124,19 @@ async function main(argv: string[]): Promise<void> {
   const clock = systemClock;
   try {
     await migrateToLatest(db);
+    if (noun === 'ncm-import' || noun === 'ibpt-import') {
+      if (verb === undefined || verb === '') throw new UsageError(`${noun} needs the file`);
+      const bytes = fs.readFileSync(path.resolve(verb));
+      if (noun === 'ncm-import') print(await importNcmFile(db, clock, new TextDecoder().decode(bytes)));
+      else {
+        const company = await companiesRepository.findById(db, required(values.company, 'company'));
+        if (company === undefined) throw new UsageError(`no company ${values.company ?? ''}`);
+        const parsed = parseIbptCsv(decodeIbptBytes(bytes));
+        if (!parsed.ok) throw validationError(parsed.errors, 'The IBPT table has faulty lines.');
+        print(await importIbptTable(db, clock, company.id, company.uf, parsed.file));
+      }
+      return;
+    }
     switch (`${noun} ${verb ?? ''}`) {
       case 'org create':
         print(await createOrganization(db, clock, required(values.name, 'name')));

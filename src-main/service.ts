@@ -18,6 +18,7 @@ import { bootstrapSandbox, type BootstrapResult } from './bootstrap.ts';
 import { prepareDataDir } from './data-dir.ts';
 import { projectRoot } from './paths.ts';
 import { startSandboxAuthority, type SandboxAuthority } from './sandbox/server.ts';
+import { activeNcmTable } from './reference/ncm-store.ts';
 import { authorityResolver } from './authority/port.ts';
 import { OutboxWorker } from './outbox/worker.ts';
 import { followUpsFor } from './outbox/follow-ups.ts';
@@ -181,6 +182,8 @@ export async function startService(
           })
         : null;
     if (sandbox !== null) {
+      // The in-process authority checks NCMs (rule 778) against the table the store imported, if any.
+      await activeNcmTable(db);
       await syncSandboxCompanies(db, secrets, sandbox);
       hooks.companyChanged = () => syncSandboxCompanies(db, secrets, sandbox);
       hooks.sandboxFaults = sandbox.faults;

@@ -29,6 +29,7 @@ import { pixRoutes, pixWebhookRoutes } from './routes/pix.ts';
 import { operatorRoutes } from './routes/operators.ts';
 import { resolveOperator } from './middleware/operator.ts';
 import { registerRoutes } from './routes/register.ts';
+import { referenceRoutes } from './routes/reference.ts';
 import { openApiDocument } from '../../src-shared/contracts/api-routes.ts';
 import type { ErrorBody } from '../../src-shared/contracts/errors.ts';
 
@@ -116,6 +117,8 @@ export function createApp(options: AppOptions): Express {
   // Authentication comes before body parsing: an unauthenticated caller gets 401, never a parse error.
   v1.use(requireApiKey(db, clock, limiter));
   v1.use(singleValuedQuery());
+  // Reference tables are files (Latin-1 CSV, multi-megabyte JSON) read as sent, before the JSON parser.
+  v1.use('/reference', referenceRoutes(options));
   v1.use(
     express.json({
       limit: BODY_LIMIT,

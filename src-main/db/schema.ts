@@ -236,6 +236,47 @@ export interface Database {
   register_sessions: RegisterSessionsTable;
   register_movements: RegisterMovementsTable;
   register_voids: RegisterVoidsTable;
+  ncm_tables: NcmTablesTable;
+  ibpt_tables: IbptTablesTable;
+  ibpt_rates: IbptRatesTable;
+}
+
+/** An NCM table the store imported (migration 0020); the newest is the one in use. */
+export interface NcmTablesTable {
+  id: string;
+  versao: string;
+  ato: string | null;
+  origem: 'siscomex' | 'ibpt';
+  quantidade: number;
+  /** The sorted 8-digit codes written one after the other. */
+  codigos: string;
+  imported_at: IsoTimestamp;
+}
+
+/** A company's IBPT table (Lei 12.741/2012): the newest import is the one in use. */
+export interface IbptTablesTable {
+  id: string;
+  company_id: string;
+  uf: string;
+  versao: string;
+  chave: string;
+  fonte: string;
+  vigencia_inicio: string;
+  vigencia_fim: string;
+  quantidade: number;
+  imported_at: IsoTimestamp;
+}
+
+export interface IbptRatesTable {
+  table_id: string;
+  codigo: string;
+  ex: string;
+  tipo: number;
+  descricao: string;
+  nacional_federal: string;
+  importados_federal: string;
+  estadual: string;
+  municipal: string;
 }
 
 export interface WebhooksTable {

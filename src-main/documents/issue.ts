@@ -16,6 +16,8 @@ import type { OutboxWorker } from '../outbox/worker.ts';
 import { assertAllowed } from './state-machine.ts';
 import { documentsRepository, type DocumentRow } from './repository.ts';
 import { loadCompanyFiscal, lookupsFor, type CompanyFiscal } from './context.ts';
+import { activeNcmTable } from '../reference/ncm-store.ts';
+import { activeIbpt } from '../ibpt/store.ts';
 import { linkIdempotencyKey } from './idempotency-link.ts';
 import { checkSendRegister, linkSaleRegister } from '../register/sale-context.ts';
 import { claimPixCharges, pixChargesForSale } from '../pix/sale.ts';
@@ -89,6 +91,12 @@ function prepareOrThrow(payload: unknown, ctx: PrepareContext): PreparedNfe {
   );
 }
 
+/** The company's IBPT table for the Lei 12.741 values, when it imported one. */
+async function ibptOf(db: Db, companyId: string): Promise<Pick<PrepareContext, 'ibpt'>> {
+  const ibpt = await activeIbpt(db, companyId);
+  return ibpt === undefined ? {} : { ibpt };
+}
+
 async function contextFor(
   db: Db,
   fiscal: CompanyFiscal,
@@ -113,6 +121,8 @@ async function contextFor(
     ibsCbsRates: { ...IBS_CBS_2026_RATES },
     infRespTec: null,
     lookup: await lookupsFor(db, fiscal.company.id, payload),
+    ncmTable: await activeNcmTable(db),
+    ...(await ibptOf(db, fiscal.company.id)),
     pixCharges: await pixChargesForSale(db, fiscal.company.id, payload),
     certificate: fiscal.certificate,
     nfce: {

@@ -122,6 +122,7 @@ export const CSTAT = {
   752: 'Rejeição: NFC-e com valor total superior ao permitido para destinatário não identificado (Endereço)',
   764: 'Rejeição: Solicitada resposta síncrona para Lote com mais de uma NF-e (indSinc=1)',
   765: 'Rejeição: Lote só poderá conter NF-e ou NFC-e',
+  778: 'Rejeição: Informado NCM inexistente',
   780: 'Rejeição: Total da NFC-e superior ao valor limite estabelecido pela SEFAZ',
   784: 'Rejeição: NFC-e não permite o evento de Carta de Correção',
   795: 'Rejeição: Total do ICMS desonerado difere do somatório dos itens',

@@ -20,6 +20,7 @@ import { nfePayloadSchema } from './nfe-payload.ts';
 import { spellingBName } from './spelling.ts';
 import * as printers from './printers.ts';
 import { PIX_ROUTES } from './pix-routes.ts';
+import { REFERENCE_ROUTES } from './reference-routes.ts';
 import * as operators from './operators.ts';
 import * as register from './register.ts';
 import * as requests from './requests.ts';
@@ -1036,6 +1037,7 @@ export const ROUTES: readonly RouteSpec[] = [
   },
   // --- dynamic PIX (pix-routes.ts) ---
   ...PIX_ROUTES,
+  ...REFERENCE_ROUTES,
   // --- printers and print jobs ---
   {
     method: 'get',

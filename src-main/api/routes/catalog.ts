@@ -24,6 +24,7 @@ import {
   productListQuerySchema,
 } from '../../../src-shared/contracts/catalog.ts';
 import { companyOfRequest, reachableBy } from './scoping.ts';
+import { productNcmCheck } from '../../reference/ncm-store.ts';
 
 export function fiscalProfileRoutes({ db, clock }: ApiDeps): Router {
   const router = Router();
@@ -64,7 +65,7 @@ export function productRoutes({ db, clock }: ApiDeps): Router {
   });
   router.post('/', async (req, res) => {
     const company = await companyOfRequest(db, req, res);
-    const input = parseOrThrow(productCreateSchema, req.body);
+    const input = parseOrThrow(productCreateSchema, req.body, [], await productNcmCheck(db));
     res.status(201).json(await createProduct(db, clock, company.id, input));
   });
   router.get('/:id', async (req, res) => {
@@ -72,7 +73,7 @@ export function productRoutes({ db, clock }: ApiDeps): Router {
   });
   router.put('/:id', async (req, res) => {
     const row = await getProductRow(db, req.params.id, reachableBy(db, authOf(res)));
-    const input = parseOrThrow(productCreateSchema, req.body);
+    const input = parseOrThrow(productCreateSchema, req.body, [], await productNcmCheck(db));
     res.json(await replaceProduct(db, clock, row, input));
   });
   router.delete('/:id', async (req, res) => {

@@ -18,6 +18,7 @@ import * as printerDrawer from './2026_11_24_0016_printer_drawer.ts';
 import * as pix from './2026_11_24_0017_pix.ts';
 import * as pixRemoved from './2026_11_24_0018_pix_removed.ts';
 import * as pixSandboxSecret from './2026_11_24_0019_pix_sandbox_secret.ts';
+import * as ncmIbpt from './2026_11_24_0020_ncm_ibpt.ts';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_0001_foundation': foundation,
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0017_pix': pix,
   '2026_11_24_0018_pix_removed': pixRemoved,
   '2026_11_24_0019_pix_sandbox_secret': pixSandboxSecret,
+  '2026_11_24_0020_ncm_ibpt': ncmIbpt,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -7,6 +7,7 @@ import { buildAccessKey } from '../access-key.ts';
 import type { ComputedNote } from '../taxes/types.ts';
 import { el } from '../xml.ts';
 import { infAdicXml, infRespTecXml, pagXml, transpXml } from './closing.ts';
+import { composeInfCpl } from './notices.ts';
 import { cobrXml, impostoDevolXml, resolveCobr } from './cobr-transp.ts';
 import { detXml, prodXml } from './det.ts';
 import { dhEmiText, ideXml } from './ide.ts';
@@ -90,7 +91,7 @@ export function buildNfe(model: NfeModel, computed: ComputedNote): BuildResult {
     transpXml(model) +
     cobrXml(model.cobr == null ? null : resolveCobr(model.cobr, vNF).cobr) +
     pagXml(model.detPag, balance.vTroco) +
-    infAdicXml(model) +
+    infAdicXml({ ...model, infCpl: composeInfCpl(model, computed) }) +
     infRespTecXml(model) +
     `</infNFe></NFe>`;
   return { ok: true, built: { xml, chave, cDV, dhEmi, vNF, vTroco: balance.vTroco } };

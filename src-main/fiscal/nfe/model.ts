@@ -72,6 +72,11 @@ export interface ItemModel {
   detailed: DetailedTaxes | null;
   infAdProd: string | null;
   /**
+   * Lei 12.741/2012: the IBPT rates (percent, decimal text) the item's vTotTrib came from, for the tributos line
+   * of infCpl (notices.ts); absent when the profile gave pTotTrib or the table does not list the NCM.
+   */
+  ibpt?: { federal: string; estadual: string; municipal: string; chave: string };
+  /**
    * Devolução (finNFe 4, group UA): the returned share in percent (pDevol, 2 decimals) and the IPI returned
    * (vIPIDevol), which then takes the place of the item's IPI group. Decimal text.
    */

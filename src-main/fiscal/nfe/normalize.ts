@@ -19,6 +19,9 @@ import { isValidAccessKey } from '../access-key.ts';
 import { cobrFromPayload, impostoDevolFaults, transpFromPayload } from './cobr-transp.ts';
 import { emitterIeFault, recipientIeFault } from './registration.ts';
 import { findMunicipio, findMunicipioByName, type Municipio } from '../../reference/ibge.ts';
+import { NCM_REJECTION, ncmFault, shippedNcmTable, type NcmTable } from '../../reference/ncm.ts';
+import type { IbptLookup } from '../../ibpt/table.ts';
+import { formatScaled, parseScaled, SCALE } from '../../../src-shared/money.ts';
 import { normalizeFreeText } from '../xml.ts';
 import type { DestModel, DetPagModel, EmitModel, ItemModel, Modelo, NfeModel, TpAmb } from './model.ts';
 
@@ -93,6 +96,10 @@ export interface NormalizeContext {
     /** The company's default fiscal profile (simple mode, §2.1), if it has one. */
     defaultProfile(): FiscalProfileView | undefined;
   };
+  /** The NCM table in use (rule 778); the shipped one when not given. */
+  ncmTable?: NcmTable;
+  /** The company's IBPT table (Lei 12.741/2012), when it imported one. */
+  ibpt?: IbptLookup;
   /** Paid PIX charges the payments name by `pixTxid` (pix/sale.ts checked them): PSP CNPJ and endToEndId. */
   pixCharges?: ReadonlyMap<string, { cnpj: string | null; endToEndId: string }>;
 }
@@ -520,6 +527,9 @@ function resolveItem(
   if (detailedMode && item.impostos === undefined) {
     problems.add(at('impostos'), 'every item needs impostos when one item gives them (detailed mode)');
   }
+  const ncmProblem = NCM === undefined ? undefined : ncmFault(NCM, ctx.ncmTable ?? shippedNcmTable());
+  // MOC 7.0 I05 rule 778: an NCM the table does not have (the message names the table and how to update it).
+  if (ncmProblem !== undefined) problems.rule(at('ncm'), ncmProblem, { ...NCM_REJECTION });
   if (!complete || taxes === undefined) return null;
   const usesCsosn = taxes.ICMS.CSOSN !== undefined;
   const simples = ctx.emit.CRT === 1 || ctx.emit.CRT === 4;
@@ -551,11 +561,39 @@ function resolveItem(
     vFrete: item.valorFrete ?? null,
     vSeg: item.valorSeguro ?? null,
     vOutro: item.valorOutros ?? null,
-    taxes,
+    ...withIbptRates(taxes, item.impostos?.vTotTrib, NCM as string, ctx.ibpt),
     detailed: item.impostos ?? null,
     infAdProd:
       item.informacoesAdicionais === undefined ? null : normalizeFreeText(item.informacoesAdicionais, 500),
     impostoDevol: item.impostoDevol ?? null,
+  };
+}
+
+/** Origins of imported goods (orig 1, 2, 6, 7): the IBPT's importadosfederal rate applies to them. */
+const IMPORTED_ORIG = new Set([1, 2, 6, 7]);
+
+/**
+ * Lei 12.741/2012: an item whose profile gives no pTotTrib and whose caller gave no vTotTrib takes the
+ * company's IBPT rates for its NCM (federal by origin + estadual + municipal) as its pTotTrib, and keeps the
+ * three rates for the tributos line of infCpl (notices.ts).
+ */
+function withIbptRates(
+  taxes: FiscalTaxes,
+  givenVTotTrib: string | undefined,
+  ncm: string,
+  ibpt: IbptLookup | undefined,
+): { taxes: FiscalTaxes; ibpt?: NonNullable<ItemModel['ibpt']> } {
+  if (ibpt === undefined || taxes.pTotTrib !== undefined || givenVTotTrib !== undefined) return { taxes };
+  const rates = ibpt.rates(ncm, null);
+  if (rates === undefined) return { taxes };
+  const federal = IMPORTED_ORIG.has(taxes.ICMS.orig) ? rates.importadosfederal : rates.nacionalfederal;
+  const total = [federal, rates.estadual, rates.municipal].reduce(
+    (acc, r) => acc + parseScaled(r, SCALE.rate),
+    0n,
+  );
+  return {
+    taxes: { ...taxes, pTotTrib: formatScaled(total, SCALE.rate) },
+    ibpt: { federal, estadual: rates.estadual, municipal: rates.municipal, chave: ibpt.chave },
   };
 }
 

@@ -199,7 +199,9 @@ function infoText(doc: OutputDocument): string {
   if (doc.infAdic?.infAdFisco) parts.push(`Inf. ao fisco: ${doc.infAdic.infAdFisco}`);
   if (doc.infAdic?.infCpl) parts.push(`Inf. contribuinte: ${doc.infAdic.infCpl}`);
   const vTotTrib = doc.totals.ICMSTot.vTotTrib;
-  if (vTotTrib !== null && !(doc.infAdic?.infCpl ?? '').includes('12.741')) {
+  // The IBPT tributos line (notices.ts) already gives the value by sphere.
+  const infCpl = doc.infAdic?.infCpl ?? '';
+  if (vTotTrib !== null && !infCpl.includes('12.741') && !infCpl.includes('Trib aprox')) {
     parts.push(`Valor aproximado dos tributos: R$ ${formatMoney(vTotTrib)} (Lei 12.741/2012).`);
   }
   return parts.join('\n');
