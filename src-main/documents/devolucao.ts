@@ -232,8 +232,22 @@ export function devolucaoPayload(original: DocumentRow, request: DevolucaoReques
   const next: Node = { ...payload };
   // The series and model are the NF-e defaults; payments become tPag 90 (sem pagamento, MOC 7.0 YA02);
   // presence and intermediary describe the sale, not the return.
-  for (const key of ['modelo', 'serie', 'pagamentos', 'presenca', 'intermediador', ...NOTE_CHARGES]) {
+  for (const key of [
+    'modelo',
+    'serie',
+    'pagamentos',
+    'presenca',
+    'intermediador',
+    'cobranca',
+    ...NOTE_CHARGES,
+  ]) {
     delete next[key];
+  }
+  // The sale's invoice is not the return's (its instalments would fall before this note: 900); the freight
+  // modality stays, the sale's carrier, vehicle and volumes do not describe the goods coming back.
+  const transporte = obj(next['transporte']);
+  if (next['transporte'] !== undefined) {
+    next['transporte'] = transporte['modFrete'] === undefined ? {} : { modFrete: transporte['modFrete'] };
   }
   next['naturezaOperacao'] = 'Devolucao de venda';
   next['tipoOperacao'] = 0;

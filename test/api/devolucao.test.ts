@@ -1,0 +1,87 @@
+// Devolução over the real service and its sandbox authority: a sale by boleto with instalments, carrier and
+// volumes is authorized; its partial return carries impostoDevol, leaves the sale's invoice and carrier out,
+// and is authorized too.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.stop());
+
+const req = (...args: Parameters<Harness['request']>) => {
+  h.clock.advance(25);
+  return h.request(...args);
+};
+
+/** A date `days` after the harness clock's, as the emitter (São Paulo) reads it. */
+const day = (days: number) =>
+  new Date(h.clock.now().getTime() - 3 * 3600_000 + days * 86400_000).toISOString().slice(0, 10);
+
+const sale = () => ({
+  naturezaOperacao: 'Venda de mercadoria',
+  customer: {
+    cnpj: '11222333000181',
+    nome: 'Mercado Central Ltda',
+    ie: '110042490114',
+    endereco: {
+      logradouro: 'Rua B',
+      numero: '2',
+      bairro: 'Centro',
+      codigoMunicipio: '3550308',
+      uf: 'SP',
+      cep: '01000000',
+    },
+  },
+  itens: [
+    {
+      codigo: 'A1',
+      descricao: 'Produto A1',
+      ncm: '22011000',
+      quantidade: 3,
+      valor_unitario: '10.00',
+      cfop: '5102',
+      tributacao: { ICMS: { orig: 0, CSOSN: '102' }, PIS: { CST: '49' }, COFINS: { CST: '49' } },
+    },
+  ],
+  pagamentos: [{ forma: 'boleto', valor: '30.00' }],
+  transporte: {
+    modFrete: 0,
+    transportadora: { cnpj: '11222333000181', nome: 'Transportes Rapidos Ltda', uf: 'SP' },
+    volumes: [{ quantidade: 1, especie: 'CAIXA', pesoBruto: '2.5' }],
+  },
+  cobranca: {
+    parcelas: [
+      { vencimento: day(30), valor: '15.00' },
+      { vencimento: day(60), valor: '15.00' },
+    ],
+  },
+});
+
+describe('devolução of a sale by boleto', () => {
+  it('the sale and its partial return are authorized; the return carries impostoDevol, no cobr', async () => {
+    const draft = await req('POST', `/v1/nfe?companyId=${h.companyId}`, { json: sale() });
+    expect(draft.status).toBe(201);
+    const id = (draft.body as { id: string }).id;
+    const saleXml = (await req('GET', `/v1/nfe/${id}/xml`)).text;
+    expect(saleXml).toContain('<dup><nDup>002</nDup>');
+    expect(saleXml).toContain('<detPag><indPag>1</indPag><tPag>15</tPag>');
+    expect((await req('POST', `/v1/nfe/${id}/send?sync=true`)).body).toMatchObject({ status: 'autorizada' });
+
+    const dev = await req('POST', `/v1/nfe/${id}/devolucao`, {
+      json: { itens: [{ nItem: 1, quantidade: 1 }] },
+    });
+    expect(dev.status).toBe(201);
+    const devId = (dev.body as { id: string }).id;
+    const xml = (await req('GET', `/v1/nfe/${devId}/xml`)).text;
+    expect(xml).toContain(
+      '<impostoDevol><pDevol>33.33</pDevol><IPI><vIPIDevol>0.00</vIPIDevol></IPI></impostoDevol>',
+    );
+    expect(xml).not.toContain('<cobr>');
+    expect(xml).toContain('<transp><modFrete>0</modFrete></transp>');
+    expect((await req('POST', `/v1/nfe/${devId}/send?sync=true`)).body).toMatchObject({
+      status: 'autorizada',
+    });
+  });
+});
