@@ -141,10 +141,15 @@ describe('FCP and FCP-ST (NT 2016.002)', () => {
     expect(it.vItem).toBe(c('108.00'));
   });
 
-  it('pFCP 0 is refused as rejection 880; pFCP on a group without own ICMS is refused', () => {
+  it('pFCP 0 and pFCPST 0 are refused as rejections 880 and 881; pFCP on a group without own ICMS is refused', () => {
     const zero = rejected(note([item(profile({ orig: 0, CST: '00', pICMS: '18', pFCP: '0' }))]));
     expect(zero.rejection).toEqual({ cStat: '880', xMotivo: 'Rejeicao: Percentual de FCP igual a zero' });
     expect(zero.errors.map((e) => e.field)).toEqual(['itens[0].taxes.ICMS.pFCP']);
+    const st = rejected(
+      note([item(profile({ orig: 0, CST: '30', pFCPST: '0', st: { modBCST: 6, pICMSST: '18' } }))]),
+    );
+    expect(st.rejection?.cStat).toBe('881');
+    expect(st.errors.map((e) => e.field)).toEqual(['itens[0].taxes.ICMS.pFCPST']);
     const sn = rejected(simplesNote([item(profile({ orig: 0, CSOSN: '102', pFCP: '2' }))]));
     expect(sn.errors.map((e) => e.field)).toEqual(['itens[0].taxes.ICMS.pFCP']);
   });
@@ -223,6 +228,17 @@ describe('desoneração (N28, NT 2023.004 indDeduzDeson)', () => {
     const taxes = profile({ orig: 0, CST: '20', pICMS: '18', pRedBC: '10', motDesICMS: 9 });
     // full 18.00 − reduced 90.00 × 18 % (16.20) = 1.80
     expect(only(note([item(taxes)])).it.icms.deson?.vICMSDeson).toBe(c('1.80'));
+  });
+
+  it('a desoneração of 0.00 is refused as rejection 627 (a CST 20 whose reduction is 0 %)', () => {
+    const zero = rejected(
+      note([item(profile({ orig: 0, CST: '20', pICMS: '18', pRedBC: '0', motDesICMS: 9 }))]),
+    );
+    expect(zero.rejection).toEqual({
+      cStat: '627',
+      xMotivo: 'Rejeicao: O valor do ICMS desonerado deve ser informado',
+    });
+    expect(zero.errors.map((e) => e.field)).toEqual(['itens[0].taxes.ICMS.motDesICMS']);
   });
 
   it('a motDesICMS the CST does not admit is refused', () => {
