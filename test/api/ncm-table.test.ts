@@ -141,5 +141,19 @@ describe('NCM table (rule 778)', () => {
       json: { cProd: 'P-NEW', xProd: 'Lombo', NCM: NEW_CODE, uCom: 'KG', vUnCom: '30.00' },
     });
     expect(product.status).toBe(201);
+    // Updating a product to a code the table in use no longer has is refused the same way.
+    const id = (product.body as { id: string }).id;
+    const updated = await h.request('PUT', `/v1/products/${id}`, {
+      json: { cProd: 'P-NEW', xProd: 'Lombo', NCM: OLD_CODE, uCom: 'KG', vUnCom: '30.00' },
+    });
+    expect(updated.status).toBe(400);
+    expect((updated.body as ErrorBody).details).toEqual([
+      {
+        field: 'NCM',
+        error: expect.stringContaining(
+          `NCM ${OLD_CODE} is not in the NCM table in use (Siscomex Vigente em 01/04/2024)`,
+        ) as unknown as string,
+      },
+    ]);
   });
 });
