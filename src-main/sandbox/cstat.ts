@@ -131,6 +131,7 @@ export const CSTAT = {
   798: 'Rejeição: Valor total do ICMS relativo Fundo de Combate à Pobreza (FCP) da UF de destino difere do somatório do valor dos itens',
   799: 'Rejeição: Valor total do ICMS Interestadual da UF de destino difere do somatório dos itens',
   800: 'Rejeição: Valor total do ICMS Interestadual da UF do remetente difere do somatório dos itens',
+  805: 'Rejeição: A SEFAZ do destinatário não permite Contribuinte Isento de Inscrição Estadual',
   807: 'Rejeição: NFC-e com grupo de ICMS para a UF do destinatário',
   // 859-881: NT 2016.002 (FCP) rules, not in the 2019 table.
   859: 'Rejeição: Total do FCP retido anteriormente por Substituição Tributária difere do somatório dos itens',

@@ -203,6 +203,36 @@ describe('recipient IE (cStat 210)', () => {
   });
 });
 
+describe("ISENTO only where the recipient's UF accepts it (cStat 805)", () => {
+  const mg = { ...address, codigoMunicipio: '3106200', uf: 'MG', cep: '30110000' };
+  const isento = { cnpj: '11222333000181', nome: 'Mercado', ie: 'ISENTO', endereco: mg };
+
+  it('an NF-e to a recipient exempt from registration in MG is refused before signing, on the field', async () => {
+    const res = await h.request('POST', `/v1/nfe?companyId=${h.companyId}`, {
+      json: { ...nfeWith(isento), itens: [{ ...item, cfop: '6102' }] },
+    });
+    expect(res.status, res.text).toBe(422);
+    expect(res.body).toMatchObject({
+      error: 'fiscal_rejection',
+      cStat: '805',
+      xMotivo: 'Rejeicao: A SEFAZ do destinatario nao permite Contribuinte Isento de Inscricao Estadual',
+      details: [{ field: 'customer.ie', error: expect.stringMatching(/MG does not accept/) }],
+    });
+  });
+
+  it("the same sale of untaxed goods (CSOSN 400) is the rule's exception: created", async () => {
+    const untaxed = {
+      ...item,
+      cfop: '6102',
+      tributacao: { ...item.tributacao, ICMS: { orig: 0, CSOSN: '400' } },
+    };
+    const res = await h.request('POST', `/v1/nfe?companyId=${h.companyId}`, {
+      json: { ...nfeWith(isento), itens: [untaxed] },
+    });
+    expect(res.status, res.text).toBe(201);
+  });
+});
+
 describe('smaller faults', () => {
   it('a company created with a CSC sells at once: the sandbox knows its CSC (no 462/464)', async () => {
     const cnpj = freshCnpj();

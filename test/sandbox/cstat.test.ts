@@ -47,6 +47,7 @@ const DELIBERATE: Record<string, string> = {
   '798': 'NT 2015.003 rule, "Rejeição:" prefix',
   '799': 'NT 2015.003 rule, "Rejeição:" prefix',
   '800': 'NT 2015.003 rule, "Rejeição:" prefix',
+  '805': 'NT 2015.003 rule (E16a-30), "Rejeição:" prefix',
   '807': 'NT 2015.003 rule, "Rejeição:" prefix',
   '859': 'NT 2016.002 (FCP), not in the 2019 table',
   '860': 'NT 2016.002 (FCP), not in the 2019 table',

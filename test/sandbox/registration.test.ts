@@ -104,6 +104,81 @@ describe('registration rules of the sandbox authority', () => {
     expect(answer.xMotivo).toBe(CSTAT[cStat as keyof typeof CSTAT]);
   });
 
+  /** An NF-e to a recipient exempt from registration (IE ISENTO) in RJ, which accepts it, moved to MG. */
+  function isentoInMg(item: Record<string, unknown>): string {
+    const note = nfe(
+      {},
+      {
+        naturezaOperacao: 'Venda de mercadoria',
+        customer: {
+          cnpj: '11222333000181',
+          nome: 'Mercado Central Ltda',
+          ie: 'ISENTO',
+          endereco: {
+            logradouro: 'Rua B',
+            numero: '2',
+            bairro: 'Centro',
+            codigoMunicipio: '3304557',
+            uf: 'RJ',
+            cep: '20000000',
+          },
+        },
+        itens: [item],
+        pagamentos: [{ forma: '15', valor: '18.90', aPrazo: true }],
+      },
+    );
+    expect(note.xml).toContain('<indIEDest>2</indIEDest>');
+    return resign(note.xml, (x) =>
+      x.replace(
+        /<cMun>3304557<\/cMun><xMun>[^<]*<\/xMun><UF>RJ<\/UF>/,
+        '<cMun>3106200</cMun><xMun>Belo Horizonte</xMun><UF>MG</UF>',
+      ),
+    );
+  }
+  const exempt = {
+    codigo: '1',
+    descricao: 'Livro',
+    ncm: '49019900',
+    quantidade: 1,
+    valorUnitario: '18.90',
+    cfop: '6102',
+    tributacao: { ICMS: { orig: 0, CSOSN: '400' }, PIS: { CST: '49' }, COFINS: { CST: '49' } },
+  };
+
+  it('805 a recipient exempt from registration (indIEDest 2) in MG, which does not accept it', async () => {
+    const answer = await answerFor(isentoInMg({ product_id: 'prd_cafe', quantidade: 1, cfop: '6102' }));
+    expect(answer.cStat).toBe('805');
+    expect(answer.xMotivo).toBe(
+      'Rejeição: A SEFAZ do destinatário não permite Contribuinte Isento de Inscrição Estadual',
+    );
+  });
+
+  it('805 does not apply when every item is untaxed (CSOSN 400), nor in a UF that accepts it (RJ)', async () => {
+    expect((await answerFor(isentoInMg(exempt))).cStat).toBe('100');
+    const rj = nfe(
+      {},
+      {
+        naturezaOperacao: 'Venda de mercadoria',
+        customer: {
+          cnpj: '11222333000181',
+          nome: 'Mercado Central Ltda',
+          ie: 'ISENTO',
+          endereco: {
+            logradouro: 'Rua B',
+            numero: '2',
+            bairro: 'Centro',
+            codigoMunicipio: '3304557',
+            uf: 'RJ',
+            cep: '20000000',
+          },
+        },
+        itens: [{ product_id: 'prd_cafe', quantidade: 1, cfop: '6102' }],
+        pagamentos: [{ forma: '15', valor: '18.90', aPrazo: true }],
+      },
+    );
+    expect((await answerFor(rj.xml)).cStat).toBe('100');
+  });
+
   it('the official texts of 209 and 210', () => {
     expect(CSTAT[209]).toBe('Rejeição: IE do emitente inválida');
     expect(CSTAT[210]).toBe('Rejeição: IE do destinatário inválida');

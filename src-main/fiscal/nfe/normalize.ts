@@ -17,7 +17,7 @@ import { isUf, type UfSigla } from '../../../src-shared/uf.ts';
 import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from '../../../src-shared/tax-ids.ts';
 import { isValidAccessKey } from '../access-key.ts';
 import { cobrFromPayload, impostoDevolFaults, transpFromPayload } from './cobr-transp.ts';
-import { emitterIeFault, recipientIeFault } from './registration.ts';
+import { emitterIeFault, isentoRecipientFault, recipientIeFault } from './registration.ts';
 import { findMunicipio, findMunicipioByName, type Municipio } from '../../reference/ibge.ts';
 import { NCM_REJECTION, ncmFault, shippedNcmTable, type NcmTable } from '../../reference/ncm.ts';
 import type { IbptLookup } from '../../ibpt/table.ts';
@@ -743,6 +743,19 @@ export function normalizeNfe(raw: unknown, ctx: NormalizeContext): NormalizeResu
     );
   }
 
+  const isentoFault = isentoRecipientFault(
+    dest,
+    itens.filter((i) => i !== null),
+  );
+  if (isentoFault !== null) {
+    const where: PropertyKey[] =
+      payload.customerId !== undefined
+        ? ['customerId']
+        : payload.customer?.indIEDest !== undefined
+          ? ['customer', 'indIEDest']
+          : ['customer', 'ie'];
+    problems.rule(where, isentoFault.error, isentoFault.rule);
+  }
   // Rule 696: an operation with a non-contributor is an operation with the final consumer; the service sets
   // indFinal when it is omitted (§7) and refuses a contradicting one before SEFAZ does.
   const nonContributor = dest === null || dest.indIEDest === 9;
