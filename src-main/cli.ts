@@ -13,6 +13,7 @@ import { SecretBox, loadMasterKey } from './security/secret-box.ts';
 import { apiKeysRepository } from './api-keys/repository.ts';
 import { createApiKey, createOrganization, revokeApiKey, rotateApiKey } from './api-keys/service.ts';
 import { createCompany, municipioDetails, toCompanyView } from './companies/service.ts';
+import { respTecRepository, respTecView } from './companies/resp-tec.ts';
 import { companiesRepository } from './companies/repository.ts';
 import { canonicalId } from './ids.ts';
 import { ApiError, validationError } from './api/errors.ts';
@@ -163,7 +164,10 @@ async function main(argv: string[]): Promise<void> {
           1,
           100,
         );
-        print(rows.map(toCompanyView));
+        const views = [];
+        for (const row of rows)
+          views.push(toCompanyView(row, respTecView(await respTecRepository.find(db, row.id))));
+        print(views);
         break;
       }
       case 'key create': {

@@ -34,6 +34,7 @@ import { switchNfeToSvc } from './documents/issue.ts';
 import type { UfSigla } from '../src-shared/uf.ts';
 import { startSandboxPsp, type SandboxPsp } from './sandbox-psp/server.ts';
 import { ensureDemoSandboxPix, syncSandboxPixClients, type PixDeps } from './pix/service.ts';
+import { respTecRepository } from './companies/resp-tec.ts';
 
 export interface RunningService {
   url: string;
@@ -90,6 +91,11 @@ export async function syncSandboxCompanies(
           ? []
           : [{ id: c.csc_id, token: secrets.openText(c.csc_token_enc) }],
     });
+    // The CSRT the company's technical responsible was issued, so the sandbox can check hashCSRT (978).
+    const respTec = await respTecRepository.find(db, c.id);
+    if (respTec?.id_csrt != null && respTec.csrt_enc !== null) {
+      await sandbox.registry.registerCsrt(respTec.cnpj, respTec.id_csrt, secrets.openText(respTec.csrt_enc));
+    }
   }
 }
 

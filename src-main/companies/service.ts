@@ -22,8 +22,10 @@ import type { ErrorDetail } from '../../src-shared/contracts/errors.ts';
 import { catalogRepository } from '../catalog/repository.ts';
 import { insertDefaultProfile } from '../catalog/service.ts';
 import { companiesRepository, type CertificateRow, type CompanyRow } from './repository.ts';
+import { respTecRepository, respTecView } from './resp-tec.ts';
+import type { RespTecView } from '../../src-shared/contracts/resp-tec.ts';
 
-export function toCompanyView(row: CompanyRow): CompanyView {
+export function toCompanyView(row: CompanyRow, respTec: RespTecView | null): CompanyView {
   return {
     id: row.id,
     organizationId: row.organization_id,
@@ -50,6 +52,7 @@ export function toCompanyView(row: CompanyRow): CompanyView {
     csc: row.csc_id === null ? null : { id: row.csc_id, configured: true },
     nfceQrVersion: row.nfce_qr_version === 3 ? 3 : 2,
     defaultFiscalProfileId: row.default_fiscal_profile_id,
+    responsavelTecnico: respTec,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -190,7 +193,7 @@ export async function createCompany(
     row.default_fiscal_profile_id = profile.id;
     await companiesRepository.update(trx, row.id, { default_fiscal_profile_id: profile.id });
   });
-  return toCompanyView(row);
+  return toCompanyView(row, null);
 }
 
 /** The registration data of PUT /v1/companies/:id; the municipality is checked against the IBGE table. */
@@ -236,7 +239,7 @@ export async function updateCompany(
     } satisfies Partial<CompanyRow>);
   }
   await companiesRepository.update(db, company.id, changes);
-  return toCompanyView({ ...company, ...changes });
+  return toCompanyView({ ...company, ...changes }, respTecView(await respTecRepository.find(db, company.id)));
 }
 
 export async function updateCompanyConfig(
@@ -275,6 +278,15 @@ export async function updateCompanyConfig(
   }
   if (problems.length > 0) throw validationError(problems);
   await companiesRepository.update(db, company.id, changes);
+  if (config.responsavel_tecnico !== undefined) {
+    const r = config.responsavel_tecnico;
+    await respTecRepository.save(db, secrets, company.id, r, changes.updated_at as string);
+    said.push(
+      r === null
+        ? 'technical responsible removed'
+        : `technical responsible CNPJ ${r.cnpj}${r.csrt === null ? '' : ` with CSRT id ${r.csrt.idCSRT}`}`,
+    );
+  }
   return { success: true, message: `Configuration updated: ${said.join(', ')}.` };
 }
 

@@ -5,7 +5,8 @@ import type { Db } from '../db/client.ts';
 import type { Ambiente } from '../db/schema.ts';
 import type { SecretBox } from '../security/secret-box.ts';
 import { readPkcs12, type A1Certificate } from '../fiscal/certificate.ts';
-import type { EmitModel } from '../fiscal/nfe/model.ts';
+import type { EmitModel, NfeModel } from '../fiscal/nfe/model.ts';
+import { respTecForNotes } from '../companies/resp-tec.ts';
 import { normalizeFreeText } from '../fiscal/xml.ts';
 import type { NormalizeContext } from '../fiscal/nfe/normalize.ts';
 import { companiesRepository, type CompanyRow } from '../companies/repository.ts';
@@ -25,6 +26,8 @@ export interface CompanyFiscal {
   csc: { id: string; token: string } | null;
   qrVersion: 2 | 3;
   tpAmb: 1 | 2;
+  /** The technical responsible (infRespTec) the company configured, with its CSRT opened. */
+  infRespTec: NfeModel['infRespTec'];
 }
 
 // Reading a PKCS#12 costs ~40 ms: keep the parsed certificate per company until its row changes.
@@ -101,6 +104,7 @@ export async function loadCompanyFiscal(
         : { id: company.csc_id, token: secrets.openText(company.csc_token_enc) },
     qrVersion: company.nfce_qr_version === 3 ? 3 : 2,
     tpAmb: company.ambiente === 'producao' ? 1 : 2,
+    infRespTec: await respTecForNotes(db, secrets, companyId),
   };
 }
 

@@ -119,7 +119,7 @@ async function contextFor(
     contingency: emission.contingency,
     verProc: VER_PROC,
     ibsCbsRates: { ...IBS_CBS_2026_RATES },
-    infRespTec: null,
+    infRespTec: fiscal.infRespTec,
     lookup: await lookupsFor(db, fiscal.company.id, payload),
     ncmTable: await activeNcmTable(db),
     ...(await ibptOf(db, fiscal.company.id)),

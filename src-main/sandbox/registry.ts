@@ -156,6 +156,28 @@ export class SandboxRegistry {
     );
   }
 
+  /**
+   * Registers (or revokes) a CSRT the authority issued to a technical responsible (NT 2018.005): notes whose
+   * infRespTec names this CNPJ and idCSRT must carry hashCSRT = base64(SHA-1(CSRT + chave)) (976/977/978).
+   */
+  async registerCsrt(cnpj: string, idCSRT: string, csrt: string, revoked = false): Promise<void> {
+    if (!/^[0-9]{1,2}$/.test(idCSRT) || csrt.trim() === '') {
+      throw new RangeError('a CSRT has an id of 1-2 digits and a non-empty token');
+    }
+    const row = {
+      token: this.vault.seal(csrt),
+      revoked: revoked ? 1 : 0,
+      updated_at: this.clock.now().toISOString(),
+    };
+    await this.serialized((db) =>
+      db
+        .insertInto('csrts')
+        .values({ cnpj: normalizeCnpj(cnpj), id_csrt: idCSRT.padStart(2, '0'), ...row })
+        .onConflict((oc) => oc.columns(['cnpj', 'id_csrt']).doUpdateSet(row))
+        .execute(),
+    );
+  }
+
   denyEmitter(cnpj: string, denied = true): Promise<void> {
     return this.configureCompany({ cnpj, emitterDenied: denied });
   }

@@ -18,6 +18,8 @@ export interface SandboxDatabase {
   companies: { cnpj: string; emitter_denied: number; recipient_denied: number; updated_at: string };
   /** token: sealed by the store's CscVault (`v1.<iv>.<tag>.<ciphertext>`), never in clear. */
   cscs: { cnpj: string; csc_id: string; token: string; revoked: number; updated_at: string };
+  /** CSRTs by the technical responsible's CNPJ and idCSRT; token sealed like the CSC's. */
+  csrts: { cnpj: string; id_csrt: string; token: string; revoked: number; updated_at: string };
   notes: {
     chave: string;
     cnpj: string;

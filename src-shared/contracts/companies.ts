@@ -1,6 +1,7 @@
 // /v1/companies requests and responses; field names follow the NF-e layout (emit group).
 import { z } from 'zod';
 import { addressSchema, ambienteSchema, cnpjSchema, timestampSchema } from './common.ts';
+import { respTecInputSchema, respTecViewSchema } from './resp-tec.ts';
 import { ieProblem } from '../ie.ts';
 import type { UfSigla } from '../uf.ts';
 
@@ -87,11 +88,15 @@ export const companyConfigSchema = z
     nfceQrVersion: z.union([z.literal(2), z.literal(3)], { error: 'must be 2 or 3' }).optional(),
     /** Another fiscal profile of the same company to tax the items that name none (simple mode). */
     defaultFiscalProfileId: z.string().trim().min(1).optional(),
+    /** The technical responsible written in infRespTec (NT 2018.005) and its CSRT; null removes it. */
+    responsavel_tecnico: respTecInputSchema.nullable().optional(),
+    responsavelTecnico: respTecInputSchema.nullable().optional(),
   })
   .superRefine((body, ctx) => {
     for (const [name, alias] of [
       ['csc_nfce', 'nfceTokenCsc'],
       ['id_csc', 'nfceIdCsc'],
+      ['responsavel_tecnico', 'responsavelTecnico'],
       ['versao_qrcode', 'nfceQrVersion'],
     ] as const) {
       if (body[name] !== undefined && body[alias] !== undefined)
@@ -123,15 +128,18 @@ export const companyConfigSchema = z
         code: 'custom',
         path: [],
         message:
-          'nothing to change: give ambiente, csc_nfce + id_csc, versao_qrcode and/or defaultFiscalProfileId',
+          'nothing to change: give ambiente, csc_nfce + id_csc, versao_qrcode, defaultFiscalProfileId and/or responsavel_tecnico',
       });
     }
   })
   // One name for the service: the snake_case one of §4.5.
-  .transform(({ nfceTokenCsc, nfceIdCsc, ...body }) => ({
+  .transform(({ nfceTokenCsc, nfceIdCsc, responsavelTecnico, ...body }) => ({
     ...body,
     csc_nfce: body.csc_nfce ?? nfceTokenCsc,
     id_csc: body.id_csc ?? nfceIdCsc,
+    // null (remove it) is a value of its own, so not `??`.
+    responsavel_tecnico:
+      body.responsavel_tecnico !== undefined ? body.responsavel_tecnico : responsavelTecnico,
     versao_qrcode: body.versao_qrcode ?? body.nfceQrVersion,
   }));
 export type CompanyConfig = z.output<typeof companyConfigSchema>;
@@ -164,6 +172,8 @@ export const companyViewSchema = z.object({
   nfceQrVersion: z.union([z.literal(2), z.literal(3)]),
   /** The fiscal profile of items that give neither fiscalProfileId nor taxes; made from the CRT at creation. */
   defaultFiscalProfileId: z.string().nullable(),
+  /** The technical responsible of infRespTec (PUT …/config responsavel_tecnico); its CSRT token is never returned. */
+  responsavelTecnico: respTecViewSchema.nullable(),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
 });

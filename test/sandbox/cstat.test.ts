@@ -67,6 +67,15 @@ const DELIBERATE: Record<string, string> = {
   '901': 'NT 2016.002 (cobrança), not in the 2019 table',
   '902': 'NT 2016.002 (cobrança), not in the 2019 table',
   '905': 'NT 2016.002 (cobrança), not in the 2019 table',
+  '865': 'NT 2016.002 (pagamentos), not in the 2019 table',
+  '866': 'NT 2016.002 (pagamentos), not in the 2019 table',
+  '869': 'NT 2016.002 (pagamentos), not in the 2019 table',
+  '972': 'NT 2018.005 (responsável técnico), not in the 2019 table',
+  '973': 'NT 2018.005 (responsável técnico), not in the 2019 table',
+  '975': 'NT 2018.005 (CSRT), not in the 2019 table',
+  '976': 'NT 2018.005 (CSRT), not in the 2019 table',
+  '977': 'NT 2018.005 (CSRT), not in the 2019 table',
+  '978': 'NT 2018.005 (CSRT), not in the 2019 table',
   '999': 'the exception message is not echoed',
 };
 

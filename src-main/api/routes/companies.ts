@@ -18,6 +18,7 @@ import {
   uploadCertificate,
 } from '../../companies/service.ts';
 import { companiesRepository } from '../../companies/repository.ts';
+import { respTecRepository, respTecView } from '../../companies/resp-tec.ts';
 import { inspectLogo, logoRepository, MAX_LOGO_BYTES, MAX_LOGO_TEXT } from '../../companies/logo.ts';
 import {
   companyConfigSchema,
@@ -48,7 +49,10 @@ export function companyRoutes(deps: ApiDeps): Router {
       page,
       pageSize,
     );
-    res.json(pageList(rows.map(toCompanyView), total, page, pageSize));
+    const views = [];
+    for (const row of rows)
+      views.push(toCompanyView(row, respTecView(await respTecRepository.find(db, row.id))));
+    res.json(pageList(views, total, page, pageSize));
   });
 
   router.post('/', async (req, res) => {
@@ -65,7 +69,8 @@ export function companyRoutes(deps: ApiDeps): Router {
   });
 
   router.get('/:id', async (req, res) => {
-    res.json(toCompanyView(await companyForAuth(db, authOf(res), req.params.id)));
+    const company = await companyForAuth(db, authOf(res), req.params.id);
+    res.json(toCompanyView(company, respTecView(await respTecRepository.find(db, company.id))));
   });
 
   router.put('/:id', async (req, res) => {

@@ -19,6 +19,7 @@ import * as pix from './2026_11_24_0017_pix.ts';
 import * as pixRemoved from './2026_11_24_0018_pix_removed.ts';
 import * as pixSandboxSecret from './2026_11_24_0019_pix_sandbox_secret.ts';
 import * as ncmIbpt from './2026_11_24_0020_ncm_ibpt.ts';
+import * as companyRespTec from './2026_11_24_0021_company_resp_tec.ts';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_0001_foundation': foundation,
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0018_pix_removed': pixRemoved,
   '2026_11_24_0019_pix_sandbox_secret': pixSandboxSecret,
   '2026_11_24_0020_ncm_ibpt': ncmIbpt,
+  '2026_11_24_0021_company_resp_tec': companyRespTec,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -92,7 +92,7 @@ export function buildNfe(model: NfeModel, computed: ComputedNote): BuildResult {
     cobrXml(model.cobr == null ? null : resolveCobr(model.cobr, vNF).cobr) +
     pagXml(model.detPag, balance.vTroco) +
     infAdicXml({ ...model, infCpl: composeInfCpl(model, computed) }) +
-    infRespTecXml(model) +
+    infRespTecXml(model, chave) +
     `</infNFe></NFe>`;
   return { ok: true, built: { xml, chave, cDV, dhEmi, vNF, vTroco: balance.vTroco } };
 }

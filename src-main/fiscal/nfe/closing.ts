@@ -1,5 +1,6 @@
 // Groups X (transp), YA (pag), Z (infAdic) and ZD (infRespTec), MOC 7.0 annex I.
 import { cents, formatCents } from '../../../src-shared/money.ts';
+import { hashCsrt } from '../operation-rules.ts';
 import { el, group, opt } from '../xml.ts';
 import { transpDetailsXml } from './cobr-transp.ts';
 import type { DetPagModel, NfeModel } from './model.ts';
@@ -39,7 +40,8 @@ export function infAdicXml(model: NfeModel): string {
   return group('infAdic', opt('infAdFisco', model.infAdFisco), opt('infCpl', model.infCpl));
 }
 
-export function infRespTecXml(model: NfeModel): string {
+/** Group ZD (NT 2018.005): idCSRT + hashCSRT = base64(SHA-1(CSRT + chave)) when the company has a CSRT. */
+export function infRespTecXml(model: NfeModel, chave: string): string {
   const r = model.infRespTec;
   if (r === null) return '';
   return group(
@@ -48,5 +50,7 @@ export function infRespTecXml(model: NfeModel): string {
     el('xContato', r.xContato),
     el('email', r.email),
     el('fone', r.fone),
+    r.csrt === null ? '' : el('idCSRT', r.csrt.idCSRT),
+    r.csrt === null ? '' : el('hashCSRT', hashCsrt(r.csrt.CSRT, chave)),
   );
 }

@@ -5,7 +5,7 @@ import { el, group, opt } from '../xml.ts';
 import type { NfeModel } from './model.ts';
 
 /** idDest (B11a): 1 internal, 2 interstate, 3 abroad; an NFC-e is always internal. */
-export function idDestOf(model: NfeModel): 1 | 2 | 3 {
+export function idDestOf(model: Pick<NfeModel, 'modelo' | 'dest' | 'emit'>): 1 | 2 | 3 {
   if (model.modelo === 65 || model.dest === null) return 1;
   if (model.dest.idEstrangeiro !== undefined) return 3;
   const destUf = model.dest.enderDest?.UF;

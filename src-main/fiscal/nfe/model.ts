@@ -143,7 +143,17 @@ export interface NfeModel {
   infAdFisco: string | null;
   /** Access keys of referenced notes (NFref/refNFe), e.g. for devolução. */
   NFref: string[];
-  infRespTec: { CNPJ: string; xContato: string; email: string; fone: string } | null;
+  /**
+   * Technical responsible (group ZD, NT 2018.005), written when the company configured one; `csrt` is the
+   * token the UF issued, hashed with the access key into hashCSRT (never written itself).
+   */
+  infRespTec: {
+    CNPJ: string;
+    xContato: string;
+    email: string;
+    fone: string;
+    csrt: { idCSRT: string; CSRT: string } | null;
+  } | null;
   /** Group X beyond modFrete (NF-e only): carrier, vehicle and volumes. */
   transp?: TranspModel | null;
   /** Group Y (NF-e only): the invoice and its instalments. */

@@ -23,6 +23,8 @@ import { NCM_REJECTION, ncmFault, shippedNcmTable, type NcmTable } from '../../r
 import type { IbptLookup } from '../../ibpt/table.ts';
 import { formatScaled, parseScaled, SCALE } from '../../../src-shared/money.ts';
 import { normalizeFreeText } from '../xml.ts';
+import { idDestOf } from './ide.ts';
+import { checkCfops, checkNfceFreight, checkRespTec } from './operation.ts';
 import type { DestModel, DetPagModel, EmitModel, ItemModel, Modelo, NfeModel, TpAmb } from './model.ts';
 
 /** Spelling-B names that are not a plain snake_case → camelCase rename. */
@@ -804,6 +806,38 @@ export function normalizeNfe(raw: unknown, ctx: NormalizeContext): NormalizeResu
     for (const p of detPag) if ((p.tPag === '15' || p.tPag === '14') && p.indPag === null) p.indPag = 1;
   }
 
+  // Operation rules of the authority (operation.ts): CFOP against tpNF/idDest/NFC-e (518/519/725/731-733),
+  // freight on an NFC-e (753), the technical responsible the emitter's UF requires (972/975).
+  const rulePath = (path: PropertyKey[], error: string, rule: RuleRejection) =>
+    problems.rule(path, error, rule);
+  checkCfops(
+    itens.flatMap((model, i) => {
+      const given = itemList[i];
+      if (model === null || given === undefined) return [];
+      const field = given.cfop !== undefined ? 'cfop' : given.CFOP !== undefined ? 'CFOP' : 'fiscalProfileId';
+      return [{ cfop: model.CFOP, path: ['itens', i, field] }];
+    }),
+    { modelo: ctx.modelo, tpNF, idDest: idDestOf({ modelo: ctx.modelo, dest, emit: ctx.emit }) },
+    rulePath,
+  );
+  if (ctx.modelo === 65) {
+    checkNfceFreight(
+      {
+        indPres,
+        modFrete,
+        modFretePath:
+          payload.transporte?.modFrete === undefined && payload.modalidadeFrete !== undefined
+            ? ['modalidadeFrete']
+            : ['transporte', 'modFrete'],
+        freight: [
+          { value: payload.valorFrete, path: ['valorFrete'] },
+          ...itemList.map((item, i) => ({ value: item.valorFrete, path: ['itens', i, 'valorFrete'] })),
+        ],
+      },
+      rulePath,
+    );
+  }
+  checkRespTec({ ...ctx, modelo: ctx.modelo }, rulePath);
   if (!problems.empty || itens.some((i) => i === null)) return problems.failure();
 
   const model: NfeModel = {

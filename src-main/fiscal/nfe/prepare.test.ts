@@ -145,7 +145,8 @@ const cases: Case[] = [
       valorFrete: '10.00',
       valorDesconto: '1.00',
       modalidadeFrete: 0,
-      pagamentos: [{ forma: '15', valor: '100.00', aPrazo: true }],
+      // The boleto is the note's total: change (vTroco) only comes from cash (rule 869).
+      pagamentos: [{ forma: '15', valor: '65.44', aPrazo: true }],
     },
     expect: (xml) => {
       expect(xml).toContain('<idDest>2</idDest>');
@@ -166,7 +167,8 @@ const cases: Case[] = [
       finalidade: 4,
       customer_id: 'cus_pj',
       nfe_referenciada: refKey,
-      itens: [{ product_id: 'prd_cafe', quantidade: 1, cfop: '1202' }],
+      // The recipient is in RJ: the return of an interstate sale is 2202 (rule 733 refuses 1202).
+      itens: [{ product_id: 'prd_cafe', quantidade: 1, cfop: '2202' }],
     },
     expect: (xml) => {
       expect(xml).toContain(`<NFref><refNFe>${refKey}</refNFe></NFref>`);

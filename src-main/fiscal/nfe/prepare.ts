@@ -11,6 +11,7 @@ import { computeTaxes } from '../taxes/compute.ts';
 import type { ComputedNote } from '../taxes/types.ts';
 import { escapeText } from '../xml.ts';
 import { buildNfe } from './build.ts';
+import { changeRule } from './operation.ts';
 import type { NfeModel } from './model.ts';
 import { normalizeNfe, writesSpellingB, type NormalizeContext, type RuleRejection } from './normalize.ts';
 import { resolveCobr } from './cobr-transp.ts';
@@ -55,6 +56,11 @@ function qrDest(model: NfeModel): QrCodeDest | undefined {
   return { tpIdDest: 3 };
 }
 
+/** Spelling B's one `pagamento` object (its faults are named `pagamento.valor`). */
+function isSinglePayment(payload: unknown): boolean {
+  return typeof payload === 'object' && payload !== null && 'pagamento' in payload;
+}
+
 export function prepareNfe(payload: unknown, ctx: PrepareContext): PrepareResult {
   const normalized = normalizeNfe(payload, ctx);
   if (!normalized.ok) {
@@ -77,6 +83,16 @@ export function prepareNfe(payload: unknown, ctx: PrepareContext): PrepareResult
       stage: 'payload',
       errors: [{ field, error: overBilled.error }],
       rejection: overBilled.rule,
+    };
+  }
+  // Change only from cash (operation.ts, 869): known once the taxes give vNF.
+  const change = changeRule(model, taxes.note.icmsTot.vNF, isSinglePayment(payload));
+  if (change !== null) {
+    return {
+      ok: false,
+      stage: 'payload',
+      errors: [{ field: change.field, error: change.error }],
+      rejection: change.rule,
     };
   }
   const built = buildNfe(model, taxes.note);

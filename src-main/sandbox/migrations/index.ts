@@ -1,9 +1,11 @@
 // The explicit, ordered list of the sandbox authority's migrations: append new entries, never edit old ones.
 import type { Migration, MigrationProvider } from 'kysely';
 import * as sandboxAuthority from './2026_11_22_0001_sandbox_authority.ts';
+import * as csrts from './2026_11_24_0002_csrts.ts';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_0001_sandbox_authority': sandboxAuthority,
+  '2026_11_24_0002_csrts': csrts,
 };
 
 export const sandboxMigrationProvider: MigrationProvider = {

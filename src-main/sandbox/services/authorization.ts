@@ -154,6 +154,8 @@ export interface NoteEnvironment {
    * under another key left out).
    */
   cscs: ReadonlyArray<SandboxDatabase['cscs']>;
+  /** The CSRTs registered for the note's technical responsible (infRespTec/CNPJ), tokens opened. */
+  csrts: ReadonlyArray<SandboxDatabase['csrts']>;
 }
 
 export interface Finding {
@@ -540,6 +542,14 @@ async function loadEnvironment(
     const token = vault.open(c.token);
     return token === null ? [] : [{ ...c, token }];
   });
+  const respTec = textAt(n.inf, 'infRespTec/CNPJ');
+  const csrts =
+    respTec === undefined
+      ? []
+      : (await db.selectFrom('csrts').selectAll().where('cnpj', '=', respTec).execute()).flatMap((c) => {
+          const token = vault.open(c.token);
+          return token === null ? [] : [{ ...c, token }];
+        });
   return {
     now,
     settings,
@@ -549,6 +559,7 @@ async function loadEnvironment(
     sameNumber,
     numberInutilized: inutilized !== undefined,
     cscs,
+    csrts,
   };
 }
 
