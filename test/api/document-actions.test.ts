@@ -527,7 +527,8 @@ describe('devolução', () => {
 
   it('returns part of the items; quantities above the sale are 400; a draft original is 409', async () => {
     const sale = await authorizedNfe(
-      nfe([item('A1', '5102', 4, '2.50'), item('B2', '6102', 1, '10.00')], '20.00'),
+      // The recipient is in the emitter's state: both items are intrastate (6102 would be rule 732).
+      nfe([item('A1', '5102', 4, '2.50'), item('B2', '5102', 1, '10.00')], '20.00'),
     );
     const res = await req('POST', `/v1/nfe/${sale.id}/devolucao`, {
       json: { itens: [{ nItem: 1, quantidade: 1 }] },
