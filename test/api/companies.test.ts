@@ -380,7 +380,7 @@ describe('fiscal profiles and products', () => {
       json: {
         cProd: 'X1',
         xProd: 'Item',
-        NCM: '12345678',
+        NCM: '22030000',
         uCom: 'UN',
         vUnCom: '1',
         fiscalProfileId: 'fpr_nope',

@@ -63,6 +63,8 @@ describe('default fiscal profile of a company', () => {
   it('regime normal gets ICMS 00 at the UF rate, PIS/COFINS non-cumulative and IBS/CBS', async () => {
     const company = await createCompany('310000000002', {
       crt: 3,
+      // An RJ IE (8 digits, RJ's check digit): the company's IE must pass its UF's check digits.
+      ie: '77123458',
       endereco: {
         xLgr: 'Rua do Ouvidor',
         nro: '5',
@@ -260,6 +262,8 @@ describe('issuing with the default profile (sandbox authority)', () => {
   it('a regime-normal company in RJ: both notes authorized with ICMS 00 at 20 %, PIS/COFINS 01 and IBS/CBS', async () => {
     const company = await issuer('320000000002', {
       crt: 3,
+      // An RJ IE (8 digits, RJ's check digit): the company's IE must pass its UF's check digits.
+      ie: '77123458',
       endereco: {
         xLgr: 'Rua do Ouvidor',
         nro: '5',
