@@ -94,7 +94,8 @@ describe('renderDanfe', () => {
         valorDesconto: '1.00',
         modalidadeFrete: 0,
         informacoesAdicionais: 'Pedido 4471 - entregar no depósito dos fundos.',
-        pagamentos: [{ forma: '15', valor: '100.00' }],
+        // Paid in cash: only cash gives change (cStat 869 otherwise).
+        pagamentos: [{ forma: '01', valor: '100.00' }],
       },
       normal,
     );
@@ -165,7 +166,8 @@ describe('renderDanfe', () => {
         naturezaOperacao: 'Venda de mercadoria',
         customer,
         itens,
-        pagamentos: [{ forma: '15', valor: '1000.00' }],
+        // Cash: the change of a payment above the total can only be given in cash.
+        pagamentos: [{ forma: '01', valor: '1000.00' }],
       },
       normal,
     );
