@@ -4,13 +4,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openSqlite } from '../../src-main/db/client.ts';
 import { SecretBox } from '../../src-main/security/secret-box.ts';
 import { startSandboxAuthority } from '../../src-main/sandbox/server.ts';
 import type { SandboxDatabase } from '../../src-main/sandbox/store.ts';
 import {
+  closedAfterEach,
   CSC,
+  cStatFor,
   EMIT_CNPJ,
   enviNFe,
   nfce,
@@ -21,10 +23,7 @@ import {
   type Sandbox,
 } from './harness.ts';
 
-const opened: Sandbox[] = [];
-afterEach(async () => {
-  for (const sb of opened.splice(0)) await sb.close();
-});
+const opened = closedAfterEach<Sandbox>();
 
 async function start(dataFile: string, secrets?: SecretBox): Promise<Sandbox> {
   const sb = await startSandbox({ dataFile, ...(secrets === undefined ? {} : { secrets }) });
@@ -55,11 +54,7 @@ async function tokensInFile(dataFile: string): Promise<string[]> {
   }
 }
 
-async function sell(sb: Sandbox): Promise<string> {
-  const res = await soapPost(sb.authority, 'NFeAutorizacao4', enviNFe([nfce().xml]));
-  expect(res.status).toBe(200);
-  return protCStat(res.answer ?? '') ?? '';
-}
+const sell = (sb: Sandbox) => cStatFor(sb.authority, nfce().xml);
 
 const mode = (file: string) => (fs.statSync(file).mode & 0o777).toString(8);
 

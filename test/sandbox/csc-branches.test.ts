@@ -2,7 +2,7 @@
 // may register the same CSC id with different tokens and both authorize, and a row an earlier release kept
 // under the 8-character root still answers for a branch with none of its own.
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openSqlite } from '../../src-main/db/client.ts';
 import { startSandboxAuthority } from '../../src-main/sandbox/server.ts';
 import type { SandboxDatabase } from '../../src-main/sandbox/store.ts';
@@ -10,35 +10,29 @@ import type { SandboxAuthority } from '../../src-main/sandbox/server.ts';
 import { cnpjCheckDigits } from '../../src-shared/tax-ids.ts';
 import { emitter } from '../fixtures/fiscal.ts';
 import {
+  closedAfterEach,
   CSC,
+  cStatFor,
   EMIT_CNPJ,
-  enviNFe,
   nfce,
-  protCStat,
-  soapPost,
   startSandbox,
   tempDir,
   type Sandbox,
 } from './harness.ts';
 
-const opened: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const s of opened.splice(0)) await s.close();
-});
+const opened = closedAfterEach();
 
 /** The second establishment of the emitter's root (…/0002), signed with the same e-CNPJ certificate. */
 const BRANCH_BASE = `${EMIT_CNPJ.slice(0, 8)}0002`;
 const BRANCH_CNPJ = BRANCH_BASE + cnpjCheckDigits(BRANCH_BASE);
 const BRANCH_TOKEN = 'FILIAL0123456789ABCDEFGHIJKLMNOPQR';
 
-async function sell(authority: SandboxAuthority, cnpj: string, token: string): Promise<string> {
+function sell(authority: SandboxAuthority, cnpj: string, token: string): Promise<string> {
   const note = nfce({
     emit: { ...emitter(), CNPJ: cnpj },
     nfce: { qrVersion: 2, cscId: CSC.id, csc: token },
   });
-  const res = await soapPost(authority, 'NFeAutorizacao4', enviNFe([note.xml]));
-  expect(res.status).toBe(200);
-  return protCStat(res.answer ?? '') ?? '';
+  return cStatFor(authority, note.xml);
 }
 
 describe('CSCs per establishment in the sandbox authority', () => {

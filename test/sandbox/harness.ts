@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { soapContentType, unwrapMessage, wrapRequest } from '../../src-main/authority/soap.ts';
 import type { AuthorityService } from '../../src-main/authority/types.ts';
 import { ManualClock } from '../../src-main/clock.ts';
@@ -19,6 +20,7 @@ import { nfceUrls } from '../../src-main/fiscal/nfce-urls.ts';
 import { buildQrCode } from '../../src-main/fiscal/qrcode.ts';
 import { validateXml, type SchemaName } from '../../src-main/fiscal/schema.ts';
 import { signXml, signXmlDetailed } from '../../src-main/fiscal/sign.ts';
+import { CSTAT, type CStat } from '../../src-main/sandbox/cstat.ts';
 import {
   startSandboxAuthority,
   type SandboxAuthority,
@@ -369,4 +371,79 @@ export async function authorize(authority: SandboxAuthority, xml: string): Promi
   const nProt = res.answer === null ? undefined : tag(res.answer, 'nProt');
   if (nProt === undefined) throw new Error(`not authorized: ${res.body}`);
   return nProt;
+}
+
+/**
+ * One sandbox for the whole test file: started in beforeAll, closed in afterAll, its clock put back one minute
+ * after T0 before each test. Returns an accessor for use inside tests and hooks.
+ */
+export function useSandbox(): () => Sandbox {
+  let sb: Sandbox | undefined;
+  beforeAll(async () => {
+    sb = await startSandbox();
+  });
+  afterAll(() => sb?.close());
+  beforeEach(() => {
+    sb?.clock.set(new Date(T0.getTime() + 60_000));
+  });
+  return () => {
+    if (sb === undefined) throw new Error('the sandbox is not started (use it inside a test or hook)');
+    return sb;
+  };
+}
+
+/**
+ * Sends one note synchronously through NFeAutorizacao4 and returns its protNFe's cStat and xMotivo (entities
+ * decoded); the answer must come with HTTP 200 and be valid against the retEnviNFe schema.
+ */
+export async function answerFor(
+  sb: Sandbox,
+  xml: string,
+): Promise<{ cStat: string | undefined; xMotivo: string | undefined }> {
+  const res = await soapPost(sb.authority, 'NFeAutorizacao4', enviNFe([xml]));
+  if (res.status !== 200 || res.answer === null) throw new Error(`HTTP ${res.status}: ${res.body}`);
+  expectValid(res.answer, 'retEnviNFe');
+  const xMotivo = tag(res.answer, 'xMotivo', '<protNFe')
+    ?.replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+  return { cStat: protCStat(res.answer), xMotivo };
+}
+
+/** Sends one note through NFeAutorizacao4 (HTTP 200 expected) and returns its protNFe's cStat ('' without one). */
+export async function cStatFor(authority: SandboxAuthority, xml: string): Promise<string> {
+  const res = await soapPost(authority, 'NFeAutorizacao4', enviNFe([xml]));
+  expect(res.status).toBe(200);
+  return protCStat(res.answer ?? '') ?? '';
+}
+
+/** A list to push the sandboxes (or authorities) a test opens to: each is closed after the test. */
+export function closedAfterEach<T extends { close(): Promise<void> }>(): T[] {
+  const opened: T[] = [];
+  afterEach(async () => {
+    for (const s of opened.splice(0)) await s.close();
+  });
+  return opened;
+}
+
+/** Passed as the detail of expectRejection: whatever follows the official text is accepted. */
+export const ANY_DETAIL = Symbol('any detail');
+
+/**
+ * Sends one note and expects it refused with `cStat` and the official text of CSTAT followed by `detail`
+ * (e.g. ' [nItem:1]'; nothing by default; anything with ANY_DETAIL).
+ */
+export async function expectRejection(
+  sb: Sandbox,
+  xml: string,
+  cStat: CStat,
+  detail: string | typeof ANY_DETAIL = '',
+): Promise<void> {
+  const answer = await answerFor(sb, xml);
+  if (detail === ANY_DETAIL) {
+    expect(answer.cStat).toBe(String(cStat));
+    expect(answer.xMotivo?.slice(0, CSTAT[cStat].length)).toBe(CSTAT[cStat]);
+  } else {
+    expect(answer).toEqual({ cStat: String(cStat), xMotivo: `${CSTAT[cStat]}${detail}` });
+  }
 }

@@ -1,34 +1,12 @@
 // The sandbox authority's IBS/CBS rules (NT 2025.002-RTC groups UB and W03) over real HTTPS: notes the service
 // builds pass, and each rejection answers its cStat and official text.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FiscalTaxes } from '../../src-shared/contracts/catalog.ts';
-import { CSTAT, type CStat } from '../../src-main/sandbox/cstat.ts';
+import type { CStat } from '../../src-main/sandbox/cstat.ts';
 import { emitter, NORMAL_TAXES, prepareContext, profiles } from '../fixtures/fiscal.ts';
-import {
-  enviNFe,
-  expectValid,
-  nfce,
-  nfe,
-  protCStat,
-  resign,
-  type Sandbox,
-  soapPost,
-  startSandbox,
-  tag,
-} from './harness.ts';
+import { answerFor, expectRejection, nfce, nfe, resign, useSandbox } from './harness.ts';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await startSandbox();
-});
-afterAll(() => sb.close());
-
-async function answer(xml: string): Promise<{ cStat: string | undefined; xMotivo: string | undefined }> {
-  const res = await soapPost(sb.authority, 'NFeAutorizacao4', enviNFe([xml]));
-  if (res.answer === null) throw new Error(res.body);
-  expectValid(res.answer, 'retEnviNFe');
-  return { cStat: protCStat(res.answer), xMotivo: tag(res.answer, 'xMotivo', '<protNFe') };
-}
+const sb = useSandbox();
 
 /** A signed note of the regime-normal emitter whose item carries `IBSCBS`. */
 function note(modelo: 55 | 65, IBSCBS: FiscalTaxes['IBSCBS']): string {
@@ -51,7 +29,6 @@ function note(modelo: 55 | 65, IBSCBS: FiscalTaxes['IBSCBS']): string {
   }).xml;
 }
 
-const rejected = (cStat: CStat) => ({ cStat: String(cStat), xMotivo: `${CSTAT[cStat]} [nItem: 1]` });
 const FULL = { CST: '000', cClassTrib: '000001' };
 const REDUCED = { CST: '200', cClassTrib: '200034' };
 const DEFERRED = { CST: '510', cClassTrib: '510001', pDif: '50' };
@@ -63,7 +40,7 @@ describe('IBS/CBS notes the service builds are authorized', () => {
     ['510 (deferral 50 %) on an NF-e', 55, DEFERRED],
     ['410 on an NFC-e', 65, { CST: '410', cClassTrib: '410999' }],
   ] as const)('%s', async (_name, modelo, ibs) => {
-    expect((await answer(note(modelo, ibs))).cStat).toBe('100');
+    expect((await answerFor(sb(), note(modelo, ibs))).cStat).toBe('100');
   });
 });
 
@@ -176,7 +153,7 @@ describe('IBS/CBS rejections', () => {
   ];
   for (const [name, build, cStat] of cases) {
     it(`${cStat}: ${name}`, async () => {
-      expect(await answer(build())).toEqual(rejected(cStat));
+      await expectRejection(sb(), build(), cStat, ' [nItem: 1]');
     });
   }
 
@@ -189,6 +166,6 @@ describe('IBS/CBS rejections', () => {
         '$199.99',
       ),
     );
-    expect(await answer(xml)).toEqual({ cStat: '1091', xMotivo: `${CSTAT[1091]} [soma: ${item}]` });
+    await expectRejection(sb(), xml, 1091, ` [soma: ${item}]`);
   });
 });

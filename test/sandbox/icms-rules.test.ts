@@ -1,25 +1,13 @@
 // The sandbox authority's ICMS rules (src-main/sandbox/rules/icms.ts) over real HTTPS: notes the service builds
 // with DIFAL, FCP, FCP-ST, desoneração and retained ST are authorized; each rule rejects a note edited (and
 // signed again) to break it, with the MOC cStat and its official text.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PrepareContext } from '../../src-main/fiscal/nfe/prepare.ts';
-import { CSTAT, type CStat } from '../../src-main/sandbox/cstat.ts';
+import type { CStat } from '../../src-main/sandbox/cstat.ts';
 import type { FiscalProfileView, FiscalTaxes, ProductView } from '../../src-shared/contracts/catalog.ts';
 import type { CustomerView } from '../../src-shared/contracts/customers.ts';
 import { customers, emitter, products, profiles } from '../fixtures/fiscal.ts';
-import {
-  enviNFe,
-  expectValid,
-  nfce,
-  nfe,
-  protCStat,
-  resign,
-  soapPost,
-  startSandbox,
-  T0,
-  tag,
-  type Sandbox,
-} from './harness.ts';
+import { answerFor, expectRejection, nfce, nfe, resign, useSandbox } from './harness.ts';
 
 const stamp = '2026-01-01T00:00:00.000Z';
 const PIS_COFINS = { PIS: { CST: '01', pPIS: '1.65' }, COFINS: { CST: '01', pCOFINS: '7.60' } } as const;
@@ -126,24 +114,7 @@ const UF_DEST =
   '<pICMSInterPart>100.0000</pICMSInterPart><vICMSUFDest>8.00</vICMSUFDest><vICMSUFRemet>0.00</vICMSUFRemet>' +
   '</ICMSUFDest>';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await startSandbox();
-});
-afterAll(() => sb.close());
-beforeEach(() => {
-  sb.clock.set(new Date(T0.getTime() + 60_000));
-});
-
-async function answerTo(xml: string): Promise<{ cStat: string | undefined; xMotivo: string | undefined }> {
-  const res = await soapPost(sb.authority, 'NFeAutorizacao4', enviNFe([xml]));
-  if (res.answer === null) throw new Error(res.body);
-  expectValid(res.answer, 'retEnviNFe');
-  return { cStat: protCStat(res.answer), xMotivo: tag(res.answer, 'xMotivo', '<protNFe') };
-}
-
-const official = (cStat: CStat, nItem?: number) =>
-  nItem === undefined ? CSTAT[cStat] : `${CSTAT[cStat]} [nItem:${nItem}]`;
+const sb = useSandbox();
 
 describe('notes the service builds are authorized', () => {
   it('DIFAL SP → RJ: ICMSUFDest 12 % / 20 %, FCP 2 %, totals', async () => {
@@ -155,7 +126,7 @@ describe('notes the service builds are authorized', () => {
         '<vICMSUFRemet>0.00</vICMSUFRemet></ICMSUFDest>',
     );
     expect(xml).toContain('<vFCPUFDest>2.00</vFCPUFDest><vICMSUFDest>8.00</vICMSUFDest><vICMSUFRemet>0.00');
-    expect(await answerTo(xml)).toEqual({ cStat: '100', xMotivo: 'Autorizado o uso da NF-e' });
+    expect(await answerFor(sb(), xml)).toEqual({ cStat: '100', xMotivo: 'Autorizado o uso da NF-e' });
   });
 
   it('FCP, FCP-ST, desoneração and retained ST with their totals', async () => {
@@ -171,7 +142,7 @@ describe('notes the service builds are authorized', () => {
       '<vICMSDeson>18.00</vICMSDeson><vFCP>2.00</vFCP><vBCST>140.00</vBCST><vST>7.20</vST>' +
         '<vFCPST>0.80</vFCPST><vFCPSTRet>2.40</vFCPSTRet>',
     );
-    expect(await answerTo(xml)).toEqual({ cStat: '100', xMotivo: 'Autorizado o uso da NF-e' });
+    expect(await answerFor(sb(), xml)).toEqual({ cStat: '100', xMotivo: 'Autorizado o uso da NF-e' });
   });
 });
 
@@ -350,6 +321,6 @@ const CASES: Case[] = [
 
 describe('ICMS rules, one rejection each', () => {
   it.each(CASES)('$name', async (c) => {
-    expect(await answerTo(c.xml())).toEqual({ cStat: String(c.cStat), xMotivo: official(c.cStat, c.nItem) });
+    await expectRejection(sb(), c.xml(), c.cStat, c.nItem === undefined ? '' : ` [nItem:${c.nItem}]`);
   });
 });

@@ -2,45 +2,13 @@
 // service refuses to build are made by re-signing a valid one, and each answer carries the cStat and the
 // official text; the notes the service builds are authorized.
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CSTAT } from '../../src-main/sandbox/cstat.ts';
 import { emitter } from '../fixtures/fiscal.ts';
 import type { EmitModel, NfeModel } from '../../src-main/fiscal/nfe/model.ts';
-import {
-  enviNFe,
-  expectValid,
-  keyOf,
-  nfce,
-  nfe,
-  protCStat,
-  resign,
-  soapPost,
-  startSandbox,
-  T0,
-  tag,
-  type Sandbox,
-} from './harness.ts';
+import { answerFor, expectRejection, keyOf, nfce, nfe, resign, tag, useSandbox } from './harness.ts';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await startSandbox();
-});
-afterAll(() => sb.close());
-beforeEach(() => {
-  sb.clock.set(new Date(T0.getTime() + 60_000));
-});
-
-/** Sends one note synchronously; returns its protNFe cStat and xMotivo. */
-async function answer(xml: string): Promise<{ cStat: string | undefined; xMotivo: string | undefined }> {
-  const res = await soapPost(sb.authority, 'NFeAutorizacao4', enviNFe([xml]));
-  if (res.answer === null) throw new Error(res.body);
-  expectValid(res.answer, 'retEnviNFe');
-  const xMotivo = tag(res.answer, 'xMotivo', '<protNFe')
-    ?.replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-  return { cStat: protCStat(res.answer), xMotivo };
-}
+const sb = useSandbox();
 
 function paranaEmitter(): EmitModel {
   const e = emitter();
@@ -65,36 +33,36 @@ describe('CFOP against the operation', () => {
   // The NF-e fixture goes from SP to a recipient in RJ (idDest 2) with CFOP 6102.
   it('733: an intrastate CFOP on an interstate note, with the item number', async () => {
     const xml = resign(nfe().xml, (inf) => inf.replace('<CFOP>6102</CFOP>', '<CFOP>5102</CFOP>'));
-    expect(await answer(xml)).toEqual({ cStat: '733', xMotivo: `${CSTAT[733]} [nItem:1]` });
+    await expectRejection(sb(), xml, 733, ' [nItem:1]');
   });
 
   it('732: an interstate CFOP on an intrastate note (idDest 1)', async () => {
     const xml = resign(nfe().xml, (inf) => inf.replace('<idDest>2</idDest>', '<idDest>1</idDest>'));
-    expect(await answer(xml)).toEqual({ cStat: '732', xMotivo: `${CSTAT[732]} [nItem:1]` });
+    await expectRejection(sb(), xml, 732, ' [nItem:1]');
   });
 
   it('731: a foreign-trade CFOP without idDest 3', async () => {
     const xml = resign(nfe().xml, (inf) => inf.replace('<CFOP>6102</CFOP>', '<CFOP>7102</CFOP>'));
-    expect(await answer(xml)).toEqual({ cStat: '731', xMotivo: `${CSTAT[731]} [nItem:1]` });
+    await expectRejection(sb(), xml, 731, ' [nItem:1]');
   });
 
   it('518: an entrada CFOP on a saída; 519: a saída CFOP on an entrada', async () => {
     const entradaCfop = resign(nfe().xml, (inf) => inf.replace('<CFOP>6102</CFOP>', '<CFOP>2102</CFOP>'));
-    expect(await answer(entradaCfop)).toEqual({ cStat: '518', xMotivo: `${CSTAT[518]} [nItem:1]` });
+    await expectRejection(sb(), entradaCfop, 518, ' [nItem:1]');
     const entradaNote = resign(nfe().xml, (inf) => inf.replace('<tpNF>1</tpNF>', '<tpNF>0</tpNF>'));
-    expect(await answer(entradaNote)).toEqual({ cStat: '519', xMotivo: `${CSTAT[519]} [nItem:1]` });
+    await expectRejection(sb(), entradaNote, 519, ' [nItem:1]');
   });
 
   it('725: an NFC-e with a CFOP outside the list (5949, and an interstate 6102)', async () => {
     for (const cfop of ['5949', '6102']) {
       const xml = resign(nfce().xml, (inf) => inf.replace(/<CFOP>\d{4}<\/CFOP>/, `<CFOP>${cfop}</CFOP>`));
-      expect(await answer(xml)).toEqual({ cStat: '725', xMotivo: `${CSTAT[725]} [nItem:1]` });
+      await expectRejection(sb(), xml, 725, ' [nItem:1]');
     }
   });
 
   it('the notes the service builds pass: NF-e 6102 interstate, NFC-e 5102', async () => {
-    expect((await answer(nfe().xml)).cStat).toBe('100');
-    expect((await answer(nfce().xml)).cStat).toBe('100');
+    expect((await answerFor(sb(), nfe().xml)).cStat).toBe('100');
+    expect((await answerFor(sb(), nfce().xml)).cStat).toBe('100');
   });
 });
 
@@ -102,25 +70,25 @@ describe('payments and freight', () => {
   // The NFC-e fixture pays 60.00 in cash for 37.80: vTroco 22.20.
   it('869: the change comes back on a card (no cash paid)', async () => {
     const xml = resign(nfce().xml, (inf) => inf.replace('<tPag>01</tPag>', '<tPag>04</tPag>'));
-    expect(await answer(xml)).toEqual({ cStat: '869', xMotivo: CSTAT[869] });
+    await expectRejection(sb(), xml, 869);
   });
 
   it('869: vTroco other than Σ vPag − vNF; 866: change left out; 865: payments below the total', async () => {
     const wrong = resign(nfce().xml, (inf) =>
       inf.replace('<vTroco>22.20</vTroco>', '<vTroco>20.00</vTroco>'),
     );
-    expect(await answer(wrong)).toEqual({ cStat: '869', xMotivo: CSTAT[869] });
+    await expectRejection(sb(), wrong, 869);
     const missing = resign(nfce().xml, (inf) => inf.replace('<vTroco>22.20</vTroco>', ''));
-    expect(await answer(missing)).toEqual({ cStat: '866', xMotivo: CSTAT[866] });
+    await expectRejection(sb(), missing, 866);
     const short = resign(nfce().xml, (inf) =>
       inf.replace('<vPag>60.00</vPag>', '<vPag>30.00</vPag>').replace('<vTroco>22.20</vTroco>', ''),
     );
-    expect(await answer(short)).toEqual({ cStat: '865', xMotivo: CSTAT[865] });
+    await expectRejection(sb(), short, 865);
   });
 
   it('753: an NFC-e with a freight modality outside a delivery', async () => {
     const xml = resign(nfce().xml, (inf) => inf.replace('<modFrete>9</modFrete>', '<modFrete>0</modFrete>'));
-    expect(await answer(xml)).toEqual({ cStat: '753', xMotivo: CSTAT[753] });
+    await expectRejection(sb(), xml, 753);
   });
 
   it('a delivery NFC-e (indPres 4) with its freight modality and freight is authorized', async () => {
@@ -134,7 +102,7 @@ describe('payments and freight', () => {
         pagamentos: [{ forma: '01', valor: '42.80' }],
       },
     );
-    expect((await answer(note.xml)).cStat).toBe('100');
+    expect((await answerFor(sb(), note.xml)).cStat).toBe('100');
   });
 });
 
@@ -142,34 +110,34 @@ describe('infRespTec (NT 2018.005)', () => {
   it('972: a note of PR without the group', async () => {
     const built = nfe({ emit: paranaEmitter(), infRespTec: respTec({ idCSRT: '01', CSRT }) });
     const xml = resign(built.xml, (inf) => inf.replace(/<infRespTec>.*<\/infRespTec>/, ''));
-    expect(await answer(xml)).toEqual({ cStat: '972', xMotivo: CSTAT[972] });
+    await expectRejection(sb(), xml, 972);
   });
 
   it('973: a technical responsible CNPJ with wrong check digits', async () => {
     const xml = resign(nfce({ infRespTec: respTec(null) }).xml, (inf) =>
       inf.replace(`<CNPJ>${RESP_TEC_CNPJ}</CNPJ><xContato>`, '<CNPJ>11222333000182</CNPJ><xContato>'),
     );
-    expect(await answer(xml)).toEqual({ cStat: '973', xMotivo: CSTAT[973] });
+    await expectRejection(sb(), xml, 973);
   });
 
   it('975: an NF-e of PR without the CSRT', async () => {
     const built = nfe({ emit: paranaEmitter(), infRespTec: respTec({ idCSRT: '01', CSRT }) });
     const xml = resign(built.xml, (inf) => inf.replace(/<idCSRT>.*<\/hashCSRT>/, ''));
-    expect(await answer(xml)).toEqual({ cStat: '975', xMotivo: CSTAT[975] });
+    await expectRejection(sb(), xml, 975);
   });
 
   it('976 unknown idCSRT, 978 a hash that is not base64(SHA-1(CSRT + chave)), 977 a revoked CSRT; 100 when right', async () => {
     const note = () => nfe({ emit: paranaEmitter(), infRespTec: respTec({ idCSRT: '07', CSRT }) });
-    expect(await answer(note().xml)).toEqual({ cStat: '976', xMotivo: CSTAT[976] });
+    await expectRejection(sb(), note().xml, 976);
 
-    await sb.authority.registry.registerCsrt(RESP_TEC_CNPJ, '07', CSRT);
+    await sb().authority.registry.registerCsrt(RESP_TEC_CNPJ, '07', CSRT);
     const right = note();
     expect(tag(right.xml, 'hashCSRT')).toBe(
       createHash('sha1')
         .update(CSRT + keyOf(right.xml))
         .digest('base64'),
     );
-    expect(await answer(right.xml)).toEqual({ cStat: '100', xMotivo: CSTAT[100] });
+    expect(await answerFor(sb(), right.xml)).toEqual({ cStat: '100', xMotivo: CSTAT[100] });
 
     const forged = resign(note().xml, (inf) =>
       inf.replace(
@@ -177,14 +145,16 @@ describe('infRespTec (NT 2018.005)', () => {
         `<hashCSRT>${createHash('sha1').update('x').digest('base64')}</hashCSRT>`,
       ),
     );
-    expect(await answer(forged)).toEqual({ cStat: '978', xMotivo: CSTAT[978] });
+    await expectRejection(sb(), forged, 978);
 
-    await sb.authority.registry.registerCsrt(RESP_TEC_CNPJ, '07', CSRT, true);
-    expect(await answer(note().xml)).toEqual({ cStat: '977', xMotivo: CSTAT[977] });
+    await sb().authority.registry.registerCsrt(RESP_TEC_CNPJ, '07', CSRT, true);
+    await expectRejection(sb(), note().xml, 977);
   });
 
   it('an NFC-e of PR with its technical responsible is authorized; SP needs none', async () => {
-    expect((await answer(nfce({ emit: paranaEmitter(), infRespTec: respTec(null) }).xml)).cStat).toBe('100');
-    expect((await answer(nfce().xml)).cStat).toBe('100');
+    expect(
+      (await answerFor(sb(), nfce({ emit: paranaEmitter(), infRespTec: respTec(null) }).xml)).cStat,
+    ).toBe('100');
+    expect((await answerFor(sb(), nfce().xml)).cStat).toBe('100');
   });
 });

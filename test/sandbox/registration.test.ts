@@ -1,39 +1,11 @@
 // The sandbox authority's registration rules (src-main/sandbox/rules/registration.ts) over real HTTPS: the
 // IE of the emitter (209) and of the recipient (210) by their UF's check digits, ISENTO only where the layout
 // allows it (209, 791) and no recipient IE on an NFC-e (729); each answer carries the official cStat and text.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CSTAT } from '../../src-main/sandbox/cstat.ts';
-import {
-  enviNFe,
-  expectValid,
-  nfce,
-  nfe,
-  protCStat,
-  resign,
-  soapPost,
-  startSandbox,
-  T0,
-  tag,
-  type Sandbox,
-} from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { CSTAT, type CStat } from '../../src-main/sandbox/cstat.ts';
+import { answerFor, expectRejection, nfce, nfe, resign, useSandbox } from './harness.ts';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await startSandbox();
-});
-afterAll(() => sb.close());
-beforeEach(() => {
-  sb.clock.set(new Date(T0.getTime() + 60_000));
-});
-
-/** Sends one note and returns its protNFe's cStat and xMotivo (the answer checked against its XSD). */
-async function answerFor(xml: string): Promise<{ cStat: string | undefined; xMotivo: string | undefined }> {
-  const res = await soapPost(sb.authority, 'NFeAutorizacao4', enviNFe([xml]));
-  expect(res.status).toBe(200);
-  const answer = res.answer ?? '';
-  expectValid(answer, 'retEnviNFe');
-  return { cStat: protCStat(answer), xMotivo: tag(answer, 'xMotivo', '<protNFe') };
-}
+const sb = useSandbox();
 
 /** The emitter's IE in the fixtures (SP, valid) and the recipient's (RJ, valid). */
 const EMIT_IE = '<IE>111222330446</IE>';
@@ -41,11 +13,11 @@ const DEST_IE = '<IE>77123458</IE>';
 
 describe('registration rules of the sandbox authority', () => {
   it('authorizes notes whose IEs are valid for their UFs', async () => {
-    expect((await answerFor(nfe().xml)).cStat).toBe('100');
-    expect((await answerFor(nfce().xml)).cStat).toBe('100');
+    expect((await answerFor(sb(), nfe().xml)).cStat).toBe('100');
+    expect((await answerFor(sb(), nfce().xml)).cStat).toBe('100');
   });
 
-  const cases: Array<{ name: string; cStat: number; xml: () => string }> = [
+  const cases: Array<{ name: string; cStat: CStat; xml: () => string }> = [
     {
       name: '209 emitter IE with a wrong check digit for SP',
       cStat: 209,
@@ -99,9 +71,7 @@ describe('registration rules of the sandbox authority', () => {
   ];
 
   it.each(cases)('$name', async ({ cStat, xml }) => {
-    const answer = await answerFor(xml());
-    expect(answer.cStat).toBe(String(cStat));
-    expect(answer.xMotivo).toBe(CSTAT[cStat as keyof typeof CSTAT]);
+    await expectRejection(sb(), xml(), cStat);
   });
 
   /** An NF-e to a recipient exempt from registration (IE ISENTO) in RJ, which accepts it, moved to MG. */
@@ -146,7 +116,7 @@ describe('registration rules of the sandbox authority', () => {
   };
 
   it('805 a recipient exempt from registration (indIEDest 2) in MG, which does not accept it', async () => {
-    const answer = await answerFor(isentoInMg({ product_id: 'prd_cafe', quantidade: 1, cfop: '6102' }));
+    const answer = await answerFor(sb(), isentoInMg({ product_id: 'prd_cafe', quantidade: 1, cfop: '6102' }));
     expect(answer.cStat).toBe('805');
     expect(answer.xMotivo).toBe(
       'Rejeição: A SEFAZ do destinatário não permite Contribuinte Isento de Inscrição Estadual',
@@ -154,7 +124,7 @@ describe('registration rules of the sandbox authority', () => {
   });
 
   it('805 does not apply when every item is untaxed (CSOSN 400), nor in a UF that accepts it (RJ)', async () => {
-    expect((await answerFor(isentoInMg(exempt))).cStat).toBe('100');
+    expect((await answerFor(sb(), isentoInMg(exempt))).cStat).toBe('100');
     const rj = nfe(
       {},
       {
@@ -176,7 +146,7 @@ describe('registration rules of the sandbox authority', () => {
         pagamentos: [{ forma: '15', valor: '18.90', aPrazo: true }],
       },
     );
-    expect((await answerFor(rj.xml)).cStat).toBe('100');
+    expect((await answerFor(sb(), rj.xml)).cStat).toBe('100');
   });
 
   it('the official texts of 209 and 210', () => {
