@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { ManualClock } from '../../src-main/clock.ts';
 import { createLogger } from '../../src-main/logger.ts';
 import { startService, type RunningService } from '../../src-main/service.ts';
@@ -76,6 +77,47 @@ export async function startHarness(
     companyId,
     request,
     stop: () => service.close(),
+  };
+}
+
+/**
+ * One service for the whole test file, started in beforeAll and stopped in afterAll. The object returned stands
+ * for it (use it inside tests and hooks); hooks the file registers afterwards run once it is started.
+ */
+export function useHarness(): Harness {
+  let current: Harness | undefined;
+  beforeAll(async () => {
+    current = await startHarness();
+  });
+  afterAll(() => current?.stop());
+  const started = (): Harness => {
+    if (current === undefined) throw new Error('the service is not started (use it inside a test or hook)');
+    return current;
+  };
+  return {
+    get service() {
+      return started().service;
+    },
+    get clock() {
+      return started().clock;
+    },
+    get dataDir() {
+      return started().dataDir;
+    },
+    get logs() {
+      return started().logs;
+    },
+    get apiKey() {
+      return started().apiKey;
+    },
+    get companyKey() {
+      return started().companyKey;
+    },
+    get companyId() {
+      return started().companyId;
+    },
+    request: (method, url, options) => started().request(method, url, options),
+    stop: () => started().stop(),
   };
 }
 

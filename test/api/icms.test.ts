@@ -1,35 +1,21 @@
 // ICMS depth over HTTP (issue 14 items 4, 8, 9): fiscal profiles take the FCP, DIFAL, desoneração, retained-ST and
 // pauta fields; an interstate NF-e to a non-contributor consumer carries ICMSUFDest; a Simples Nacional ST
 // item deducts the own ICMS without pICMS; rules of the authority are refused before signing (422 + cStat).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateTestA1 } from '../../src-main/fiscal/certificate.ts';
-import { cnpjCheckDigits } from '../../src-shared/tax-ids.ts';
-import { companyBody, startHarness, type Harness } from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cnpjSequence, type FiscalErrorBody as ErrorBody, uploadTestA1 } from './fiscal-helpers.ts';
+import { companyBody, useHarness } from './harness.ts';
 
-let h: Harness;
+const h = useHarness();
 /** A regime-normal company (CRT 3) in São Paulo with its A1: the demo company is Simples Nacional. */
 let companyId: string;
 beforeAll(async () => {
-  h = await startHarness();
-  const cnpj = `98761234${'0001'}`;
-  const full = cnpj + cnpjCheckDigits(cnpj);
+  const full = cnpjSequence('98761234')();
   const created = await h.request('POST', '/v1/companies', { json: companyBody(full, { crt: 3 }) });
   if (created.status !== 201) throw new Error(created.text);
   companyId = (created.body as { id: string }).id;
-  const pfx = generateTestA1({ cnpj: full, legalName: 'EMPRESA TESTE LTDA', password: 'teste' });
-  const cert = await h.request('POST', `/v1/companies/${companyId}/certificate`, {
-    json: { certificate: Buffer.from(pfx).toString('base64'), password: 'teste' },
-  });
+  const cert = await uploadTestA1(h, companyId, full);
   if (cert.status !== 201) throw new Error(cert.text);
 });
-afterAll(() => h.stop());
-
-type ErrorBody = {
-  error: string;
-  cStat?: string;
-  xMotivo?: string;
-  details: Array<{ field: string; error: string }>;
-};
 
 const PIS_COFINS = { PIS: { CST: '01', pPIS: '1.65' }, COFINS: { CST: '01', pCOFINS: '7.60' } };
 const rio = {

@@ -3,40 +3,18 @@
 // refused before signing with 422 cStat 972/975 while missing; CFOP and change-from-cash rules as 422
 // fiscal_rejection with the cStat and the caller's field.
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateTestA1 } from '../../src-main/fiscal/certificate.ts';
-import { cnpjCheckDigits } from '../../src-shared/tax-ids.ts';
-import { companyBody, startHarness, type Harness } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import {
+  cnpjSequence,
+  SIMPLES_ITEM as item,
+  type FiscalErrorBody as ErrorBody,
+  uploadTestA1,
+} from './fiscal-helpers.ts';
+import { companyBody, useHarness } from './harness.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.stop());
+const h = useHarness();
 
-type ErrorBody = {
-  error: string;
-  cStat?: string;
-  xMotivo?: string;
-  details: Array<{ field: string; error: string }>;
-};
-
-let branch = 1;
-function freshCnpj(): string {
-  const base = `55443322${String(branch++).padStart(4, '0')}`;
-  return base + cnpjCheckDigits(base);
-}
-
-const item = {
-  codigo: 'A1',
-  descricao: 'Agua mineral 500 ml',
-  ncm: '22011000',
-  unidade: 'UN',
-  quantidade: 1,
-  valor_unitario: '5.00',
-  cfop: '5102',
-  tributacao: { ICMS: { orig: 0, CSOSN: '102' }, PIS: { CST: '49' }, COFINS: { CST: '49' } },
-};
+const freshCnpj = cnpjSequence('55443322');
 const CSRT = 'G8063VRTNDMO886SFNK5LDUDEI24XJ22YIPO';
 
 /** A Simples Nacional company in Curitiba (PR: infRespTec required, CSRT on NF-e) with its A1 and CSC. */
@@ -59,10 +37,7 @@ async function paranaCompany(): Promise<string> {
   });
   expect(created.status, created.text).toBe(201);
   const id = (created.body as { id: string }).id;
-  const pfx = generateTestA1({ cnpj, legalName: 'EMPRESA TESTE LTDA', password: 'teste' });
-  const cert = await h.request('POST', `/v1/companies/${id}/certificate`, {
-    json: { certificate: Buffer.from(pfx).toString('base64'), password: 'teste' },
-  });
+  const cert = await uploadTestA1(h, id, cnpj);
   expect(cert.status, cert.text).toBe(201);
   return id;
 }

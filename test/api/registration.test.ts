@@ -2,41 +2,19 @@
 // note recipients checked by their UF's algorithm (400 on the field; 422 fiscal_rejection 209/210 for a note),
 // ISENTO only where it is allowed, a CSC given at company creation registered with the sandbox at once, and
 // PUT …/config with only the QR code version.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateTestA1 } from '../../src-main/fiscal/certificate.ts';
-import { cnpjCheckDigits } from '../../src-shared/tax-ids.ts';
-import { companyBody, startHarness, type Harness } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import {
+  cnpjSequence,
+  SIMPLES_ITEM as item,
+  type FiscalErrorBody as ErrorBody,
+  uploadTestA1,
+} from './fiscal-helpers.ts';
+import { companyBody, startHarness, useHarness } from './harness.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.stop());
-
-type ErrorBody = {
-  error: string;
-  cStat?: string;
-  xMotivo?: string;
-  details: Array<{ field: string; error: string }>;
-};
+const h = useHarness();
 
 /** A fresh valid CNPJ per call (root 98765…, branch counting up), so companies never collide. */
-let branch = 1;
-function freshCnpj(): string {
-  const base = `98765432${String(branch++).padStart(4, '0')}`;
-  return base + cnpjCheckDigits(base);
-}
-
-const item = {
-  codigo: 'A1',
-  descricao: 'Agua mineral 500 ml',
-  ncm: '22011000',
-  unidade: 'UN',
-  quantidade: 1,
-  valor_unitario: '5.00',
-  cfop: '5102',
-  tributacao: { ICMS: { orig: 0, CSOSN: '102' }, PIS: { CST: '49' }, COFINS: { CST: '49' } },
-};
+const freshCnpj = cnpjSequence('98765432');
 const address = {
   logradouro: 'Rua B',
   numero: '2',
@@ -241,10 +219,7 @@ describe('smaller faults', () => {
     });
     expect(created.status, created.text).toBe(201);
     const id = (created.body as { id: string }).id;
-    const pfx = generateTestA1({ cnpj, legalName: 'EMPRESA TESTE LTDA', password: 'teste' });
-    const cert = await h.request('POST', `/v1/companies/${id}/certificate`, {
-      json: { certificate: Buffer.from(pfx).toString('base64'), password: 'teste' },
-    });
+    const cert = await uploadTestA1(h, id, cnpj);
     expect(cert.status, cert.text).toBe(201);
     const sale = await h.request('POST', `/v1/nfce/venda?companyId=${id}`, {
       json: { itens: [item], pagamentos: [{ forma: '01', valor: '5.00' }] },

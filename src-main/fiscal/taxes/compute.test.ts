@@ -5,30 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { FiscalTaxes } from '../../../src-shared/contracts/catalog.ts';
 import { formatScaled, lineTotal, pow10, SCALE, sum } from '../../../src-shared/money.ts';
 import type { ItemModel, NfeModel } from '../nfe/model.ts';
-import { computeTaxes, computeTaxesOrThrow, TaxComputationError, type ComputedNote } from './compute.ts';
-import { item, note, profile, simplesNote } from './test-model.ts';
-
-const c = (text: string): bigint => {
-  const [int = '0', frac = ''] = text.split('.');
-  return BigInt(int) * 100n + BigInt(frac.padEnd(2, '0'));
-};
-const r = (text: string): bigint => {
-  const [int = '0', frac = ''] = text.split('.');
-  return BigInt(int) * 10_000n + BigInt(frac.padEnd(4, '0'));
-};
-
-function computed(model: NfeModel): ComputedNote {
-  const result = computeTaxes(model);
-  if (!result.ok) throw new Error(JSON.stringify(result.errors));
-  return result.note;
-}
-
-function only(model: NfeModel) {
-  const n = computed(model);
-  const first = n.itens[0];
-  if (first === undefined) throw new Error('no item');
-  return { n, it: first };
-}
+import { computeTaxes, computeTaxesOrThrow, TaxComputationError } from './compute.ts';
+import { cents as c, computed, item, note, only, profile, rate as r, simplesNote } from './test-model.ts';
 
 function errorsOf(model: NfeModel): { field: string; error: string }[] {
   const result = computeTaxes(model);

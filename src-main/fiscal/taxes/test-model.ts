@@ -1,7 +1,8 @@
 // Test-only builders of NfeModel/ItemModel for the tax and imposto tests: a plain 2026 NFC-e sale in SP by a
-// regime-normal emitter, overridden field by field.
+// regime-normal emitter, overridden field by field; and the small readers of what computeTaxes makes of one.
 import type { FiscalTaxes } from '../../../src-shared/contracts/catalog.ts';
 import { IBS_CBS_2026_RATES, type ItemModel, type NfeModel } from '../nfe/model.ts';
+import { computeTaxes, type ComputedNote } from './compute.ts';
 
 /** A profile: PIS/COFINS default to CST 07 (operação isenta, PISNT/COFINSNT). */
 export function profile(
@@ -91,4 +92,31 @@ export function note(itens: ItemModel[], over: Partial<NfeModel> = {}): NfeModel
 export function simplesNote(itens: ItemModel[], over: Partial<NfeModel> = {}): NfeModel {
   const n = note(itens, over);
   return { ...n, emit: { ...n.emit, CRT: 1 } };
+}
+
+/** A money text ('12.3') as cents. */
+export const cents = (text: string): bigint => {
+  const [int = '0', frac = ''] = text.split('.');
+  return BigInt(int) * 100n + BigInt(frac.padEnd(2, '0'));
+};
+
+/** A rate text ('18.5') at scale 4. */
+export const rate = (text: string): bigint => {
+  const [int = '0', frac = ''] = text.split('.');
+  return BigInt(int) * 10_000n + BigInt(frac.padEnd(4, '0'));
+};
+
+/** The computed note (fails the test on errors). */
+export function computed(model: NfeModel): ComputedNote {
+  const result = computeTaxes(model);
+  if (!result.ok) throw new Error(JSON.stringify(result.errors));
+  return result.note;
+}
+
+/** The computed note and its first item. */
+export function only(model: NfeModel) {
+  const n = computed(model);
+  const first = n.itens[0];
+  if (first === undefined) throw new Error('no item');
+  return { n, it: first };
 }
