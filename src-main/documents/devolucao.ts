@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { XMLParser } from 'fast-xml-parser';
 import type { z } from 'zod';
 import { ApiError, validationError } from '../api/errors.ts';
+import type { Db } from '../db/client.ts';
 import { resourcePath } from '../paths.ts';
 import { toSpellingA } from '../fiscal/nfe/normalize.ts';
 import { devolucaoRequestSchema } from '../../src-shared/contracts/requests.ts';
@@ -138,6 +139,30 @@ const ITEM_CHARGES = [
   ['valorOutros', 'vOutro'],
 ] as const;
 
+/** What `quantity` of a sold item carries back, every value prorated from the sale (never recomputed). */
+function returnedValues(s: SoldItem, quantity: bigint) {
+  const soldQuantity = parseScaled(s.qCom, SCALE.quantity);
+  const prorate = (money: string) =>
+    quantity === soldQuantity ? money : formatCents(roundDiv(cents(money) * quantity, soldQuantity));
+  const charges: Partial<Record<(typeof ITEM_CHARGES)[number][0], string>> = {};
+  for (const [field, tag] of ITEM_CHARGES) {
+    const value = s[tag];
+    if (value !== undefined) charges[field] = prorate(value);
+  }
+  return {
+    quantidade: quantity === soldQuantity ? s.qCom : formatScaled(quantity, SCALE.quantity),
+    charges,
+    // The taxes as authorized, prorated (detailed mode), never recomputed from today's rates: a return of
+    // part of an item gets back round(value × returned / sold), the whole item exactly its values.
+    impostos: Object.fromEntries(Object.entries(s.taxes).map(([k, v]) => [k, prorate(v)])),
+    // Group UA: the share returned in percent (2 decimals) and the IPI returned, out of the IPI group.
+    impostoDevol: {
+      pDevol: formatCents(roundDiv(quantity * 10000n, soldQuantity)),
+      vIPIDevol: prorate(s.vIPI ?? '0.00'),
+    },
+  };
+}
+
 /**
  * Builds the devolução payload from the original's (in spelling A): every item keeps its product, taxes and
  * values as sold, with the devolução CFOP and the returned quantity; charges of a partial quantity are
@@ -191,9 +216,6 @@ export function devolucaoPayload(original: DocumentRow, request: DevolucaoReques
       });
       continue;
     }
-    const soldQuantity = parseScaled(s.qCom, SCALE.quantity);
-    const prorate = (money: string) =>
-      quantity === soldQuantity ? money : formatCents(roundDiv(cents(money) * quantity, soldQuantity));
     const item: Node = { ...obj(payloadItems[nItem - 1]) };
     // Values as sold (a product's price or description may have changed since).
     if (s.cProd !== undefined) item['codigo'] = s.cProd;
@@ -204,20 +226,15 @@ export function devolucaoPayload(original: DocumentRow, request: DevolucaoReques
     if (s.uCom !== undefined) item['unidade'] = s.uCom;
     if (s.vUnCom !== undefined) item['valorUnitario'] = s.vUnCom;
     item['cfop'] = cfop;
-    item['quantidade'] = quantity === soldQuantity ? s.qCom : formatScaled(quantity, SCALE.quantity);
-    for (const [field, tag] of ITEM_CHARGES) {
-      const value = s[tag];
+    const values = returnedValues(s, quantity);
+    item['quantidade'] = values.quantidade;
+    for (const [field] of ITEM_CHARGES) {
+      const value = values.charges[field];
       if (value === undefined) delete item[field];
-      else item[field] = prorate(value);
+      else item[field] = value;
     }
-    // The taxes as authorized, prorated (detailed mode), never recomputed from today's rates: a return of
-    // part of an item gets back round(value × returned / sold), the whole item exactly its values.
-    item['impostos'] = Object.fromEntries(Object.entries(s.taxes).map(([k, v]) => [k, prorate(v)]));
-    // Group UA: the share returned in percent (2 decimals) and the IPI returned, out of the IPI group.
-    item['impostoDevol'] = {
-      pDevol: formatCents(roundDiv(quantity * 10000n, soldQuantity)),
-      vIPIDevol: prorate(s.vIPI ?? '0.00'),
-    };
+    item['impostos'] = values.impostos;
+    item['impostoDevol'] = values.impostoDevol;
     itens.push(item);
   }
   if (noPair.length > 0) {
@@ -258,6 +275,67 @@ export function devolucaoPayload(original: DocumentRow, request: DevolucaoReques
     `serie ${original.serie}, chave de acesso ${original.chave}`;
   next['itens'] = itens;
   return next;
+}
+
+/**
+ * A devolução changed after its draft was made (PUT /v1/nfe/:id, or POST /v1/nfe written by hand): each item
+ * sent without `impostos` whose note references one authorized note of the company gets its values prorated
+ * from that note's item again, for the quantity it now has — `impostos`, and unless sent `impostoDevol`,
+ * `valorUnitario`, `valorDesconto`, `valorFrete`, `valorSeguro`, `valorOutros`. The item is the sold one with
+ * the same `codigo` whose CFOP pairs with the item's `cfop` (when given), the first not yet taken. A quantity
+ * above the one sold is a validation error on `itens[i].quantidade`. Any other body is returned as it came.
+ */
+export async function reprorateDevolucao(db: Db, companyId: string, body: unknown): Promise<unknown> {
+  const payload = obj(toSpellingA(body));
+  if (payload['finalidade'] !== 4) return body;
+  const refs = payload['nfeReferenciada'];
+  const chave =
+    typeof refs === 'string' ? refs : Array.isArray(refs) && refs.length === 1 ? refs[0] : undefined;
+  if (typeof chave !== 'string' || !Array.isArray(payload['itens'])) return body;
+  const original = await documentsRepository.findByChave(db, chave);
+  if (original?.company_id !== companyId || original.status !== 'autorizada') return body;
+  const sold = soldItems(original.xml);
+  const taken = new Set<number>();
+  const problems: ErrorDetail[] = [];
+  let changed = false;
+  const itens = (payload['itens'] as unknown[]).map((raw, i) => {
+    const item = obj(raw);
+    const codigo = str(item['codigo']);
+    const cfop = str(item['cfop']);
+    const quantidade = str(item['quantidade']);
+    if (item['impostos'] !== undefined || codigo === undefined || quantidade === undefined) return raw;
+    const index = sold.findIndex(
+      (s, n) => !taken.has(n) && s.cProd === codigo && (cfop === undefined || devolucaoCfop(s.CFOP) === cfop),
+    );
+    const s = sold[index];
+    if (s === undefined) return raw;
+    taken.add(index);
+    let quantity: bigint;
+    try {
+      quantity = parseScaled(quantidade, SCALE.quantity);
+    } catch {
+      return raw; // the payload's own validation names it
+    }
+    if (quantity > parseScaled(s.qCom, SCALE.quantity)) {
+      problems.push({
+        field: `itens[${i}].quantidade`,
+        error: `more than the ${s.qCom} sold in item ${index + 1} of the referenced note`,
+      });
+      return raw;
+    }
+    const values = returnedValues(s, quantity);
+    const next: Node = { ...item, impostos: values.impostos };
+    if (next['impostoDevol'] === undefined) next['impostoDevol'] = values.impostoDevol;
+    if (next['valorUnitario'] === undefined && s.vUnCom !== undefined) next['valorUnitario'] = s.vUnCom;
+    for (const [field] of ITEM_CHARGES) {
+      const value = values.charges[field];
+      if (next[field] === undefined && value !== undefined) next[field] = value;
+    }
+    changed = true;
+    return next;
+  });
+  if (problems.length > 0) throw validationError(problems);
+  return changed ? { ...payload, itens } : body;
 }
 
 /**

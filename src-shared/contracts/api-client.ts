@@ -91,6 +91,8 @@ export interface SalePayload {
 /** Draft body of POST /v1/nfe / PUT /v1/nfe/:id (spelling A). */
 export interface NfeDraftPayload {
   naturezaOperacao?: string;
+  /** 0 entrada (a devolução), 1 saída (the default). */
+  tipoOperacao?: 0 | 1;
   finalidade?: 1 | 2 | 3 | 4;
   customerId?: string;
   nfeReferenciada?: string[];

@@ -85,3 +85,49 @@ describe('devolução of a sale by boleto', () => {
     });
   });
 });
+
+describe('devolução draft changed by PUT', () => {
+  it("items sent with a new quantity and no values get the sale's values prorated again", async () => {
+    const body = sale();
+    const item = { ...body.itens[0], valorDesconto: '1.00' };
+    const draft = await req('POST', `/v1/nfe?companyId=${h.companyId}`, {
+      json: { ...body, itens: [item], pagamentos: [{ forma: 'pix', valor: '29.00' }], cobranca: undefined },
+    });
+    expect(draft.status).toBe(201);
+    const id = (draft.body as { id: string }).id;
+    expect((await req('POST', `/v1/nfe/${id}/send?sync=true`)).body).toMatchObject({ status: 'autorizada' });
+    const chave = ((await req('GET', `/v1/nfe/${id}`)).body as { chave_acesso: string }).chave_acesso;
+
+    // The whole sale comes back in the draft; the back office's form then sends 2 of the 3 units by code and
+    // quantity, without impostos, impostoDevol or the discount.
+    const dev = await req('POST', `/v1/nfe/${id}/devolucao`, { json: {} });
+    expect(dev.status).toBe(201);
+    const devId = (dev.body as { id: string }).id;
+    const edited = (quantidade: string) => ({
+      naturezaOperacao: 'Devolucao de venda',
+      tipoOperacao: 0,
+      finalidade: 4,
+      nfeReferenciada: [chave],
+      customer: body.customer,
+      itens: [
+        { ...body.itens[0], quantidade, valor_unitario: undefined, valorUnitario: '10.00', cfop: '1202' },
+      ],
+    });
+    const put = await req('PUT', `/v1/nfe/${devId}`, { json: edited('2') });
+    expect(put.status).toBe(200);
+    const xml = (await req('GET', `/v1/nfe/${devId}/xml`)).text;
+    expect(xml).toContain('<qCom>2.00</qCom>');
+    expect(xml).toContain('<vDesc>0.67</vDesc>');
+    expect(xml).toContain('<pDevol>66.67</pDevol>');
+    expect(xml).toContain('<tpNF>0</tpNF>');
+
+    // More than was sold is refused on the quantity's field.
+    const over = await req('PUT', `/v1/nfe/${devId}`, { json: edited('4') });
+    expect(over.status).toBe(400);
+    expect(JSON.stringify(over.body)).toContain('itens[0].quantidade');
+
+    expect((await req('POST', `/v1/nfe/${devId}/send?sync=true`)).body).toMatchObject({
+      status: 'autorizada',
+    });
+  });
+});

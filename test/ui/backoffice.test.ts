@@ -195,6 +195,8 @@ describe('back office', () => {
     expect(xml).toContain('<finNFe>4</finNFe>');
     expect(xml).toMatch(/<CFOP>[12]202<\/CFOP>/);
     expect(xml).toContain('<qCom>1.00</qCom>');
+    // The quantity changed in the form: the values come back prorated from the sale for 1 of the 4 units.
+    expect(xml).toContain('<pDevol>25.00</pDevol>');
     await page.close();
   });
 

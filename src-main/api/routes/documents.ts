@@ -28,6 +28,7 @@ import { autoPrintDocument } from '../../printing/auto-print.ts';
 import { registerForSale } from './register.ts';
 import { withSaleRegister, withSendRegister } from '../../register/sale-context.ts';
 import { documentCompanyOf, idempotency } from '../../documents/idempotency.ts';
+import { reprorateDevolucao } from '../../documents/devolucao.ts';
 import { approveSale, recordSale } from '../middleware/operator-sale.ts';
 import { operatorOf, recordApproved, requireApproval } from '../middleware/operator.ts';
 import { operatorRefsOf } from '../../operators/service.ts';
@@ -192,7 +193,14 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
     const approved = await approveSale(deps, req, res, company.id);
     const draft = await withSaleRegister(
       { companyId: company.id, sessionId: register?.id ?? null, operatorId: approved?.operatorId ?? null },
-      () => createDraft(issueDeps(), company.id, modelo, req.body),
+      async () =>
+        createDraft(
+          issueDeps(),
+          company.id,
+          modelo,
+          // A devolução written by hand gets the referenced sale's values prorated (documents/devolucao.ts).
+          modelo === 55 ? await reprorateDevolucao(db, company.id, req.body) : req.body,
+        ),
     );
     await recordSale(deps, approved, draft);
     res.status(201).json(await view(draft, draftMessage(draft)));
@@ -219,7 +227,10 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
   router.put('/:id', async (req, res) => {
     const doc = await documentFor(req, res);
     if (req.body === undefined) parseOrThrow(z.object({}), undefined);
-    const updated = await updateDraft(issueDeps(), doc.id, req.body);
+    // A devolução's items sent without `impostos` (the back office's form sends quantities) get the referenced
+    // sale's values prorated again for their new quantity (documents/devolucao.ts).
+    const body = doc.modelo === 55 ? await reprorateDevolucao(db, doc.company_id, req.body) : req.body;
+    const updated = await updateDraft(issueDeps(), doc.id, body);
     res.json(
       await view(
         updated,

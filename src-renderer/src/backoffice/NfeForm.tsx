@@ -1,6 +1,8 @@
 // The NF-e form: recipient, items from the catalogue, payments, freight; saves a draft (POST /v1/nfe or PUT
 // /v1/nfe/:id, which keeps the number) and sends it (POST /v1/nfe/:id/send?sync=true). Field errors of the
-// API are shown next to the field they name (`itens[1].quantidade`).
+// API are shown next to the field they name (`itens[1].quantidade`). A devolução draft (finalidade 4 made by
+// POST /v1/nfe/:id/devolucao) stays an entrada, and its items go back with their code and quantity only: the
+// service prorates the taxes, discount and charges of the new quantity from the referenced sale again.
 import { useEffect, useMemo, useState } from 'react';
 import type { NfeDraftPayload } from '../../../src-shared/contracts/api-client.ts';
 import type { ProductView } from '../../../src-shared/contracts/catalog.ts';
@@ -24,6 +26,11 @@ interface ItemRow {
   valorUnitario: string;
   valorDesconto: string;
   cfop: string | null;
+  /**
+   * An item of a devolução draft: its discount is the sale's, prorated by the service for the quantity sent
+   * (not typed); `loaded` is the quantity and discount the draft had, to show the prorated discount meanwhile.
+   */
+  loaded: { quantidade: string; valorDesconto: string } | null;
 }
 
 interface PaymentRow {
@@ -34,6 +41,7 @@ interface PaymentRow {
 
 interface FormState {
   naturezaOperacao: string;
+  tipoOperacao: 0 | 1;
   finalidade: 1 | 2 | 3 | 4;
   nfeReferenciada: string[];
   customer: CustomerView | null;
@@ -46,6 +54,7 @@ interface FormState {
 let rowKey = 0;
 const EMPTY: FormState = {
   naturezaOperacao: 'VENDA DE MERCADORIA',
+  tipoOperacao: 1,
   finalidade: 1,
   nfeReferenciada: [],
   customer: null,
@@ -68,10 +77,20 @@ function scaled(text: string, scale: number): bigint {
   }
 }
 
+/** The discount of a row; a devolução item's is the loaded one prorated to the quantity now typed. */
+function itemDiscount(row: ItemRow): bigint {
+  if (row.loaded === null) return scaled(row.valorDesconto, SCALE.money);
+  const before = scaled(row.loaded.quantidade, SCALE.quantity);
+  const discount = scaled(row.loaded.valorDesconto, SCALE.money);
+  if (before === 0n) return discount;
+  // Half-up to the cent, as the service rounds (src-shared/money.ts).
+  return (discount * scaled(row.quantidade, SCALE.quantity) * 2n + before) / (2n * before);
+}
+
 function itemTotal(row: ItemRow): bigint {
   return (
     lineTotal(scaled(row.quantidade, SCALE.quantity), scaled(row.valorUnitario, SCALE.unitPrice)) -
-    scaled(row.valorDesconto, SCALE.money)
+    itemDiscount(row)
   );
 }
 
@@ -107,19 +126,23 @@ export function NfeForm(props: { id: string | null }) {
       try {
         const [view, xml] = await Promise.all([api.documents.get(55, id), api.documents.xml(55, id)]);
         const draft = readDraft(xml);
+        const devolucao = draft.finalidade === 4 && draft.nfeReferenciada.length > 0;
         const itens: ItemRow[] = [];
         for (const i of draft.itens) {
           const found = await api.products.list({ q: i.codigo, limit: 10 });
           const product = found.data.find((p) => p.cProd === i.codigo) ?? null;
+          const quantidade = i.quantidade.replace(/\.?0+$/, '').replace('.', ',');
+          const valorDesconto = i.valorDesconto === null ? '' : i.valorDesconto.replace('.', ',');
           itens.push({
             key: ++rowKey,
             product,
             codigo: i.codigo,
             descricao: product?.xProd ?? i.codigo,
-            quantidade: i.quantidade.replace(/\.?0+$/, '').replace('.', ','),
+            quantidade,
             valorUnitario: i.valorUnitario.replace(/(\.\d\d\d*?)0+$/, '$1').replace('.', ','),
-            valorDesconto: i.valorDesconto === null ? '' : i.valorDesconto.replace('.', ','),
+            valorDesconto,
             cfop: i.cfop,
+            loaded: devolucao ? { quantidade, valorDesconto } : null,
           });
         }
         let customer: CustomerView | null = null;
@@ -131,6 +154,7 @@ export function NfeForm(props: { id: string | null }) {
         setNumber(view.numero);
         setForm({
           naturezaOperacao: draft.naturezaOperacao,
+          tipoOperacao: draft.tipoOperacao,
           finalidade: draft.finalidade,
           nfeReferenciada: draft.nfeReferenciada,
           customer,
@@ -189,6 +213,8 @@ export function NfeForm(props: { id: string | null }) {
   }, [form]);
 
   const devolution = form.finalidade === 4;
+  // The freight of a devolução is the sale's, prorated item by item by the service.
+  const proratedFreight = devolution && form.nfeReferenciada.length > 0;
   const set = <K extends keyof FormState>(k: K, v: FormState[K]) => setForm((f) => ({ ...f, [k]: v }));
   const setItem = (key: number, changes: Partial<ItemRow>) =>
     setForm((f) => ({ ...f, itens: f.itens.map((i) => (i.key === key ? { ...i, ...changes } : i)) }));
@@ -212,6 +238,7 @@ export function NfeForm(props: { id: string | null }) {
           valorUnitario: p.vUnCom.replace(/(\.\d\d\d*?)0+$/, '$1').replace('.', ','),
           valorDesconto: '',
           cfop: null,
+          loaded: null,
         },
       ],
     }));
@@ -222,12 +249,17 @@ export function NfeForm(props: { id: string | null }) {
   const payload = (): NfeDraftPayload => {
     const body: NfeDraftPayload = {
       naturezaOperacao: form.naturezaOperacao,
+      tipoOperacao: form.tipoOperacao,
       finalidade: form.finalidade,
       itens: form.itens.map((i) => ({
-        ...(i.product !== null ? { productId: i.product.id } : { codigo: i.codigo }),
+        ...(i.product !== null ? { productId: i.product.id } : {}),
+        // A devolução item names the sold item by its code; its discount is prorated by the service.
+        ...(i.product === null || i.loaded !== null ? { codigo: i.codigo } : {}),
         quantidade: apiDecimal(i.quantidade),
         valorUnitario: apiDecimal(i.valorUnitario),
-        ...(i.valorDesconto.trim() === '' ? {} : { valorDesconto: apiDecimal(i.valorDesconto) }),
+        ...(i.valorDesconto.trim() === '' || i.loaded !== null
+          ? {}
+          : { valorDesconto: apiDecimal(i.valorDesconto) }),
         ...(i.cfop === null ? {} : { cfop: i.cfop }),
       })),
     };
@@ -240,7 +272,7 @@ export function NfeForm(props: { id: string | null }) {
         valor: apiDecimal(p.valor),
         ...(p.forma === '99' ? { descricao: 'Outros' } : {}),
       }));
-    if (form.valorFrete.trim() !== '') body.valorFrete = apiDecimal(form.valorFrete);
+    if (form.valorFrete.trim() !== '' && !proratedFreight) body.valorFrete = apiDecimal(form.valorFrete);
     if (form.informacoesAdicionais.trim() !== '')
       body.informacoesAdicionais = form.informacoesAdicionais.trim();
     return body;
@@ -412,16 +444,27 @@ export function NfeForm(props: { id: string | null }) {
                   <td>
                     <input
                       className="num"
-                      value={row.valorDesconto}
+                      value={
+                        row.loaded === null
+                          ? row.valorDesconto
+                          : formatScaled(itemDiscount(row), SCALE.money).replace('.', ',')
+                      }
                       onChange={(e) => setItem(row.key, { valorDesconto: e.target.value })}
                       aria-label={`Desconto do item ${i + 1}`}
                       inputMode="decimal"
+                      readOnly={row.loaded !== null}
+                      title={row.loaded !== null ? 'Proporcional ao desconto da venda' : undefined}
                     />
                     {itemErr(i, 'valorDesconto') !== undefined ? (
                       <span className="field-error">{itemErr(i, 'valorDesconto')}</span>
                     ) : null}
                   </td>
-                  <td className="mono">{row.cfop ?? '(perfil)'}</td>
+                  <td className="mono">
+                    {row.cfop ?? '(perfil)'}
+                    {itemErr(i, 'cfop') !== undefined ? (
+                      <span className="field-error">{itemErr(i, 'cfop')}</span>
+                    ) : null}
+                  </td>
                   <td className="num">{brl(itemTotal(row))}</td>
                   <td>
                     <button
@@ -537,6 +580,8 @@ export function NfeForm(props: { id: string | null }) {
                 onChange={(e) => set('valorFrete', e.target.value)}
                 inputMode="decimal"
                 aria-label="Frete"
+                readOnly={proratedFreight}
+                title={proratedFreight ? 'Proporcional ao frete da venda' : undefined}
               />
             </Field>
           </div>
@@ -570,7 +615,7 @@ export function NfeForm(props: { id: string | null }) {
               action.error,
               Object.keys(f).filter(
                 (k) =>
-                  /^itens\[\d+\]\.(quantidade|valorUnitario|valorDesconto|productId|fiscalProfileId)$/.test(
+                  /^itens\[\d+\]\.(quantidade|valorUnitario|valorDesconto|productId|fiscalProfileId|cfop)$/.test(
                     k,
                   ) ||
                   /^pagamentos(\[\d+\]\.(forma|valor))?$/.test(k) ||

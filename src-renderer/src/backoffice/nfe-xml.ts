@@ -3,6 +3,8 @@
 
 export interface DraftContent {
   naturezaOperacao: string;
+  /** tpNF: 0 entrada (a devolução), 1 saída. */
+  tipoOperacao: 0 | 1;
   finalidade: 1 | 2 | 3 | 4;
   nfeReferenciada: string[];
   destDoc: string | null;
@@ -62,6 +64,7 @@ export function readDraft(xml: string): DraftContent {
   const frete = text(tot, 'vFrete');
   return {
     naturezaOperacao: text(ide, 'natOp') ?? 'VENDA',
+    tipoOperacao: text(ide, 'tpNF') === '0' ? 0 : 1,
     finalidade: (fin >= 1 && fin <= 4 ? fin : 1) as DraftContent['finalidade'],
     nfeReferenciada: refs,
     destDoc: text(dest, 'CNPJ') ?? text(dest, 'CPF'),
