@@ -3,6 +3,7 @@
 // and is authorized too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.ts';
+import { SP_CONTRIBUTOR } from './fiscal-helpers.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -21,19 +22,7 @@ const day = (days: number) =>
 
 const sale = () => ({
   naturezaOperacao: 'Venda de mercadoria',
-  customer: {
-    cnpj: '11222333000181',
-    nome: 'Mercado Central Ltda',
-    ie: '110042490114',
-    endereco: {
-      logradouro: 'Rua B',
-      numero: '2',
-      bairro: 'Centro',
-      codigoMunicipio: '3550308',
-      uf: 'SP',
-      cep: '01000000',
-    },
-  },
+  customer: SP_CONTRIBUTOR,
   itens: [
     {
       codigo: 'A1',

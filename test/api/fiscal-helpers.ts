@@ -1,5 +1,6 @@
 // Shared pieces of the fiscal API tests (operation rules, registration, ICMS): the error body of a refused
-// request, fresh valid CNPJs, a plain Simples Nacional item and the upload of a test A1 for a company.
+// request, fresh valid CNPJs, a plain Simples Nacional item, an SP contributor recipient and the upload of a
+// test A1 for a company.
 import { generateTestA1 } from '../../src-main/fiscal/certificate.ts';
 import { cnpjCheckDigits } from '../../src-shared/tax-ids.ts';
 import type { Harness, TestResponse } from './harness.ts';
@@ -34,6 +35,21 @@ export const SIMPLES_ITEM = {
   valor_unitario: '5.00',
   cfop: '5102',
   tributacao: { ICMS: { orig: 0, CSOSN: '102' }, PIS: { CST: '49' }, COFINS: { CST: '49' } },
+};
+
+/** An ICMS contributor in São Paulo (the emitter's state): the recipient of the intrastate NF-e tests. */
+export const SP_CONTRIBUTOR = {
+  cnpj: '11222333000181',
+  nome: 'Mercado Central Ltda',
+  ie: '110042490114',
+  endereco: {
+    logradouro: 'Rua B',
+    numero: '2',
+    bairro: 'Centro',
+    codigoMunicipio: '3550308',
+    uf: 'SP',
+    cep: '01000000',
+  },
 };
 
 /** Uploads a fresh test A1 for `cnpj` as the company's certificate; returns the answer (201 when stored). */

@@ -3,6 +3,7 @@
 // DANFCe and the ESC/POS receipt print it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.ts';
+import { SP_CONTRIBUTOR } from './fiscal-helpers.ts';
 import { pdfFile, pdfText } from '../fixtures/outputs/pdf-tools.ts';
 import { SHIPPED_CODES } from '../fixtures/ncm.ts';
 
@@ -142,19 +143,7 @@ describe('IBPT table import', () => {
       json: {
         naturezaOperacao: 'Venda de mercadoria',
         informacoesAdicionais: 'Pedido 77',
-        customer: {
-          cnpj: '11222333000181',
-          nome: 'Mercado Central Ltda',
-          ie: '110042490114',
-          endereco: {
-            logradouro: 'Rua B',
-            numero: '2',
-            bairro: 'Centro',
-            codigoMunicipio: '3550308',
-            uf: 'SP',
-            cep: '01000000',
-          },
-        },
+        customer: SP_CONTRIBUTOR,
         itens: [
           {
             codigo: 'C1',
