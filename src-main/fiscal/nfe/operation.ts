@@ -3,7 +3,7 @@
 import { cents, formatCents, sum } from '../../../src-shared/money.ts';
 import { ufBySigla } from '../../../src-shared/uf.ts';
 import { formatDateTimeTz } from '../datetime.ts';
-import { cfopRuleBroken, respTecRequirement, type CfopRule } from '../operation-rules.ts';
+import { cfopRuleBroken, nfceCfops, respTecRequirement, type CfopRule } from '../operation-rules.ts';
 import type { NfeModel } from './model.ts';
 
 export interface OperationRejection {
@@ -37,7 +37,7 @@ const CFOP_WHY: Record<CfopRule, (cfop: string, idDest: number) => string> = {
   518: (c) => `CFOP ${c} is an entrada (1/2/3xxx) on a saída note (tipoOperacao 1)`,
   519: (c) => `CFOP ${c} is a saída (5/6/7xxx) on an entrada note (tipoOperacao 0)`,
   725: (c) =>
-    `CFOP ${c} is not allowed on an NFC-e (only 5101, 5102, 5103, 5104, 5115, 5405, 5656, 5667, 5933; an interstate sale is an NF-e)`,
+    `CFOP ${c} is not allowed on an NFC-e (only ${[...nfceCfops()].join(', ')}; an interstate sale is an NF-e)`,
   731: (c, d) => `CFOP ${c} is an operation abroad, but the recipient makes the operation idDest ${d}`,
   732: (c, d) =>
     `CFOP ${c} is interstate (2/6xxx), but the recipient is in the emitter's state (idDest ${d}): use ${c[0] === '6' ? '5' : '1'}${c.slice(1)}`,
