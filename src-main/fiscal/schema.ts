@@ -18,6 +18,7 @@ import type { ErrorDetail, XmlNode } from 'libxml2-wasm';
 import { resourcePath } from '../paths.ts';
 
 export const NFE_NAMESPACE = 'http://www.portalfiscal.inf.br/nfe';
+export const CTE_NAMESPACE = 'http://www.portalfiscal.inf.br/cte';
 
 /**
  * NF-e schema package. PL_010 (NT 2025.002, sped-nfe PL_010_V1.30) carries the IBS/CBS/IS groups and
@@ -26,14 +27,18 @@ export const NFE_NAMESPACE = 'http://www.portalfiscal.inf.br/nfe';
 export type SchemaPackage = 'PL_009' | 'PL_010';
 export const DEFAULT_SCHEMA_PACKAGE: SchemaPackage = 'PL_010';
 
-type Family = 'nfe' | 'evento';
+type Family = 'nfe' | 'evento' | 'cte';
 
 interface SchemaEntry {
   family: Family;
   /** Root file inside the package folder; libxml2 follows its xs:include/xs:import from there. */
   file: string;
-  /** Expected root element (namespace NFE_NAMESPACE). */
+  /** Expected root element (namespace NFE_NAMESPACE, or CTE_NAMESPACE for the `cte` family). */
   root: string;
+}
+
+function namespaceOf(family: Family): string {
+  return family === 'cte' ? CTE_NAMESPACE : NFE_NAMESPACE;
 }
 
 // One entry per document we validate. Events are split by type because the generic envEvento/procEventoNFe
@@ -80,6 +85,10 @@ const SCHEMAS = {
   'procEventoNFe-epec': { family: 'evento', file: 'procEPEC_v1.00.xsd', root: 'procEventoNFe' },
   // The response carries no detEvento, so the generic schema checks all of it.
   retEnvEvento: { family: 'evento', file: 'retEnvEvento_v1.00.xsd', root: 'retEnvEvento' },
+  // CT-e 4.00 (model 57). cte_v4.00.xsd leaves infModal as xs:any, so the road modal is checked on its own
+  // with `cteModalRodoviario` (root rodo) on the extracted group.
+  cte: { family: 'cte', file: 'cte_v4.00.xsd', root: 'CTe' },
+  cteModalRodoviario: { family: 'cte', file: 'cteModalRodoviario_v4.00.xsd', root: 'rodo' },
 } as const satisfies Record<string, SchemaEntry>;
 
 /**
@@ -89,15 +98,20 @@ const SCHEMAS = {
  *   `retConsSitNFe`, `retConsStatServ`, `retInutNFe`;
  * - events: `envEvento-<type>` and `procEventoNFe-<type>` for `cancelamento` (110111), `cancSubst`
  *   (110112), `cce` (110110), `manifestacao` (210200/210210/210220/210240), `epec` (110140), plus the
- *   response `retEnvEvento`.
+ *   response `retEnvEvento`;
+ * - CT-e 4.00: `cte` (CTe) and `cteModalRodoviario` (the rodo group of infModal).
  */
 export type SchemaName = keyof typeof SCHEMAS;
 export const SCHEMA_NAMES = Object.keys(SCHEMAS) as readonly SchemaName[];
 
+// The `package` option names an NF-e package; CT-e has one package in force whichever it is. That is the
+// RTC edition of the 4.00 schemas (sped-cte PL_CTe_400_RTC, updated for NT 2026.002): from January 2026 the
+// authorities validate CT-e against it (IBSCBS group in imp, alphanumeric CNPJ in TCnpj), and a CT-e without
+// the optional RTC groups is still valid under it; the pre-RTC PL_CTe_400 rejects both novelties.
 const FOLDERS: Record<SchemaPackage, Record<Family, string>> = {
-  PL_009: { nfe: 'nfe-pl009', evento: 'nfe-eventos' },
+  PL_009: { nfe: 'nfe-pl009', evento: 'nfe-eventos', cte: 'cte-rtc' },
   // PL_010 ships its own event schemas (alphanumeric CNPJ in the event types too).
-  PL_010: { nfe: 'nfe-pl010', evento: 'nfe-pl010' },
+  PL_010: { nfe: 'nfe-pl010', evento: 'nfe-pl010', cte: 'cte-rtc' },
 };
 
 export interface SchemaOptions {
@@ -271,17 +285,19 @@ export function validateXml(
         ],
       };
     }
-    const expected = SCHEMAS[schema].root;
+    const entry: SchemaEntry = SCHEMAS[schema];
+    const expected = entry.root;
+    const namespace = namespaceOf(entry.family);
     const root = doc.root;
     // Needed: every schema also declares the global ds:Signature (xmldsig import), so a bare <Signature>
     // document would otherwise pass as an NFe.
-    if (root.name !== expected || root.namespaceUri !== NFE_NAMESPACE) {
+    if (root.name !== expected || root.namespaceUri !== namespace) {
       const found = root.namespaceUri ? `{${root.namespaceUri}}${root.name}` : root.name;
       return {
         valid: false,
         errors: [
           {
-            message: `Root element '${found}' is not the expected '{${NFE_NAMESPACE}}${expected}' of schema '${schema}'.`,
+            message: `Root element '${found}' is not the expected '{${namespace}}${expected}' of schema '${schema}'.`,
             line: root.line > 0 ? root.line : null,
             field: root.name,
           },

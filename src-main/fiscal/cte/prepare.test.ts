@@ -1,0 +1,250 @@
+// A CT-e 4.00 built from a §2.7 payload validates against the official XSD (libxml2 inside Node and Debian's
+// xmllint), its signature verifies with Debian's xmlsec1, its key is a model 57 key with the right check
+// digit (numeric and alphanumeric CNPJ), and the rules 512, 522 and 529 refuse it with their cStat.
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { accessKeyCheckDigit, buildAccessKey, parseAccessKey } from '../access-key.ts';
+import { schemaPath } from '../schema.ts';
+import { emitter, testCertificate } from '../../../test/fixtures/fiscal.ts';
+import { prepareCte, type CtePrepareContext } from './prepare.ts';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-cte-'));
+
+function writeTemp(xml: string): string {
+  const file = path.join(tmp, `${Math.random().toString(36).slice(2)}.xml`);
+  fs.writeFileSync(file, xml);
+  return file;
+}
+
+function xmlsecVerifies(xml: string): boolean {
+  const run = spawnSync(
+    'xmlsec1',
+    ['--verify', '--insecure', '--id-attr:Id', 'http://www.portalfiscal.inf.br/cte:infCte', writeTemp(xml)],
+    { encoding: 'utf8' },
+  );
+  if (run.error !== undefined) throw run.error;
+  return run.status === 0 && /^OK$/m.test(`${run.stdout}${run.stderr}`);
+}
+
+function xmllintValidates(xml: string): string {
+  try {
+    execFileSync('xmllint', ['--noout', '--schema', schemaPath('cte'), writeTemp(xml)], { stdio: 'pipe' });
+    return 'valid';
+  } catch (error) {
+    return String((error as { stderr?: Buffer }).stderr ?? error);
+  }
+}
+
+/** A real-shaped NF-e key (model 55) of a supplier in SP. */
+function nfeKey(nNF: number): string {
+  return buildAccessKey({
+    cUF: 35,
+    aamm: '2603',
+    cnpjCpf: '11222333000181',
+    mod: 55,
+    serie: 1,
+    nNF,
+    tpEmis: 1,
+    cNF: '40817263',
+  }).chave;
+}
+
+const remetente = {
+  nome: 'Industria Modelo Ltda',
+  cpfCnpj: '11.222.333/0001-81',
+  ie: '111222330446',
+  endereco: {
+    xLgr: 'Rua das Fabricas',
+    nro: '100',
+    xBairro: 'Distrito Industrial',
+    cMun: '3509502',
+    uf: 'SP',
+    cep: '13000000',
+  },
+};
+const destinatario = {
+  nome: 'Comercio & Filhos <ME>',
+  cpfCnpj: '52998224725',
+  endereco: {
+    xLgr: 'Avenida Afonso Pena',
+    nro: '1500',
+    xBairro: 'Centro',
+    cMun: '3106200',
+    uf: 'MG',
+    cep: '30130000',
+  },
+};
+
+function payload(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    customerId: '0b8e7a52-58a4-4f4e-9a51-2d7c3f6f1c11',
+    modal: '01',
+    cfop: '6353',
+    natOp: 'Prestacao de servico de transporte',
+    ufIni: 'SP',
+    xMunIni: 'Campinas',
+    ufFim: 'MG',
+    xMunFim: 'Belo Horizonte',
+    toma: '0',
+    remetente,
+    destinatario,
+    valorTotal: 1250.5,
+    componentesValor: [
+      { nome: 'Frete peso', valor: 1000 },
+      { nome: 'Pedagio', valor: 50.5 },
+      { nome: 'GRIS', valor: 200 },
+    ],
+    docsOriginarios: [nfeKey(101), { chave: nfeKey(102) }],
+    ...overrides,
+  };
+}
+
+function context(overrides: Partial<CtePrepareContext> = {}): CtePrepareContext {
+  return {
+    certificate: testCertificate(),
+    emit: emitter(3),
+    RNTRC: '12345678',
+    tpAmb: 2,
+    serie: 1,
+    nCT: 42,
+    dhEmi: '2026-03-10T09:30:00-03:00',
+    cCT: '10203040',
+    icms: { CST: '00', pICMS: '12.00' },
+    ...overrides,
+  };
+}
+
+describe('prepareCte', () => {
+  it('builds a CT-e that the official XSD accepts (libxml2 and xmllint) and xmlsec1 verifies', () => {
+    const result = prepareCte(payload(), context());
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    const { xml, chave, qrCode } = result.document;
+    expect(xmllintValidates(xml)).toBe('valid');
+    expect(xmlsecVerifies(xml)).toBe(true);
+    expect(xml).toContain(`<infCte Id="CTe${chave}" versao="4.00">`);
+    expect(xml).toContain(
+      '<ICMS00><CST>00</CST><vBC>1250.50</vBC><pICMS>12.00</pICMS><vICMS>150.06</vICMS></ICMS00>',
+    );
+    expect(xml).toContain(
+      '<vPrest><vTPrest>1250.50</vTPrest><vRec>1250.50</vRec><Comp><xNome>Frete peso</xNome>',
+    );
+    expect(xml).toContain(
+      `<infDoc><infNFe><chave>${nfeKey(101)}</chave></infNFe><infNFe><chave>${nfeKey(102)}</chave>`,
+    );
+    expect(xml).toContain('<infModal versaoModal="4.00"><rodo><RNTRC>12345678</RNTRC></rodo></infModal>');
+    expect(xml).toContain('<cMunIni>3509502</cMunIni><xMunIni>Campinas</xMunIni><UFIni>SP</UFIni>');
+    expect(xml).toContain('<xNome>Comercio &amp; Filhos &lt;ME&gt;</xNome>');
+    // SP's own authority publishes the homologação QR page (NT CT-e QR code: chCTe and tpAmb for tpEmis 1).
+    expect(qrCode).toBe(
+      `https://homologacao.nfe.fazenda.sp.gov.br/CTeConsulta/qrCode?chCTe=${chave}&tpAmb=2`,
+    );
+    expect(xml).toContain(
+      `</infCte><infCTeSupl><qrCodCTe>${qrCode.replace('&', '&amp;')}</qrCodCTe></infCTeSupl><Signature`,
+    );
+  });
+
+  it('a tampered CT-e fails xmlsec1', () => {
+    const result = prepareCte(payload(), context());
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    expect(xmlsecVerifies(result.document.xml.replace('<vTPrest>1250.50', '<vTPrest>1250.51'))).toBe(false);
+  });
+
+  it('the key is a model 57 key with the right check digit', () => {
+    const result = prepareCte(payload(), context());
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    const { chave } = result.document;
+    expect(chave).toHaveLength(44);
+    expect(chave.slice(0, 2)).toBe('35');
+    expect(chave.slice(2, 6)).toBe('2603');
+    expect(chave.slice(20, 22)).toBe('57');
+    expect(chave.slice(22, 25)).toBe('001');
+    expect(chave.slice(25, 34)).toBe('000000042');
+    expect(chave.slice(34, 35)).toBe('1');
+    expect(chave.slice(35, 43)).toBe('10203040');
+    expect(Number(chave.slice(43))).toBe(accessKeyCheckDigit(chave.slice(0, 43)));
+    const parsed = parseAccessKey(chave);
+    expect(parsed.ok && parsed.fields.mod).toBe(57);
+    expect(result.document.xml).toContain(`<cDV>${chave.slice(43)}</cDV>`);
+  });
+
+  it('an emitter with an alphanumeric CNPJ gets a valid model 57 key and a valid CT-e', () => {
+    const base = emitter(3);
+    const result = prepareCte(payload(), context({ emit: { ...base, CNPJ: '12ABC34501DE35' } }));
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    const { chave, xml } = result.document;
+    expect(chave.slice(6, 20)).toBe('12ABC34501DE35');
+    expect(chave.slice(20, 22)).toBe('57');
+    expect(Number(chave.slice(43))).toBe(accessKeyCheckDigit(chave.slice(0, 43)));
+    expect(parseAccessKey(chave).ok).toBe(true);
+    expect(xml).toContain('<emit><CNPJ>12ABC34501DE35</CNPJ>');
+    expect(xmllintValidates(xml)).toBe('valid');
+    expect(xmlsecVerifies(xml)).toBe(true);
+  });
+
+  it('writes the ICMS of the service as ICMS45 (CST 40/41) and ICMSSN', () => {
+    const isenta = prepareCte(payload(), context({ icms: { CST: '40' } }));
+    if (!isenta.ok) throw new Error(JSON.stringify(isenta.errors));
+    expect(isenta.document.xml).toContain('<ICMS><ICMS45><CST>40</CST></ICMS45></ICMS>');
+    const naoTributada = prepareCte(payload(), context({ icms: { CST: '41' } }));
+    if (!naoTributada.ok) throw new Error(JSON.stringify(naoTributada.errors));
+    expect(naoTributada.document.xml).toContain('<ICMS45><CST>41</CST></ICMS45>');
+    const simples = prepareCte(payload(), context({ emit: emitter(1), icms: undefined }));
+    if (!simples.ok) throw new Error(JSON.stringify(simples.errors));
+    expect(simples.document.xml).toContain('<ICMSSN><CST>90</CST><indSN>1</indSN></ICMSSN>');
+    expect(xmllintValidates(simples.document.xml)).toBe('valid');
+  });
+
+  it('512: valorTotal differs from the sum of componentesValor', () => {
+    const result = prepareCte(payload({ valorTotal: 1250.49 }), context());
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.stage).toBe('payload');
+    expect(result.errors).toEqual([expect.objectContaining({ field: 'valorTotal', cStat: '512' })]);
+  });
+
+  it('522: the CFOP does not match intra/interstate', () => {
+    const interstateAs5 = prepareCte(payload({ cfop: '5353' }), context());
+    expect(!interstateAs5.ok && interstateAs5.errors).toEqual([
+      expect.objectContaining({ field: 'cfop', cStat: '522' }),
+    ]);
+    const intraAs6 = prepareCte(payload({ ufFim: 'SP', xMunFim: 'Sao Paulo', cfop: '6353' }), context());
+    expect(!intraAs6.ok && intraAs6.errors).toEqual([
+      expect.objectContaining({ field: 'cfop', cStat: '522' }),
+    ]);
+    const intra = prepareCte(payload({ ufFim: 'SP', xMunFim: 'Sao Paulo', cfop: '5353' }), context());
+    expect(intra.ok).toBe(true);
+  });
+
+  it('529: an absent or malformed referenced NF-e key', () => {
+    const bad = nfeKey(101).slice(0, 43) + String((Number(nfeKey(101).slice(43)) + 1) % 10);
+    const malformed = prepareCte(payload({ docsOriginarios: [nfeKey(101), bad, '123', {}] }), context());
+    expect(!malformed.ok && malformed.errors).toEqual([
+      expect.objectContaining({ field: 'docsOriginarios[1]', cStat: '529' }),
+      expect.objectContaining({ field: 'docsOriginarios[2]', cStat: '529' }),
+      expect.objectContaining({ field: 'docsOriginarios[3]', cStat: '529' }),
+    ]);
+    const absent = prepareCte(payload({ docsOriginarios: [] }), context());
+    expect(!absent.ok && absent.errors).toEqual([
+      expect.objectContaining({ field: 'docsOriginarios', cStat: '529' }),
+    ]);
+  });
+
+  it('reports every fault at once, before anything is signed', () => {
+    const result = prepareCte(payload({ valorTotal: 1, cfop: '5353', docsOriginarios: [] }), context());
+    expect(!result.ok && result.errors.map((e) => e.cStat)).toEqual(['512', '522', '529']);
+  });
+
+  it('refuses a payload that breaks the §2.7 contract with the field path', () => {
+    const result = prepareCte(
+      payload({ customerId: 'x', componentesValor: [{ nome: 'Frete', valor: -1 }] }),
+      context(),
+    );
+    expect(!result.ok && result.errors.map((e) => e.field)).toEqual([
+      'customerId',
+      'componentesValor[0].valor',
+    ]);
+  });
+});
