@@ -1,11 +1,14 @@
 // Business rules checked before a CT-e is signed, so the authority never sees a document it would refuse.
 // Each fault carries the rejection code the authority would answer with.
 //
-// The rejection texts: the sped-cte cstat.json of the reference data holds, for 512, 522 and 529, the NF-e
-// texts ("CNPJ do Local de Retirada inválido", "CFOP de Operação Estadual e UF emitente difere da UF
-// remetente...", "NCM de informação obrigatória...") — that file is a copy of the NF-e table from 2017, not
-// the CT-e MOC's. The texts below describe the CT-e rule and are to be replaced by the MOC CT-e 4.00
-// wording once a CT-e cStat table is part of the reference data.
+// The codes are the specification's (§7, "CT-e rejections": 512 total differs from the sum of
+// componentesValor, 522 invalid CFOP, 529 invalid or nonexistent referenced NF-e key). Their texts are not
+// official yet: the sped-cte cstat.json of the reference data gives, for these three codes, NF-e texts
+// ("CNPJ do Local de Retirada inválido", "CFOP de Operação Estadual e UF emitente difere da UF remetente...",
+// "NCM de informação obrigatória...") because that file is the NF-e table of 2017, and a public transcription
+// of the MOC CT-e validation rules (katrid/brasil, brasil/dfe/cte/rejections.py) lists other codes for these
+// checks (519/676 CFOP, 843 transported NF-e key). The texts below say the specification's rule in the
+// authority's style; replace them, and check the codes, once the MOC CT-e 4.00 table is in the reference data.
 import { isValidAccessKey } from '../access-key.ts';
 import type { ErrorDetail } from '../../../src-shared/contracts/errors.ts';
 
