@@ -247,4 +247,21 @@ describe('prepareCte', () => {
       'componentesValor[0].valor',
     ]);
   });
+  it('the taker without IE is a non-contributor (indIEToma 9) and remetente with IE a contributor (1)', () => {
+    const dest = prepareCte(payload({ toma: '3' }), context());
+    if (!dest.ok) throw new Error(JSON.stringify(dest.errors));
+    expect(dest.document.xml).toContain('<indIEToma>9</indIEToma><toma3><toma>3</toma></toma3>');
+    const rem = prepareCte(payload({ toma: '0' }), context());
+    if (!rem.ok) throw new Error(JSON.stringify(rem.errors));
+    expect(rem.document.xml).toContain('<indIEToma>1</indIEToma><toma3><toma>0</toma></toma3>');
+  });
+
+  it('checks the rodo group against the road modal schema (RNTRC: 8 digits or ISENTO)', () => {
+    expect(prepareCte(payload(), context({ RNTRC: 'ISENTO' })).ok).toBe(true);
+    const result = prepareCte(payload(), context({ RNTRC: '1234' }));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.stage).toBe('schema');
+    expect(result.errors.map((e) => e.field)).toEqual(['infModal/rodo/RNTRC']);
+  });
 });
