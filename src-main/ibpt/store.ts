@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/client.ts';
+import type { IbptTablesTable } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import { MIN_COMPLETE_NCM_TABLE } from '../reference/ncm.ts';
 import { storeNcmTable } from '../reference/ncm-store.ts';
@@ -75,20 +76,7 @@ export async function activeIbpt(db: Db, companyId: string): Promise<IbptLookup 
   return lookup;
 }
 
-function view(
-  row: {
-    id: string;
-    uf: string;
-    versao: string;
-    chave: string;
-    fonte: string;
-    vigencia_inicio: string;
-    vigencia_fim: string;
-    quantidade: number;
-    imported_at: string;
-  },
-  today: string,
-): IbptTableView {
+function view(row: Omit<IbptTablesTable, 'company_id'>, today: string): IbptTableView {
   return {
     id: row.id,
     uf: row.uf,
