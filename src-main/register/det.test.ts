@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parseOutputDocument } from '../outputs/model.ts';
 import { signedNote } from '../../test/fixtures/outputs/notes.ts';
 import { itemsOfXml } from './det.ts';
+import { SP_CONTRIBUTOR } from '../../test/api/fiscal-helpers.ts';
 
 const fixtures = path.resolve(import.meta.dirname, '../../test/fixtures/escpos');
 const samples = path.resolve(import.meta.dirname, '../../../shared/reference/samples');
@@ -45,19 +46,7 @@ describe('itemsOfXml', () => {
   it('reads escaped names, discounts, freight, insurance and other charges per item exactly', () => {
     const xml = signedNote(55, {
       naturezaOperacao: 'Venda de mercadoria',
-      customer: {
-        cnpj: '11222333000181',
-        nome: 'Mercado Central Ltda',
-        ie: '110042490114',
-        endereco: {
-          logradouro: 'Rua B',
-          numero: '2',
-          bairro: 'Centro',
-          codigoMunicipio: '3550308',
-          uf: 'SP',
-          cep: '01000000',
-        },
-      },
+      customer: SP_CONTRIBUTOR,
       itens: [
         {
           codigo: 'A&B<1>',

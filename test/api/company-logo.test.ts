@@ -8,6 +8,7 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cnpjCheckDigits } from '../../src-shared/tax-ids.ts';
 import { companyBody, startHarness, type Harness } from './harness.ts';
+import { SP_CONTRIBUTOR } from './fiscal-helpers.ts';
 
 let h: Harness;
 let work: string;
@@ -97,19 +98,7 @@ describe('company logo', () => {
     const draft = await h.request('POST', `/v1/nfe?companyId=${h.companyId}`, {
       json: {
         naturezaOperacao: 'Venda de mercadoria',
-        customer: {
-          cnpj: '11222333000181',
-          nome: 'Mercado Central Ltda',
-          ie: '110042490114',
-          endereco: {
-            logradouro: 'Rua B',
-            numero: '2',
-            bairro: 'Centro',
-            codigoMunicipio: '3550308',
-            uf: 'SP',
-            cep: '01000000',
-          },
-        },
+        customer: SP_CONTRIBUTOR,
         itens: [cafe],
         pagamentos: [{ forma: '15', valor: '18.90' }],
       },

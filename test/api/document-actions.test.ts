@@ -2,6 +2,7 @@
 // sandbox authority (real HTTPS + mTLS), on a manual clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.ts';
+import { SP_CONTRIBUTOR } from './fiscal-helpers.ts';
 
 let h: Harness;
 
@@ -16,19 +17,7 @@ const item = (codigo: string, cfop: string, quantidade = 2, valor = '3.50') => (
   cfop,
   tributacao: taxes,
 });
-const customer = {
-  cnpj: '11222333000181',
-  nome: 'Mercado Central Ltda',
-  ie: '110042490114',
-  endereco: {
-    logradouro: 'Rua B',
-    numero: '2',
-    bairro: 'Centro',
-    codigoMunicipio: '3550308',
-    uf: 'SP',
-    cep: '01000000',
-  },
-};
+const customer = SP_CONTRIBUTOR;
 const nfe = (itens = [item('A1', '5102')], valor = '7.00') => ({
   naturezaOperacao: 'Venda de mercadoria',
   customer,

@@ -9,6 +9,7 @@ import { startHarness, type Harness } from './harness.ts';
 import { documentsRepository } from '../../src-main/documents/repository.ts';
 import { outputDocumentOf } from '../../src-main/outputs/document.ts';
 import { buildNfceReceipt, decodeEscpos } from '../../src-main/outputs/escpos/index.ts';
+import { SP_CONTRIBUTOR } from './fiscal-helpers.ts';
 
 let h: Harness;
 let work: string;
@@ -48,19 +49,7 @@ beforeAll(async () => {
   const draft = await h.request('POST', `/v1/nfe?companyId=${h.companyId}`, {
     json: {
       naturezaOperacao: 'Venda de mercadoria',
-      customer: {
-        cnpj: '11222333000181',
-        nome: 'Mercado Central Ltda',
-        ie: '110042490114',
-        endereco: {
-          logradouro: 'Rua B',
-          numero: '2',
-          bairro: 'Centro',
-          codigoMunicipio: '3550308',
-          uf: 'SP',
-          cep: '01000000',
-        },
-      },
+      customer: SP_CONTRIBUTOR,
       itens: [item('A1', 'Produto A1', '7.00')],
       pagamentos: [{ forma: '15', valor: '7.00' }],
     },

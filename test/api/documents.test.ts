@@ -1,6 +1,7 @@
 // /v1/nfe and /v1/nfce against the running service and its embedded sandbox authority (real HTTPS + mTLS).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.ts';
+import { SP_CONTRIBUTOR } from './fiscal-helpers.ts';
 
 let h: Harness;
 const item = {
@@ -16,19 +17,7 @@ const item = {
 const nfce = { itens: [item], pagamentos: [{ metodo: 'dinheiro', valor: '10.00' }] };
 const nfe = {
   naturezaOperacao: 'Venda de mercadoria',
-  customer: {
-    cnpj: '11222333000181',
-    nome: 'Mercado Central Ltda',
-    ie: '110042490114',
-    endereco: {
-      logradouro: 'Rua B',
-      numero: '2',
-      bairro: 'Centro',
-      codigoMunicipio: '3550308',
-      uf: 'SP',
-      cep: '01000000',
-    },
-  },
+  customer: SP_CONTRIBUTOR,
   itens: [{ ...item, cfop: '5102' }],
   pagamentos: [{ forma: '15', valor: '7.00' }],
 };

@@ -2,6 +2,7 @@
 // numbers, and every number below the series' next one is a document, a void, or listed to be voided.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.ts';
+import { SP_CONTRIBUTOR } from './fiscal-helpers.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -18,19 +19,7 @@ function req(...args: Parameters<Harness['request']>) {
 
 const nfe = {
   naturezaOperacao: 'Venda de mercadoria',
-  customer: {
-    cnpj: '11222333000181',
-    nome: 'Mercado Central Ltda',
-    ie: '110042490114',
-    endereco: {
-      logradouro: 'Rua B',
-      numero: '2',
-      bairro: 'Centro',
-      codigoMunicipio: '3550308',
-      uf: 'SP',
-      cep: '01000000',
-    },
-  },
+  customer: SP_CONTRIBUTOR,
   itens: [
     {
       codigo: 'A1',

@@ -10,6 +10,7 @@ import { formatDateTimeTz } from '../../src-main/fiscal/datetime.ts';
 import { eventTables } from '../../src-main/documents/events-service.ts';
 import type { NumberVoidsTable } from '../../src-main/documents/inutilizar.ts';
 import { companyBody, startHarness, type Harness } from './harness.ts';
+import { SP_CONTRIBUTOR } from './fiscal-helpers.ts';
 
 let h: Harness;
 
@@ -40,19 +41,7 @@ const item = (codigo: string, valor: string) => ({
 });
 const nfe = (valor: string) => ({
   naturezaOperacao: 'Venda de mercadoria',
-  customer: {
-    cnpj: '11222333000181',
-    nome: 'Mercado Central Ltda',
-    ie: '110042490114',
-    endereco: {
-      logradouro: 'Rua B',
-      numero: '2',
-      bairro: 'Centro',
-      codigoMunicipio: '3550308',
-      uf: 'SP',
-      cep: '01000000',
-    },
-  },
+  customer: SP_CONTRIBUTOR,
   itens: [item('A1', valor)],
   pagamentos: [{ forma: '15', valor }],
 });
