@@ -142,33 +142,27 @@ const tocantinsOld: Format = {
     digitOf(weighted([...d.slice(0, 2), ...d.slice(4, 10)], down(9)), 'standard') === d[10],
 };
 
+/** AC and DF: 13 digits under the state's prefix, two mod-11 check digits over 11 and 12 positions. */
+function thirteenDigits(prefix: RegExp): Format {
+  return {
+    length: 13,
+    prefix,
+    dvs: [
+      { weights: [4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2], rule: 'standard' },
+      { weights: [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2], rule: 'standard' },
+    ],
+  };
+}
+
 /** The formats each UF accepts (a UF with two lists the current one first). */
 const FORMATS: Readonly<Record<UfSigla, readonly Format[]>> = {
-  AC: [
-    {
-      length: 13,
-      prefix: /^01/,
-      dvs: [
-        { weights: [4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2], rule: 'standard' },
-        { weights: [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2], rule: 'standard' },
-      ],
-    },
-  ],
+  AC: [thirteenDigits(/^01/)],
   AL: [{ length: 9, prefix: /^24/, dvs: [{ weights: down(9), rule: 'times10' }] }],
   AP: [amapa],
   AM: [{ length: 9, dvs: [{ weights: down(9), rule: 'am' }] }],
   BA: [bahia(8), bahia(9)],
   CE: [standard9],
-  DF: [
-    {
-      length: 13,
-      prefix: /^07/,
-      dvs: [
-        { weights: [4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2], rule: 'standard' },
-        { weights: [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2], rule: 'standard' },
-      ],
-    },
-  ],
+  DF: [thirteenDigits(/^07/)],
   ES: [standard9],
   GO: [goias],
   MA: [{ ...standard9, prefix: /^12/ }],
