@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { FiscalTaxes } from '../../../src-shared/contracts/catalog.ts';
 import { formatCents, formatScaled, SCALE } from '../../../src-shared/money.ts';
 import { computeTaxes, type ComputedNote } from '../taxes/compute.ts';
-import { item, note, profile, simplesNote } from '../taxes/test-model.ts';
+import { consumerIn, item, note, profile, simplesNote } from '../taxes/test-model.ts';
 import { impostoXml } from './imposto.ts';
 import type { ItemModel, NfeModel } from './model.ts';
 import { totalXml } from './total.ts';
@@ -327,22 +327,7 @@ const VARIANTS: Array<[string, NfeModel]> = [
     note([item(profile({ orig: 0, CST: '00', pICMS: '12', pFCPUFDest: '2' }, FULL), { CFOP: '6102' })], {
       modelo: 55,
       indFinal: 1,
-      dest: {
-        CPF: '12345678909',
-        xNome: 'CONSUMIDOR',
-        indIEDest: 9,
-        enderDest: {
-          xLgr: 'RUA B',
-          nro: '2',
-          xCpl: null,
-          xBairro: 'CENTRO',
-          cMun: '3304557',
-          xMun: 'RIO DE JANEIRO',
-          UF: 'RJ',
-          CEP: '20000000',
-          fone: null,
-        },
-      },
+      dest: consumerIn('RJ'),
     }),
   ],
   [

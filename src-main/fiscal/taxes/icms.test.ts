@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { FiscalTaxes } from '../../../src-shared/contracts/catalog.ts';
 import type { DestModel, ItemModel, NfeModel } from '../nfe/model.ts';
 import { computeTaxes } from './compute.ts';
-import { cents as c, item, note, only, profile, rate as r, simplesNote } from './test-model.ts';
+import { cents as c, consumerIn, item, note, only, profile, rate as r, simplesNote } from './test-model.ts';
 
 function rejected(model: NfeModel) {
   const result = computeTaxes(model);
@@ -16,26 +16,6 @@ function rejected(model: NfeModel) {
 /** The note issued from another UF (the emitter's address moved there). */
 function from(uf: NfeModel['emit']['enderEmit']['UF'], model: NfeModel): NfeModel {
   return { ...model, emit: { ...model.emit, enderEmit: { ...model.emit.enderEmit, UF: uf } } };
-}
-
-/** A non-contributor final consumer (CPF, indIEDest 9) living in `uf`. */
-function consumerIn(uf: NonNullable<DestModel['enderDest']>['UF']): DestModel {
-  return {
-    CPF: '12345678909',
-    xNome: 'CONSUMIDOR',
-    indIEDest: 9,
-    enderDest: {
-      xLgr: 'RUA B',
-      nro: '2',
-      xCpl: null,
-      xBairro: 'CENTRO',
-      cMun: '3304557',
-      xMun: 'RIO DE JANEIRO',
-      UF: uf,
-      CEP: '20000000',
-      fone: null,
-    },
-  };
 }
 
 /** An NF-e from SP to a consumer in `uf` (idDest 2, indFinal 1, indIEDest 9). */

@@ -1,7 +1,7 @@
 // Test-only builders of NfeModel/ItemModel for the tax and imposto tests: a plain 2026 NFC-e sale in SP by a
 // regime-normal emitter, overridden field by field; and the small readers of what computeTaxes makes of one.
 import type { FiscalTaxes } from '../../../src-shared/contracts/catalog.ts';
-import { IBS_CBS_2026_RATES, type ItemModel, type NfeModel } from '../nfe/model.ts';
+import { IBS_CBS_2026_RATES, type DestModel, type ItemModel, type NfeModel } from '../nfe/model.ts';
 import { computeTaxes, type ComputedNote } from './compute.ts';
 
 /** A profile: PIS/COFINS default to CST 07 (operação isenta, PISNT/COFINSNT). */
@@ -119,4 +119,24 @@ export function only(model: NfeModel) {
   const first = n.itens[0];
   if (first === undefined) throw new Error('no item');
   return { n, it: first };
+}
+
+/** A non-contributor final consumer (CPF, indIEDest 9) living in `uf`. */
+export function consumerIn(uf: NonNullable<DestModel['enderDest']>['UF']): DestModel {
+  return {
+    CPF: '12345678909',
+    xNome: 'CONSUMIDOR',
+    indIEDest: 9,
+    enderDest: {
+      xLgr: 'RUA B',
+      nro: '2',
+      xCpl: null,
+      xBairro: 'CENTRO',
+      cMun: '3304557',
+      xMun: 'RIO DE JANEIRO',
+      UF: uf,
+      CEP: '20000000',
+      fone: null,
+    },
+  };
 }
