@@ -2,7 +2,8 @@
 // answered without stack traces or SQL.
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '../../logger.ts';
-import { ApiError } from '../errors.ts';
+import { DomainError } from '../../errors.ts';
+import { ApiError, fromDomainError } from '../errors.ts';
 
 interface BodyParserError {
   type?: string;
@@ -116,11 +117,13 @@ export function errorHandler(logger: Logger) {
     const known =
       error instanceof ApiError
         ? error
-        : (fromBodyParser(error) ??
-          fromMulter(error) ??
-          fromBadPath(error) ??
-          fromMultipartRead(error, req) ??
-          fromOtherClientError(error));
+        : error instanceof DomainError
+          ? fromDomainError(error)
+          : (fromBodyParser(error) ??
+            fromMulter(error) ??
+            fromBadPath(error) ??
+            fromMultipartRead(error, req) ??
+            fromOtherClientError(error));
     const requestId = String(res.locals['requestId'] ?? '');
     // A route may have set its own type (XML, an image) before it failed: the error body is JSON all the same.
     if (!res.headersSent) res.type('application/json');
