@@ -89,6 +89,19 @@ const SCHEMAS = {
   // with `cteModalRodoviario` (root rodo) on the extracted group.
   cte: { family: 'cte', file: 'cte_v4.00.xsd', root: 'CTe' },
   cteModalRodoviario: { family: 'cte', file: 'cteModalRodoviario_v4.00.xsd', root: 'rodo' },
+  // CT-e 4.00 web services: requests, answers and the distributed documents. eventoCTe/procEventoCTe leave
+  // detEvento as xs:any, so each event's own group (evCancCTe, evCCeCTe) is checked on its own.
+  consSitCTe: { family: 'cte', file: 'consSitCTe_v4.00.xsd', root: 'consSitCTe' },
+  consStatServCTe: { family: 'cte', file: 'consStatServCTe_v4.00.xsd', root: 'consStatServCTe' },
+  eventoCTe: { family: 'cte', file: 'eventoCTe_v4.00.xsd', root: 'eventoCTe' },
+  evCancCTe: { family: 'cte', file: 'evCancCTe_v4.00.xsd', root: 'evCancCTe' },
+  evCCeCTe: { family: 'cte', file: 'evCCeCTe_v4.00.xsd', root: 'evCCeCTe' },
+  retCTe: { family: 'cte', file: 'retCTe_v4.00.xsd', root: 'retCTe' },
+  retConsSitCTe: { family: 'cte', file: 'retConsSitCTe_v4.00.xsd', root: 'retConsSitCTe' },
+  retConsStatServCTe: { family: 'cte', file: 'retConsStatServCTe_v4.00.xsd', root: 'retConsStatServCTe' },
+  retEventoCTe: { family: 'cte', file: 'retEventoCTe_v4.00.xsd', root: 'retEventoCTe' },
+  procCTe: { family: 'cte', file: 'procCTe_v4.00.xsd', root: 'cteProc' },
+  procEventoCTe: { family: 'cte', file: 'procEventoCTe_v4.00.xsd', root: 'procEventoCTe' },
 } as const satisfies Record<string, SchemaEntry>;
 
 /**
@@ -99,7 +112,9 @@ const SCHEMAS = {
  * - events: `envEvento-<type>` and `procEventoNFe-<type>` for `cancelamento` (110111), `cancSubst`
  *   (110112), `cce` (110110), `manifestacao` (210200/210210/210220/210240), `epec` (110140), plus the
  *   response `retEnvEvento`;
- * - CT-e 4.00: `cte` (CTe) and `cteModalRodoviario` (the rodo group of infModal).
+ * - CT-e 4.00: `cte` (CTe) and `cteModalRodoviario` (the rodo group of infModal); the web services'
+ *   `consSitCTe`, `consStatServCTe`, `eventoCTe` with the event groups `evCancCTe` and `evCCeCTe`, the answers
+ *   `retCTe`, `retConsSitCTe`, `retConsStatServCTe`, `retEventoCTe`, and `procCTe` (cteProc), `procEventoCTe`.
  */
 export type SchemaName = keyof typeof SCHEMAS;
 export const SCHEMA_NAMES = Object.keys(SCHEMAS) as readonly SchemaName[];
