@@ -3,9 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { UFS, type UfSigla } from '../../src-shared/uf.ts';
 import { authorizerFor, resolveEndpoint, svcFor } from './endpoints.ts';
-import { SERVICE_WSDL, type AuthorityService, type ContingencyMode } from './types.ts';
+import { isCteService, SERVICE_WSDL, type AuthorityService, type ContingencyMode } from './types.ts';
 
-const SERVICES = Object.keys(SERVICE_WSDL) as AuthorityService[];
+// The NF-e services: CT-e ones resolve through resolveCteEndpoint (cte/endpoints.test.ts).
+const SERVICES = (Object.keys(SERVICE_WSDL) as AuthorityService[]).filter((s) => !isCteService(s));
 const q = (
   uf: UfSigla,
   tpAmb: 1 | 2,

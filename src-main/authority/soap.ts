@@ -1,6 +1,6 @@
-// SOAP 1.2 envelopes of the NF-e web services: the message goes in `nfeDadosMsg` in the service's WSDL
-// namespace, the action in the Content-Type header (MOC 7.0 §3.1, "Padrão de Mensagens").
-import { SERVICE_WSDL, type AuthorityService } from './types.ts';
+// SOAP 1.2 envelopes of the NF-e and CT-e web services: the message goes in `nfeDadosMsg` / `cteDadosMsg` in
+// the service's WSDL namespace, the action in the Content-Type header (MOC 7.0 §3.1, MOC CT-e 4.00 §3).
+import { isCteService, SERVICE_WSDL, type AuthorityService } from './types.ts';
 
 export const SOAP12_NAMESPACE = 'http://www.w3.org/2003/05/soap-envelope';
 
@@ -13,26 +13,43 @@ export function soapContentType(service: AuthorityService): string {
   return `application/soap+xml; charset=utf-8; action="${soapAction(service)}"`;
 }
 
+/** The element that carries the request message: `cteDadosMsg` for CT-e services, `nfeDadosMsg` otherwise. */
+export function requestWrapper(service: AuthorityService): 'nfeDadosMsg' | 'cteDadosMsg' {
+  return isCteService(service) ? 'cteDadosMsg' : 'nfeDadosMsg';
+}
+
 /**
- * The request envelope. `message` is the signed XML, inserted byte for byte. NFeDistribuicaoDFe wraps the
- * message one level deeper, in `nfeDistDFeInteresse`, as its WSDL says.
+ * The element that carries the answer: `nfeResultMsg` for NF-e 4.00, `nfeDistDFeInteresseResult` for the
+ * distribution, and `<operation>Result` for CT-e 4.00 (cteRecepcaoResult, cteConsultaCTResult, ...).
+ */
+export function responseWrapper(service: AuthorityService): string {
+  if (isCteService(service)) return `${SERVICE_WSDL[service].operation}Result`;
+  return service === 'NFeDistribuicaoDFe' ? 'nfeDistDFeInteresseResult' : 'nfeResultMsg';
+}
+
+/**
+ * The request envelope. `message` is the signed XML, inserted byte for byte (for CTeRecepcaoSincV4, the
+ * base64 text of the gzipped CTe). NFeDistribuicaoDFe wraps the message one level deeper, in
+ * `nfeDistDFeInteresse`, as its WSDL says.
  */
 export function wrapRequest(service: AuthorityService, message: string): string {
   const { namespace, operation } = SERVICE_WSDL[service];
+  const wrapper = requestWrapper(service);
   const body =
     service === 'NFeDistribuicaoDFe'
       ? `<${operation} xmlns="${namespace}"><nfeDadosMsg>${message}</nfeDadosMsg></${operation}>`
-      : `<nfeDadosMsg xmlns="${namespace}">${message}</nfeDadosMsg>`;
+      : `<${wrapper} xmlns="${namespace}">${message}</${wrapper}>`;
   return `<?xml version="1.0" encoding="utf-8"?><soap12:Envelope xmlns:soap12="${SOAP12_NAMESPACE}"><soap12:Body>${body}</soap12:Body></soap12:Envelope>`;
 }
 
-/** The answer envelope: the result goes in `nfeResultMsg` (`nfeDistDFeInteresseResult` for distribution). */
+/** The answer envelope: the result goes in the service's result element (responseWrapper). */
 export function wrapResponse(service: AuthorityService, message: string): string {
   const { namespace, operation } = SERVICE_WSDL[service];
+  const wrapper = responseWrapper(service);
   const body =
     service === 'NFeDistribuicaoDFe'
       ? `<${operation}Response xmlns="${namespace}"><${operation}Result>${message}</${operation}Result></${operation}Response>`
-      : `<nfeResultMsg xmlns="${namespace}">${message}</nfeResultMsg>`;
+      : `<${wrapper} xmlns="${namespace}">${message}</${wrapper}>`;
   return `<?xml version="1.0" encoding="utf-8"?><soap12:Envelope xmlns:soap12="${SOAP12_NAMESPACE}"><soap12:Body>${body}</soap12:Body></soap12:Envelope>`;
 }
 
@@ -49,10 +66,7 @@ export function soapFault(code: 'Sender' | 'Receiver', reason: string): string {
  * Extracts the inner message of a request or response envelope as the exact bytes it was sent with, so
  * signed content survives untouched. Returns null when the envelope has no such element.
  */
-export function unwrapMessage(
-  envelope: string,
-  wrapper: 'nfeDadosMsg' | 'nfeResultMsg' | 'nfeDistDFeInteresseResult',
-): string | null {
+export function unwrapMessage(envelope: string, wrapper: string): string | null {
   const open = new RegExp(`<(?:[A-Za-z_][\\w.-]*:)?${wrapper}(?:\\s[^>]*)?>`);
   const match = open.exec(envelope);
   if (match === null) return null;

@@ -1,5 +1,5 @@
 // Names shared by the authority client, the endpoint tables and the sandbox authority: the NF-e 4.00 web
-// services (MOC 7.0 §3 and the WSDLs of the Portal Nacional da NF-e).
+// services (MOC 7.0 §3 and the WSDLs of the Portal Nacional da NF-e) and the CT-e 4.00 ones (MOC CT-e 4.00).
 import type { UfSigla } from '../../src-shared/uf.ts';
 
 export type AuthorityService =
@@ -9,7 +9,24 @@ export type AuthorityService =
   | 'NFeStatusServico4'
   | 'NFeRecepcaoEvento4'
   | 'NFeInutilizacao4'
-  | 'NFeDistribuicaoDFe';
+  | 'NFeDistribuicaoDFe'
+  | CteService;
+
+/**
+ * CT-e 4.00 web services (model 57). There is no CT-e 4.00 number-voiding service (see docs/cte.md) and no
+ * asynchronous lot: CTeRecepcaoSincV4 takes one gzipped CT-e and answers with its protocol.
+ */
+export type CteService = 'CTeRecepcaoSincV4' | 'CTeConsultaV4' | 'CTeStatusServicoV4' | 'CTeRecepcaoEventoV4';
+export const CTE_SERVICES: readonly CteService[] = [
+  'CTeRecepcaoSincV4',
+  'CTeConsultaV4',
+  'CTeStatusServicoV4',
+  'CTeRecepcaoEventoV4',
+];
+
+export function isCteService(service: AuthorityService): service is CteService {
+  return (CTE_SERVICES as readonly string[]).includes(service);
+}
 
 /** Where a request goes: the UF's own authority, or one of the two virtual contingency authorities. */
 export type ContingencyMode = 'normal' | 'SVC-AN' | 'SVC-RS';
@@ -43,6 +60,23 @@ export const SERVICE_WSDL: Readonly<Record<AuthorityService, { namespace: string
   NFeDistribuicaoDFe: {
     namespace: 'http://www.portalfiscal.inf.br/nfe/wsdl/NFeDistribuicaoDFe',
     operation: 'nfeDistDFeInteresse',
+  },
+  // CT-e 4.00 WSDLs (methods as in sped-cte's wscte_4.00_mod57.xml and ACBr's CT-e services).
+  CTeRecepcaoSincV4: {
+    namespace: 'http://www.portalfiscal.inf.br/cte/wsdl/CTeRecepcaoSincV4',
+    operation: 'cteRecepcao',
+  },
+  CTeConsultaV4: {
+    namespace: 'http://www.portalfiscal.inf.br/cte/wsdl/CTeConsultaV4',
+    operation: 'cteConsultaCT',
+  },
+  CTeStatusServicoV4: {
+    namespace: 'http://www.portalfiscal.inf.br/cte/wsdl/CTeStatusServicoV4',
+    operation: 'cteStatusServicoCT',
+  },
+  CTeRecepcaoEventoV4: {
+    namespace: 'http://www.portalfiscal.inf.br/cte/wsdl/CTeRecepcaoEventoV4',
+    operation: 'cteRecepcaoEvento',
   },
 };
 

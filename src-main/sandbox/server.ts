@@ -7,7 +7,7 @@ import type { TLSSocket } from 'node:tls';
 import { randomBytes, timingSafeEqual, X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import nodePath from 'node:path';
-import { soapAction, soapFault, unwrapMessage, wrapResponse } from '../authority/soap.ts';
+import { requestWrapper, soapAction, soapFault, unwrapMessage, wrapResponse } from '../authority/soap.ts';
 import type { AuthorityService } from '../authority/types.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { cnpjFromCertificateDer, generateServerIdentity, type ServerIdentity } from './certificates.ts';
@@ -85,7 +85,8 @@ function writeControlToken(file: string): string {
 
 type Handler = (message: string, ctx: ServiceContext) => Promise<ServiceAnswer> | ServiceAnswer;
 
-const HANDLERS: Readonly<Record<AuthorityService, Handler>> = {
+// Partial: a service of the shared list may not be served yet (it then answers as an unknown service).
+const HANDLERS: Readonly<Partial<Record<AuthorityService, Handler>>> = {
   NFeAutorizacao4: nfeAutorizacao,
   NFeRetAutorizacao4: nfeRetAutorizacao,
   NFeConsultaProtocolo4: nfeConsultaProtocolo,
@@ -299,7 +300,8 @@ export async function startSandboxAuthority(options: StartSandboxOptions): Promi
       return;
     }
     const service = /^\/ws\/([A-Za-z0-9]+)\/?$/.exec(path)?.[1] as AuthorityService | undefined;
-    if (service === undefined || !AUTHORITY_SERVICES.includes(service)) {
+    const handler = service === undefined ? undefined : HANDLERS[service];
+    if (service === undefined || !AUTHORITY_SERVICES.includes(service) || handler === undefined) {
       sendFault(res, 404, 'Sender', `Serviço inexistente: ${path}`);
       return;
     }
@@ -362,15 +364,15 @@ export async function startSandboxAuthority(options: StartSandboxOptions): Promi
       sendFault(res, 413, 'Sender', 'Mensagem acima do tamanho máximo');
       return;
     }
-    const message = unwrapMessage(body, 'nfeDadosMsg');
+    const message = unwrapMessage(body, requestWrapper(service));
     if (message === null) {
-      sendFault(res, 400, 'Sender', 'Envelope SOAP 1.2 sem o elemento nfeDadosMsg');
+      sendFault(res, 400, 'Sender', `Envelope SOAP 1.2 sem o elemento ${requestWrapper(service)}`);
       await logExchange(service, clientCnpj, null, 'fault');
       return;
     }
     const answer = await serialized((db, now) =>
       Promise.resolve(
-        HANDLERS[service](message, {
+        handler(message, {
           db,
           now,
           clientCnpj,
