@@ -3,7 +3,8 @@
 import { buildAccessKey } from '../access-key.ts';
 import { CTE_MODELO, CTE_VERSAO, type CteModel } from './model.ts';
 import { ideXml } from './ide.ts';
-import { destXml, emitXml, remXml } from './parties.ts';
+import { complXml } from './compl.ts';
+import { destXml, emitXml, expedXml, recebXml, remXml } from './parties.ts';
 import { impXml, vPrestXml } from './vprest.ts';
 import { infCTeNormXml } from './norm.ts';
 
@@ -30,8 +31,11 @@ export function buildCte(model: CteModel): BuiltCte {
   const xml =
     `<CTe xmlns="${CTE_NS}"><infCte Id="CTe${chave}" versao="${CTE_VERSAO}">` +
     ideXml(model.ide, cDV) +
+    complXml(model.compl) +
     emitXml(model.emit) +
     remXml(model.rem) +
+    expedXml(model.exped) +
+    recebXml(model.receb) +
     destXml(model.dest) +
     vPrestXml(model.vPrest) +
     impXml(model.imp) +

@@ -1,5 +1,6 @@
 // ide group of the CT-e 4.00 (MOC CT-e 4.00 "Identificação do CT-e"): the key's fields plus origin,
-// destination and taker. mod is 57, tpCTe 0 (normal), procEmi 0 (issuer's own application).
+// destination and taker. mod is 57, tpCTe 0 (normal), procEmi 0 (issuer's own application). In contingency
+// (tpEmis 7/8) dhCont and xJust follow the taker, as TCTe/infCte/ide orders them.
 import { el, group } from '../xml.ts';
 import { CTE_MODELO, type CteModel } from './model.ts';
 
@@ -35,5 +36,6 @@ export function ideXml(ide: CteModel['ide'], cDV: number): string {
     el('retira', ide.retira),
     el('indIEToma', ide.indIEToma),
     group('toma3', el('toma', ide.toma)),
+    ide.cont === null ? '' : el('dhCont', ide.cont.dhCont) + el('xJust', ide.cont.xJust),
   );
 }

@@ -47,6 +47,47 @@ export type CteIcms =
   /** ICMSSN: Simples Nacional (CST 90 with indSN 1). */
   | { kind: 'SN'; CST: '90'; indSN: 1 };
 
+/** 1 normal, 7 SVC-RS, 8 SVC-SP. */
+export type CteTpEmis = 1 | 7 | 8;
+
+export interface CteContingency {
+  /** AAAA-MM-DDThh:mm:ss±hh:mm (TDateTimeUTC). */
+  dhCont: string;
+  /** 15 to 256 characters. */
+  xJust: string;
+}
+
+export interface CteObsCont {
+  /** Attribute, 1 to 20 characters. */
+  xCampo: string;
+  /** 1 to 160 characters. */
+  xTexto: string;
+}
+
+export interface CteCompl {
+  xObs: string | null;
+  ObsCont: CteObsCont[];
+}
+
+/**
+ * imp/IBSCBS (TTribCTe of DFeTiposBasicos_v1.00.xsd). `g` is gIBSCBS, absent for a CST whose indicator table
+ * says the group is not carried (e.g. 410 immune). Rates are percent at SCALE.rate (4), amounts cents.
+ */
+export interface CteIbsCbs {
+  CST: string;
+  cClassTrib: string;
+  g: {
+    vBC: bigint;
+    pIBSUF: bigint;
+    vIBSUF: bigint;
+    pIBSMun: bigint;
+    vIBSMun: bigint;
+    vIBS: bigint;
+    pCBS: bigint;
+    vCBS: bigint;
+  } | null;
+}
+
 export interface CteComp {
   xNome: string;
   vComp: bigint;
@@ -72,8 +113,8 @@ export interface CteModel {
     dhEmi: string;
     /** 1 retrato. */
     tpImp: 1 | 2;
-    /** 1 normal (contingency modes are not issued by this core yet). */
-    tpEmis: 1;
+    /** 1 normal, 7 SVC-RS, 8 SVC-SP (the virtual contingency authorities; see contingency.ts). */
+    tpEmis: CteTpEmis;
     tpAmb: 1 | 2;
     verProc: string;
     cMunEnv: string;
@@ -93,14 +134,27 @@ export interface CteModel {
     retira: 0 | 1;
     /** 1 ICMS contributor, 2 exempt, 9 non-contributor (of the taker). */
     indIEToma: 1 | 2 | 9;
-    /** toma3: 0 remetente, 3 destinatário. */
-    toma: 0 | 3;
+    /** toma3: 0 remetente, 1 expedidor, 2 recebedor, 3 destinatário. */
+    toma: 0 | 1 | 2 | 3;
+    /** dhCont and xJust, present exactly when tpEmis is a contingency mode. */
+    cont: CteContingency | null;
   };
+  /** compl: free observations (xObs) and the labelled ones (ObsCont) that carry the vehicle. */
+  compl: CteCompl | null;
   emit: CteEmit;
   rem: CteParty;
+  /** exped / receb: required when they take the service (toma 1 / 2), optional otherwise. */
+  exped: CteParty | null;
+  receb: CteParty | null;
   dest: CteParty;
   vPrest: { vTPrest: bigint; vRec: bigint; Comp: CteComp[] };
-  imp: { ICMS: CteIcms };
+  imp: {
+    ICMS: CteIcms;
+    /** IBS/CBS of the service (imp/IBSCBS, TTribCTe); null where the group is not issued (see ibscbs.ts). */
+    IBSCBS: CteIbsCbs | null;
+    /** imp/vTotDFe, written beside IBSCBS. */
+    vTotDFe: bigint | null;
+  };
   infCTeNorm: {
     infCarga: { vCarga: bigint | null; proPred: string; infQ: CteInfQ[] };
     /** Access keys of the carried NF-e (infDoc/infNFe/chave). */

@@ -7,7 +7,9 @@ import { cents, percentOf, parseScaled, SCALE } from '../../../src-shared/money.
 import { findMunicipio, findMunicipioByName } from '../../reference/ibge.ts';
 import { randomCNF } from '../access-key.ts';
 import { normalizeFreeText } from '../xml.ts';
-import type { CteAddress, CteEmit, CteIcms, CteInfQ, CteModel, CteParty } from './model.ts';
+import { contingencyOf, type CteContingencyContext } from './contingency.ts';
+import { cteIbsCbs, cteTotDFe, type CteIbsCbsSetting } from './ibscbs.ts';
+import type { CteAddress, CteCompl, CteEmit, CteIcms, CteInfQ, CteModel, CteParty } from './model.ts';
 import { checkCfop, checkComponentsTotal, checkNfeKeys, type CteFault } from './rules.ts';
 
 /** ICMS of the service, as the company's fiscal settings give it. */
@@ -30,17 +32,22 @@ export interface CteNormalizeContext {
   icms?: CteIcmsSetting;
   /** infCarga: the payload names no cargo field, so the company's defaults fill it. */
   carga?: { proPred: string; vCarga?: bigint; infQ?: CteInfQ[] };
+  /**
+   * IBS/CBS of the service (imp/IBSCBS). Default: CST 000 / cClassTrib 000001 for a regime-normal carrier
+   * from 2026-01-05, nothing otherwise (see ibscbs.ts).
+   */
+  ibsCbs?: CteIbsCbsSetting;
+  /** Issue on SVC-RS (7) or SVC-SP (8): the kind sets it when the UF's authority is down. */
+  contingency?: CteContingencyContext;
 }
 
 export type NormalizeResult = { ok: true; model: CteModel } | { ok: false; errors: CteFault[] };
 
 const money = (value: number): bigint => cents(value.toFixed(2));
 
-function party(
-  p: CtePayload['remetente'],
-  field: 'remetente' | 'destinatario',
-  faults: CteFault[],
-): CteParty | null {
+type PartyField = 'remetente' | 'expedidor' | 'recebedor' | 'destinatario';
+
+function party(p: CtePayload['remetente'], field: PartyField, faults: CteFault[]): CteParty | null {
   const a = p.endereco;
   if (a === undefined) {
     faults.push({ field: `${field}.endereco`, error: 'required: the CT-e carries the address of the party' });
@@ -91,6 +98,23 @@ function icmsOf(
   return { kind: '00', CST: '00', vBC: vTPrest, pICMS: s.pICMS, vICMS: percentOf(vTPrest, rate) };
 }
 
+/** compl from the payload's observations and vehicle (the road modal of 4.00 has no vehicle group). */
+function complOf(p: CtePayload): CteCompl | null {
+  const ObsCont: CteCompl['ObsCont'] = [];
+  const v = p.veiculo;
+  if (v !== undefined) {
+    ObsCont.push({ xCampo: 'placa', xTexto: v.placa }, { xCampo: 'uf', xTexto: v.uf });
+    if (v.renavam !== undefined) ObsCont.push({ xCampo: 'renavam', xTexto: v.renavam });
+  }
+  const xObs = p.observacoes === undefined ? null : normalizeFreeText(p.observacoes, 2000);
+  return xObs === null && ObsCont.length === 0 ? null : { xObs: xObs === '' ? null : xObs, ObsCont };
+}
+
+/** YYYY-MM-DD of dhEmi as written (the emitter's own date), or null when it is not a date-time. */
+function emissionDate(dhEmi: string): string | null {
+  return /^\d{4}-\d{2}-\d{2}T/.test(dhEmi) && !Number.isNaN(Date.parse(dhEmi)) ? dhEmi.slice(0, 10) : null;
+}
+
 function indIEToma(taker: CteParty): 1 | 2 | 9 {
   if (taker.IE === null) return 9;
   return taker.IE.toUpperCase() === 'ISENTO' ? 2 : 1;
@@ -126,14 +150,19 @@ export function normalizeCte(payload: unknown, ctx: CteNormalizeContext): Normal
   faults.push(...checkNfeKeys(keys));
 
   if (p.modal !== '01') faults.push({ field: 'modal', error: 'only the road modal (01) is issued' });
-  if (p.toma !== '0' && p.toma !== '3') {
-    faults.push({ field: 'toma', error: 'the payload carries no expedidor/recebedor: toma must be 0 or 3' });
-  }
   const ini = city(p.xMunIni, p.ufIni, 'xMunIni', faults);
   const fim = city(p.xMunFim, p.ufFim, 'xMunFim', faults);
   const rem = party(p.remetente, 'remetente', faults);
+  const exped = p.expedidor === undefined ? null : party(p.expedidor, 'expedidor', faults);
+  const receb = p.recebedor === undefined ? null : party(p.recebedor, 'recebedor', faults);
   const dest = party(p.destinatario, 'destinatario', faults);
   const ICMS = icmsOf(ctx.icms, ctx.emit, vTPrest, faults);
+  const date = emissionDate(ctx.dhEmi);
+  const IBSCBS = cteIbsCbs(
+    { setting: ctx.ibsCbs, emit: ctx.emit, date, vTPrest, vICMS: ICMS.kind === '00' ? ICMS.vICMS : 0n },
+    faults,
+  );
+  const { tpEmis, cont } = contingencyOf(ctx.contingency, ctx.dhEmi, faults);
 
   const cUF = ufBySigla(ctx.emit.enderEmit.UF)?.cUF;
   if (cUF === undefined) faults.push({ field: 'emit.enderEmit.UF', error: 'unknown UF' });
@@ -142,7 +171,9 @@ export function normalizeCte(payload: unknown, ctx: CteNormalizeContext): Normal
     return { ok: false, errors: faults };
   }
 
-  const toma = p.toma === '0' ? 0 : 3;
+  const toma = Number(p.toma) as 0 | 1 | 2 | 3;
+  // The schema requires expedidor with toma 1 and recebedor with toma 2.
+  const taker = [rem, exped, receb, dest][toma] ?? dest;
   const e = ctx.emit.enderEmit;
   const model: CteModel = {
     ide: {
@@ -154,7 +185,7 @@ export function normalizeCte(payload: unknown, ctx: CteNormalizeContext): Normal
       nCT: ctx.nCT,
       dhEmi: ctx.dhEmi,
       tpImp: 1,
-      tpEmis: 1,
+      tpEmis,
       tpAmb: ctx.tpAmb,
       verProc: ctx.verProc ?? 'Balcao 1.0',
       cMunEnv: e.cMun,
@@ -169,14 +200,18 @@ export function normalizeCte(payload: unknown, ctx: CteNormalizeContext): Normal
       xMunFim: fim.xMun,
       UFFim: p.ufFim as UfSigla,
       retira: 1,
-      indIEToma: indIEToma(toma === 0 ? rem : dest),
+      indIEToma: indIEToma(taker),
       toma,
+      cont,
     },
+    compl: complOf(p),
     emit: ctx.emit,
     rem,
+    exped,
+    receb,
     dest,
-    vPrest: { vTPrest, vRec: vTPrest, Comp: comps },
-    imp: { ICMS },
+    vPrest: { vTPrest, vRec: p.valorReceber === undefined ? vTPrest : money(p.valorReceber), Comp: comps },
+    imp: { ICMS, IBSCBS, vTotDFe: cteTotDFe(IBSCBS, vTPrest, date) },
     infCTeNorm: {
       infCarga: {
         vCarga: ctx.carga?.vCarga ?? null,

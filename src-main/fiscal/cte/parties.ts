@@ -1,5 +1,5 @@
-// emit, rem and dest of the CT-e 4.00 (TCTe/infCte). The order of the address tags is TEndeEmi for emit
-// (with fone) and TEndereco for rem (enderReme) and dest (enderDest).
+// emit, rem, exped, receb and dest of the CT-e 4.00 (TCTe/infCte). The order of the address tags is
+// TEndeEmi for emit (with fone) and TEndereco for the others (enderReme, enderExped, enderReceb, enderDest).
 import { el, group, opt } from '../xml.ts';
 import type { CteAddress, CteEmit, CteParty } from './model.ts';
 
@@ -28,15 +28,26 @@ export function emitXml(emit: CteEmit): string {
   );
 }
 
-function partyXml(tag: 'rem' | 'dest', addressTag: 'enderReme' | 'enderDest', p: CteParty): string {
+type PartyTag = 'rem' | 'exped' | 'receb' | 'dest';
+const ADDRESS_TAG = {
+  rem: 'enderReme',
+  exped: 'enderExped',
+  receb: 'enderReceb',
+  dest: 'enderDest',
+} as const;
+
+function partyXml(tag: PartyTag, p: CteParty): string {
   return group(
     tag,
     p.CNPJ !== undefined ? el('CNPJ', p.CNPJ) : el('CPF', p.CPF ?? ''),
     opt('IE', p.IE),
     el('xNome', p.xNome),
-    group(addressTag, ...addressTags(p.ender)),
+    group(ADDRESS_TAG[tag], ...addressTags(p.ender)),
   );
 }
 
-export const remXml = (rem: CteParty): string => partyXml('rem', 'enderReme', rem);
-export const destXml = (dest: CteParty): string => partyXml('dest', 'enderDest', dest);
+export const remXml = (rem: CteParty): string => partyXml('rem', rem);
+export const destXml = (dest: CteParty): string => partyXml('dest', dest);
+/** exped and receb are optional groups: nothing is written for null. */
+export const expedXml = (exped: CteParty | null): string => (exped === null ? '' : partyXml('exped', exped));
+export const recebXml = (receb: CteParty | null): string => (receb === null ? '' : partyXml('receb', receb));

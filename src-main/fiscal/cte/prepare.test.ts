@@ -1,6 +1,7 @@
 // A CT-e 4.00 built from a §2.7 payload validates against the official XSD (libxml2 inside Node and Debian's
 // xmllint), its signature verifies with Debian's xmlsec1, its key is a model 57 key with the right check
-// digit (numeric and alphanumeric CNPJ), and the rules 512, 522 and 529 refuse it with their cStat.
+// digit (numeric and alphanumeric CNPJ), and the rules 512, 522 and 529 refuse it with their cStat. Also the
+// groups that complete it: IBS/CBS of the tax reform, SVC contingency, expedidor/recebedor, vehicle, vRec, xObs.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -263,5 +264,220 @@ describe('prepareCte', () => {
     if (result.ok) return;
     expect(result.stage).toBe('schema');
     expect(result.errors.map((e) => e.field)).toEqual(['infModal/rodo/RNTRC']);
+  });
+});
+
+/** Signed, schema-valid (xmllint) and verifiable (xmlsec1): the XML of a successful prepare. */
+function validXml(p: Record<string, unknown>, ctx: CtePrepareContext): string {
+  const result = prepareCte(p, ctx);
+  if (!result.ok) throw new Error(JSON.stringify(result.errors));
+  expect(xmllintValidates(result.document.xml)).toBe('valid');
+  expect(xmlsecVerifies(result.document.xml)).toBe(true);
+  return result.document.xml;
+}
+
+function faultsOf(p: Record<string, unknown>, ctx: CtePrepareContext): Array<{ field: string }> {
+  const result = prepareCte(p, ctx);
+  if (result.ok) throw new Error('expected faults');
+  return result.errors;
+}
+
+describe('prepareCte: IBS/CBS of the tax reform (imp/IBSCBS, NT 2025.001 CT-e)', () => {
+  it('a regime-normal carrier in 2026 writes CST 000 with the test rates on vTPrest − vICMS', () => {
+    const xml = validXml(payload(), context());
+    // vBC = 1250.50 − 150.06 = 1100.44; IBS UF 0.1 % = 1.10044 → 1.10; CBS 0.9 % = 9.90396 → 9.90.
+    expect(xml).toContain(
+      '<vICMS>150.06</vICMS></ICMS00></ICMS><IBSCBS><CST>000</CST><cClassTrib>000001</cClassTrib>' +
+        '<gIBSCBS><vBC>1100.44</vBC><gIBSUF><pIBSUF>0.1000</pIBSUF><vIBSUF>1.10</vIBSUF></gIBSUF>' +
+        '<gIBSMun><pIBSMun>0.0000</pIBSMun><vIBSMun>0.00</vIBSMun></gIBSMun><vIBS>1.10</vIBS>' +
+        '<gCBS><pCBS>0.9000</pCBS><vCBS>9.90</vCBS></gCBS></gIBSCBS></IBSCBS>' +
+        // 2026 is the test year: IBS and CBS are informed, not added to the total.
+        '<vTotDFe>1250.50</vTotDFe></imp>',
+    );
+  });
+
+  it('the base is the whole service when the ICMS is not charged (CST 40)', () => {
+    const xml = validXml(payload(), context({ icms: { CST: '40' } }));
+    expect(xml).toContain('<gIBSCBS><vBC>1250.50</vBC>');
+    expect(xml).toContain('<gCBS><pCBS>0.9000</pCBS><vCBS>11.25</vCBS></gCBS>');
+  });
+
+  it('Simples Nacional and MEI carriers, and dates before 2026-01-05, write no group unless configured', () => {
+    const simples = validXml(payload(), context({ emit: emitter(1), icms: undefined }));
+    expect(simples).not.toContain('<IBSCBS>');
+    expect(simples).not.toContain('<vTotDFe>');
+    const before = validXml(payload(), context({ dhEmi: '2026-01-04T23:59:00-03:00' }));
+    expect(before).not.toContain('<IBSCBS>');
+    const configured = validXml(
+      payload(),
+      context({ emit: emitter(1), icms: undefined, ibsCbs: { CST: '000', cClassTrib: '000001' } }),
+    );
+    expect(configured).toContain(
+      '<IBSCBS><CST>000</CST><cClassTrib>000001</cClassTrib><gIBSCBS><vBC>1250.50</vBC>',
+    );
+  });
+
+  it('a CST without gIBSCBS (410) writes only CST and class', () => {
+    const xml = validXml(payload(), context({ ibsCbs: { CST: '410', cClassTrib: '410001' } }));
+    expect(xml).toContain(
+      '<IBSCBS><CST>410</CST><cClassTrib>410001</cClassTrib></IBSCBS><vTotDFe>1250.50</vTotDFe>',
+    );
+  });
+
+  it('from 2027 IBS and CBS are added to vTotDFe, and an unpublished rate must be configured', () => {
+    const dhEmi = '2027-02-01T10:00:00-03:00';
+    expect(faultsOf(payload(), context({ dhEmi }))).toEqual([
+      expect.objectContaining({ field: 'ibsCbs.pCBS' }),
+    ]);
+    const xml = validXml(
+      payload(),
+      context({ dhEmi, ibsCbs: { CST: '000', cClassTrib: '000001', pCBS: '8.8000' } }),
+    );
+    // vBC 1100.44: IBS UF and Mun 0.05 % = 0.55 each, CBS 8.8 % = 96.84; 1250.50 + 1.10 + 96.84 = 1348.44.
+    expect(xml).toContain('<gIBSUF><pIBSUF>0.0500</pIBSUF><vIBSUF>0.55</vIBSUF></gIBSUF>');
+    expect(xml).toContain(
+      '<gIBSMun><pIBSMun>0.0500</pIBSMun><vIBSMun>0.55</vIBSMun></gIBSMun><vIBS>1.10</vIBS>',
+    );
+    expect(xml).toContain('<gCBS><pCBS>8.8000</pCBS><vCBS>96.84</vCBS></gCBS>');
+    expect(xml).toContain('<vTotDFe>1348.44</vTotDFe>');
+  });
+
+  it('refuses an unknown CST, a class of another CST, a rate off the one in force and CSTs it cannot fill', () => {
+    const fields = (ibsCbs: NonNullable<CtePrepareContext['ibsCbs']>) =>
+      faultsOf(payload(), context({ ibsCbs })).map((f) => f.field);
+    expect(fields({ CST: '999', cClassTrib: '000001' })).toEqual(['ibsCbs.CST']);
+    expect(fields({ CST: '000', cClassTrib: '410001' })).toEqual(['ibsCbs.cClassTrib']);
+    expect(fields({ CST: '000', cClassTrib: '000001', pCBS: '1.0000' })).toEqual(['ibsCbs.pCBS']);
+    expect(fields({ CST: '200', cClassTrib: '200001' })).toEqual(['ibsCbs.CST']);
+  });
+});
+
+describe('prepareCte: contingency on SVC-RS (tpEmis 7) and SVC-SP (tpEmis 8)', () => {
+  const contingency = (tpEmis: 7 | 8) => ({
+    tpEmis,
+    dhCont: '2026-03-10T09:10:00-03:00',
+    xJust: 'Autorizador da UF indisponivel desde as 09h',
+  });
+
+  it.each([7, 8] as const)(
+    'tpEmis %i: ide carries it with dhCont and xJust, and so does the key',
+    (tpEmis) => {
+      const result = prepareCte(payload(), context({ contingency: contingency(tpEmis) }));
+      if (!result.ok) throw new Error(JSON.stringify(result.errors));
+      const { xml, chave, qrCode } = result.document;
+      expect(xmllintValidates(xml)).toBe('valid');
+      expect(xmlsecVerifies(xml)).toBe(true);
+      expect(xml).toContain(`<tpEmis>${tpEmis}</tpEmis>`);
+      expect(xml).toContain(
+        '</toma3><dhCont>2026-03-10T09:10:00-03:00</dhCont>' +
+          '<xJust>Autorizador da UF indisponivel desde as 09h</xJust></ide>',
+      );
+      expect(chave.slice(34, 35)).toBe(String(tpEmis));
+      expect(Number(chave.slice(43))).toBe(accessKeyCheckDigit(chave.slice(0, 43)));
+      expect(parseAccessKey(chave).ok).toBe(true);
+      // SVC authorises on line: the QR code is the normal one (no contingency signature).
+      expect(qrCode).toBe(
+        `https://homologacao.nfe.fazenda.sp.gov.br/CTeConsulta/qrCode?chCTe=${chave}&tpAmb=2`,
+      );
+    },
+  );
+
+  it('normal emission writes tpEmis 1 and no dhCont', () => {
+    const xml = validXml(payload(), context());
+    expect(xml).toContain('<tpEmis>1</tpEmis>');
+    expect(xml).not.toContain('<dhCont>');
+  });
+
+  it('refuses a short justification and a dhCont after the emission, field by field', () => {
+    const fields = faultsOf(
+      payload(),
+      context({ contingency: { tpEmis: 7, dhCont: '2026-03-10T10:00:00-03:00', xJust: 'caiu' } }),
+    ).map((f) => f.field);
+    expect(fields).toEqual(['contingency.xJust', 'contingency.dhCont']);
+    const malformed = faultsOf(
+      payload(),
+      context({ contingency: { ...contingency(8), dhCont: '2026-03-10 09:10' } }),
+    ).map((f) => f.field);
+    expect(malformed).toEqual(['contingency.dhCont']);
+  });
+});
+
+describe('prepareCte: expedidor and recebedor', () => {
+  const expedidor = {
+    nome: 'Armazem Geral Campinas',
+    cpfCnpj: '11444777000161',
+    ie: 'ISENTO',
+    endereco: { ...remetente.endereco, xLgr: 'Rodovia Anhanguera', nro: 'KM 100' },
+  };
+  const recebedor = {
+    nome: 'Centro de Distribuicao BH',
+    cpfCnpj: '39053344705',
+    endereco: { ...destinatario.endereco, xLgr: 'Anel Rodoviario', nro: 'S/N' },
+  };
+
+  it('toma 1 takes the expedidor: exped after rem, its IE indicator, schema-valid', () => {
+    const xml = validXml(payload({ toma: '1', expedidor }), context());
+    expect(xml).toContain('<indIEToma>2</indIEToma><toma3><toma>1</toma></toma3>');
+    expect(xml).toContain(
+      '</rem><exped><CNPJ>11444777000161</CNPJ><IE>ISENTO</IE><xNome>Armazem Geral Campinas</xNome>' +
+        '<enderExped><xLgr>Rodovia Anhanguera</xLgr><nro>KM 100</nro>',
+    );
+    expect(xml).toContain('</enderExped></exped><dest>');
+  });
+
+  it('toma 2 takes the recebedor: receb before dest, a CPF without IE is a non-contributor', () => {
+    const xml = validXml(payload({ toma: '2', recebedor, expedidor }), context());
+    expect(xml).toContain('<indIEToma>9</indIEToma><toma3><toma>2</toma></toma3>');
+    expect(xml).toContain('</exped><receb><CPF>39053344705</CPF><xNome>Centro de Distribuicao BH</xNome>');
+    expect(xml).toContain('</enderReceb></receb><dest>');
+  });
+
+  it('toma 1 without expedidor and toma 2 without recebedor name the missing field', () => {
+    expect(faultsOf(payload({ toma: '1' }), context()).map((f) => f.field)).toEqual(['expedidor']);
+    expect(faultsOf(payload({ toma: '2', expedidor }), context()).map((f) => f.field)).toEqual(['recebedor']);
+  });
+
+  it('optional parties are written even when another one takes the service', () => {
+    const xml = validXml(payload({ toma: '0', recebedor }), context());
+    expect(xml).toContain('<toma>0</toma>');
+    expect(xml).toContain('<receb><CPF>39053344705</CPF>');
+    expect(xml).not.toContain('<exped>');
+  });
+});
+
+describe('prepareCte: vehicle, amount to receive and observations', () => {
+  it('the vehicle goes to compl/ObsCont (4.00 rodo has no vehicle group) and observacoes to xObs', () => {
+    const xml = validXml(
+      payload({
+        veiculo: { placa: 'abc-1d23', uf: 'sp', renavam: '12345678901' },
+        observacoes: 'Entregar no  portao 2 & avisar <portaria>',
+      }),
+      context(),
+    );
+    expect(xml).toContain(
+      '</ide><compl><xObs>Entregar no portao 2 &amp; avisar &lt;portaria&gt;</xObs>' +
+        '<ObsCont xCampo="placa"><xTexto>ABC1D23</xTexto></ObsCont>' +
+        '<ObsCont xCampo="uf"><xTexto>SP</xTexto></ObsCont>' +
+        '<ObsCont xCampo="renavam"><xTexto>12345678901</xTexto></ObsCont></compl><emit>',
+    );
+    expect(xml).not.toContain('<rodo><veic>');
+  });
+
+  it('without vehicle nor observations there is no compl', () => {
+    expect(validXml(payload(), context())).toContain('</ide><emit>');
+  });
+
+  it('valorReceber is vRec; valorTotal when absent', () => {
+    const xml = validXml(payload({ valorReceber: 1200 }), context());
+    expect(xml).toContain('<vTPrest>1250.50</vTPrest><vRec>1200.00</vRec>');
+    expect(validXml(payload(), context())).toContain('<vTPrest>1250.50</vTPrest><vRec>1250.50</vRec>');
+  });
+
+  it('refuses a malformed plate, an unknown UF and a short RENAVAM with their paths', () => {
+    const fields = faultsOf(
+      payload({ veiculo: { placa: 'AB12345', uf: 'XX', renavam: '123' }, valorReceber: 1.001 }),
+      context(),
+    ).map((f) => f.field);
+    expect(fields).toEqual(['valorReceber', 'veiculo.placa', 'veiculo.uf', 'veiculo.renavam']);
   });
 });

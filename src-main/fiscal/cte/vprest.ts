@@ -1,6 +1,8 @@
-// vPrest (value of the service and its components) and imp (ICMS of the service) of the CT-e 4.00.
+// vPrest (value of the service and its components) and imp (ICMS of the service, then IBS/CBS) of the
+// CT-e 4.00.
 import { formatCents } from '../../../src-shared/money.ts';
 import { el, group } from '../xml.ts';
+import { ibsCbsXml } from './ibscbs.ts';
 import type { CteModel } from './model.ts';
 
 export function vPrestXml(v: CteModel['vPrest']): string {
@@ -32,5 +34,5 @@ export function impXml(imp: CteModel['imp']): string {
       inner = group('ICMSSN', el('CST', icms.CST), el('indSN', icms.indSN));
       break;
   }
-  return group('imp', group('ICMS', inner));
+  return group('imp', group('ICMS', inner), ibsCbsXml(imp));
 }
