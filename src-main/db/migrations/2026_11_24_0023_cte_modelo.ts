@@ -1,0 +1,62 @@
+// CT-e (model 57) lives in the one documents table: the CHECKs that allowed only 55 and 65 on documents,
+// number_sequences and number_voids now allow 57 too; and the carrier's CT-e settings (RNTRC, ICMS of the
+// service) get a table of their own, typed where it is used (documents/kinds/cte/settings.ts).
+import { sql, type Kysely } from 'kysely';
+
+const TABLES = ['documents', 'number_sequences', 'number_voids'] as const;
+const OLD_CHECK = 'check (modelo in (55, 65))';
+const NEW_CHECK = 'check (modelo in (55, 57, 65))';
+
+/**
+ * SQLite cannot change a CHECK in place: the table is rebuilt from its own stored DDL with only the CHECK
+ * changed (the 12-step procedure of the SQLite ALTER TABLE page), its rows copied as they are and its indexes
+ * recreated from their stored DDL. Foreign keys are off meanwhile (migrations run outside a transaction on
+ * SQLite) so dropping the old table does not touch the rows that reference it; they are checked at the end.
+ */
+async function widenModeloCheck(db: Kysely<unknown>, table: string): Promise<void> {
+  const found = await sql<{ sql: string }>`
+    SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ${table}
+  `.execute(db);
+  const ddl = found.rows[0]?.sql;
+  if (ddl === undefined) throw new Error(`table ${table} not found`);
+  if (!ddl.includes(OLD_CHECK)) return;
+  const indexes = await sql<{ sql: string }>`
+    SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ${table} AND sql IS NOT NULL
+  `.execute(db);
+  const temp = `${table}_cte_new`;
+  const created = ddl
+    .replace(OLD_CHECK, NEW_CHECK)
+    .replace(new RegExp(`^CREATE TABLE "?${table}"?`), `CREATE TABLE "${temp}"`);
+  await sql.raw(created).execute(db);
+  await sql.raw(`INSERT INTO "${temp}" SELECT * FROM "${table}"`).execute(db);
+  await sql.raw(`DROP TABLE "${table}"`).execute(db);
+  await sql.raw(`ALTER TABLE "${temp}" RENAME TO "${table}"`).execute(db);
+  for (const index of indexes.rows) await sql.raw(index.sql).execute(db);
+}
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`PRAGMA foreign_keys = OFF`.execute(db);
+  try {
+    await db.transaction().execute(async (trx) => {
+      for (const table of TABLES) await widenModeloCheck(trx, table);
+      const broken = await sql`PRAGMA foreign_key_check`.execute(trx);
+      if (broken.rows.length > 0) throw new Error('foreign keys broken by the rebuild of the CT-e tables');
+    });
+  } finally {
+    await sql`PRAGMA foreign_keys = ON`.execute(db);
+  }
+  await db.schema
+    .createTable('company_cte_settings')
+    .addColumn('company_id', 'text', (c) => c.primaryKey().references('companies.id').onDelete('cascade'))
+    /** Registro Nacional de Transportadores Rodoviários de Carga: 8 digits or ISENTO (rodo/RNTRC). */
+    .addColumn('rntrc', 'text', (c) => c.notNull())
+    /** ICMS of the service: '00' (with icms_aliquota), '40', '41', '51' or 'SN'; null = by the CRT. */
+    .addColumn('icms_cst', 'text')
+    .addColumn('icms_aliquota', 'text')
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .execute();
+}
+
+export async function down(): Promise<void> {
+  throw new Error('down migrations are not supported');
+}

@@ -1,0 +1,138 @@
+// What the /v1/cte read routes show: the CT-e with its events, the §4.6 list with its filters, and the §2.7
+// debug object (the request as received, the queue's log, the CC-e, the XML at each step, the rows).
+import type { Db } from '../../../db/client.ts';
+import { pageOf } from '../../../db/paginate.ts';
+import { documentsRepository, type DocumentRow } from '../../repository.ts';
+import type { CteDebug, CteView } from '../../../../src-shared/contracts/cte-view.ts';
+import { cteEventView, cteView, type CteEventRow, type CteViewOptions } from './view.ts';
+
+export const CTE_MODELO = 57;
+
+interface DocumentEventsTable extends CteEventRow {
+  company_id: string;
+  xml: string;
+  outbox_id: number | null;
+  proc_xml: string | null;
+  updated_at: string;
+}
+const events = (db: Db) => db.withTables<{ document_events: DocumentEventsTable }>();
+
+async function eventsOf(db: Db, ids: readonly string[]): Promise<Map<string, DocumentEventsTable[]>> {
+  const byDoc = new Map<string, DocumentEventsTable[]>();
+  if (ids.length === 0) return byDoc;
+  const rows = await events(db)
+    .selectFrom('document_events')
+    .selectAll()
+    .where('document_id', 'in', ids)
+    .orderBy('created_at')
+    .orderBy('n_seq')
+    .execute();
+  for (const row of rows) byDoc.set(row.document_id, [...(byDoc.get(row.document_id) ?? []), row]);
+  return byDoc;
+}
+
+/** Documents with an event on its way to the authority (pending, in flight or of unknown outcome). */
+async function pendingEvents(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('outbox')
+    .select('document_id')
+    .where('document_id', 'in', ids)
+    .where('kind', '=', 'evento')
+    .where('state', 'in', ['pending', 'in_flight', 'unknown'])
+    .execute();
+  return new Set(rows.map((r) => r.document_id).filter((id): id is string => id !== null));
+}
+
+export async function cteViews(db: Db, docs: readonly DocumentRow[]): Promise<CteView[]> {
+  const ids = docs.map((d) => d.id);
+  const [byDoc, pending] = await Promise.all([eventsOf(db, ids), pendingEvents(db, ids)]);
+  return docs.map((doc) =>
+    cteView(doc, { events: byDoc.get(doc.id) ?? [], eventPending: pending.has(doc.id) }),
+  );
+}
+
+export async function cteViewOf(
+  db: Db,
+  doc: DocumentRow,
+  options: Pick<CteViewOptions, 'message'> = {},
+): Promise<CteView> {
+  const [view] = await cteViews(db, [doc]);
+  if (view === undefined) throw new Error('unreachable: one view per document');
+  return options.message === undefined ? view : { ...view, message: options.message };
+}
+
+export interface CteListFilter {
+  status?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+/** A bare date ends at the end of its day; an instant is taken as given (exclusive). */
+const endOf = (to: string) => (/^\d{4}-\d{2}-\d{2}$/.test(to) ? `${to}T99` : to);
+
+export async function listCte(
+  db: Db,
+  companyId: string,
+  filter: CteListFilter,
+  window: { limit: number; offset: number },
+): Promise<{ items: CteView[]; total: number }> {
+  let query = db.selectFrom('documents').where('company_id', '=', companyId).where('modelo', '=', CTE_MODELO);
+  if (filter.status !== undefined) {
+    query = query.where('status', '=', filter.status === 'rejeitada' ? 'erro' : (filter.status as 'erro'));
+  }
+  if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
+  if (filter.to !== undefined) query = query.where('created_at', '<', endOf(filter.to));
+  const { rows, total } = await pageOf(
+    query,
+    (q) => q.selectAll().orderBy('created_at', 'desc').orderBy('id'),
+    window.limit,
+    window.offset,
+  );
+  return { items: await cteViews(db, rows), total };
+}
+
+function parsePayload(json: string): unknown {
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return json;
+  }
+}
+
+export async function cteDebug(db: Db, doc: DocumentRow): Promise<CteDebug> {
+  const view = await cteViewOf(db, doc);
+  const outbox = await db
+    .selectFrom('outbox')
+    .selectAll()
+    .where('document_id', '=', doc.id)
+    .orderBy('id')
+    .execute();
+  const eventRows = (await eventsOf(db, [doc.id])).get(doc.id) ?? [];
+  const transmitted = outbox.find((r) => r.kind === 'autorizacao' && r.attempts > 0) ?? null;
+  const fresh = await documentsRepository.findById(db, doc.id);
+  return {
+    cte: { ...view, request_payload: parsePayload(doc.payload_json) },
+    logs: outbox.map((r) => ({
+      at: r.updated_at,
+      operation: r.kind,
+      tpEvento: r.event_type ?? null,
+      state: r.state,
+      attempts: r.attempts,
+      cStat: r.last_c_stat,
+      xMotivo: r.last_error,
+    })),
+    cce: eventRows.filter((e) => e.tp_evento === '110110').map(cteEventView),
+    xml: {
+      signed: doc.xml,
+      transmitted: transmitted?.message ?? null,
+      protocol: doc.prot_xml,
+      proc: doc.proc_xml,
+    },
+    snapshot: {
+      document: { ...(fresh ?? doc) },
+      outbox: outbox.map((r) => ({ ...r })),
+      events: eventRows.map((e) => ({ ...e })),
+    },
+  };
+}
