@@ -248,14 +248,15 @@ function decode(text: string): string {
 }
 
 /** Text of the first element named `name` (any prefix) in `xml`, trimmed; undefined when absent. */
-function textOf(xml: string, name: string): string | undefined {
+export function textOf(xml: string, name: string): string | undefined {
   const m = new RegExp(
     `<(?:[A-Za-z_][\\w.-]*:)?${name}(?:\\s[^>]*)?>([^<]*)</(?:[A-Za-z_][\\w.-]*:)?${name}\\s*>`,
   ).exec(xml);
   return m?.[1] === undefined ? undefined : decode(m[1]).trim();
 }
 
-function attributeOf(startTag: string, name: string): string | undefined {
+/** Value of the attribute `name` in a start tag, references decoded. */
+export function attributeOf(startTag: string, name: string): string | undefined {
   for (const [, attr, dq, sq] of startTag.matchAll(ATTRIBUTE))
     if (attr === name) return decode(dq ?? sq ?? '');
   return undefined;
