@@ -8,7 +8,6 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EMIT_CNPJ, testCertificate } from '../../../test/fixtures/fiscal.ts';
 import { protCTeFor, retCTeWith, retEventoCTeFor, signedCte } from '../../../test/fixtures/cte-sample.ts';
-import { wrapResponse } from '../../authority/soap.ts';
 import { schemaPath } from '../schema.ts';
 import { prepareCteEvent } from './events.ts';
 import { cteProc, procEventoCTe, ProcError } from './proc.ts';
@@ -39,6 +38,16 @@ function xmlsecVerifies(xml: string, idOf: string): boolean {
   );
   if (run.error !== undefined) throw run.error;
   return run.status === 0 && /^OK$/m.test(`${run.stdout}${run.stderr}`);
+}
+
+/** A SOAP 1.2 answer as the CT-e web services send it (the authority layer's wrapResponse, written out). */
+function wrapResponse(service: string, result: string): string {
+  const operation = service === 'CTeRecepcaoSincV4' ? 'cteRecepcao' : 'cteRecepcaoEvento';
+  return (
+    '<?xml version="1.0" encoding="utf-8"?><soap12:Envelope xmlns:soap12="http://www.w3.org/2003/05/soap-envelope">' +
+    `<soap12:Body><${operation}Result xmlns="http://www.portalfiscal.inf.br/cte/wsdl/${service}">${result}` +
+    `</${operation}Result></soap12:Body></soap12:Envelope>`
+  );
 }
 
 function problemsOf(run: () => unknown): string[] {
