@@ -6,7 +6,7 @@
 // one barcode "em operação normal ou em contingência utilizando a Sefaz Virtual de Contingência").
 import { normalizeFreeText } from '../xml.ts';
 import type { CteContingency, CteTpEmis } from './model.ts';
-import type { CteFault } from './rules.ts';
+import { rejection, type CteFault } from './rules.ts';
 
 export interface CteContingencyContext {
   /** 7 SVC-RS, 8 SVC-SP. */
@@ -37,7 +37,7 @@ export function contingencyOf(
   if (!DATE_TIME.test(ctx.dhCont) || Number.isNaN(Date.parse(ctx.dhCont))) {
     faults.push({ field: 'contingency.dhCont', error: 'must be AAAA-MM-DDThh:mm:ss±hh:mm' });
   } else if (Date.parse(ctx.dhCont) > Date.parse(dhEmi)) {
-    faults.push({ field: 'contingency.dhCont', error: 'cannot be later than the emission (dhEmi)' });
+    faults.push(rejection('contingency.dhCont', '588'));
   }
   if (faults.length > before) return { tpEmis: 1, cont: null };
   return { tpEmis: ctx.tpEmis, cont: { dhCont: ctx.dhCont, xJust } };

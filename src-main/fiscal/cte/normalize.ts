@@ -10,7 +10,13 @@ import { normalizeFreeText } from '../xml.ts';
 import { contingencyOf, type CteContingencyContext } from './contingency.ts';
 import { cteIbsCbs, cteTotDFe, type CteIbsCbsSetting } from './ibscbs.ts';
 import type { CteAddress, CteCompl, CteEmit, CteIcms, CteInfQ, CteModel, CteParty } from './model.ts';
-import { checkCfop, checkComponentsTotal, checkNfeKeys, type CteFault } from './rules.ts';
+import {
+  checkAmountToReceive,
+  checkCfop,
+  checkComponentsTotal,
+  checkNfeKeys,
+  type CteFault,
+} from './rules.ts';
 
 /** ICMS of the service, as the company's fiscal settings give it. */
 export type CteIcmsSetting = { CST: '00'; pICMS: string } | { CST: '40' | '41' | '51' } | { CST: 'SN' };
@@ -145,6 +151,8 @@ export function normalizeCte(payload: unknown, ctx: CteNormalizeContext): Normal
       comps.map((c) => c.vComp),
     ),
   );
+  const vRec = p.valorReceber === undefined ? vTPrest : money(p.valorReceber);
+  faults.push(...checkAmountToReceive(vRec, vTPrest));
   faults.push(...checkCfop(p.cfop, p.ufIni, p.ufFim));
   const keys = p.docsOriginarios.map((d) => (typeof d === 'string' ? d : d.chave)?.trim());
   faults.push(...checkNfeKeys(keys));
@@ -210,7 +218,7 @@ export function normalizeCte(payload: unknown, ctx: CteNormalizeContext): Normal
     exped,
     receb,
     dest,
-    vPrest: { vTPrest, vRec: p.valorReceber === undefined ? vTPrest : money(p.valorReceber), Comp: comps },
+    vPrest: { vTPrest, vRec, Comp: comps },
     imp: { ICMS, IBSCBS, vTotDFe: cteTotDFe(IBSCBS, vTPrest, date) },
     infCTeNorm: {
       infCarga: {

@@ -11,6 +11,7 @@ import { accessKeyCheckDigit, buildAccessKey, parseAccessKey } from '../access-k
 import { schemaPath } from '../schema.ts';
 import { emitter, testCertificate } from '../../../test/fixtures/fiscal.ts';
 import { prepareCte, type CtePrepareContext } from './prepare.ts';
+import { CTE_REJECTIONS } from './rules.ts';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-cte-'));
 
@@ -394,6 +395,11 @@ describe('prepareCte: contingency on SVC-RS (tpEmis 7) and SVC-SP (tpEmis 8)', (
       context({ contingency: { tpEmis: 7, dhCont: '2026-03-10T10:00:00-03:00', xJust: 'caiu' } }),
     ).map((f) => f.field);
     expect(fields).toEqual(['contingency.xJust', 'contingency.dhCont']);
+    const late = faultsOf(
+      payload(),
+      context({ contingency: { ...contingency(7), dhCont: '2026-03-10T09:30:01-03:00' } }),
+    );
+    expect(late).toEqual([{ field: 'contingency.dhCont', cStat: '588', error: CTE_REJECTIONS['588'] }]);
     const malformed = faultsOf(
       payload(),
       context({ contingency: { ...contingency(8), dhCont: '2026-03-10 09:10' } }),
@@ -471,6 +477,13 @@ describe('prepareCte: vehicle, amount to receive and observations', () => {
     const xml = validXml(payload({ valorReceber: 1200 }), context());
     expect(xml).toContain('<vTPrest>1250.50</vTPrest><vRec>1200.00</vRec>');
     expect(validXml(payload(), context())).toContain('<vTPrest>1250.50</vTPrest><vRec>1250.50</vRec>');
+  });
+
+  it('531: valorReceber above valorTotal', () => {
+    expect(faultsOf(payload({ valorReceber: 1250.51 }), context())).toEqual([
+      { field: 'valorReceber', cStat: '531', error: CTE_REJECTIONS['531'] },
+    ]);
+    expect(validXml(payload({ valorReceber: 1250.5 }), context())).toContain('<vRec>1250.50</vRec>');
   });
 
   it('refuses a malformed plate, an unknown UF and a short RENAVAM with their paths', () => {

@@ -1,6 +1,7 @@
 // infCTeSupl/qrCodCTe of the CT-e 4.00. MOC CT-e 4.00 / NT 2022.001 (QR code of the DACTE): for tpEmis 1
-// (normal) the text is `<UF's QR URL>?chCTe=<key>&tpAmb=<tpAmb>`; the contingency modes add a signature of
-// the key (sign=...) and are not issued by this core yet.
+// (normal) the text is `<UF's QR URL>?chCTe=<key>&tpAmb=<tpAmb>`. SVC-RS/SVC-SP (tpEmis 7/8) authorise on
+// line and use the same text; only the off-line modes (EPEC 4, FS-DA 5) add a signature of the key
+// (sign=...), and this core does not issue them.
 // The per-UF URLs are data, resources/endpoints/cte-qrcode-4.00.json (see resources/endpoints/PROVENANCE.md):
 // a UF whose CT-e is authorised by SVRS or SVSP uses that authority's URL.
 import { readFileSync } from 'node:fs';

@@ -1,14 +1,16 @@
 // Business rules checked before a CT-e is signed, so the authority never sees a document it would refuse.
 // Each fault carries the rejection code the authority would answer with.
 //
-// The codes are the specification's (§7, "CT-e rejections": 512 total differs from the sum of
-// componentesValor, 522 invalid CFOP, 529 invalid or nonexistent referenced NF-e key). Their texts are not
-// official yet: the sped-cte cstat.json of the reference data gives, for these three codes, NF-e texts
-// ("CNPJ do Local de Retirada inválido", "CFOP de Operação Estadual e UF emitente difere da UF remetente...",
-// "NCM de informação obrigatória...") because that file is the NF-e table of 2017, and a public transcription
-// of the MOC CT-e validation rules (katrid/brasil, brasil/dfe/cte/rejections.py) lists other codes for these
-// checks (519/676 CFOP, 843 transported NF-e key). The texts below say the specification's rule in the
-// authority's style; replace them, and check the codes, once the MOC CT-e 4.00 table is in the reference data.
+// 512, 522 and 529 are the specification's codes (§7, "CT-e rejections": 512 total differs from the sum of
+// componentesValor, 522 invalid CFOP, 529 invalid or nonexistent referenced NF-e key). In the MOC CT-e 4.00
+// table those numbers name other rules (512 the recipient of a substitute CT-e, 529 a multimodal cancel, 522
+// none), the authority checks the same facts under 676/519 (CFOP) and 843 (transported NF-e key), and no
+// official rule compares vTPrest with the sum of Comp/vComp. So the codes stay the specification's and their
+// texts are ours, in the authority's style: the same texts as the sandbox authority's table
+// (sandbox/cte/cstat.ts; this core does not import the sandbox, a test compares the two).
+//
+// 531 and 588 are official MOC CT-e 4.00 rules (validation G048 and G010, as transcribed in katrid/brasil
+// brasil/dfe/cte/rejections.py), with their texts.
 import { isValidAccessKey } from '../access-key.ts';
 import type { ErrorDetail } from '../../../src-shared/contracts/errors.ts';
 
@@ -18,13 +20,17 @@ export interface CteFault extends ErrorDetail {
 }
 
 export const CTE_REJECTIONS = {
-  '512': 'Rejeição: Valor total do serviço difere do somatório dos componentes do valor da prestação',
-  '522': 'Rejeição: CFOP inválido para a prestação (5xxx dentro do estado, 6xxx entre estados)',
-  '529': 'Rejeição: Chave de acesso de NF-e referenciada ausente ou inválida',
+  '512': 'Rejeição: Valor total da prestação (vTPrest) difere do somatório dos componentes do valor (vComp)',
+  '522':
+    'Rejeição: CFOP inválido para a prestação: 5xxx dentro do estado (UFIni = UFFim), 6xxx entre estados',
+  '529':
+    'Rejeição: Chave de acesso de NF-e transportada ausente ou inválida (dígito verificador ou modelo diferente de 55)',
+  '531': 'Rejeição: Valor a receber deve ser menor ou igual Valor da Prestação',
+  '588': 'Rejeição: Data de entrada em contingência posterior a data de emissão.',
 } as const;
 export type CteRejectionCode = keyof typeof CTE_REJECTIONS;
 
-function rejection(field: string, cStat: CteRejectionCode): CteFault {
+export function rejection(field: string, cStat: CteRejectionCode): CteFault {
   return { field, error: CTE_REJECTIONS[cStat], cStat };
 }
 
@@ -32,6 +38,11 @@ function rejection(field: string, cStat: CteRejectionCode): CteFault {
 export function checkComponentsTotal(valorTotal: bigint, componentes: readonly bigint[]): CteFault[] {
   const total = componentes.reduce((a, b) => a + b, 0n);
   return total === valorTotal ? [] : [rejection('valorTotal', '512')];
+}
+
+/** 531: the amount to receive (vRec) cannot exceed the value of the service (vTPrest). */
+export function checkAmountToReceive(vRec: bigint, vTPrest: bigint): CteFault[] {
+  return vRec <= vTPrest ? [] : [rejection('valorReceber', '531')];
 }
 
 /**
