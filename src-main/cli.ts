@@ -16,11 +16,11 @@ import { createCompany, municipioDetails, toCompanyView } from './companies/serv
 import { respTecRepository, respTecView } from './companies/resp-tec.ts';
 import { companiesRepository } from './companies/repository.ts';
 import { canonicalId } from './ids.ts';
-import { ApiError, validationError } from './api/errors.ts';
+import { DomainError, validationError } from './errors.ts';
 import { importNcmFile } from './reference/ncm-import.ts';
 import { importIbptTable } from './ibpt/store.ts';
 import { decodeIbptBytes, parseIbptCsv } from './ibpt/table.ts';
-import { parseOrThrow } from './api/validation.ts';
+import { parseOrThrow } from './validation.ts';
 import { companyCreateSchema } from '../src-shared/contracts/companies.ts';
 import { apiKeyCreateSchema, apiKeyRotateSchema } from '../src-shared/contracts/api-keys.ts';
 
@@ -211,7 +211,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ApiError) {
+  if (error instanceof DomainError) {
     process.stderr.write(`${error.message}\n${JSON.stringify(error.toBody().details, null, 2)}\n`);
   } else if (error instanceof DataDirLocked) {
     process.stderr.write(`${error.message}\n`);

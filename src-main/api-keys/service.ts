@@ -3,7 +3,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/client.ts';
 import { newId } from '../ids.ts';
-import { ApiError, forbidden, notFound, validationError } from '../api/errors.ts';
+import { DomainError, forbidden, notFound, validationError } from '../errors.ts';
 import {
   RATE_PLANS,
   type RatePlan,
@@ -138,7 +138,7 @@ export async function createApiKeyAs(
   }
   const plan = input.plan ?? (PLAN_RANK[auth.plan] < PLAN_RANK.standard ? auth.plan : ('standard' as const));
   if (PLAN_RANK[plan] > PLAN_RANK[auth.plan]) {
-    throw new ApiError(403, 'forbidden', `A '${auth.plan}' key cannot create a '${plan}' key.`, [
+    throw new DomainError('forbidden', `A '${auth.plan}' key cannot create a '${plan}' key.`, [
       { field: 'plan', error: `must be '${auth.plan}' or lower` },
     ]);
   }
@@ -146,7 +146,7 @@ export async function createApiKeyAs(
   if (auth.expiresAt !== null) {
     if (expiresAt === undefined) expiresAt = auth.expiresAt;
     else if (new Date(expiresAt).getTime() > new Date(auth.expiresAt).getTime()) {
-      throw new ApiError(403, 'forbidden', 'A key cannot create a key that outlives it.', [
+      throw new DomainError('forbidden', 'A key cannot create a key that outlives it.', [
         { field: 'expiresAt', error: `must be no later than ${auth.expiresAt}` },
       ]);
     }
@@ -251,10 +251,10 @@ export async function rotateApiKey(
   return inTransaction(db, async (trx) => {
     const old = await apiKeysRepository.findById(trx, keyId);
     if (old === undefined) throw notFound('API key');
-    if (old.revoked_at !== null) throw new ApiError(409, 'invalid_state', 'A revoked key cannot be rotated.');
+    if (old.revoked_at !== null) throw new DomainError('invalid_state', 'A revoked key cannot be rotated.');
     const now = clock.now();
     if (old.expires_at !== null && new Date(old.expires_at) <= now) {
-      throw new ApiError(409, 'invalid_state', 'An expired key cannot be rotated.');
+      throw new DomainError('invalid_state', 'An expired key cannot be rotated.');
     }
     const minted = mintKey();
     const successor: ApiKeyRow = {

@@ -3,7 +3,7 @@ import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/client.ts';
 import type { RowWindow } from '../db/paginate.ts';
 import { newId } from '../ids.ts';
-import { ApiError, conflict, forbidden, notFound, validationError } from '../api/errors.ts';
+import { DomainError, conflict, forbidden, notFound, validationError } from '../errors.ts';
 import {
   fiscalTaxesSchema,
   type FiscalProfileCreate,
@@ -151,7 +151,7 @@ export async function deleteProfile(db: Db, existing: FiscalProfileRow) {
     }
     const users = await catalogRepository.productsUsingProfile(trx, existing.id);
     if (users > 0) {
-      throw new ApiError(409, 'conflict', `The fiscal profile is used by ${users} product(s).`, [
+      throw new DomainError('conflict', `The fiscal profile is used by ${users} product(s).`, [
         { field: 'id', error: 'in use by products' },
       ]);
     }

@@ -3,7 +3,7 @@ import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/client.ts';
 import type { Ambiente, AuthorityTarget } from '../db/schema.ts';
 import { newId } from '../ids.ts';
-import { ApiError, conflict, forbidden, notFound, validationError } from '../api/errors.ts';
+import { DomainError, conflict, forbidden, notFound, validationError } from '../errors.ts';
 import type { AuthContext } from '../api-keys/service.ts';
 import type { SecretBox } from '../security/secret-box.ts';
 import { findMunicipio } from '../reference/ibge.ts';
@@ -326,7 +326,7 @@ function certificateView(row: CertificateRow, now: Date): CertificateStatusView 
 }
 
 const certificateInvalid = (message: string, details: ErrorDetail[]) =>
-  new ApiError(422, 'certificate_invalid', message, details);
+  new DomainError('certificate_invalid', message, details);
 
 /**
  * Reads the PKCS#12 (legacy RC2/3DES files included), refuses it when it cannot sign for this company

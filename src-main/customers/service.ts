@@ -3,7 +3,7 @@ import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/client.ts';
 import type { RowWindow } from '../db/paginate.ts';
 import { newId } from '../ids.ts';
-import { conflict, forbidden, notFound } from '../api/errors.ts';
+import { conflict, forbidden, notFound } from '../errors.ts';
 import { findMunicipio } from '../reference/ibge.ts';
 import type { CustomerCreate, CustomerView } from '../../src-shared/contracts/customers.ts';
 import type { CompanyRow } from '../companies/repository.ts';

@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/client.ts';
 import { newId } from '../ids.ts';
-import { ApiError, conflict, forbidden, notFound } from '../api/errors.ts';
+import { DomainError, conflict, forbidden, notFound } from '../errors.ts';
 import type {
   OperatorActionView,
   OperatorCreate,
@@ -145,15 +145,13 @@ export async function deactivateOperator(db: Db, clock: Clock, row: OperatorRow)
   await operatorsRepository.endSessionsOf(db, row.id, now);
 }
 
-function lockedError(until: string, now: Date): ApiError {
+function lockedError(until: string, now: Date): DomainError {
   const seconds = Math.max(1, Math.ceil((Date.parse(until) - now.getTime()) / 1000));
-  return new ApiError(
-    423,
+  return new DomainError(
     'operador_bloqueado',
     `Operador bloqueado por PINs errados até ${until}; tente de novo depois disso ou peça ao gerente um novo PIN.`,
     [{ field: 'pin', error: `bloqueado até ${until}` }],
-    {},
-    { 'Retry-After': String(seconds) },
+    { retryAfterSeconds: seconds },
   );
 }
 
@@ -172,7 +170,7 @@ export async function checkPin(
   const row = await operatorsRepository.findByCodigo(db, companyId, codigo);
   if (row === undefined || row.ativo !== 1) {
     await verifyPin(pin, await decoyHash());
-    throw new ApiError(401, 'pin_invalido', 'Código de operador desconhecido ou inativo.', [
+    throw new DomainError('pin_invalido', 'Código de operador desconhecido ou inativo.', [
       { field: 'codigo', error: 'nenhum operador ativo com este código' },
     ]);
   }
@@ -200,7 +198,7 @@ export async function checkPin(
     throw lockedError(until, now);
   }
   const left = MAX_WRONG_PINS - counted.failed_pins;
-  throw new ApiError(401, 'pin_invalido', 'PIN incorreto.', [
+  throw new DomainError('pin_invalido', 'PIN incorreto.', [
     {
       field: 'pin',
       error: `PIN incorreto: ${left} ${left === 1 ? 'tentativa restante' : 'tentativas restantes'}`,
@@ -276,8 +274,7 @@ export async function authorize(
 ): Promise<Authorized> {
   const supervisor = await checkPin(db, clock, companyId, input.codigo, input.pin);
   if (!canAuthorize(supervisor.papel, input.acao)) {
-    throw new ApiError(
-      403,
+    throw new DomainError(
       'papel_insuficiente',
       `O papel ${supervisor.papel} não pode autorizar ${ACTION_LABELS[input.acao]}.`,
       [{ field: 'codigo', error: `papel ${supervisor.papel} não autoriza ${input.acao}` }],

@@ -2,7 +2,7 @@
 // settled (CONCLUIDA) for at least the payment's amount and that no other note uses; the note then carries
 // tPag 17 with the card group (tpIntegra 1, the PSP's CNPJ, cAut = endToEndId) — NT 2023.004.
 import type { Db } from '../db/client.ts';
-import { ApiError, conflict } from '../api/errors.ts';
+import { DomainError, conflict } from '../errors.ts';
 import { cents } from '../../src-shared/money.ts';
 import { resolveTPag } from '../../src-shared/tables/payment-methods.ts';
 import type { ErrorDetail } from '../../src-shared/contracts/errors.ts';
@@ -117,8 +117,7 @@ export async function pixChargesForSale(
     facts.set(ref.txid, { cnpj: row.cnpj_psp, endToEndId: row.end_to_end_id });
   }
   if (problems.length > 0) {
-    throw new ApiError(
-      422,
+    throw new DomainError(
       'pix_nao_pago',
       'A PIX payment of the sale is not settled by its charge.',
       problems,

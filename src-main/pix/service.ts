@@ -5,7 +5,7 @@ import type { Clock } from '../clock.ts';
 import type { Db } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import type { SecretBox } from '../security/secret-box.ts';
-import { ApiError, conflict, notFound, validationError } from '../api/errors.ts';
+import { DomainError, conflict, notFound, validationError } from '../errors.ts';
 import { CertificateError, generateTestA1, readPkcs12 } from '../fiscal/certificate.ts';
 import type { SandboxPsp } from '../sandbox-psp/server.ts';
 import { companiesRepository } from '../companies/repository.ts';
@@ -81,22 +81,23 @@ export function pspFailure(error: unknown): never {
   if (!(error instanceof PspError)) throw error;
   switch (error.kind) {
     case 'timeout':
-      throw new ApiError(504, 'psp_unavailable', `O PSP não respondeu a tempo: ${error.message}`);
+      throw new DomainError('psp_unavailable', `O PSP não respondeu a tempo: ${error.message}`, [], {
+        reason: 'timeout',
+      });
     case 'refused':
-      throw new ApiError(422, 'psp_rejection', `O PSP recusou a cobrança: ${error.message}`, [
+      throw new DomainError('psp_rejection', `O PSP recusou a cobrança: ${error.message}`, [
         { field: 'psp', error: error.message },
       ]);
     case 'auth':
-      throw new ApiError(
-        502,
+      throw new DomainError(
         'psp_unavailable',
         `O PSP recusou as credenciais da loja (client_id, client_secret ou certificado): ${error.message}`,
         [{ field: 'pix', error: 'check the PSP settings with PUT /v1/companies/:companyId/pix' }],
       );
     case 'not_found':
-      throw new ApiError(502, 'psp_unavailable', `O PSP não conhece a cobrança: ${error.message}`);
+      throw new DomainError('psp_unavailable', `O PSP não conhece a cobrança: ${error.message}`);
     default:
-      throw new ApiError(502, 'psp_unavailable', `O PSP não está disponível: ${error.message}`);
+      throw new DomainError('psp_unavailable', `O PSP não está disponível: ${error.message}`);
   }
 }
 
@@ -236,8 +237,7 @@ export async function savePixConfig(
       readPkcs12(pfx, password ?? '');
     } catch (error) {
       if (!(error instanceof CertificateError)) throw error;
-      throw new ApiError(
-        422,
+      throw new DomainError(
         'certificate_invalid',
         `The client certificate cannot be used: ${error.message}`,
         [
@@ -293,7 +293,7 @@ export async function testPixConnection(deps: PixDeps, companyId: string): Promi
     // The owner reads this beside the button: the PSP's own words, without pointing at the API.
     if (error instanceof PspError && error.kind === 'auth') {
       const reason = error.reason ?? error.message;
-      throw new ApiError(502, 'psp_unavailable', `O PSP recusou as credenciais da loja: ${reason}`, [
+      throw new DomainError('psp_unavailable', `O PSP recusou as credenciais da loja: ${reason}`, [
         { field: 'psp', error: reason },
       ]);
     }
@@ -438,8 +438,7 @@ export async function refreshPixCharge(deps: PixDeps, row: PixChargeRow): Promis
 export async function cancelPixCharge(deps: PixDeps, row: PixChargeRow): Promise<PixChargeRow> {
   const fresh = await refreshPixCharge(deps, row);
   if (fresh.status === 'CONCLUIDA') {
-    throw new ApiError(
-      409,
+    throw new DomainError(
       'invalid_state',
       'The charge is already paid (CONCLUIDA) and cannot be cancelled.',
       [{ field: 'status', error: "current state is 'CONCLUIDA'" }],

@@ -5,7 +5,7 @@ import { isPrintable } from '../outputs/document.ts';
 import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
-import { ApiError, conflict, forbidden, invalidState, notFound, validationError } from '../api/errors.ts';
+import { DomainError, conflict, forbidden, invalidState, notFound, validationError } from '../errors.ts';
 import { companiesRepository, type CompanyRow } from '../companies/repository.ts';
 import type { DocumentRow } from '../documents/repository.ts';
 import type {
@@ -50,7 +50,7 @@ export interface PrintingDeps {
 export const JOB_LIFETIME_MS = 24 * 3600_000;
 
 const jobInState = (status: PrintJobStatus, action: string) =>
-  new ApiError(409, 'invalid_state', `Cannot ${action} a print job in state '${status}'.`, [
+  new DomainError('invalid_state', `Cannot ${action} a print job in state '${status}'.`, [
     { field: 'status', error: `current state is '${status}'` },
   ]);
 
@@ -319,9 +319,8 @@ async function printerForDocument(
  * 409 sem_impressora: the cashier shows `message` as is, so it speaks to the person at the counter (the
  * generic 'conflict' text, "Conflito com um registro existente", told them nothing).
  */
-export function noPrinter(): ApiError {
-  return new ApiError(
-    409,
+export function noPrinter(): DomainError {
+  return new DomainError(
     'sem_impressora',
     'Nenhuma impressora configurada: cadastre uma impressora e marque-a como padrão em Configurações › Impressoras.',
     [
@@ -367,7 +366,7 @@ export async function queueDocumentPrint(
     reason,
     bytes: nfceReceiptBytes(doc, printer, { openDrawer }),
   });
-  if (jobId === null) throw new ApiError(500, 'internal_error', 'The print job was not queued.');
+  if (jobId === null) throw new DomainError('internal_error', 'The print job was not queued.');
   return { jobId, status: 'pending' };
 }
 
@@ -378,7 +377,7 @@ export async function queueTestPage(deps: PrintingDeps, printer: PrinterRow): Pr
     reason: 'test',
     bytes: testPageBytes(printer, deps.clock.now()),
   });
-  if (jobId === null) throw new ApiError(500, 'internal_error', 'The print job was not queued.');
+  if (jobId === null) throw new DomainError('internal_error', 'The print job was not queued.');
   return { jobId, status: 'pending' };
 }
 
@@ -468,7 +467,7 @@ export async function queueTicketPrint(
     kind: request.kind,
     bytes,
   });
-  if (jobId === null) throw new ApiError(500, 'internal_error', 'The print job was not queued.');
+  if (jobId === null) throw new DomainError('internal_error', 'The print job was not queued.');
   return { jobId, status: 'pending' };
 }
 
@@ -476,7 +475,7 @@ export async function queueTicketPrint(
 export async function queueDrawerKick(deps: PrintingDeps, printer: PrinterRow): Promise<QueuedPrint> {
   const drawer = drawerOf(printer);
   if (drawer === undefined) {
-    throw new ApiError(409, 'gaveta_desativada', 'A gaveta desta impressora está desativada.', [
+    throw new DomainError('gaveta_desativada', 'A gaveta desta impressora está desativada.', [
       {
         field: 'gaveta.ativa',
         error: 'the drawer of this printer is switched off; set gaveta.ativa to true',
@@ -491,7 +490,7 @@ export async function queueDrawerKick(deps: PrintingDeps, printer: PrinterRow): 
     bytes: buildDrawerKick(drawer),
     lifetimeMs: DRAWER_JOB_LIFETIME_MS,
   });
-  if (jobId === null) throw new ApiError(500, 'internal_error', 'The print job was not queued.');
+  if (jobId === null) throw new DomainError('internal_error', 'The print job was not queued.');
   return { jobId, status: 'pending' };
 }
 

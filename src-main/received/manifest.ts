@@ -5,7 +5,7 @@
 import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/client.ts';
 import type { SecretBox } from '../security/secret-box.ts';
-import { ApiError, invalidState, validationError } from '../api/errors.ts';
+import { DomainError, invalidState, validationError } from '../errors.ts';
 import { buildEvent, EventError, signEvent } from '../fiscal/events.ts';
 import { loadCompanyFiscal } from '../documents/context.ts';
 import { outboxRepository } from '../outbox/repository.ts';
@@ -139,12 +139,11 @@ export async function manifestReceived(
     if (justification.length > 0) {
       throw validationError(justification.map((d) => ({ field: 'justificativa', error: d.error })));
     }
-    throw new ApiError(422, 'fiscal_rejection', 'The manifestation event cannot be built.', error.details);
+    throw new DomainError('fiscal_rejection', 'The manifestation event cannot be built.', error.details);
   }
   const signed = signEvent(built.xml, fiscal.certificate);
   if (signed.errors.length > 0) {
-    throw new ApiError(
-      422,
+    throw new DomainError(
       'fiscal_rejection',
       'The manifestation event does not validate against the schema.',
       signed.errors.map((e) => ({ field: e.field ?? 'xml', error: e.message })),

@@ -1,7 +1,7 @@
 // Importing a newer NCM table (the official Siscomex JSON), shared by POST /v1/reference/ncm and the CLI.
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/client.ts';
-import { validationError } from '../api/errors.ts';
+import { validationError } from '../errors.ts';
 import { parseSiscomexNcm } from './ncm.ts';
 import { storeNcmTable, type StoredNcmTable } from './ncm-store.ts';
 

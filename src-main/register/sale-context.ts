@@ -5,7 +5,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from '../db/client.ts';
 import type { DocumentRow } from '../documents/repository.ts';
-import { ApiError } from '../api/errors.ts';
+import { DomainError } from '../errors.ts';
 
 export interface SaleRegister {
   companyId: string;
@@ -25,7 +25,7 @@ export function withSaleRegister<T>(register: SaleRegister | null, sale: () => P
 }
 
 export const registerClosed = (caixa: string) =>
-  new ApiError(409, 'caixa_fechado', `O caixa ${caixa} está fechado: abra o caixa antes de vender.`, [
+  new DomainError('caixa_fechado', `O caixa ${caixa} está fechado: abra o caixa antes de vender.`, [
     { field: 'caixa', error: `register ${caixa} has no open session: POST /v1/register-sessions opens it` },
   ]);
 
@@ -123,8 +123,7 @@ export async function checkSendRegister(
       return open.id;
     }
   }
-  throw new ApiError(
-    409,
+  throw new DomainError(
     'caixa_fechado',
     `Esta venda é do caixa ${session.caixa}, que já foi fechado: abra o caixa ${session.caixa} e envie-a por um operador dele.`,
     [

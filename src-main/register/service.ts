@@ -6,7 +6,7 @@ import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import { newId } from '../ids.ts';
-import { ApiError } from '../api/errors.ts';
+import { DomainError } from '../errors.ts';
 import { cents, formatCents as formatText } from '../../src-shared/money.ts';
 import { queueTicketPrint } from '../printing/service.ts';
 import type { MovementCreate, SessionView, VoidCreate } from '../../src-shared/contracts/register.ts';
@@ -45,7 +45,7 @@ export interface Actor {
 const ref = (a: Actor): ReportOperator => ({ id: a.id, codigo: a.codigo, nome: a.nome });
 
 const sessionClosed = (row: SessionRow) =>
-  new ApiError(409, 'caixa_fechado', `A sessão do caixa ${row.caixa} já foi fechada.`, [
+  new DomainError('caixa_fechado', `A sessão do caixa ${row.caixa} já foi fechada.`, [
     { field: 'status', error: "the session is 'fechada'" },
   ]);
 
@@ -121,8 +121,8 @@ export async function openSession(
   return { session: row, jobId };
 }
 
-function alreadyOpen(open: SessionRow): ApiError {
-  return new ApiError(409, 'caixa_ja_aberto', `O caixa ${open.caixa} já está aberto.`, [
+function alreadyOpen(open: SessionRow): DomainError {
+  return new DomainError('caixa_ja_aberto', `O caixa ${open.caixa} já está aberto.`, [
     {
       field: 'caixa',
       error: `register ${open.caixa} already has an open session${open.id === '' ? '' : ` (${open.id})`}`,

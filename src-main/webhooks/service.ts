@@ -4,7 +4,7 @@ import type { Clock } from '../clock.ts';
 import type { Db } from '../db/client.ts';
 import type { RowWindow } from '../db/paginate.ts';
 import type { SecretBox } from '../security/secret-box.ts';
-import { ApiError, forbidden, notFound } from '../api/errors.ts';
+import { DomainError, forbidden, notFound } from '../errors.ts';
 import type { CompanyRow } from '../companies/repository.ts';
 import type { ErrorDetail } from '../../src-shared/contracts/errors.ts';
 import {
@@ -239,8 +239,7 @@ export async function redeliver(
 ): Promise<QueuedJob> {
   const original = await deliveryOf(db, webhook, deliveryId);
   if (original.status === 'pending' || original.status === 'in_flight') {
-    throw new ApiError(
-      409,
+    throw new DomainError(
       'invalid_state',
       `Delivery ${original.id} is still being retried; redeliver it once it is delivered or failed.`,
       [{ field: 'status', error: `current state is '${original.status}'` }],

@@ -3,6 +3,8 @@
 // differences, the shift report, and a restart mid-shift that keeps the session and its movements.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.ts';
+import { fromDomainError } from '../../src-main/api/errors.ts';
+import { DomainError } from '../../src-main/errors.ts';
 import { asOperator, contractCaller, signInToken } from './operator-helpers.ts';
 
 let h: Harness;
@@ -300,11 +302,12 @@ describe('register sessions', () => {
     expect(closed.status).toBe(200);
     const before = await h.service.db.selectFrom('documents').select('id').execute();
     const deps = { db: h.service.db, clock: h.clock, secrets: h.service.secrets, worker: h.service.worker };
-    await expect(
-      withSaleRegister({ companyId: h.companyId, sessionId: id, operatorId: null }, () =>
-        sellNfce(deps, h.companyId, sale('2.00', [{ metodo: 'dinheiro', valor: '2.00' }]), 3000),
-      ),
-    ).rejects.toMatchObject({ status: 409, code: 'caixa_fechado' });
+    const refused = await withSaleRegister({ companyId: h.companyId, sessionId: id, operatorId: null }, () =>
+      sellNfce(deps, h.companyId, sale('2.00', [{ metodo: 'dinheiro', valor: '2.00' }]), 3000),
+    ).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(DomainError);
+    expect((refused as DomainError).code).toBe('caixa_fechado');
+    expect(fromDomainError(refused as DomainError).status).toBe(409);
     expect(await h.service.db.selectFrom('documents').select('id').execute()).toEqual(before);
     // The number was not taken: the next sale gets the one after the last note.
     const next = await call('POST', '/v1/nfce/venda', {

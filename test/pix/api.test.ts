@@ -6,7 +6,8 @@ import { createCharge, payCharge, pixItem, pixSale } from './helpers.ts';
 import { SANDBOX_PSP_CNPJ } from '../../src-main/sandbox-psp/server.ts';
 import { pixRepository } from '../../src-main/pix/repository.ts';
 import { pixChargesForSale } from '../../src-main/pix/sale.ts';
-import { ApiError } from '../../src-main/api/errors.ts';
+import { fromDomainError } from '../../src-main/api/errors.ts';
+import { DomainError } from '../../src-main/errors.ts';
 import { parseBrCode, parseTlv } from '../../src-shared/pix/br-code.ts';
 import type { PixChargeView, PixConfigView } from '../../src-shared/contracts/pix.ts';
 
@@ -230,9 +231,9 @@ describe('a sale paid with pix_txid', () => {
     const otherId = (other.body as { id: string }).id;
     const payload = { pagamentos: [{ metodo: 'pix', valor: '12.50', pix_txid: paid.txid }] };
     const refused = await pixChargesForSale(h.service.db, otherId, payload).catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(ApiError);
-    expect((refused as ApiError).status).toBe(422);
-    expect((refused as ApiError).details).toEqual([
+    expect(refused).toBeInstanceOf(DomainError);
+    expect(fromDomainError(refused as DomainError).status).toBe(422);
+    expect((refused as DomainError).details).toEqual([
       { field: 'pagamentos[0].pix_txid', error: 'no PIX charge with this txid in the company' },
     ]);
     // The owner passes the same check.

@@ -6,6 +6,7 @@ import { authOf } from '../middleware/auth.ts';
 import { operatorOf, OPERATOR_HEADER, requireApproval } from '../middleware/operator.ts';
 import { parseOrThrow } from '../validation.ts';
 import { ApiError } from '../errors.ts';
+import { DomainError } from '../../errors.ts';
 import { dataList, pageLimitQuery } from '../pagination.ts';
 import { companyOfRequest, reachableBy } from './scoping.ts';
 import { companiesRepository } from '../../companies/repository.ts';
@@ -47,7 +48,7 @@ function parseOperatorBody<S extends z.ZodType>(schema: S, body: unknown): z.out
     return parseOrThrow(schema, body);
   } catch (error) {
     if (
-      error instanceof ApiError &&
+      error instanceof DomainError &&
       error.details.length === 1 &&
       error.details[0]?.error === TRIVIAL_PIN_ERROR
     )
