@@ -5,6 +5,15 @@ import { isUf, type UfSigla } from '../../src-shared/uf.ts';
 import { resourcePath } from '../paths.ts';
 import { SERVICE_WSDL, type AuthorityService, type Endpoint, type EndpointQuery } from './types.ts';
 
+// CT-e 4.00 (model 57) has its own table and contingency authorities (SVC-RS, SVC-SP).
+export {
+  cteAuthorizerFor,
+  cteSvcFor,
+  resolveCteEndpoint,
+  type CteContingencyMode,
+  type CteEndpointQuery,
+} from './cte/endpoints.ts';
+
 export type SvcAuthority = 'SVC-AN' | 'SVC-RS';
 
 /**
