@@ -5,6 +5,7 @@
 import type { AuthorityService } from '../authority/types.ts';
 import { SERVICE_WSDL } from '../authority/types.ts';
 import { CSTAT, type CStat } from './cstat.ts';
+import { isCteCStat } from './cte/cstat.ts';
 
 export const AUTHORITY_SERVICES = Object.keys(SERVICE_WSDL) as readonly AuthorityService[];
 
@@ -214,7 +215,8 @@ export class FaultControl {
       this.rejectFault = null;
       return;
     }
-    if (!(cStat in CSTAT) || cStat < 201)
+    // A code of the NF-e table or of the CT-e one (pass services: ['CTeRecepcaoSincV4'] for a CT-e).
+    if (!(cStat in CSTAT || isCteCStat(cStat)) || cStat < 201)
       throw new RangeError(`reject takes a rejection cStat, got ${cStat}`);
     this.rejectFault = {
       ...scoped({ services: ['NFeAutorizacao4'], times: 1, ...scope }),

@@ -24,6 +24,10 @@ import { nfeConsultaProtocolo, nfeStatusServico } from './services/consultation.
 import { nfeDistribuicaoDFe } from './services/distribution.ts';
 import { nfeRecepcaoEvento } from './services/events.ts';
 import { nfeInutilizacao } from './services/inutilization.ts';
+import { cteConsulta, cteStatusServico } from './cte/consultation.ts';
+import { markTripStarted, tripStartedRequest } from './cte/control.ts';
+import { cteRecepcaoEvento } from './cte/events.ts';
+import { cteRecepcaoSinc } from './cte/reception.ts';
 import { openSandboxStore, type SandboxDb } from './store.ts';
 import type { SecretBox } from '../security/secret-box.ts';
 
@@ -94,6 +98,10 @@ const HANDLERS: Readonly<Partial<Record<AuthorityService, Handler>>> = {
   NFeRecepcaoEvento4: nfeRecepcaoEvento,
   NFeInutilizacao4: nfeInutilizacao,
   NFeDistribuicaoDFe: nfeDistribuicaoDFe,
+  CTeRecepcaoSincV4: cteRecepcaoSinc,
+  CTeConsultaV4: cteConsulta,
+  CTeStatusServicoV4: cteStatusServico,
+  CTeRecepcaoEventoV4: cteRecepcaoEvento,
 };
 
 /** Largest request body read at all; the services reject messages above 500 KB themselves (214). */
@@ -237,6 +245,8 @@ export async function startSandboxAuthority(options: StartSandboxOptions): Promi
    *    "random": null|{seed, refuse?, timeout?, slow?, pause?, lose?, slowMs?, services?},
    *    "online": true | false (with "forMs": the endpoint itself goes offline, so the way back is scheduled)}.
    * - POST /_sandbox/companies: {cnpj, csc?: [{id, token, revoked?}], emitterDenied?, recipientDenied?}.
+   * - POST /_sandbox/cte/trip-started: {chave, evidence?: 'mdfe' | 'circulacao'}: the trip of that CT-e
+   *   started, so its cancellation is refused (528 / 219), as an MDF-e or a checkpoint would tell the authority.
    */
   async function handleControl(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     // Any local process could reach this port: the faults (offline, lost answers) are switched only with the
@@ -285,6 +295,17 @@ export async function startSandboxAuthority(options: StartSandboxOptions): Promi
         if (typeof body?.cnpj !== 'string') throw new RangeError('cnpj is required');
         await registry.configureCompany(body);
         sendJson(res, 200, { ok: true });
+      } catch (error) {
+        sendJson(res, 400, { error: error instanceof Error ? error.message : String(error) });
+      }
+      return;
+    }
+    if (path === '/_sandbox/cte/trip-started' && req.method === 'POST') {
+      try {
+        const { chave, evidence } = tripStartedRequest(JSON.parse((await readBody(req)) ?? ''));
+        const known = await serialized((db) => markTripStarted(db, chave, evidence));
+        if (known) sendJson(res, 200, { ok: true, chave, evidence });
+        else sendJson(res, 404, { error: `no CT-e ${chave} in this sandbox` });
       } catch (error) {
         sendJson(res, 400, { error: error instanceof Error ? error.message : String(error) });
       }

@@ -9,7 +9,7 @@ import type { CStat } from './cstat.ts';
 import { DSIG_NAMESPACE, parseXml } from './xml.ts';
 import { NFE_NAMESPACE } from '../fiscal/schema.ts';
 
-export type SignedElement = 'infNFe' | 'infEvento' | 'infInut';
+export type SignedElement = 'infNFe' | 'infEvento' | 'infInut' | 'infCte';
 
 export type SignatureCheck =
   | {
@@ -58,6 +58,8 @@ export interface VerifyOptions {
   at?: Date;
   /** Default true: a signer certificate without CNPJ is rejected (292). */
   requireCnpj?: boolean;
+  /** Namespace of the signed element: the NF-e's by default, the CT-e's for CTe and eventoCTe. */
+  namespace?: string;
 }
 
 /**
@@ -72,7 +74,7 @@ export function verifySignature(
   let target: Element | undefined;
   let signature: Element | undefined;
   try {
-    const matches = parseXml(xml).getElementsByTagNameNS(NFE_NAMESPACE, signed);
+    const matches = parseXml(xml).getElementsByTagNameNS(options.namespace ?? NFE_NAMESPACE, signed);
     for (let i = 0; i < matches.length && signature === undefined; i++) {
       const candidate = matches.item(i);
       const parent = candidate?.parentNode;

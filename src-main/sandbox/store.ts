@@ -113,6 +113,44 @@ export interface SandboxDatabase {
     c_stat: number;
     answered_at: string;
   };
+  /** CT-e 4.00 (model 57) authorized by the sandbox: see cte/ and migration 0003. */
+  cte_documents: {
+    chave: string;
+    cnpj: string;
+    c_uf: number;
+    serie: number;
+    n_ct: number;
+    tp_emis: number;
+    tp_amb: number;
+    natural_key: string;
+    status: NoteStatus;
+    c_stat: number;
+    n_prot: string;
+    dh_recbto: string;
+    authorized_at: string;
+    dig_val: string;
+    dh_emi: string;
+    v_tprest: string;
+    trip_started: 'mdfe' | 'circulacao' | null;
+    xml: string;
+    prot_xml: string;
+  };
+  cte_events: {
+    id: Generated<number>;
+    chave: string;
+    tp_evento: string;
+    n_seq_evento: number;
+    tp_amb: number;
+    c_orgao: number;
+    author: string;
+    dh_evento: string;
+    c_stat: number;
+    n_prot: string;
+    dh_reg_evento: string;
+    registered_at: string;
+    xml: string;
+    ret_xml: string;
+  };
   exchanges: {
     id: Generated<number>;
     at: string;

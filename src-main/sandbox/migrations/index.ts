@@ -2,10 +2,12 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as sandboxAuthority from './2026_11_22_0001_sandbox_authority.ts';
 import * as csrts from './2026_11_24_0002_csrts.ts';
+import * as cte from './2026_11_24_0003_cte.ts';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_0001_sandbox_authority': sandboxAuthority,
   '2026_11_24_0002_csrts': csrts,
+  '2026_11_24_0003_cte': cte,
 };
 
 export const sandboxMigrationProvider: MigrationProvider = {

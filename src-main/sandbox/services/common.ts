@@ -30,6 +30,8 @@ export interface SandboxSettings {
   substitutionDeadlineMs: number;
   /** Rule 656: after a 137, the same ultNSU may be asked again only after this long (NT 2014.002: 1 hour). */
   distributionWaitMs: number;
+  /** CT-e cancellation deadline after authorization (220: "CT-e autorizado há mais de 7 dias (168 horas)"). */
+  cteCancelDeadlineMs: number;
 }
 
 export const DEFAULT_SETTINGS: SandboxSettings = {
@@ -44,6 +46,7 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   cancelDeadlineMs: { 55: 24 * HOUR, 65: 30 * MINUTE },
   substitutionDeadlineMs: 168 * HOUR,
   distributionWaitMs: HOUR,
+  cteCancelDeadlineMs: 168 * HOUR,
 };
 
 export interface ServiceContext {

@@ -1,0 +1,133 @@
+// Reading a CT-e 4.00 as the sandbox authority does: namespace-aware lookups in the CT-e namespace and the
+// facts of one CTe the reception rules read, plus the protCTe/retCTe answers it writes.
+import type { Element } from '@xmldom/xmldom';
+import { CTE_NAMESPACE } from '../../fiscal/schema.ts';
+import { children, elementTexts, esc, parseXml, rootOf } from '../xml.ts';
+
+/** The CT-e child at a slash-separated path below `from`, if any. */
+export function cteAt(from: Element, path: string): Element | undefined {
+  let current: Element | undefined = from;
+  for (const step of path.split('/')) {
+    if (current === undefined) return undefined;
+    current = children(current, step, CTE_NAMESPACE)[0];
+  }
+  return current;
+}
+
+export function cteText(from: Element, path: string): string | undefined {
+  const el = cteAt(from, path);
+  return el === undefined ? undefined : (el.textContent ?? '');
+}
+
+export function cteChildren(parent: Element, name: string): Element[] {
+  return children(parent, name, CTE_NAMESPACE);
+}
+
+/** Adds the CT-e default namespace to an element cut out of a message that declared it on an ancestor. */
+export function withCteNamespace(element: string): string {
+  const startTag = /^<[A-Za-z_][\w.-]*(\s[^>]*)?>/.exec(element)?.[0] ?? '';
+  if (/\sxmlns=/.test(startTag)) return element;
+  return element.replace(/^<([A-Za-z_][\w.-]*)/, `<$1 xmlns="${CTE_NAMESPACE}"`);
+}
+
+/** The first top-level `<name>` element of `xml`, with the CT-e namespace declared on it. */
+export function cteElement(xml: string, name: string): string | undefined {
+  const found = elementTexts(xml, name)[0];
+  return found === undefined ? undefined : withCteNamespace(found);
+}
+
+/** The facts of one schema-valid CTe that the reception rules read. */
+export interface ParsedCte {
+  /** The CTe element exactly as received. */
+  xml: string;
+  chave: string;
+  ide: Record<
+    | 'cUF'
+    | 'cCT'
+    | 'CFOP'
+    | 'mod'
+    | 'serie'
+    | 'nCT'
+    | 'dhEmi'
+    | 'tpEmis'
+    | 'cDV'
+    | 'tpAmb'
+    | 'tpServ'
+    | 'UFIni'
+    | 'UFFim',
+    string
+  >;
+  emit: { id: string; idInKey: string };
+  vTPrest: string;
+  /** Comp/vComp of vPrest, in order. */
+  vComp: string[];
+  /** infCTeNorm/infDoc/infNFe/chave, in order (empty when the CT-e carries none). */
+  nfeKeys: string[];
+  /** The rodo group of infModal with the namespace declared, for the road modal schema; null when absent. */
+  rodo: string | null;
+  modal: string;
+}
+
+export function parseCte(xml: string): ParsedCte {
+  const root = rootOf(parseXml(xml));
+  const inf = root === undefined ? undefined : cteAt(root, 'infCte');
+  if (root === undefined || inf === undefined) throw new Error('not a CTe');
+  const t = (path: string) => cteText(inf, path) ?? '';
+  const vPrest = cteAt(inf, 'vPrest');
+  const infDoc = cteAt(inf, 'infCTeNorm/infDoc');
+  const emitCnpj = cteText(inf, 'emit/CNPJ');
+  const emitCpf = cteText(inf, 'emit/CPF');
+  return {
+    xml,
+    chave: (inf.getAttribute('Id') ?? '').replace(/^CTe/, ''),
+    ide: {
+      cUF: t('ide/cUF'),
+      cCT: t('ide/cCT'),
+      CFOP: t('ide/CFOP'),
+      mod: t('ide/mod'),
+      serie: t('ide/serie'),
+      nCT: t('ide/nCT'),
+      dhEmi: t('ide/dhEmi'),
+      tpEmis: t('ide/tpEmis'),
+      cDV: t('ide/cDV'),
+      tpAmb: t('ide/tpAmb'),
+      tpServ: t('ide/tpServ'),
+      UFIni: t('ide/UFIni'),
+      UFFim: t('ide/UFFim'),
+    },
+    emit: { id: emitCnpj ?? emitCpf ?? '', idInKey: emitCnpj ?? `000${emitCpf ?? ''}` },
+    vTPrest: t('vPrest/vTPrest'),
+    vComp: vPrest === undefined ? [] : cteChildren(vPrest, 'Comp').map((c) => cteText(c, 'vComp') ?? ''),
+    nfeKeys: infDoc === undefined ? [] : cteChildren(infDoc, 'infNFe').map((n) => cteText(n, 'chave') ?? ''),
+    rodo: cteElement(xml, 'rodo') ?? null,
+    modal: t('ide/modal'),
+  };
+}
+
+export interface ProtCteFields {
+  tpAmb: string;
+  verAplic: string;
+  chave: string;
+  dhRecbto: string;
+  nProt?: string;
+  digVal?: string;
+  cStat: number;
+  xMotivo: string;
+}
+
+/** protCTe (TProtCTe): with nProt and digVal when the CT-e was authorized or denied. */
+export function protCteXml(p: ProtCteFields): string {
+  return (
+    `<protCTe versao="4.00"><infProt${p.nProt === undefined ? '' : ` Id="CTe${p.nProt}"`}>` +
+    `<tpAmb>${p.tpAmb}</tpAmb><verAplic>${esc(p.verAplic)}</verAplic><chCTe>${p.chave}</chCTe>` +
+    `<dhRecbto>${p.dhRecbto}</dhRecbto>` +
+    (p.nProt === undefined ? '' : `<nProt>${p.nProt}</nProt>`) +
+    (p.digVal === undefined || p.digVal === '' ? '' : `<digVal>${p.digVal}</digVal>`) +
+    `<cStat>${p.cStat}</cStat><xMotivo>${esc(p.xMotivo)}</xMotivo></infProt></protCTe>`
+  );
+}
+
+/** procEventoCTe of a registered event: the event as received and the authority's answer. */
+export function procEventoCteXml(event: { xml: string; ret_xml: string }): string {
+  return `<procEventoCTe xmlns="${CTE_NAMESPACE}" versao="4.00">${event.xml}${event.ret_xml}</procEventoCTe>`;
+}
