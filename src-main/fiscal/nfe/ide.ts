@@ -2,15 +2,11 @@
 import { ufBySigla } from '../../../src-shared/uf.ts';
 import { formatDateTimeTz } from '../datetime.ts';
 import { el, group, opt } from '../xml.ts';
+import { idDestOf } from '../taxes/destination.ts';
 import type { NfeModel } from './model.ts';
 
-/** idDest (B11a): 1 internal, 2 interstate, 3 abroad; an NFC-e is always internal. */
-export function idDestOf(model: Pick<NfeModel, 'modelo' | 'dest' | 'emit'>): 1 | 2 | 3 {
-  if (model.modelo === 65 || model.dest === null) return 1;
-  if (model.dest.idEstrangeiro !== undefined) return 3;
-  const destUf = model.dest.enderDest?.UF;
-  return destUf === undefined || destUf === model.emit.enderEmit.UF ? 1 : 2;
-}
+// idDest (B11a) is decided with the taxes (the ICMS rules read it); the writer and normalize take it from there.
+export { idDestOf };
 
 export function ideXml(model: NfeModel, cDV: number): string {
   const uf = ufBySigla(model.emit.enderEmit.UF);

@@ -2,6 +2,7 @@
 // follow the Manual de Orientação do Contribuinte 7.0 so each field can be looked up there.
 import type { FiscalTaxes } from '../../../src-shared/contracts/catalog.ts';
 import type { UfSigla } from '../../../src-shared/uf.ts';
+import type { DetailedTaxes } from '../taxes/types.ts';
 
 export type Modelo = 55 | 65;
 export type TpAmb = 1 | 2;
@@ -83,17 +84,8 @@ export interface ItemModel {
   impostoDevol?: { pDevol: string; vIPIDevol: string } | null;
 }
 
-/** Tax values a caller already computed (detailed mode), all decimal text. */
-export interface DetailedTaxes {
-  vBC?: string;
-  vICMS?: string;
-  vBCST?: string;
-  vICMSST?: string;
-  vPIS?: string;
-  vCOFINS?: string;
-  vIPI?: string;
-  vTotTrib?: string;
-}
+// Detailed mode's tax values are the tax computation's input type; the NF-e model carries them as they are.
+export type { DetailedTaxes };
 
 export interface DetPagModel {
   /** Meio de pagamento (tPag) code, e.g. '01' dinheiro, '17' PIX. */

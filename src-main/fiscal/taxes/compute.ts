@@ -11,14 +11,21 @@ import {
   sum,
 } from '../../../src-shared/money.ts';
 import { ufBySigla } from '../../../src-shared/uf.ts';
-import type { ItemModel, NfeModel } from '../nfe/model.ts';
 import { computeIbsCbs, sumIbsCbs } from './ibscbs.ts';
-import { idDestOf } from '../nfe/ide.ts';
+import { idDestOf } from './destination.ts';
 import { computeIcms, type IcmsOperation } from './icms.ts';
 import { computeIpi } from './ipi.ts';
 import { Issues, readMoney, readRate, readScaled, type TaxRejection } from './issues.ts';
 import { computePisCofins } from './pis-cofins.ts';
-import type { Cents, ComputedItem, ComputedNote, IbsCbsTot, IcmsTot } from './types.ts';
+import type {
+  Cents,
+  ComputedItem,
+  ComputedNote,
+  IbsCbsTot,
+  IcmsTot,
+  TaxItemInput,
+  TaxNoteInput,
+} from './types.ts';
 
 export type * from './types.ts';
 
@@ -43,7 +50,7 @@ export class TaxComputationError extends Error {
  */
 export const IBS_CBS_IN_TOTAL_FROM_YEAR = 2027;
 
-export function computeTaxesOrThrow(model: NfeModel): ComputedNote {
+export function computeTaxesOrThrow(model: TaxNoteInput): ComputedNote {
   const result = computeTaxes(model);
   if (!result.ok) throw new TaxComputationError(result.errors);
   return result.note;
@@ -58,7 +65,7 @@ const CHARGES: readonly ChargeName[] = ['vDesc', 'vFrete', 'vSeg', 'vOutro'];
  * them against the tax situation and still derives what the caller cannot give (IBS/CBS, Simples credit).
  * Rounding: half-up to cents once per value (src-shared/money.ts), totals are plain sums of those values.
  */
-export function computeTaxes(model: NfeModel): ComputeResult {
+export function computeTaxes(model: TaxNoteInput): ComputeResult {
   const issues = new Issues();
   if (model.itens.length === 0) issues.add('itens', 'a note needs at least one item');
 
@@ -126,7 +133,7 @@ interface Line {
   vOutro: Cents;
 }
 
-function readLine(item: ItemModel, path: string, issues: Issues): Line {
+function readLine(item: TaxItemInput, path: string, issues: Issues): Line {
   const qCom = readScaled(item.qCom, SCALE.quantity, `${path}.qCom`, issues);
   const vUnCom = readScaled(item.vUnCom, SCALE.unitPrice, `${path}.vUnCom`, issues);
   return {
@@ -140,8 +147,8 @@ function readLine(item: ItemModel, path: string, issues: Issues): Line {
 }
 
 function computeItem(
-  model: NfeModel,
-  item: ItemModel,
+  model: TaxNoteInput,
+  item: TaxItemInput,
   index: number,
   a: Line & { ibsCbsInTotal: boolean; issues: Issues },
 ): ComputedItem {
@@ -267,7 +274,7 @@ function computeItem(
 
 /** Group UA of a devolução item: pDevol (scale 2) and vIPIDevol; a detailed vIPI beside it is refused. */
 function readImpostoDevol(
-  item: ItemModel,
+  item: TaxItemInput,
   path: string,
   issues: Issues,
 ): { pDevol: bigint; vIPIDevol: Cents } | null {
@@ -343,7 +350,7 @@ function difalTotals(
 }
 
 /** What ICMS reads of the note beyond the item: UFs, idDest (as ide.ts writes it), indFinal, recipient. */
-function icmsOperation(model: NfeModel, item: ItemModel): IcmsOperation {
+function icmsOperation(model: TaxNoteInput, item: TaxItemInput): IcmsOperation {
   return {
     emitUF: model.emit.enderEmit.UF,
     destUF: model.dest?.enderDest?.UF ?? null,
@@ -361,13 +368,13 @@ function totalIbsCbs(itens: readonly ComputedItem[]): IbsCbsTot | null {
 }
 
 /** Date (YYYY-MM-DD) of dhEmi in the emitter UF's zone: the IBS/CBS rates in force are those of that day. */
-function emissionDate(model: NfeModel): string {
+function emissionDate(model: TaxNoteInput): string {
   const timeZone = ufBySigla(model.emit.enderEmit.UF)?.timeZone ?? 'America/Sao_Paulo';
   return formatDateTimeTz(model.dhEmi, timeZone).slice(0, 10);
 }
 
 /** Year of dhEmi in the emitter UF's zone, the date the authority reads from the document. */
-function emissionYear(model: NfeModel): number {
+function emissionYear(model: TaxNoteInput): number {
   const timeZone = ufBySigla(model.emit.enderEmit.UF)?.timeZone ?? 'America/Sao_Paulo';
   // The cached formatter of datetime.ts: building an Intl.DateTimeFormat per note cost ~9% of the whole path.
   return Number(formatDateTimeTz(model.dhEmi, timeZone).slice(0, 4));

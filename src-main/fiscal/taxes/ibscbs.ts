@@ -2,7 +2,6 @@
 // with the 2026 base that leaves ICMS, PIS and COFINS out (LC 214/2025 art. 12 §2 V; NT rule UB16-10).
 import type { FiscalTaxes } from '../../../src-shared/contracts/catalog.ts';
 import { formatScaled, percentOf, pow10, roundDiv, SCALE, sum } from '../../../src-shared/money.ts';
-import type { NfeModel } from '../nfe/model.ts';
 import {
   classAllowedOn,
   classReduction,
@@ -14,7 +13,7 @@ import {
   ratesInForce,
 } from './ibscbs-table.ts';
 import { type Issues, readRate } from './issues.ts';
-import type { Cents, ComputedIbsCbs, IbsCbsReduction, IbsCbsTot, Rate } from './types.ts';
+import type { Cents, ComputedIbsCbs, IbsCbsRates, IbsCbsReduction, IbsCbsTot, Rate } from './types.ts';
 
 /** The item's amounts the IBS/CBS base is built from (all already rounded to cents). */
 export interface IbsCbsBaseParts {
@@ -46,8 +45,8 @@ export function ibsCbsBase(p: IbsCbsBaseParts): Cents {
 export interface IbsCbsInput {
   path: string;
   config: FiscalTaxes['IBSCBS'];
-  /** Year defaults (NfeModel.ibsCbsRates), used for a tax whose rate the dated table does not publish. */
-  defaults: NfeModel['ibsCbsRates'];
+  /** Year defaults (TaxNoteInput.ibsCbsRates), used for a tax whose rate the dated table does not publish. */
+  defaults: IbsCbsRates;
   /** Date of dhEmi in the emitter's zone (YYYY-MM-DD): picks the rates in force; null when dhEmi is invalid. */
   date: string | null;
   modelo: 55 | 65;

@@ -16,7 +16,6 @@ import {
 import { ICMS_INTERNAL_RATE } from '../../../src-shared/tables/icms-internal-rates.ts';
 import { interstateRate } from '../../../src-shared/tables/icms-interstate-rates.ts';
 import type { UfSigla } from '../../../src-shared/uf.ts';
-import type { DetailedTaxes, EmitModel, Modelo } from '../nfe/model.ts';
 import { centsApart, forbidNonZero, type Issues, readMoney, readRate, readScaled } from './issues.ts';
 import type {
   Cents,
@@ -34,7 +33,10 @@ import type {
   IcmsRetained,
   IcmsSt,
   IcmsUfDest,
+  Crt,
+  DetailedTaxes,
   Rate,
+  TaxModelo,
 } from './types.ts';
 
 type Need = 'required' | 'optional' | 'none';
@@ -110,7 +112,7 @@ const CSOSN_RULES: Record<IcmsCsosn, IcmsRule> = {
  * Which ICMS code each CRT uses: CST for regime normal and the Simples Nacional over the sublimit, CSOSN for
  * Simples Nacional and MEI (MOC 7.0 rejections 590/591; CRT 4 per NT 2024.001 / XSD ICMSSN900 annotation).
  */
-const CODE_BY_CRT: Record<EmitModel['CRT'], 'CST' | 'CSOSN'> = { 1: 'CSOSN', 2: 'CST', 3: 'CST', 4: 'CSOSN' };
+const CODE_BY_CRT: Record<Crt, 'CST' | 'CSOSN'> = { 1: 'CSOSN', 2: 'CST', 3: 'CST', 4: 'CSOSN' };
 
 /**
  * modBCST (MOC 7.0 N18): 4 MVA and 6 the operation value are computed from the item's price; 0 (preço
@@ -146,8 +148,8 @@ export interface IcmsInput {
   /** Path prefix for messages, e.g. `itens[2]`. */
   path: string;
   config: FiscalTaxes['ICMS'];
-  CRT: EmitModel['CRT'];
-  modelo: Modelo;
+  CRT: Crt;
+  modelo: TaxModelo;
   op: IcmsOperation;
   /** qCom at SCALE.quantity: the quantity the per-unit values (pauta, retained ST) multiply. */
   qCom: bigint;

@@ -2,9 +2,8 @@
 // and the NFC-e restriction that keeps the IPI group out of model 65 (rejeição 742).
 import type { FiscalTaxes } from '../../../src-shared/contracts/catalog.ts';
 import { formatCents, percentOf } from '../../../src-shared/money.ts';
-import type { DetailedTaxes, Modelo } from '../nfe/model.ts';
 import { centsApart, forbidNonZero, type Issues, readMoney, readRate } from './issues.ts';
-import type { Cents, ComputedIpi, IpiCst } from './types.ts';
+import type { Cents, ComputedIpi, DetailedTaxes, IpiCst, TaxModelo } from './types.ts';
 
 /** Which TIpi choice each CST takes (XSD PL_010: IPITrib enumerates 00/49/50/99, IPINT the rest). */
 const IPI_GROUP: Record<IpiCst, 'IPITrib' | 'IPINT'> = {
@@ -27,7 +26,7 @@ const IPI_GROUP: Record<IpiCst, 'IPITrib' | 'IPINT'> = {
 export interface IpiInput {
   path: string;
   config: FiscalTaxes['IPI'];
-  modelo: Modelo;
+  modelo: TaxModelo;
   /**
    * IPI base: the operation value vProd − vDesc + vFrete + vSeg + vOutro (RIPI, Decreto 7.212/2010 art. 190;
    * unconditional discounts excluded since STF RE 567.935).

@@ -1,11 +1,79 @@
 // What the tax computation hands to the XML writers: every amount of every item as exact bigint (cents at
 // scale 2, rates in percent at scale 4, as src-shared/money.ts), and note totals that are sums of those.
-import type { ICMS_CSOSN, ICMS_CST, IPI_CST, PIS_COFINS_CST } from '../../../src-shared/contracts/catalog.ts';
-import type { EmitModel, Modelo } from '../nfe/model.ts';
+import type {
+  FiscalTaxes,
+  ICMS_CSOSN,
+  ICMS_CST,
+  IPI_CST,
+  PIS_COFINS_CST,
+} from '../../../src-shared/contracts/catalog.ts';
+import type { UfSigla } from '../../../src-shared/uf.ts';
 // IBS/CBS item and total shapes live beside their computation.
 import type { ComputedIbsCbs, IbsCbsTot } from './ibscbs-types.ts';
 
 export type * from './ibscbs-types.ts';
+
+// The input side: what the computation reads of a note. Each document kind's model (fiscal/nfe's NfeModel
+// today) is structurally one of these and is passed in as is; taxes never imports a kind's model.
+
+/** The model of the document the taxes are computed for: 55 NF-e, 65 NFC-e. */
+export type TaxModelo = 55 | 65;
+/** Código de Regime Tributário of the emitter: 1 Simples, 2 Simples excesso, 3 normal, 4 MEI. */
+export type Crt = 1 | 2 | 3 | 4;
+
+/** Tax values a caller already computed (detailed mode), all decimal text. */
+export interface DetailedTaxes {
+  vBC?: string;
+  vICMS?: string;
+  vBCST?: string;
+  vICMSST?: string;
+  vPIS?: string;
+  vCOFINS?: string;
+  vIPI?: string;
+  vTotTrib?: string;
+}
+
+/** Tax reform rates for the year (LC 214/2025 transition): percent text. */
+export interface IbsCbsRates {
+  pCBS: string;
+  pIBSUF: string;
+  pIBSMun: string;
+}
+
+/** An item as the computation reads it: amounts are exact decimal text. */
+export interface TaxItemInput {
+  CFOP: string;
+  /** Decimal text, up to 4 decimals. */
+  qCom: string;
+  /** Decimal text, up to 10 decimals. */
+  vUnCom: string;
+  vDesc: string | null;
+  vFrete: string | null;
+  vSeg: string | null;
+  vOutro: string | null;
+  /** Simple mode: rules from a fiscal profile. */
+  taxes: FiscalTaxes;
+  /** Detailed mode: values the caller computed; the computation checks and totals them. */
+  detailed: DetailedTaxes | null;
+  /** Devolução: the returned share in percent (pDevol) and the IPI returned (vIPIDevol). */
+  impostoDevol?: { pDevol: string; vIPIDevol: string } | null;
+}
+
+/** A note as the computation reads it: the operation (who sells to whom, where, why) and its items. */
+export interface TaxNoteInput {
+  modelo: TaxModelo;
+  /** Emission instant: picks the rates in force, in the emitter UF's zone. */
+  dhEmi: Date;
+  /** 0 entrada, 1 saída. */
+  tpNF: 0 | 1;
+  /** 1 normal, 2 complementar, 3 ajuste, 4 devolução. */
+  finNFe: 1 | 2 | 3 | 4;
+  indFinal: 0 | 1;
+  emit: { CRT: Crt; enderEmit: { UF: UfSigla } };
+  dest: { idEstrangeiro?: string; indIEDest: 1 | 2 | 9; enderDest?: { UF: UfSigla } } | null;
+  itens: readonly TaxItemInput[];
+  ibsCbsRates: IbsCbsRates;
+}
 
 /** Money in cents (SCALE.money = 2). */
 export type Cents = bigint;
@@ -219,8 +287,8 @@ export interface IcmsTot {
 }
 
 export interface ComputedNote {
-  modelo: Modelo;
-  CRT: EmitModel['CRT'];
+  modelo: TaxModelo;
+  CRT: Crt;
   itens: ComputedItem[];
   icmsTot: IcmsTot;
   /** Present when at least one item has a gIBSCBS group. */
