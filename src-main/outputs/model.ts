@@ -270,27 +270,28 @@ export class OutputParseError extends Error {
   }
 }
 
-type Node = Record<string, unknown>;
+// The reading helpers are shared with the CT-e's printable model (cte-model.ts).
+export type Node = Record<string, unknown>;
 
-function isNode(v: unknown): v is Node {
+export function isNode(v: unknown): v is Node {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function child(n: Node | null, name: string): Node | null {
+export function child(n: Node | null, name: string): Node | null {
   if (n === null) return null;
   const v = n[name];
   const first: unknown = Array.isArray(v) ? v[0] : v;
   return isNode(first) ? first : null;
 }
 
-function children(n: Node | null, name: string): Node[] {
+export function children(n: Node | null, name: string): Node[] {
   if (n === null) return [];
   const v = n[name];
   const list: unknown[] = Array.isArray(v) ? v : v === undefined ? [] : [v];
   return list.filter(isNode);
 }
 
-function text(n: Node | null, name: string): string | null {
+export function text(n: Node | null, name: string): string | null {
   if (n === null) return null;
   const v = n[name];
   const first: unknown = Array.isArray(v) ? v[0] : v;
@@ -299,19 +300,19 @@ function text(n: Node | null, name: string): string | null {
   return null;
 }
 
-function required(n: Node | null, name: string, where: string): string {
+export function required(n: Node | null, name: string, where: string): string {
   const v = text(n, name);
   if (v === null) throw new OutputParseError(`${where}/${name} is missing`);
   return v;
 }
 
-function attribute(n: Node | null, name: string): string | null {
+export function attribute(n: Node | null, name: string): string | null {
   const v = n?.[`@_${name}`];
   return typeof v === 'string' ? v : null;
 }
 
 /** The single element child of a choice group (ICMS → ICMS00, IPI → IPITrib ...). */
-function choice(n: Node | null): { name: string; node: Node } | null {
+export function choice(n: Node | null): { name: string; node: Node } | null {
   if (n === null) return null;
   for (const [name, v] of Object.entries(n)) {
     if (name.startsWith('@_') || name === '#text') continue;

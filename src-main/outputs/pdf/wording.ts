@@ -40,3 +40,72 @@ export function paymentName(p: Pick<OutputDetPag, 'tPag' | 'xPag'>): string {
   if (p.xPag !== null && p.xPag !== '') return p.xPag;
   return isTPag(p.tPag) ? TPAG[p.tPag] : p.tPag;
 }
+
+// --- DACTE (MOC CT-e 4.00, anexo II "leiaute do DACTE"; code tables of cteTiposBasico_v4.00.xsd) ---------
+
+/** The CT-e is "o conhecimento": its notices are in the masculine. */
+export const CTE_HOMOLOGACAO_NOTICE = 'CT-E EMITIDO EM AMBIENTE DE HOMOLOGAÇÃO - SEM VALOR FISCAL';
+export const CTE_CONTINGENCY_NOTICE = 'EMITIDO EM CONTINGÊNCIA';
+export const CTE_UNAUTHORIZED_NOTICE = 'CT-e sem autorização de uso';
+export const CTE_LEGISLATION_NOTICE =
+  'ESTE CONHECIMENTO DE TRANSPORTE ATENDE À LEGISLAÇÃO DE TRANSPORTE RODOVIÁRIO EM VIGOR';
+export const CTE_RECEIPT_DECLARATION =
+  'DECLARO QUE RECEBI OS VOLUMES DESTE CONHECIMENTO EM PERFEITO ESTADO PELO QUE DOU POR CUMPRIDO O PRESENTE CONTRATO DE TRANSPORTE';
+
+/** tpEmis of a CT-e (TCTe ide/tpEmis): 1 normal has no mode; 4 EPEC, 5 FS-DA, 7 SVC-RS, 8 SVC-SP. */
+export const CTE_TP_EMIS_MODE: Readonly<Record<string, string>> = {
+  '4': 'EPEC',
+  '5': 'FS-DA',
+  '7': 'SVC-RS',
+  '8': 'SVC-SP',
+};
+
+/** "EMITIDO EM CONTINGÊNCIA (SVC-RS)", or null for normal emission. */
+export function cteContingencyNotice(tpEmis: string): string | null {
+  if (tpEmis === '1') return null;
+  const mode = CTE_TP_EMIS_MODE[tpEmis];
+  return mode === undefined ? CTE_CONTINGENCY_NOTICE : `${CTE_CONTINGENCY_NOTICE} (${mode})`;
+}
+
+export const CTE_MODAL: Readonly<Record<string, string>> = {
+  '01': 'RODOVIÁRIO',
+  '02': 'AÉREO',
+  '03': 'AQUAVIÁRIO',
+  '04': 'FERROVIÁRIO',
+  '05': 'DUTOVIÁRIO',
+  '06': 'MULTIMODAL',
+};
+
+/** tpCTe (2 anulação exists only in the layouts before 4.00, still printed for old documents). */
+export const CTE_TP_CTE: Readonly<Record<string, string>> = {
+  '0': 'NORMAL',
+  '1': 'COMPLEMENTO DE VALORES',
+  '2': 'ANULAÇÃO',
+  '3': 'SUBSTITUTO',
+};
+
+export const CTE_TP_SERV: Readonly<Record<string, string>> = {
+  '0': 'NORMAL',
+  '1': 'SUBCONTRATAÇÃO',
+  '2': 'REDESPACHO',
+  '3': 'REDESPACHO INTERMEDIÁRIO',
+  '4': 'SERVIÇO VINCULADO A MULTIMODAL',
+};
+
+export const CTE_TOMA: Readonly<Record<string, string>> = {
+  '0': 'REMETENTE',
+  '1': 'EXPEDIDOR',
+  '2': 'RECEBEDOR',
+  '3': 'DESTINATÁRIO',
+  '4': 'OUTROS',
+};
+
+/** infQ/cUnid. */
+export const CTE_UNIDADE: Readonly<Record<string, string>> = {
+  '00': 'M3',
+  '01': 'KG',
+  '02': 'TON',
+  '03': 'UNIDADE',
+  '04': 'LITROS',
+  '05': 'MMBTU',
+};

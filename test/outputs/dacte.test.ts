@@ -1,0 +1,413 @@
+// DACTE PDFs of CT-e built and signed by the pure core (prepareCte) and of the complete ACBr CT-e 4.00 sample,
+// read back the way a person or a scanner would: pdftotext for the text, pdfinfo for pages and size,
+// pdftoppm + zbarimg for the CODE-128C key barcode and the QR code of infCTeSupl.
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { PNG } from 'pngjs';
+import { describe, expect, it } from 'vitest';
+import { buildAccessKey } from '../../src-main/fiscal/access-key.ts';
+import { prepareCte, type CtePrepareContext } from '../../src-main/fiscal/cte/prepare.ts';
+import { parseCteOutput } from '../../src-main/outputs/cte-model.ts';
+import { OutputParseError } from '../../src-main/outputs/model.ts';
+import { formatChave } from '../../src-main/outputs/pdf/format.ts';
+import { renderDacte } from '../../src-main/outputs/pdf/index.ts';
+import { projectRoot } from '../../src-main/paths.ts';
+import { emitter, testCertificate } from '../fixtures/fiscal.ts';
+import { signedNote } from '../fixtures/outputs/notes.ts';
+import {
+  pdfFile,
+  pdfImageCount,
+  pdfInfo,
+  pdfPng,
+  pdfRawText,
+  pdfText,
+  zbar,
+} from '../fixtures/outputs/pdf-tools.ts';
+
+const CTE_NS = 'http://www.portalfiscal.inf.br/cte';
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ');
+}
+
+/** A real-shaped NF-e key (model 55) of a supplier in SP. */
+function nfeKey(nNF: number): string {
+  return buildAccessKey({
+    cUF: 35,
+    aamm: '2603',
+    cnpjCpf: '11222333000181',
+    mod: 55,
+    serie: 1,
+    nNF,
+    tpEmis: 1,
+    cNF: '40817263',
+  }).chave;
+}
+
+function payload(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    customerId: '0b8e7a52-58a4-4f4e-9a51-2d7c3f6f1c11',
+    modal: '01',
+    cfop: '6353',
+    natOp: 'Prestacao de servico de transporte',
+    ufIni: 'SP',
+    xMunIni: 'Campinas',
+    ufFim: 'MG',
+    xMunFim: 'Belo Horizonte',
+    toma: '0',
+    remetente: {
+      nome: 'Industria Modelo Ltda',
+      cpfCnpj: '11.222.333/0001-81',
+      ie: '111222330446',
+      endereco: {
+        xLgr: 'Rua das Fabricas',
+        nro: '100',
+        xBairro: 'Distrito Industrial',
+        cMun: '3509502',
+        uf: 'SP',
+        cep: '13000000',
+      },
+    },
+    destinatario: {
+      nome: 'Comercio & Filhos <ME>',
+      cpfCnpj: '52998224725',
+      endereco: {
+        xLgr: 'Avenida Afonso Pena',
+        nro: '1500',
+        xBairro: 'Centro',
+        cMun: '3106200',
+        uf: 'MG',
+        cep: '30130000',
+      },
+    },
+    valorTotal: 1250.5,
+    componentesValor: [
+      { nome: 'Frete peso', valor: 1000 },
+      { nome: 'Pedagio', valor: 50.5 },
+      { nome: 'GRIS', valor: 200 },
+    ],
+    docsOriginarios: [nfeKey(101), { chave: nfeKey(102) }],
+    ...overrides,
+  };
+}
+
+function context(overrides: Partial<CtePrepareContext> = {}): CtePrepareContext {
+  return {
+    certificate: testCertificate(),
+    emit: emitter(3),
+    RNTRC: '12345678',
+    tpAmb: 2,
+    serie: 1,
+    nCT: 42,
+    dhEmi: '2026-03-10T09:30:00-03:00',
+    cCT: '10203040',
+    icms: { CST: '00', pICMS: '12.00' },
+    ...overrides,
+  };
+}
+
+function signedCte(
+  p: Record<string, unknown> = payload(),
+  ctx: Partial<CtePrepareContext> = {},
+): { xml: string; chave: string; qrCode: string } {
+  const result = prepareCte(p, context(ctx));
+  if (!result.ok) throw new Error(JSON.stringify(result.errors));
+  return result.document;
+}
+
+/** cteProc as the MOC CT-e 4.00 writes it: the signed CTe byte for byte beside its protCTe. */
+function cteProc(signed: string, chave: string, nProt: string, dhRecbto: string): string {
+  const cte = signed.replace(/^<\?xml[^>]*\?>\s*/, '');
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?><cteProc versao="4.00" xmlns="${CTE_NS}">${cte}` +
+    `<protCTe versao="4.00"><infProt><tpAmb>2</tpAmb><verAplic>SP-CTe-2026</verAplic><chCTe>${chave}</chCTe>` +
+    `<dhRecbto>${dhRecbto}</dhRecbto><nProt>${nProt}</nProt><digVal>AAAA</digVal><cStat>100</cStat>` +
+    `<xMotivo>Autorizado o uso do CT-e</xMotivo></infProt></protCTe></cteProc>`
+  );
+}
+
+function sample(): string {
+  return readFileSync(
+    path.join(projectRoot, '..', 'shared', 'reference', 'samples', 'cte', 'XMLCompleto_CTe_400.xml'),
+    'utf8',
+  );
+}
+const SAMPLE_CHAVE = '35240118760500000000570010000000011121942170';
+const SAMPLE_QR = `https://homologacao.nfe.fazenda.sp.gov.br/CTeConsulta/qrCode?chCTe=${SAMPLE_CHAVE}&tpAmb=2`;
+
+/** The sample as issued in contingency: test data edited as text, the DACTE does not check signatures. */
+function contingencySample(tpEmis: '7' | '8'): string {
+  return sample()
+    .replace('<tpEmis>1</tpEmis>', `<tpEmis>${tpEmis}</tpEmis>`)
+    .replace(
+      '</toma4></ide>',
+      '</toma4><dhCont>2024-01-12T16:00:00-03:00</dhCont><xJust>SEFAZ de origem sem resposta ha mais de uma hora</xJust></ide>',
+    );
+}
+
+/** A 40×40 PNG logo (a dark square on white). */
+function logoPng(): Buffer {
+  const png = new PNG({ width: 40, height: 40 });
+  for (let i = 0; i < 40 * 40; i++) {
+    const x = i % 40;
+    const y = Math.floor(i / 40);
+    const v = x > 8 && x < 32 && y > 8 && y < 32 ? 30 : 255;
+    png.data.set([v, v, 120, 255], i * 4);
+  }
+  return PNG.sync.write(png);
+}
+
+describe('renderDacte', () => {
+  it('an authorized CT-e (cteProc): identification, key barcode and QR, protocol, parties, values, NF-e keys, homologação', async () => {
+    const cte = signedCte();
+    const proc = cteProc(cte.xml, cte.chave, '135260000004242', '2026-03-10T09:31:02-03:00');
+    const file = pdfFile(await renderDacte({ cteXml: proc, cancelled: false, logo: logoPng() }));
+
+    expect(pdfInfo(file)).toMatchObject({ pages: 1, width: 595.28, height: 841.89 });
+    const flat = oneLine(pdfText(file));
+    for (const expected of [
+      'DACTE',
+      'Documento Auxiliar do Conhecimento de Transporte Eletrônico',
+      'RODOVIÁRIO',
+      'DATA E HORA DE EMISSÃO',
+      '10/03/2026 09:30:00',
+      '000.000.042',
+      '1/1',
+      formatChave(cte.chave),
+      'PROTOCOLO DE AUTORIZAÇÃO DE USO',
+      '135260000004242 - 10/03/2026 09:31:02',
+      'BALCAO TESTE LTDA',
+      '6353 - Prestacao de servico de transporte',
+      'Campinas - SP',
+      'Belo Horizonte - MG',
+      'Industria Modelo Ltda',
+      '11.222.333/0001-81',
+      '111222330446',
+      'Comercio & Filhos <ME>',
+      '529.982.247-25',
+      'Avenida Afonso Pena, 1500 - Centro',
+      'TOMADOR DO SERVIÇO',
+      'REMETENTE',
+      'Frete peso',
+      '1.000,00',
+      'Pedagio',
+      '50,50',
+      'GRIS',
+      '200,00',
+      'VALOR TOTAL DO SERVIÇO',
+      'VALOR A RECEBER',
+      '1.250,50',
+      '00 - TRIBUTAÇÃO NORMAL DO ICMS',
+      '12,00',
+      '150,06',
+      'DOCUMENTOS ORIGINÁRIOS',
+      formatChave(nfeKey(101)),
+      formatChave(nfeKey(102)),
+      '001/000000101',
+      'RNTRC DA EMPRESA',
+      '12345678',
+      'ESTE CONHECIMENTO DE TRANSPORTE ATENDE À LEGISLAÇÃO DE TRANSPORTE RODOVIÁRIO EM VIGOR',
+      'CT-E EMITIDO EM AMBIENTE DE HOMOLOGAÇÃO - SEM VALOR FISCAL',
+      'DECLARO QUE RECEBI OS VOLUMES DESTE CONHECIMENTO',
+    ]) {
+      expect(flat, expected).toContain(expected);
+    }
+    expect(flat).not.toContain('CANCELADO');
+    expect(flat).not.toContain('CONTINGÊNCIA');
+    expect(flat).not.toContain('sem autorização de uso');
+    // The watermark is drawn first (under the content), so it leads the content stream.
+    expect(pdfRawText(file).startsWith('SEM VALOR FISCAL')).toBe(true);
+
+    const png = pdfPng(file, 1, 200);
+    expect(zbar(png, 'code128')).toEqual([cte.chave]);
+    expect(zbar(png, 'qrcode')).toEqual([cte.qrCode]);
+    expect(pdfImageCount(file)).toBe(1);
+    if (process.env['DACTE_DUMP'] !== undefined)
+      pdfPng(file, 1, 100, path.join(process.env['DACTE_DUMP'], 'auth'));
+  });
+
+  it('the complete ACBr CT-e 4.00 sample: expedidor, recebedor, toma4, cargo quantities, ObsCont, ICMS90, no protocol', async () => {
+    const file = pdfFile(await renderDacte({ cteXml: sample(), cancelled: false }));
+    const flat = oneLine(pdfText(file));
+    for (const expected of [
+      'RAZAO SOCIAL DE TESTE',
+      '18.760.500/0000-00',
+      '687090000000',
+      'SITUAÇÃO',
+      'CT-e sem autorização de uso',
+      '6932 - PRESTACAO SERVICO',
+      'CORONEL FABRICIANO - MG',
+      'ABARE - BA',
+      'EXPEDIDOR',
+      'xCpl Exped',
+      'RECEBEDOR',
+      'xCPL Receb',
+      'DESTINATÁRIO',
+      'TOMADOR DO SERVIÇO',
+      'OUTROS',
+      'ACOUGUE E SUPERMERCADO SOUZA LTDA',
+      '10.242.141/0001-74',
+      '0010834420031',
+      'Produto Predominante',
+      'Pacotes',
+      '5.000,00',
+      'Kg (KG)',
+      '10,0000',
+      'Caixa (UNIDADE)',
+      '5,0000',
+      'Litros5 (LITROS)',
+      'DFRNER KRTJ',
+      '100,00',
+      'DFRNER TJKR',
+      '11,11',
+      '90 - ICMS OUTROS',
+      '7,00',
+      '10,00',
+      '4221 0117 0894 8400 0190 5501 1000 0091 0013 7141 3248',
+      '011/000009100',
+      'Observacao livre',
+      'ObsCont01: Valor de ObsCont01',
+      'ObsCont02: Valor de ObsCont02',
+      'ObsFisco01: Valor de ObsFisco01',
+      'Lei da Transparencia',
+      '12345678',
+      'CT-E EMITIDO EM AMBIENTE DE HOMOLOGAÇÃO - SEM VALOR FISCAL',
+    ]) {
+      expect(flat, expected).toContain(expected);
+    }
+    expect(flat).not.toContain('PROTOCOLO DE AUTORIZAÇÃO DE USO');
+    const png = pdfPng(file, 1, 200);
+    expect(zbar(png, 'code128')).toEqual([SAMPLE_CHAVE]);
+    expect(zbar(png, 'qrcode')).toEqual([SAMPLE_QR]);
+  });
+
+  it('the protocol given by the caller is printed for a bare signed CTe', async () => {
+    const cte = signedCte();
+    const file = pdfFile(
+      await renderDacte({
+        cteXml: cte.xml,
+        protocol: { nProt: '135260000009999', dhRecbto: '2026-03-10T09:40:00-03:00' },
+        cancelled: false,
+      }),
+    );
+    expect(oneLine(pdfText(file))).toContain('135260000009999 - 10/03/2026 09:40:00');
+  });
+
+  it('a cancelled CT-e shows CANCELADO', async () => {
+    const cte = signedCte();
+    const proc = cteProc(cte.xml, cte.chave, '135260000004243', '2026-03-10T09:31:02-03:00');
+    const file = pdfFile(await renderDacte({ cteXml: proc, cancelled: true }));
+    expect(pdfRawText(file).startsWith('CANCELADO SEM VALOR FISCAL')).toBe(true);
+    expect(oneLine(pdfText(file))).toContain('135260000004243');
+    expect(zbar(pdfPng(file, 1, 200), 'code128')).toEqual([cte.chave]);
+  });
+
+  it('in production (tpAmb 1) there is no SEM VALOR FISCAL', async () => {
+    const cte = signedCte(payload(), { tpAmb: 1 });
+    const file = pdfFile(await renderDacte({ cteXml: cte.xml, cancelled: false }));
+    const raw = pdfRawText(file);
+    expect(raw).not.toContain('SEM VALOR FISCAL');
+    expect(raw).not.toContain('HOMOLOGAÇÃO');
+    expect(raw).toContain('CT-e sem autorização de uso');
+  });
+
+  it('contingency SVC-RS (tpEmis 7) and SVC-SP (tpEmis 8) without protocol show the contingency wording', async () => {
+    for (const [tpEmis, mode] of [
+      ['7', 'SVC-RS'],
+      ['8', 'SVC-SP'],
+    ] as const) {
+      const file = pdfFile(await renderDacte({ cteXml: contingencySample(tpEmis), cancelled: false }));
+      const text = oneLine(pdfText(file));
+      expect(text).toContain(`EMITIDO EM CONTINGÊNCIA (${mode})`);
+      expect(text).toContain('PENDENTE DE AUTORIZAÇÃO');
+      expect(text).toContain('Entrada em contingência: 12/01/2024 16:00:00');
+      expect(text).toContain('Justificativa: SEFAZ de origem sem resposta ha mais de uma hora');
+      expect(text).not.toContain('CT-e sem autorização de uso');
+      if (process.env['DACTE_DUMP'] !== undefined)
+        pdfPng(file, 1, 100, path.join(process.env['DACTE_DUMP'], 'cont'));
+      expect(zbar(pdfPng(file, 1, 200), 'code128')).toEqual([SAMPLE_CHAVE]);
+    }
+  });
+
+  it('150 carried NF-e run over numbered pages; every key appears once; each page repeats the identification', async () => {
+    const keys = Array.from({ length: 150 }, (_, i) => nfeKey(1000 + i));
+    const cte = signedCte(payload({ docsOriginarios: keys }));
+    const file = pdfFile(await renderDacte({ cteXml: cte.xml, cancelled: false }));
+    const { pages } = pdfInfo(file);
+    expect(pages).toBeGreaterThanOrEqual(2);
+    let all = '';
+    for (let page = 1; page <= pages; page++) {
+      const text = oneLine(pdfText(file, page));
+      expect(text, `page ${page}`).toContain(`${page}/${pages}`);
+      expect(text, `page ${page}`).toContain(formatChave(cte.chave));
+      expect(text, `page ${page}`).toContain(
+        page === 1 ? 'DOCUMENTOS ORIGINÁRIOS' : 'DOCUMENTOS ORIGINÁRIOS (CONTINUAÇÃO)',
+      );
+      all += text;
+    }
+    for (const key of keys) expect(all.split(formatChave(key)).length - 1, key).toBe(1);
+    // The parties and values are on page 1 only; the last page's barcode and QR code still read.
+    expect(oneLine(pdfText(file, 2))).not.toContain('COMPONENTES DO VALOR');
+    const last = pdfPng(file, pages, 200);
+    if (process.env['DACTE_DUMP'] !== undefined) {
+      pdfPng(file, 1, 100, path.join(process.env['DACTE_DUMP'], 'many-1'));
+      pdfPng(file, 2, 100, path.join(process.env['DACTE_DUMP'], 'many-2'));
+    }
+    expect(zbar(last, 'code128')).toEqual([cte.chave]);
+    expect(zbar(last, 'qrcode')).toEqual([cte.qrCode]);
+  });
+
+  it('observations use the room the documents leave on page 1, then continue on the next page, every word once', async () => {
+    const words = Array.from({ length: 1200 }, (_, i) => `palavra${i}`);
+    const xml = sample().replace('<xObs>Observacao livre</xObs>', `<xObs>${words.join(' ')}</xObs>`);
+    const file = pdfFile(await renderDacte({ cteXml: xml, cancelled: false }));
+    const { pages } = pdfInfo(file);
+    expect(pages).toBe(2);
+    const page1 = oneLine(pdfText(file, 1));
+    // Far more than the 8 lines the box has when the documents carried need the space.
+    expect(page1).toContain('palavra200');
+    const page2 = oneLine(pdfText(file, 2));
+    expect(page2).toContain('2/2');
+    expect(page2).toContain('OBSERVAÇÕES (CONTINUAÇÃO)');
+    expect(page2).toContain('palavra1199');
+    if (process.env['DACTE_DUMP'] !== undefined) {
+      pdfPng(file, 1, 100, path.join(process.env['DACTE_DUMP'], 'obs-1'));
+      pdfPng(file, 2, 100, path.join(process.env['DACTE_DUMP'], 'obs-2'));
+    }
+    const all = oneLine(pdfText(file));
+    for (const word of words) expect(all.split(new RegExp(`\\b${word}\\b`)).length - 1, word).toBe(1);
+  });
+
+  it('an alphanumeric-CNPJ emitter (2026): the key decodes back from its Code 128', async () => {
+    const cte = signedCte(payload(), { emit: { ...emitter(3), CNPJ: '12ABC34501DE35' } });
+    expect(cte.chave).toMatch(/^\d{6}12ABC34501DE35/);
+    const file = pdfFile(await renderDacte({ cteXml: cte.xml, cancelled: false }));
+    expect(oneLine(pdfText(file))).toContain('12.ABC.345/01DE-35');
+    expect(zbar(pdfPng(file, 1, 200), 'code128')).toEqual([cte.chave]);
+  });
+
+  it('refuses an NF-e and reads the model from a cteProc', async () => {
+    const nfe = signedNote(55, {
+      naturezaOperacao: 'Venda',
+      customer_id: 'cus_pj',
+      itens: [{ product_id: 'prd_cafe', quantidade: 1 }],
+      pagamentos: [{ forma: '01', valor: '18.90' }],
+    });
+    await expect(renderDacte({ cteXml: nfe, cancelled: false })).rejects.toThrow(OutputParseError);
+    const cte = signedCte();
+    const model = parseCteOutput(cteProc(cte.xml, cte.chave, '135260000000001', '2026-03-10T09:31:02-03:00'));
+    expect(model).toMatchObject({
+      chave: cte.chave,
+      toma: '0',
+      tomador: { xNome: 'Industria Modelo Ltda' },
+      vPrest: { vTPrest: '1250.50', vRec: '1250.50' },
+      icms: { group: 'ICMS00', CST: '00', vBC: '1250.50', pICMS: '12.00', vICMS: '150.06' },
+      protocol: { nProt: '135260000000001', cStat: '100' },
+      qrCodCTe: cte.qrCode,
+    });
+    expect(model.docs).toEqual([
+      { tipo: 'NF-e', chave: nfeKey(101) },
+      { tipo: 'NF-e', chave: nfeKey(102) },
+    ]);
+  });
+});
