@@ -1,6 +1,8 @@
 // Benchmark of the whole pure NFC-e path (normalize → taxes → XML → sign → QR → schema validation) on one
-// core, beside bare RSA-2048 signing with the same key in the same run. Last line:
-// `fiscal: <n> docs/s, bare RSA <m>/s, ratio <r>`.
+// core, beside bare RSA-2048 signing with the same key in the same run; and, in the same interleaved rounds,
+// the pure NF-e (model 55) and CT-e (model 57: payload → rules → XML → sign → QR → both XSDs) paths, the CT-e
+// given as a ratio to the NF-e. Last two lines:
+// `cte: <n> docs/s, nfe <m> docs/s, ratio cte/nfe <r>` and `fiscal: <n> docs/s, bare RSA <m>/s, ratio <r>`.
 import { sign } from 'node:crypto';
 import { prepareNfe } from '../src-main/fiscal/nfe/prepare.ts';
 import { signingKeyFrom, signXmlDetailed } from '../src-main/fiscal/sign.ts';
@@ -8,7 +10,12 @@ import { normalizeNfe } from '../src-main/fiscal/nfe/normalize.ts';
 import { computeTaxes } from '../src-main/fiscal/taxes/compute.ts';
 import { buildNfe } from '../src-main/fiscal/nfe/build.ts';
 import { validateXml } from '../src-main/fiscal/schema.ts';
-import { prepareContext, testCertificate } from '../test/fixtures/fiscal.ts';
+import { prepareCte, type CtePrepareContext } from '../src-main/fiscal/cte/prepare.ts';
+import { normalizeCte } from '../src-main/fiscal/cte/normalize.ts';
+import { buildCte } from '../src-main/fiscal/cte/build.ts';
+import { buildAccessKey } from '../src-main/fiscal/access-key.ts';
+import { cents, formatCents } from '../src-shared/money.ts';
+import { emitter, prepareContext, testCertificate } from '../test/fixtures/fiscal.ts';
 
 const ITEMS = Number(process.env['BENCH_ITEMS'] ?? 5);
 const ROUNDS = 5;
@@ -29,7 +36,83 @@ const payload = {
   pagamentos: [{ metodo: 'dinheiro', valor: '500.00' }],
 };
 
+/** NF-e (model 55) to a contributor in another UF, same items. */
+const nfePayload = {
+  naturezaOperacao: 'Venda de mercadoria',
+  customerId: 'cus_pj',
+  itens: payload.itens.map((it) => ({
+    codigo: it.codigo,
+    descricao: it.descricao,
+    ncm: it.ncm,
+    quantidade: Number(it.quantidade),
+    valorUnitario: it.valor_unitario,
+    cfop: '6102',
+    fiscalProfileId: it.fiscal_profile_id,
+  })),
+  // Boleto pays the exact total: only cash may pay above it (cStat 869).
+  pagamentos: [
+    {
+      forma: '15',
+      valor: formatCents(
+        payload.itens.reduce((t, it) => t + BigInt(it.quantidade) * cents(it.valor_unitario), 0n),
+      ),
+    },
+  ],
+};
+
+const nfeKey = (nNF: number): string =>
+  buildAccessKey({
+    cUF: 35,
+    aamm: '2611',
+    cnpjCpf: '11222333000181',
+    mod: 55,
+    serie: 1,
+    nNF,
+    tpEmis: 1,
+    cNF: '40817263',
+  }).chave;
+const party = (nome: string, cpfCnpj: string, cMun: string, uf: string) => ({
+  nome,
+  cpfCnpj,
+  ie: 'ISENTO',
+  endereco: { xLgr: 'Rua das Fabricas', nro: '100', xBairro: 'Centro', cMun, uf, cep: '13000000' },
+});
+/** A road CT-e carrying ITEMS NF-e, regime normal (ICMS 12 % and the 2026 IBS/CBS group). */
+const ctePayload = {
+  customerId: '0b8e7a52-58a4-4f4e-9a51-2d7c3f6f1c11',
+  modal: '01',
+  cfop: '6353',
+  natOp: 'Prestacao de servico de transporte',
+  ufIni: 'SP',
+  xMunIni: 'Campinas',
+  ufFim: 'MG',
+  xMunFim: 'Belo Horizonte',
+  toma: '0',
+  remetente: party('Industria Modelo Ltda', '11222333000181', '3509502', 'SP'),
+  destinatario: party('Comercio e Filhos Ltda', '11444777000161', '3106200', 'MG'),
+  valorTotal: 1250.5,
+  componentesValor: [
+    { nome: 'Frete peso', valor: 1000 },
+    { nome: 'Pedagio', valor: 50.5 },
+    { nome: 'GRIS', valor: 200 },
+  ],
+  docsOriginarios: Array.from({ length: ITEMS }, (_, i) => nfeKey(100 + i)),
+  veiculo: { placa: 'ABC1D23', uf: 'SP' },
+};
+const cteCtx: CtePrepareContext = {
+  certificate: testCertificate(),
+  emit: emitter(3),
+  RNTRC: '12345678',
+  tpAmb: 2,
+  serie: 1,
+  nCT: 42,
+  dhEmi: '2026-11-22T12:30:00-03:00',
+  cCT: '10203040',
+  icms: { CST: '00', pICMS: '12.00' },
+};
+
 const ctx = prepareContext(65);
+const nfeCtx = prepareContext(55);
 const key = signingKeyFrom(testCertificate()).keyObject;
 // A SignedInfo is about 500 bytes; bare RSA signs a buffer of that size.
 const signedInfo = Buffer.alloc(520, 'a');
@@ -48,8 +131,14 @@ function rate(work: () => void): number {
 const first = prepareNfe(payload, ctx);
 if (!first.ok) throw new Error(`bench payload does not prepare: ${JSON.stringify(first.errors)}`);
 console.log(`NFC-e with ${ITEMS} items: ${first.document.xml.length} bytes`);
+const firstNfe = prepareNfe(nfePayload, nfeCtx);
+if (!firstNfe.ok) throw new Error(`bench NF-e does not prepare: ${JSON.stringify(firstNfe.errors)}`);
+console.log(`NF-e with ${ITEMS} items: ${firstNfe.document.xml.length} bytes`);
+const firstCte = prepareCte(ctePayload, cteCtx);
+if (!firstCte.ok) throw new Error(`bench CT-e does not prepare: ${JSON.stringify(firstCte.errors)}`);
+console.log(`CT-e with ${ITEMS} NF-e keys: ${firstCte.document.xml.length} bytes`);
 
-let best = { fiscal: 0, rsa: 0 };
+let best = { fiscal: 0, rsa: 0, nfe: 0, cte: 0 };
 // Interleaved rounds, best of each: the machine is shared and noisy.
 for (let r = 0; r < ROUNDS; r++) {
   const fiscal = rate(() => {
@@ -57,8 +146,22 @@ for (let r = 0; r < ROUNDS; r++) {
     if (!result.ok) throw new Error('prepare failed');
   });
   const rsa = rate(() => sign('sha1', signedInfo, key));
-  best = { fiscal: Math.max(best.fiscal, fiscal), rsa: Math.max(best.rsa, rsa) };
-  console.log(`round ${r + 1}: fiscal ${fiscal.toFixed(0)}/s, bare RSA ${rsa.toFixed(0)}/s`);
+  const nfe = rate(() => {
+    if (!prepareNfe(nfePayload, nfeCtx).ok) throw new Error('NF-e prepare failed');
+  });
+  const cte = rate(() => {
+    if (!prepareCte(ctePayload, cteCtx).ok) throw new Error('CT-e prepare failed');
+  });
+  best = {
+    fiscal: Math.max(best.fiscal, fiscal),
+    rsa: Math.max(best.rsa, rsa),
+    nfe: Math.max(best.nfe, nfe),
+    cte: Math.max(best.cte, cte),
+  };
+  console.log(
+    `round ${r + 1}: fiscal ${fiscal.toFixed(0)}/s, bare RSA ${rsa.toFixed(0)}/s, ` +
+      `NF-e ${nfe.toFixed(0)}/s, CT-e ${cte.toFixed(0)}/s`,
+  );
 }
 // Where the time goes, measured on the same document: the XSD check and the RSA signature are fixed costs.
 const doc = first.document.xml;
@@ -73,10 +176,19 @@ const stages = {
   }),
   'sign (digest + RSA)': rate(() => signXmlDetailed(unsigned, { tag: 'infNFe', cert: ctx.certificate })),
   'XSD validation': rate(() => validateXml(doc, 'nfe')),
+  'CT-e payload + rules + XML': rate(() => {
+    const n = normalizeCte(ctePayload, cteCtx);
+    if (!n.ok) throw new Error('CT-e normalize failed');
+    buildCte(n.model);
+  }),
+  'CT-e XSD validation': rate(() => validateXml(firstCte.document.xml, 'cte')),
 };
 for (const [stage, perSecond] of Object.entries(stages)) {
   console.log(`  ${stage}: ${perSecond.toFixed(0)}/s (${(1e6 / perSecond).toFixed(0)} µs each)`);
 }
+console.log(
+  `cte: ${best.cte.toFixed(0)} docs/s, nfe ${best.nfe.toFixed(0)} docs/s, ratio cte/nfe ${(best.cte / best.nfe).toFixed(2)}`,
+);
 console.log(
   `fiscal: ${best.fiscal.toFixed(0)} docs/s, bare RSA ${best.rsa.toFixed(0)}/s, ratio ${(best.fiscal / best.rsa).toFixed(2)}`,
 );
