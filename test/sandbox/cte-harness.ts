@@ -256,3 +256,21 @@ export async function sendEvent(sb: Sandbox, eventoCTe: string): Promise<EventAn
     retEventoCTe: res.answer,
   };
 }
+
+/** Edits a signed eventoCTe and signs it again, to produce the events the builder refuses to make. */
+export function forgeEvent(
+  xml: string,
+  edit: (eventoCTe: string) => string,
+  cert = testCertificate(),
+): string {
+  const unsigned = xml.replace(/<Signature .*<\/Signature>/, '');
+  return signXmlDetailed(edit(unsigned), { tag: 'infEvento', cert }).xml;
+}
+
+/** An edit for forgeEvent: nSeqEvento `n`, in the field and in infEvento/@Id (3 digits). */
+export function withSequence(n: number): (eventoCTe: string) => string {
+  return (xml) =>
+    xml
+      .replace(/<nSeqEvento>[0-9]+<\/nSeqEvento>/, `<nSeqEvento>${n}</nSeqEvento>`)
+      .replace(/(<infEvento Id="ID[0-9A-Z]{50})[0-9]{3}"/, `$1${String(n).padStart(3, '0')}"`);
+}
