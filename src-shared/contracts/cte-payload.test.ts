@@ -49,4 +49,24 @@ describe('ctePayloadSchema', () => {
     const paths = parsed.error?.issues.map((i) => i.path.join('.'));
     expect(paths).toEqual(expect.arrayContaining(['', 'destinatario.cpfCnpj', 'valorTotal']));
   });
+
+  it('toma 1, 2 and 4 require their party, reported with every other fault at once', () => {
+    const parsed = ctePayloadSchema.safeParse({ ...base, toma: '1', customerId: 'x', extra: 1 });
+    expect(parsed.error?.issues.map((i) => i.path.join('.'))).toEqual(['customerId', '', 'expedidor']);
+    expect(ctePayloadSchema.safeParse({ ...base, toma: '2' }).error?.issues[0]?.path).toEqual(['recebedor']);
+    expect(ctePayloadSchema.safeParse({ ...base, toma: '4' }).error?.issues[0]?.path).toEqual(['tomador']);
+    expect(ctePayloadSchema.safeParse({ ...base, toma: '1', expedidor: party }).success).toBe(true);
+  });
+
+  it('takes the vehicle, the amount to receive and observations under their added names', () => {
+    const parsed = ctePayloadSchema.parse({
+      ...base,
+      veiculo: { placa: 'abc 1234', uf: 'mg' },
+      valorReceber: 90,
+      observacoes: ' Fragil ',
+    });
+    expect(parsed.veiculo).toEqual({ placa: 'ABC1234', uf: 'MG' });
+    expect(parsed.valorReceber).toBe(90);
+    expect(parsed.observacoes).toBe('Fragil');
+  });
 });

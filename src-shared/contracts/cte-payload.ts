@@ -11,6 +11,7 @@
 // - "the value of the service": `valorReceber` (vPrest/vRec, the amount to receive; valorTotal when absent).
 // - `expedidor` and `recebedor` (exped, receb), same shape as remetente: required when they take the service
 //   (toma 1 and 2).
+// - `tomador` (ide/toma4), same shape: the taker when it is none of the four parties, toma `4` (outros).
 // - `observacoes`: compl/xObs.
 import { z } from 'zod';
 import { normalizeCnpj, normalizeCpf, isValidCnpj, isValidCpf } from '../tax-ids.ts';
@@ -78,7 +79,7 @@ export const cteVeiculoSchema = z.strictObject({
 export type CteVeiculo = z.infer<typeof cteVeiculoSchema>;
 
 /** toma 1 and 2 name a party the payload must then carry. */
-const TAKER_PARTY = { '1': 'expedidor', '2': 'recebedor' } as const;
+const TAKER_PARTY = { '1': 'expedidor', '2': 'recebedor', '4': 'tomador' } as const;
 
 export const ctePayloadSchema = z
   .strictObject({
@@ -92,14 +93,16 @@ export const ctePayloadSchema = z
     xMunIni: text(60, 2),
     ufFim: ufSchema,
     xMunFim: text(60, 2),
-    /** Service taker (ide/toma3/toma): 0 remetente, 1 expedidor, 2 recebedor, 3 destinatário. */
-    toma: z.enum(['0', '1', '2', '3']),
+    /** Service taker: 0 remetente, 1 expedidor, 2 recebedor, 3 destinatário (toma3), 4 outros (toma4). */
+    toma: z.enum(['0', '1', '2', '3', '4']),
     remetente: ctePartySchema,
     /** Who hands the cargo to the carrier when not the sender (exped). Required with toma 1. */
     expedidor: ctePartySchema.optional(),
     /** Who receives the cargo from the carrier when not the recipient (receb). Required with toma 2. */
     recebedor: ctePartySchema.optional(),
     destinatario: ctePartySchema,
+    /** The taker when it is none of the parties above (ide/toma4). Required with toma 4, refused otherwise. */
+    tomador: ctePartySchema.optional(),
     valorTotal: amount,
     /** Amount to receive (vPrest/vRec); valorTotal when absent. */
     valorReceber: amount.optional(),
@@ -110,7 +113,10 @@ export const ctePayloadSchema = z
     observacoes: text(2000).optional(),
   })
   .superRefine((p, ctx) => {
-    const field = p.toma === '1' || p.toma === '2' ? TAKER_PARTY[p.toma] : undefined;
+    const field = p.toma === '1' || p.toma === '2' || p.toma === '4' ? TAKER_PARTY[p.toma] : undefined;
+    if (p.toma !== '4' && p.tomador !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['tomador'], message: 'only with toma 4 (outros)' });
+    }
     if (field !== undefined && p[field] === undefined) {
       ctx.addIssue({
         code: 'custom',

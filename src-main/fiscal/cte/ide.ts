@@ -1,8 +1,22 @@
 // ide group of the CT-e 4.00 (MOC CT-e 4.00 "Identificação do CT-e"): the key's fields plus origin,
 // destination and taker. mod is 57, tpCTe 0 (normal), procEmi 0 (issuer's own application). In contingency
 // (tpEmis 7/8) dhCont and xJust follow the taker, as TCTe/infCte/ide orders them.
-import { el, group } from '../xml.ts';
-import { CTE_MODELO, type CteModel } from './model.ts';
+import { el, group, opt } from '../xml.ts';
+import { CTE_MODELO, type CteModel, type CteParty } from './model.ts';
+import { addressTags } from './parties.ts';
+
+/** toma3 names one of the parties by number; toma4 carries a taker that is none of them. */
+function takerXml(toma: CteModel['ide']['toma'], other: CteParty | null): string {
+  if (toma !== 4 || other === null) return group('toma3', el('toma', toma));
+  return group(
+    'toma4',
+    el('toma', 4),
+    other.CNPJ !== undefined ? el('CNPJ', other.CNPJ) : el('CPF', other.CPF ?? ''),
+    opt('IE', other.IE),
+    el('xNome', other.xNome),
+    group('enderToma', ...addressTags(other.ender)),
+  );
+}
 
 export function ideXml(ide: CteModel['ide'], cDV: number): string {
   return group(
@@ -35,7 +49,7 @@ export function ideXml(ide: CteModel['ide'], cDV: number): string {
     el('UFFim', ide.UFFim),
     el('retira', ide.retira),
     el('indIEToma', ide.indIEToma),
-    group('toma3', el('toma', ide.toma)),
+    takerXml(ide.toma, ide.toma4),
     ide.cont === null ? '' : el('dhCont', ide.cont.dhCont) + el('xJust', ide.cont.xJust),
   );
 }

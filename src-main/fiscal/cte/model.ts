@@ -134,8 +134,10 @@ export interface CteModel {
     retira: 0 | 1;
     /** 1 ICMS contributor, 2 exempt, 9 non-contributor (of the taker). */
     indIEToma: 1 | 2 | 9;
-    /** toma3: 0 remetente, 1 expedidor, 2 recebedor, 3 destinatário. */
-    toma: 0 | 1 | 2 | 3;
+    /** toma3: 0 remetente, 1 expedidor, 2 recebedor, 3 destinatário; toma4: 4 another party. */
+    toma: 0 | 1 | 2 | 3 | 4;
+    /** The taker of toma 4 (ide/toma4 with enderToma); null for the others. */
+    toma4: CteParty | null;
     /** dhCont and xJust, present exactly when tpEmis is a contingency mode. */
     cont: CteContingency | null;
   };

@@ -51,7 +51,7 @@ export type NormalizeResult = { ok: true; model: CteModel } | { ok: false; error
 
 const money = (value: number): bigint => cents(value.toFixed(2));
 
-type PartyField = 'remetente' | 'expedidor' | 'recebedor' | 'destinatario';
+type PartyField = 'remetente' | 'expedidor' | 'recebedor' | 'destinatario' | 'tomador';
 
 function party(p: CtePayload['remetente'], field: PartyField, faults: CteFault[]): CteParty | null {
   const a = p.endereco;
@@ -164,6 +164,7 @@ export function normalizeCte(payload: unknown, ctx: CteNormalizeContext): Normal
   const exped = p.expedidor === undefined ? null : party(p.expedidor, 'expedidor', faults);
   const receb = p.recebedor === undefined ? null : party(p.recebedor, 'recebedor', faults);
   const dest = party(p.destinatario, 'destinatario', faults);
+  const toma4 = p.tomador === undefined ? null : party(p.tomador, 'tomador', faults);
   const ICMS = icmsOf(ctx.icms, ctx.emit, vTPrest, faults);
   const date = emissionDate(ctx.dhEmi);
   const IBSCBS = cteIbsCbs(
@@ -179,9 +180,9 @@ export function normalizeCte(payload: unknown, ctx: CteNormalizeContext): Normal
     return { ok: false, errors: faults };
   }
 
-  const toma = Number(p.toma) as 0 | 1 | 2 | 3;
-  // The schema requires expedidor with toma 1 and recebedor with toma 2.
-  const taker = [rem, exped, receb, dest][toma] ?? dest;
+  const toma = Number(p.toma) as 0 | 1 | 2 | 3 | 4;
+  // The schema requires expedidor with toma 1, recebedor with toma 2 and tomador with toma 4.
+  const taker = [rem, exped, receb, dest, toma4][toma] ?? dest;
   const e = ctx.emit.enderEmit;
   const model: CteModel = {
     ide: {
@@ -210,6 +211,7 @@ export function normalizeCte(payload: unknown, ctx: CteNormalizeContext): Normal
       retira: 1,
       indIEToma: indIEToma(taker),
       toma,
+      toma4: toma === 4 ? toma4 : null,
       cont,
     },
     compl: complOf(p),

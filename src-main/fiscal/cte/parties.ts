@@ -3,7 +3,7 @@
 import { el, group, opt } from '../xml.ts';
 import type { CteAddress, CteEmit, CteParty } from './model.ts';
 
-function addressTags(a: CteAddress): string[] {
+export function addressTags(a: CteAddress): string[] {
   return [
     el('xLgr', a.xLgr),
     el('nro', a.nro),

@@ -443,6 +443,23 @@ describe('prepareCte: expedidor and recebedor', () => {
     expect(faultsOf(payload({ toma: '2', expedidor }), context()).map((f) => f.field)).toEqual(['recebedor']);
   });
 
+  it('toma 4 (outros) writes toma4 with the tomador and its address, and takes its IE indicator', () => {
+    const tomador = {
+      nome: 'Operador Logistico SA',
+      cpfCnpj: '11444777000161',
+      ie: '111222330446',
+      endereco: { ...remetente.endereco, xLgr: 'Avenida Paulista', nro: '1000' },
+    };
+    const xml = validXml(payload({ toma: '4', tomador }), context());
+    expect(xml).toContain(
+      '<indIEToma>1</indIEToma><toma4><toma>4</toma><CNPJ>11444777000161</CNPJ><IE>111222330446</IE>' +
+        '<xNome>Operador Logistico SA</xNome><enderToma><xLgr>Avenida Paulista</xLgr><nro>1000</nro>',
+    );
+    expect(xml).toContain('</enderToma></toma4></ide>');
+    expect(faultsOf(payload({ toma: '4' }), context()).map((f) => f.field)).toEqual(['tomador']);
+    expect(faultsOf(payload({ toma: '0', tomador }), context()).map((f) => f.field)).toEqual(['tomador']);
+  });
+
   it('optional parties are written even when another one takes the service', () => {
     const xml = validXml(payload({ toma: '0', recebedor }), context());
     expect(xml).toContain('<toma>0</toma>');
