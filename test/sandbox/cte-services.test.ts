@@ -2,7 +2,10 @@
 // switches applied to the CT-e services as to the NF-e ones: paused (108/109 without processing), timeout, an
 // answer lost after the CT-e was authorized (the resend gets 204 with the original protocol), slow answers and
 // refused connections.
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CTE_CSTAT } from '../../src-main/sandbox/cte/cstat.ts';
 import {
   authorizedCte,
   cancelamento,
@@ -148,5 +151,20 @@ describe('fault switches on the CT-e services', () => {
     expect(tag((await ctePost(sb, 'CTeStatusServicoV4', consStatServCTe())).answer ?? '', 'cStat')).toBe(
       '107',
     );
+  });
+});
+
+describe('CT-e code table', () => {
+  it('every CT-e code with a text is answered somewhere in the sandbox, and every text fits TMotivo', () => {
+    const root = path.resolve(import.meta.dirname, '../../src-main/sandbox');
+    const sources = (fs.readdirSync(root, { recursive: true }) as string[])
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('cstat.ts'))
+      .map((f) => fs.readFileSync(path.join(root, f), 'utf8'))
+      .join('\n');
+    const unused = Object.keys(CTE_CSTAT).filter((c) => !new RegExp(`\\b${c}\\b`).test(sources));
+    expect(unused).toEqual([]);
+    for (const text of Object.values(CTE_CSTAT)) {
+      expect(text).toMatch(/^[\x20-\xff]{1,255}$/);
+    }
   });
 });

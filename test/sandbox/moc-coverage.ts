@@ -6,6 +6,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CSTAT } from '../../src-main/sandbox/cstat.ts';
 import { NOTE_RULES } from '../../src-main/sandbox/services/authorization.ts';
+import { CTE_CSTAT } from '../../src-main/sandbox/cte/cstat.ts';
+import { CTE_EVENT_SPECS } from '../../src-main/sandbox/cte/events.ts';
+import { CTE_RULES } from '../../src-main/sandbox/cte/reception.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const REPO = path.resolve(here, '../..');
@@ -83,8 +86,43 @@ export function coverageDocument(): string {
     '|---|---|',
     ...missing.map((c) => `| ${c} | ${(table.get(c) ?? '').replace(/\|/g, '\\|')} |`),
     '',
+    ...cteSection(),
   ];
   return lines.join('\n');
+}
+
+/**
+ * The CT-e 4.00 services (src-main/sandbox/cte/): their own code table (MOC CT-e; sped-nfe's cstat.json is an
+ * NF-e table, so the NF-e counts above do not include them), the reception rules in order and the events.
+ */
+function cteSection(): string[] {
+  const escape = (text: string) => text.replace(/\|/g, '\\|');
+  return [
+    '## CT-e 4.00 (model 57)',
+    '',
+    'CTeRecepcaoSincV4, CTeConsultaV4, CTeStatusServicoV4 and CTeRecepcaoEventoV4 answer with the CT-e code',
+    'table of `src-main/sandbox/cte/cstat.ts` (its head names the sources; 512, 522 and 529 are the',
+    "specification's codes and their texts are not official).",
+    '',
+    '### Reception rules, in the order they run (after the message, CT-e schema 225 and modal schema 580)',
+    '',
+    '| rule | cStat |',
+    '|---|---|',
+    ...CTE_RULES.map((r) => `| ${escape(r.rule)} | ${r.codes.join(', ')} |`),
+    '',
+    '### Events',
+    '',
+    '| tpEvento | xEvento | largest nSeqEvento |',
+    '|---|---|---|',
+    ...Object.entries(CTE_EVENT_SPECS).map(([tp, spec]) => `| ${tp} | ${spec.xEvento} | ${spec.maxSeq} |`),
+    '',
+    '### Codes and texts',
+    '',
+    '| cStat | text |',
+    '|---|---|',
+    ...Object.entries(CTE_CSTAT).map(([c, text]) => `| ${c} | ${escape(text)} |`),
+    '',
+  ];
 }
 
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -69,7 +69,6 @@ export const CTE_CSTAT = {
   677: 'Rejeição: Órgão de recepção do evento inválido',
   681: 'Rejeição: Informação não pode ser alterada por carta de correção',
   732: 'Rejeição: Chave de acesso inválida (modelo diferente de 57)',
-  999: 'Rejeição: Erro não catalogado',
 } as const satisfies Record<number, string>;
 
 export type CteCStat = keyof typeof CTE_CSTAT;
