@@ -613,7 +613,7 @@ export function createAuthorityClient(options: AuthorityClientOptions): Authorit
 }
 
 /** SOAP 1.2 (Code/Value, Reason/Text) or 1.1 (faultcode, faultstring) Fault in a parsed envelope. */
-function soapFault(envelope: unknown): { code: string; reason: string } | undefined {
+export function soapFault(envelope: unknown): { code: string; reason: string } | undefined {
   const body = isNode(envelope) && isNode(envelope.Envelope) ? envelope.Envelope.Body : undefined;
   const fault = isNode(body) ? body.Fault : undefined;
   if (!isNode(fault)) return undefined;

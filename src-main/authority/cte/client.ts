@@ -1,0 +1,303 @@
+// Typed calls to the CT-e 4.00 web services (MOC CT-e 4.00 §3): CTeRecepcaoSincV4 takes the signed CTe gzipped
+// and in base64 inside cteDadosMsg, the others the XML itself; answers come in `<operation>Result`. The
+// authority's protCTe / retEventoCTe / procEventoCTe are kept byte for byte, as evidence and for the procs.
+import { gzipSync } from 'node:zlib';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { ufByCode } from '../../../src-shared/uf.ts';
+import {
+  AuthorityResponseError,
+  rawElements,
+  soapFault,
+  type AuthorityResponseErrorKind,
+} from '../client.ts';
+import { responseWrapper, unwrapMessage, wrapRequest } from '../soap.ts';
+import { httpStatusError, type AuthorityTransport } from '../transport.ts';
+import type { CteService, Endpoint } from '../types.ts';
+
+const CTE_NS = 'http://www.portalfiscal.inf.br/cte';
+
+export type TpAmb = 1 | 2;
+
+/** The authorization protocol of one CT-e (TProtCTe/infProt). */
+export interface ProtCTe {
+  chCTe: string;
+  cStat: string;
+  xMotivo: string;
+  nProt?: string;
+  dhRecbto: string;
+  digVal?: string;
+  /** The protCTe element exactly as the authority sent it, to be placed after the CTe in cteProc. */
+  xml: string;
+}
+
+/** retCTe: the answer of CTeRecepcaoSincV4 for one CT-e. */
+export interface CteRecepcaoResult {
+  cStat: string;
+  xMotivo: string;
+  tpAmb: TpAmb;
+  cUF: string;
+  /** Present when the CT-e was processed (authorized, denied, or rejected with its key known). */
+  protocol?: ProtCTe;
+  /** The retCTe as received. */
+  xml: string;
+}
+
+/** retConsSitCTe: how the authority sees one CT-e. */
+export interface CteConsultaResult {
+  cStat: string;
+  xMotivo: string;
+  tpAmb: TpAmb;
+  cUF: string;
+  protocol?: ProtCTe;
+  /** Each procEventoCTe (cancellation, CC-e, ...) exactly as the authority sent it. */
+  events: string[];
+}
+
+/** retConsStatServCTe. */
+export interface CteStatusResult {
+  cStat: string;
+  xMotivo: string;
+  tpAmb: TpAmb;
+  cUF: string;
+  dhRecbto: string;
+  tMed?: string;
+  dhRetorno?: string;
+  xObs?: string;
+}
+
+/** retEventoCTe: one event per message in CT-e 4.00 (no batch). Its fields but cStat are optional on rejection. */
+export interface CteEventoResult {
+  cStat: string;
+  xMotivo: string;
+  tpAmb: TpAmb;
+  cOrgao: string;
+  chCTe?: string;
+  tpEvento?: string;
+  nSeqEvento?: string;
+  nProt?: string;
+  dhRegEvento?: string;
+  /** The retEventoCTe element exactly as received, for procEventoCTe. */
+  xml: string;
+}
+
+export interface CteAuthorityClient {
+  /** CTeRecepcaoSincV4 with one signed CTe (sent gzipped, base64, byte for byte inside). */
+  recepcao(req: { cte: string }): Promise<CteRecepcaoResult>;
+  /** CTeConsultaV4: settles sends that got no answer. */
+  consulta(req: { tpAmb: TpAmb; chCTe: string }): Promise<CteConsultaResult>;
+  statusServico(req: { tpAmb: TpAmb; cUF: number | string }): Promise<CteStatusResult>;
+  /** CTeRecepcaoEventoV4 with a signed eventoCTe, sent byte for byte. */
+  recepcaoEvento(req: { eventoCTe: string }): Promise<CteEventoResult>;
+}
+
+export interface CteAuthorityClientOptions {
+  transport: AuthorityTransport;
+  /** Where each service is: usually `(service) => resolveCteEndpoint({ ...company, service })`. */
+  endpoint: (service: CteService) => Endpoint | string;
+  /** Time allowed for each answer once the request is on its way. */
+  timeoutMs: number;
+}
+
+const REPEATING = new Set(['procEventoCTe']);
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  removeNSPrefix: true,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  htmlEntities: false,
+  isArray: (name) => REPEATING.has(name),
+});
+
+type Node = Record<string, unknown>;
+const isNode = (value: unknown): value is Node =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function text(node: unknown, name: string): string | undefined {
+  if (!isNode(node)) return undefined;
+  const value = node[name];
+  if (typeof value === 'string') return value;
+  if (isNode(value) && typeof value['#text'] === 'string') return value['#text'];
+  return undefined;
+}
+
+function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
+}
+
+/** Reads one answer; what is missing raises AuthorityResponseError('unexpected_message'). */
+class Reader {
+  constructor(readonly fail: (detail: string) => never) {}
+
+  required(node: unknown, name: string, where: string): string {
+    const value = text(node, name);
+    if (value === undefined) this.fail(`<${where}> has no <${name}>`);
+    return value;
+  }
+
+  tpAmb(node: unknown, where: string): TpAmb {
+    const value = this.required(node, 'tpAmb', where);
+    if (value !== '1' && value !== '2') this.fail(`<${where}/tpAmb> is ${JSON.stringify(value)}`);
+    return value === '1' ? 1 : 2;
+  }
+}
+
+// TChDFe: the emitter CNPJ (positions 7-20) may hold letters (alphanumeric CNPJ).
+const CH_CTE = /^[0-9]{6}[0-9A-Z]{12}[0-9]{26}$/;
+
+/** Drops a BOM and XML declaration and checks the root element declares the CT-e namespace itself. */
+function element(xml: string, root: string): string {
+  const body = xml
+    .replace(/^\uFEFF/, '')
+    .replace(/^\s*<\?xml[^?]*\?>/, '')
+    .trim();
+  const start = new RegExp(`^<${root}(\\s[^>]*)?>`).exec(body);
+  if (start === null || !body.endsWith(`</${root}>`)) throw new TypeError(`must be one <${root}> element`);
+  if (!start[0].includes(`xmlns="${CTE_NS}"`)) {
+    throw new TypeError(`<${root}> must declare xmlns="${CTE_NS}" itself (it is sent as is)`);
+  }
+  return body;
+}
+
+function tpAmbText(tpAmb: TpAmb): string {
+  if (tpAmb !== 1 && tpAmb !== 2) throw new RangeError(`tpAmb must be 1 or 2, got ${JSON.stringify(tpAmb)}`);
+  return String(tpAmb);
+}
+
+/** The CTeRecepcaoSincV4 message: the CTe's UTF-8 bytes, gzipped, in base64 (MOC CT-e 4.00 §3.1). */
+export function compressCte(cteXml: string): string {
+  return gzipSync(Buffer.from(cteXml, 'utf8')).toString('base64');
+}
+
+export function createCteAuthorityClient(options: CteAuthorityClientOptions): CteAuthorityClient {
+  const { transport, timeoutMs } = options;
+
+  async function call(service: CteService, message: string, root: string) {
+    const target = options.endpoint(service);
+    const url = typeof target === 'string' ? target : target.url;
+    const envelope = wrapRequest(service, message);
+    const { status, body } = await transport.send({ url, service, envelope, timeoutMs });
+    const fail = (
+      kind: AuthorityResponseErrorKind,
+      detail: string,
+      fault?: { code: string; reason: string },
+    ) => {
+      throw new AuthorityResponseError({
+        kind,
+        service,
+        url,
+        status,
+        body,
+        detail,
+        ...(fault === undefined ? {} : { faultCode: fault.code, faultReason: fault.reason }),
+      });
+    };
+    const ok = status >= 200 && status < 300;
+    const trimmed = body.replace(/^\uFEFF/, '').trim();
+    if (!(trimmed.startsWith('<') && XMLValidator.validate(trimmed) === true)) {
+      if (!ok) throw httpStatusError(status, url, service);
+      return fail('not_xml', `the body is not XML: ${JSON.stringify(trimmed.slice(0, 120))}`);
+    }
+    const fault = soapFault(parser.parse(trimmed));
+    if (fault !== undefined) return fail('soap_fault', `${fault.code}: ${fault.reason}`, fault);
+    if (!ok) throw httpStatusError(status, url, service);
+    const wrapper = responseWrapper(service);
+    const xml = unwrapMessage(trimmed, wrapper);
+    if (xml === null) return fail('unexpected_message', `no <${wrapper}> in the answer`);
+    const parsed: unknown = parser.parse(xml);
+    const node = isNode(parsed) ? parsed[root] : undefined;
+    if (!isNode(node)) {
+      const found = isNode(parsed) ? Object.keys(parsed).filter((k) => k !== '?xml') : [];
+      return fail(
+        'unexpected_message',
+        `expected <${root}>, got ${found.map((k) => `<${k}>`).join(', ') || 'nothing'}`,
+      );
+    }
+    return { xml, node, read: new Reader((detail) => fail('unexpected_message', detail)) };
+  }
+
+  function protocol(raw: string, read: Reader): ProtCTe {
+    const parsed: unknown = parser.parse(raw);
+    const inf = isNode(parsed) && isNode(parsed.protCTe) ? parsed.protCTe.infProt : undefined;
+    if (!isNode(inf)) return read.fail('<protCTe> has no <infProt>');
+    return {
+      chCTe: read.required(inf, 'chCTe', 'infProt'),
+      cStat: read.required(inf, 'cStat', 'infProt'),
+      xMotivo: read.required(inf, 'xMotivo', 'infProt'),
+      ...optional('nProt', text(inf, 'nProt')),
+      dhRecbto: read.required(inf, 'dhRecbto', 'infProt'),
+      ...optional('digVal', text(inf, 'digVal')),
+      xml: raw,
+    };
+  }
+
+  return {
+    async recepcao({ cte }) {
+      const message = compressCte(element(cte, 'CTe'));
+      const { xml, node, read } = await call('CTeRecepcaoSincV4', message, 'retCTe');
+      const prot = rawElements(xml, ['retCTe', 'protCTe'])[0];
+      return {
+        cStat: read.required(node, 'cStat', 'retCTe'),
+        xMotivo: read.required(node, 'xMotivo', 'retCTe'),
+        tpAmb: read.tpAmb(node, 'retCTe'),
+        cUF: read.required(node, 'cUF', 'retCTe'),
+        ...(prot === undefined ? {} : { protocol: protocol(prot, read) }),
+        xml: rawElements(xml, ['retCTe'])[0] ?? xml,
+      };
+    },
+
+    async consulta({ tpAmb, chCTe }) {
+      if (!CH_CTE.test(chCTe))
+        throw new RangeError(`chCTe must be an access key of 44, got ${JSON.stringify(chCTe)}`);
+      const message = `<consSitCTe xmlns="${CTE_NS}" versao="4.00"><tpAmb>${tpAmbText(tpAmb)}</tpAmb><xServ>CONSULTAR</xServ><chCTe>${chCTe}</chCTe></consSitCTe>`;
+      const { xml, node, read } = await call('CTeConsultaV4', message, 'retConsSitCTe');
+      const prot = rawElements(xml, ['retConsSitCTe', 'protCTe'])[0];
+      return {
+        cStat: read.required(node, 'cStat', 'retConsSitCTe'),
+        xMotivo: read.required(node, 'xMotivo', 'retConsSitCTe'),
+        tpAmb: read.tpAmb(node, 'retConsSitCTe'),
+        cUF: read.required(node, 'cUF', 'retConsSitCTe'),
+        ...(prot === undefined ? {} : { protocol: protocol(prot, read) }),
+        events: rawElements(xml, ['retConsSitCTe', 'procEventoCTe']),
+      };
+    },
+
+    async statusServico({ tpAmb, cUF }) {
+      const code = typeof cUF === 'number' ? String(cUF).padStart(2, '0') : cUF;
+      if (ufByCode(code) === undefined)
+        throw new RangeError(`cUF must be an IBGE UF code, got ${JSON.stringify(cUF)}`);
+      const message = `<consStatServCTe xmlns="${CTE_NS}" versao="4.00"><tpAmb>${tpAmbText(tpAmb)}</tpAmb><cUF>${code}</cUF><xServ>STATUS</xServ></consStatServCTe>`;
+      const { node, read } = await call('CTeStatusServicoV4', message, 'retConsStatServCTe');
+      return {
+        cStat: read.required(node, 'cStat', 'retConsStatServCTe'),
+        xMotivo: read.required(node, 'xMotivo', 'retConsStatServCTe'),
+        tpAmb: read.tpAmb(node, 'retConsStatServCTe'),
+        cUF: read.required(node, 'cUF', 'retConsStatServCTe'),
+        dhRecbto: read.required(node, 'dhRecbto', 'retConsStatServCTe'),
+        ...optional('tMed', text(node, 'tMed')),
+        ...optional('dhRetorno', text(node, 'dhRetorno')),
+        ...optional('xObs', text(node, 'xObs')),
+      };
+    },
+
+    async recepcaoEvento({ eventoCTe }) {
+      const message = element(eventoCTe, 'eventoCTe');
+      const { xml, node, read } = await call('CTeRecepcaoEventoV4', message, 'retEventoCTe');
+      const inf = node.infEvento;
+      if (!isNode(inf)) return read.fail('<retEventoCTe> has no <infEvento>');
+      return {
+        cStat: read.required(inf, 'cStat', 'retEventoCTe/infEvento'),
+        xMotivo: read.required(inf, 'xMotivo', 'retEventoCTe/infEvento'),
+        tpAmb: read.tpAmb(inf, 'retEventoCTe/infEvento'),
+        cOrgao: read.required(inf, 'cOrgao', 'retEventoCTe/infEvento'),
+        ...optional('chCTe', text(inf, 'chCTe')),
+        ...optional('tpEvento', text(inf, 'tpEvento')),
+        ...optional('nSeqEvento', text(inf, 'nSeqEvento')),
+        ...optional('nProt', text(inf, 'nProt')),
+        ...optional('dhRegEvento', text(inf, 'dhRegEvento')),
+        xml: rawElements(xml, ['retEventoCTe'])[0] ?? read.fail('no <retEventoCTe> element'),
+      };
+    },
+  };
+}
