@@ -132,6 +132,8 @@ export interface CteOutputDocument {
   docs: CteOutputCarriedDoc[];
   /** Road modal (infModal/rodo): RNTRC of the carrier. */
   rodo: { RNTRC: string } | null;
+  /** Expected delivery date: compl/Entrega/comData/dProg (4.00) or rodo/dPrev (layouts before 4.00). */
+  dPrev: string | null;
   compl: {
     xCaracAd: string | null;
     xCaracSer: string | null;
@@ -351,6 +353,7 @@ export function parseCteOutput(xml: string): CteOutputDocument {
           },
     docs: docsOf(child(norm, 'infDoc')),
     rodo: rodo === null ? null : { RNTRC: required(rodo, 'RNTRC', 'infModal/rodo') },
+    dPrev: text(child(child(compl, 'Entrega'), 'comData'), 'dProg') ?? text(rodo, 'dPrev'),
     compl: {
       xCaracAd: text(compl, 'xCaracAd'),
       xCaracSer: text(compl, 'xCaracSer'),

@@ -1,6 +1,7 @@
 // DACTE PDFs of CT-e built and signed by the pure core (prepareCte) and of the complete ACBr CT-e 4.00 sample,
 // read back the way a person or a scanner would: pdftotext for the text, pdfinfo for pages and size,
 // pdftoppm + zbarimg for the CODE-128C key barcode and the QR code of infCTeSupl.
+// BALCAO_UPDATE_EXAMPLES=1 also rewrites docs/dacte-example.png from the authorized CT-e.
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { PNG } from 'pngjs';
@@ -13,7 +14,6 @@ import { formatChave } from '../../src-main/outputs/pdf/format.ts';
 import { renderDacte } from '../../src-main/outputs/pdf/index.ts';
 import { projectRoot } from '../../src-main/paths.ts';
 import { emitter, testCertificate } from '../fixtures/fiscal.ts';
-import { signedNote } from '../fixtures/outputs/notes.ts';
 import {
   pdfFile,
   pdfImageCount,
@@ -222,8 +222,9 @@ describe('renderDacte', () => {
     expect(zbar(png, 'code128')).toEqual([cte.chave]);
     expect(zbar(png, 'qrcode')).toEqual([cte.qrCode]);
     expect(pdfImageCount(file)).toBe(1);
-    if (process.env['DACTE_DUMP'] !== undefined)
-      pdfPng(file, 1, 100, path.join(process.env['DACTE_DUMP'], 'auth'));
+    if (process.env['BALCAO_UPDATE_EXAMPLES'] === '1') {
+      pdfPng(file, 1, 100, path.join(projectRoot, 'docs', 'dacte-example'));
+    }
   });
 
   it('the complete ACBr CT-e 4.00 sample: expedidor, recebedor, toma4, cargo quantities, ObsCont, ICMS90, no protocol', async () => {
@@ -281,6 +282,37 @@ describe('renderDacte', () => {
     expect(zbar(png, 'qrcode')).toEqual([SAMPLE_QR]);
   });
 
+  it('a real third-party cteProc (sped-da sample, layout 2.00) with its protocol, cancelled', async () => {
+    const proc = readFileSync(
+      path.join(projectRoot, '..', 'shared', 'reference', 'samples', 'cte', 'cte_hom_prot_canc.xml'),
+      'utf8',
+    );
+    const chave = '41160379569018000169570010000010031820538334';
+    const file = pdfFile(await renderDacte({ cteXml: proc, cancelled: true }));
+    const text = oneLine(pdfText(file));
+    for (const expected of [
+      'PROTOCOLO DE AUTORIZAÇÃO DE USO',
+      '141160000021633 - 10/03/2016 15:26:04',
+      formatChave(chave),
+      'EMPRESA DEMONSTRACAO LTDA',
+      '79.569.018/0001-69',
+      'Francisco Beltrao - PR',
+      'Campo Ere - SC',
+      '4115 0806 1614 9400 0172 5500 1000 0001 2013 5474 5483',
+      '001/000000120',
+      'DATA PREVISTA DE ENTREGA',
+      '16/03/2016',
+      '1/1',
+    ]) {
+      expect(text, expected).toContain(expected);
+    }
+    expect(pdfRawText(file).startsWith('CANCELADO SEM VALOR FISCAL')).toBe(true);
+    const png = pdfPng(file, 1, 200);
+    expect(zbar(png, 'code128')).toEqual([chave]);
+    // Layout 2.00 had no infCTeSupl: no QR code is drawn.
+    expect(zbar(png, 'qrcode')).toEqual([]);
+  });
+
   it('the protocol given by the caller is printed for a bare signed CTe', async () => {
     const cte = signedCte();
     const file = pdfFile(
@@ -323,8 +355,6 @@ describe('renderDacte', () => {
       expect(text).toContain('Entrada em contingência: 12/01/2024 16:00:00');
       expect(text).toContain('Justificativa: SEFAZ de origem sem resposta ha mais de uma hora');
       expect(text).not.toContain('CT-e sem autorização de uso');
-      if (process.env['DACTE_DUMP'] !== undefined)
-        pdfPng(file, 1, 100, path.join(process.env['DACTE_DUMP'], 'cont'));
       expect(zbar(pdfPng(file, 1, 200), 'code128')).toEqual([SAMPLE_CHAVE]);
     }
   });
@@ -349,10 +379,6 @@ describe('renderDacte', () => {
     // The parties and values are on page 1 only; the last page's barcode and QR code still read.
     expect(oneLine(pdfText(file, 2))).not.toContain('COMPONENTES DO VALOR');
     const last = pdfPng(file, pages, 200);
-    if (process.env['DACTE_DUMP'] !== undefined) {
-      pdfPng(file, 1, 100, path.join(process.env['DACTE_DUMP'], 'many-1'));
-      pdfPng(file, 2, 100, path.join(process.env['DACTE_DUMP'], 'many-2'));
-    }
     expect(zbar(last, 'code128')).toEqual([cte.chave]);
     expect(zbar(last, 'qrcode')).toEqual([cte.qrCode]);
   });
@@ -370,10 +396,6 @@ describe('renderDacte', () => {
     expect(page2).toContain('2/2');
     expect(page2).toContain('OBSERVAÇÕES (CONTINUAÇÃO)');
     expect(page2).toContain('palavra1199');
-    if (process.env['DACTE_DUMP'] !== undefined) {
-      pdfPng(file, 1, 100, path.join(process.env['DACTE_DUMP'], 'obs-1'));
-      pdfPng(file, 2, 100, path.join(process.env['DACTE_DUMP'], 'obs-2'));
-    }
     const all = oneLine(pdfText(file));
     for (const word of words) expect(all.split(new RegExp(`\\b${word}\\b`)).length - 1, word).toBe(1);
   });
@@ -387,12 +409,10 @@ describe('renderDacte', () => {
   });
 
   it('refuses an NF-e and reads the model from a cteProc', async () => {
-    const nfe = signedNote(55, {
-      naturezaOperacao: 'Venda',
-      customer_id: 'cus_pj',
-      itens: [{ product_id: 'prd_cafe', quantidade: 1 }],
-      pagamentos: [{ forma: '01', valor: '18.90' }],
-    });
+    const nfe = readFileSync(
+      path.join(projectRoot, '..', 'shared', 'reference', 'samples', 'nfe', 'nfe_layout4_com_prot.xml'),
+      'utf8',
+    );
     await expect(renderDacte({ cteXml: nfe, cancelled: false })).rejects.toThrow(OutputParseError);
     const cte = signedCte();
     const model = parseCteOutput(cteProc(cte.xml, cte.chave, '135260000000001', '2026-03-10T09:31:02-03:00'));

@@ -19,6 +19,7 @@ import { renderPdf } from './document.ts';
 import {
   formatCep,
   formatChave,
+  formatDate,
   formatDateTime,
   formatMoney,
   formatNumeroNota,
@@ -739,9 +740,8 @@ function drawObs(pdf: Doc, lines: string[], y: number, h: number, heading: strin
 function drawModal(pdf: Doc, doc: CteOutputDocument, y: number): number {
   const ry = title(pdf, 'DADOS ESPECÍFICOS DO MODAL RODOVIÁRIO', y);
   const after = fieldRow(pdf, ry, [
-    { label: 'RNTRC DA EMPRESA', value: doc.rodo?.RNTRC ?? '', width: 140 },
-    { label: 'CIOT', value: '', width: 140 },
-    { label: 'DATA PREVISTA DE ENTREGA', value: '' },
+    { label: 'RNTRC DA EMPRESA', value: doc.rodo?.RNTRC ?? '', width: W / 2 },
+    { label: 'DATA PREVISTA DE ENTREGA', value: formatDate(doc.dPrev) },
   ]);
   box(pdf, X0, after, W, 10);
   useFont(pdf, 'bold', 5.5);
