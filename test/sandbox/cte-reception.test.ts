@@ -4,6 +4,7 @@
 // and 529, forced rejections and denial, and an authorization answered in retCTe/protCTe.
 import { describe, expect, it } from 'vitest';
 import { generateTestA1, readPkcs12 } from '../../src-main/fiscal/certificate.ts';
+import { formatDateTimeTz } from '../../src-main/fiscal/datetime.ts';
 import { CTE_CSTAT } from '../../src-main/sandbox/cte/cstat.ts';
 import { emitter } from '../fixtures/fiscal.ts';
 import {
@@ -19,7 +20,7 @@ import {
   nfeKey,
   receive,
 } from './cte-harness.ts';
-import { EMIT_CNPJ, recipientCertificate, startSandbox, tag, useSandbox } from './harness.ts';
+import { EMIT_CNPJ, recipientCertificate, startSandbox, T0, tag, useSandbox } from './harness.ts';
 
 const sandbox = useSandbox();
 
@@ -154,6 +155,33 @@ describe('CTeRecepcaoSincV4: authorization', () => {
     const b = await receive(sb, none);
     expect(b.cStat).toBe('529');
     expect(b.xMotivo).toContain('[infDoc/infNFe ausente]');
+  });
+
+  it('takes a CT-e in SVC contingency (tpEmis 7/8) with dhCont and xJust: 586, 587, 588', async () => {
+    const sb = sandbox();
+    const dhCont = formatDateTimeTz(new Date(T0.getTime() - 30 * 60_000), 'America/Sao_Paulo');
+    const xJust = 'Sefaz de origem fora do ar ha mais de uma hora';
+    const svcRs = cte({ contingency: { tpEmis: 7, dhCont, xJust } });
+    expect(svcRs.chave.slice(34, 35)).toBe('7');
+    expect((await receive(sb, svcRs.xml)).cStat).toBe('100');
+    const svcSp = cte({ contingency: { tpEmis: 8, dhCont, xJust } });
+    expect((await receive(sb, svcSp.xml)).cStat).toBe('100');
+
+    const withoutCont = forgeCte(cte({ contingency: { tpEmis: 7, dhCont, xJust } }).xml, (inf) =>
+      inf.replace(/<dhCont>.*<\/xJust>/, ''),
+    );
+    expect((await receive(sb, withoutCont)).cStat).toBe('587');
+    const later = formatDateTimeTz(new Date(T0.getTime() + 60_000), 'America/Sao_Paulo');
+    const contAfterEmi = forgeCte(cte({ contingency: { tpEmis: 7, dhCont, xJust } }).xml, (inf) =>
+      inf.replace(`<dhCont>${dhCont}</dhCont>`, `<dhCont>${later}</dhCont>`),
+    );
+    const a = await receive(sb, contAfterEmi);
+    expect(a.cStat).toBe('588');
+    expect(a.xMotivo).toBe('Rejeição: Data de entrada em contingência posterior a data de emissão.');
+    const normalWithCont = forgeCte(cte().xml, (inf) =>
+      inf.replace('</toma3>', `</toma3><dhCont>${dhCont}</dhCont><xJust>${xJust}</xJust>`),
+    );
+    expect((await receive(sb, normalWithCont)).cStat).toBe('586');
   });
 
   it('an emitter with an alphanumeric CNPJ signing with its own certificate is authorized', async () => {

@@ -57,6 +57,8 @@ export interface ParsedCte {
     | 'UFFim',
     string
   >;
+  /** ide/dhCont and ide/xJust: entry into contingency (tpEmis 7 SVC-RS, 8 SVC-SP), when given. */
+  cont: { dhCont: string | undefined; xJust: string | undefined };
   emit: { id: string; idInKey: string };
   vTPrest: string;
   /** Comp/vComp of vPrest, in order. */
@@ -95,6 +97,7 @@ export function parseCte(xml: string): ParsedCte {
       UFIni: t('ide/UFIni'),
       UFFim: t('ide/UFFim'),
     },
+    cont: { dhCont: cteText(inf, 'ide/dhCont'), xJust: cteText(inf, 'ide/xJust') },
     emit: { id: emitCnpj ?? emitCpf ?? '', idInKey: emitCnpj ?? `000${emitCpf ?? ''}` },
     vTPrest: t('vPrest/vTPrest'),
     vComp: vPrest === undefined ? [] : cteChildren(vPrest, 'Comp').map((c) => cteText(c, 'vComp') ?? ''),

@@ -127,6 +127,19 @@ export const CTE_RULES: ReadonlyArray<CteRule> = [
         : { cStat: 539, detail: `[chCTe:${env.sameNumber.chave}]${protocolDetail(env.sameNumber)}` },
   },
   {
+    // MOC CT-e 4.00 G008-G010. The sandbox serves the UF's authority and both SVC at one address, so a CT-e
+    // in SVC contingency (tpEmis 7 SVC-RS, 8 SVC-SP) is taken wherever it arrives (no 515/516).
+    rule: 'Contingência SVC: dhCont e xJust só com tpEmis 7/8 (586), obrigatórios com eles (587), dhCont até dhEmi (588)',
+    codes: [586, 587, 588],
+    check: (c) => {
+      const svc = c.ide.tpEmis === '7' || c.ide.tpEmis === '8';
+      const given = c.cont.dhCont !== undefined || c.cont.xJust !== undefined;
+      if (!svc) return given ? { cStat: 586 } : null;
+      if (c.cont.dhCont === undefined || c.cont.xJust === undefined) return { cStat: 587 };
+      return Date.parse(c.cont.dhCont) > Date.parse(c.ide.dhEmi) ? { cStat: 588 } : null;
+    },
+  },
+  {
     rule: 'dhEmi posterior ao recebimento (tolerância de 5 minutos)',
     codes: [212],
     check: (c, env) =>
