@@ -72,6 +72,11 @@ export interface TaxNoteInput {
   emit: { CRT: Crt; enderEmit: { UF: UfSigla } };
   dest: { idEstrangeiro?: string; indIEDest: 1 | 2 | 9; enderDest?: { UF: UfSigla } } | null;
   itens: readonly TaxItemInput[];
+  /** Note-level amounts apportioned over the items by vProd (decimal text). */
+  vFrete: string | null;
+  vSeg: string | null;
+  vDesc: string | null;
+  vOutro: string | null;
   ibsCbsRates: IbsCbsRates;
 }
 
