@@ -1,5 +1,5 @@
-// Output throughput on one core: DANFE (A4, 10 and 120 items), DANFCe (80 mm), ESC/POS receipts and their
-// PNG preview, each beside a baseline measured in the same run, since the machines here are noisy:
+// Output throughput on one core: DANFE (A4, 10 and 120 items), DACTE (A4, 10 and 150 NF-e carried), DANFCe
+// (80 mm), ESC/POS receipts and their PNG preview, each beside a baseline measured in the same run, since the machines here are noisy:
 // the PDFs against pdfkit writing one empty A4 page, the receipt against parsing the note alone.
 // Run: npm run bench:outputs   (BENCH_MS sets the time per contender)
 import fs from 'node:fs';
@@ -11,6 +11,10 @@ import { parseOutputDocument } from '../src-main/outputs/model.ts';
 import { renderDanfe } from '../src-main/outputs/pdf/danfe.ts';
 import { renderDanfce } from '../src-main/outputs/pdf/danfce.ts';
 import { buildNfceReceipt, renderReceiptPng } from '../src-main/outputs/escpos/index.ts';
+import { renderDacte } from '../src-main/outputs/pdf/dacte.ts';
+import { buildAccessKey } from '../src-main/fiscal/access-key.ts';
+import { prepareCte } from '../src-main/fiscal/cte/prepare.ts';
+import { emitter, testCertificate } from '../test/fixtures/fiscal.ts';
 
 const MIN_MS = Number(process.env.BENCH_MS ?? 2000);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -53,6 +57,63 @@ function nfeWith(items: number): string {
   });
 }
 
+/** A signed road CT-e (homologação) carrying `docs` NF-e, built by the pure core as the service does. */
+function cteWith(docs: number): string {
+  const party = (nome: string, cpfCnpj: string, cMun: string, uf: string) => ({
+    nome,
+    cpfCnpj,
+    endereco: { xLgr: 'Rua das Fabricas', nro: '100', xBairro: 'Centro', cMun, uf, cep: '13000000' },
+  });
+  const result = prepareCte(
+    {
+      customerId: '0b8e7a52-58a4-4f4e-9a51-2d7c3f6f1c11',
+      modal: '01',
+      cfop: '6353',
+      natOp: 'Prestacao de servico de transporte',
+      ufIni: 'SP',
+      xMunIni: 'Campinas',
+      ufFim: 'MG',
+      xMunFim: 'Belo Horizonte',
+      toma: '0',
+      remetente: party('Industria Modelo Ltda', '11222333000181', '3509502', 'SP'),
+      destinatario: party('Comercio e Filhos', '52998224725', '3106200', 'MG'),
+      valorTotal: 1250.5,
+      componentesValor: [
+        { nome: 'Frete peso', valor: 1000 },
+        { nome: 'Pedagio', valor: 50.5 },
+        { nome: 'GRIS', valor: 200 },
+      ],
+      docsOriginarios: Array.from(
+        { length: docs },
+        (_, i) =>
+          buildAccessKey({
+            cUF: 35,
+            aamm: '2603',
+            cnpjCpf: '11222333000181',
+            mod: 55,
+            serie: 1,
+            nNF: 1000 + i,
+            tpEmis: 1,
+            cNF: '40817263',
+          }).chave,
+      ),
+    },
+    {
+      certificate: testCertificate(),
+      emit: emitter(3),
+      RNTRC: '12345678',
+      tpAmb: 2,
+      serie: 1,
+      nCT: 42,
+      dhEmi: '2026-03-10T09:30:00-03:00',
+      cCT: '10203040',
+      icms: { CST: '00', pICMS: '12.00' },
+    },
+  );
+  if (!result.ok) throw new Error(JSON.stringify(result.errors));
+  return result.document.xml;
+}
+
 async function rate(label: string, run: () => unknown): Promise<number> {
   for (let i = 0; i < 3; i++) await run(); // warm-up: fonts, JIT
   let n = 0;
@@ -83,11 +144,19 @@ const nfe120 = parseOutputDocument(nfeWith(120));
 const nfceXml = fs.readFileSync(path.join(here, '../test/fixtures/escpos/nfce-autorizada.xml'), 'utf8');
 const nfce = parseOutputDocument(nfceXml);
 const receipt = buildNfceReceipt(nfce, { largura: 80, cut: true });
+const cte10 = cteWith(10);
+const cte150 = cteWith(150);
 
 console.log(`outputs bench, ${MIN_MS} ms per contender, one core`);
 const blank = await rate('baseline: pdfkit, one empty A4 page', emptyPdf);
 const danfe10 = await rate('DANFE A4, 10 items', () => renderDanfe(nfe10));
 const danfe120 = await rate('DANFE A4, 120 items (multi-page)', () => renderDanfe(nfe120));
+const dacte10 = await rate('DACTE A4, 10 NF-e carried (parse + render)', () =>
+  renderDacte({ cteXml: cte10, cancelled: false }),
+);
+const dacte150 = await rate('DACTE A4, 150 NF-e carried (multi-page)', () =>
+  renderDacte({ cteXml: cte150, cancelled: false }),
+);
 const danfce = await rate('DANFCe 80 mm', () => renderDanfce(nfce, { width: 80 }));
 const parse = await rate('baseline: parse the NFC-e (nfeProc)', () => parseOutputDocument(nfceXml));
 const escpos = await rate('ESC/POS 80 mm (parse + build)', () =>
@@ -105,6 +174,9 @@ const preview = await rate('receipt preview PNG 80 mm', () => renderReceiptPng(r
 console.log('\nratios (same run):');
 console.log(`  DANFE 10 items / empty pdfkit page      ${(danfe10 / blank).toFixed(3)}`);
 console.log(`  DANFE 120 items / empty pdfkit page     ${(danfe120 / blank).toFixed(3)}`);
+console.log(`  DACTE 10 NF-e / empty pdfkit page      ${(dacte10 / blank).toFixed(3)}`);
+console.log(`  DACTE 10 NF-e / DANFE 10 items          ${(dacte10 / danfe10).toFixed(3)}`);
+console.log(`  DACTE 150 NF-e / DANFE 120 items        ${(dacte150 / danfe120).toFixed(3)}`);
 console.log(`  DANFCe 80 mm / empty pdfkit page        ${(danfce / blank).toFixed(3)}`);
 console.log(`  ESC/POS / parsing alone                 ${(escpos / parse).toFixed(3)}`);
 console.log(`  ESC/POS raster / parsing alone          ${(raster / parse).toFixed(3)}`);
