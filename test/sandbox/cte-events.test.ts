@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { buildAccessKey } from '../../src-main/fiscal/access-key.ts';
 import { prepareCteEvent } from '../../src-main/fiscal/cte/events.ts';
 import { signXmlDetailed } from '../../src-main/fiscal/sign.ts';
+import { formatDateTimeTz } from '../../src-main/fiscal/datetime.ts';
 import { CTE_CSTAT } from '../../src-main/sandbox/cte/cstat.ts';
 import {
   authorizedCte,
@@ -23,6 +24,7 @@ import {
 import {
   EMIT_CNPJ,
   recipientCertificate,
+  T0,
   tag,
   testCertificate,
   useSandbox,
@@ -164,6 +166,28 @@ describe('CTeRecepcaoEventoV4: cancelamento 110111', () => {
     const schema = await sendEvent(sb, resigned);
     expect(schema.cStat).toBe('630');
     expect(schema.xMotivo).toMatch(/^Rejeição: Falha no Schema XML específico para o evento \[.*xJust/);
+  });
+
+  it('checks the type (629), the Id (628), the organ (677) and the date of the event (634, 635)', async () => {
+    const sb = sandbox();
+    const doc = await authorizedCte(sb);
+    const base = cancelamento(sb, doc.chave, doc.nProt);
+    const otherType = forgeEvent(base, (xml) => xml.replace(/110111/g, '110180'));
+    expect((await sendEvent(sb, otherType)).cStat).toBe('629');
+    const wrongId = forgeEvent(base, (xml) => xml.replace(/(<infEvento Id="ID110111)[0-9]/, '$19'));
+    expect((await sendEvent(sb, wrongId)).cStat).toBe('628');
+    const otherOrgan = forgeEvent(base, (xml) => xml.replace('<cOrgao>35</cOrgao>', '<cOrgao>41</cOrgao>'));
+    const organ = await sendEvent(sb, otherOrgan);
+    expect(organ.cStat).toBe('677');
+    expect(organ.xMotivo).toBe('Rejeição: Órgão de recepção do evento inválido');
+    const dated = (at: string) =>
+      forgeEvent(base, (xml) => xml.replace(/<dhEvento>[^<]*<\/dhEvento>/, `<dhEvento>${at}</dhEvento>`));
+    const beforeEmission = formatDateTimeTz(new Date(T0.getTime() - 3_600_000), 'America/Sao_Paulo');
+    expect((await sendEvent(sb, dated(beforeEmission))).cStat).toBe('634');
+    const future = formatDateTimeTz(new Date(sb.clock.now().getTime() + 10 * 60_000), 'America/Sao_Paulo');
+    expect((await sendEvent(sb, dated(future))).cStat).toBe('635');
+    // None of them was registered: the cancellation itself still goes through.
+    expect((await sendEvent(sb, base)).cStat).toBe('135');
   });
 });
 
