@@ -1,5 +1,8 @@
 // Route → screen (hash routes, see router.ts).
 import { BatchScreen } from './backoffice/Batch.tsx';
+import { CteDetail } from './backoffice/CteDetail.tsx';
+import { CteForm } from './backoffice/CteForm.tsx';
+import { CteList } from './backoffice/CteList.tsx';
 import { DocumentDetail } from './backoffice/DocumentDetail.tsx';
 import { DocumentList } from './backoffice/Documents.tsx';
 import { NfeForm } from './backoffice/NfeForm.tsx';
@@ -26,6 +29,10 @@ export function Screen(props: { route: { path: string; parts: string[]; query: U
       if (second === 'nova') return <NfeForm key="new" id={null} />;
       if (second !== undefined && third === 'editar') return <NfeForm key={second} id={second} />;
       return <DocumentList query={new URLSearchParams({ modelo: '55' })} />;
+    case 'cte':
+      if (second === 'novo') return <CteForm key="new" />;
+      if (second !== undefined) return <CteDetail key={second} id={second} />;
+      return <CteList query={props.route.query} />;
     case 'lotes':
       return <BatchScreen batchId={second ?? null} />;
     case 'recebidas':

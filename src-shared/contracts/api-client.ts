@@ -5,6 +5,17 @@ import type { FiscalProfileView, ProductView } from './catalog.ts';
 import type { DataList, OffsetList, PageList } from './common.ts';
 import type { CertificateStatusView, CompanyUpdateInput, CompanyView, NfeSequences } from './companies.ts';
 import type { CustomerView } from './customers.ts';
+import type { z } from 'zod';
+import type { ctePayloadSchema } from './cte-payload.ts';
+import type {
+  CteCceRequest,
+  CteDebug,
+  CteEventView,
+  CteSendAnswer,
+  CteView,
+  CteVoidAnswer,
+  CteVoidRequest,
+} from './cte-view.ts';
 import type {
   PrintJobStatus,
   PrintJobView,
@@ -48,6 +59,9 @@ import type {
   WebhookView,
   WebhookWithSecret,
 } from './webhooks.ts';
+
+/** POST /v1/cte (§2.7) as a client writes it: the schema's input (UF and CPF/CNPJ as typed, normalized by the service). */
+export type CteCreateBody = z.input<typeof ctePayloadSchema>;
 
 /** POST /v1/nfe/:id/send?sync=true. */
 export interface SyncSendAnswer {
@@ -472,6 +486,34 @@ export function createApiClient(options: ApiClientOptions) {
           'Idempotency-Key': idempotencyKey,
         }),
       batchProgress: (batchId: string) => get<BatchProgress>(`/nfe/batch/${batchId}`),
+    },
+    /** /v1/cte (§4.3): drafts, the queue, events and files of the CT-e. */
+    cte: {
+      create: (body: CteCreateBody, idempotencyKey?: string) =>
+        post<CteView>(
+          '/cte',
+          body,
+          scoped(),
+          idempotencyKey === undefined ? undefined : { 'Idempotency-Key': idempotencyKey },
+        ),
+      list: (query?: { status?: string; from?: string; to?: string } & ListQuery) =>
+        get<DataList<CteView>>('/cte', scoped(query)),
+      get: (id: string) => get<CteView>(`/cte/${id}`),
+      send: (id: string, idempotencyKey: string) =>
+        post<CteSendAnswer>(`/cte/${id}/send`, undefined, undefined, { 'Idempotency-Key': idempotencyKey }),
+      remove: (id: string) => del(`/cte/${id}`),
+      cancel: (id: string, justificativa: string) =>
+        post<CteEventView>(`/cte/${id}/cancel`, { justificativa }),
+      cce: (id: string, body: CteCceRequest) => post<CteEventView>(`/cte/${id}/cce`, body),
+      voidRange: (body: CteVoidRequest) => post<CteVoidAnswer>('/cte/inutilizar', body, scoped()),
+      debug: (id: string) => get<CteDebug>(`/cte/${id}/debug`),
+      xml: async (id: string) => (await send('GET', `/cte/${id}/xml`)).text(),
+      /** The DACTE a browser opens by itself; `download` asks for an attachment, `regenerate` rebuilds it. */
+      dacteUrl: (id: string, options: { download?: boolean; regenerate?: boolean } = {}) =>
+        link(`/cte/${id}/dacte`, {
+          ...(options.download === true ? { download: 'true' } : {}),
+          ...(options.regenerate === true ? { regenerate: 'true' } : {}),
+        }),
     },
     documents: {
       get: (modelo: 55 | 65, id: string) => get<DocumentView>(`${docBase(modelo)}/${id}`),

@@ -1,0 +1,504 @@
+// One CT-e: identification, route, parties, the authority's answer and events, with only the actions its
+// state allows (send, delete a draft, cancel, CC-e, DACTE, XML) and the debug object for support.
+import { useEffect, useState } from 'react';
+import type { CteDebug, CteView } from '../../../src-shared/contracts/cte-view.ts';
+import {
+  Banner,
+  ErrorBanner,
+  Field,
+  Modal,
+  StatusBadge,
+  downloadText,
+  newIdempotencyKey,
+  useAction,
+  useLoad,
+} from '../components.tsx';
+import { useApp } from '../context.ts';
+import { accessKeyBr, brlText, dateTimeBr, taxIdBr } from '../format.ts';
+import { STATUS_PT, errorMessage, otherDetails } from '../messages.ts';
+import { href, navigate } from '../router.ts';
+import { routeText } from './CteList.tsx';
+
+/** A CT-e may be cancelled within 168 h of its authorization (MOC CT-e 4.00; the state may allow less). */
+const CANCEL_WINDOW_MS = 168 * 3600_000;
+
+const TOMA_PT: Readonly<Record<string, string>> = {
+  '0': 'Remetente',
+  '1': 'Expedidor',
+  '2': 'Recebedor',
+  '3': 'Destinatário',
+  '4': 'Outros',
+};
+
+const TP_EMIS: Readonly<Record<number, string>> = {
+  1: 'Normal',
+  7: 'Contingência SVC-RS',
+  8: 'Contingência SVC-SP',
+};
+
+type Dialog = 'cancel' | 'cce' | 'delete' | null;
+
+export function CteDetail(props: { id: string }) {
+  const { api } = useApp();
+  const doc = useLoad(() => api.cte.get(props.id), [api, props.id]);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [debugOpen, setDebugOpen] = useState(false);
+  const action = useAction();
+  const [notice, setNotice] = useState<string | null>(null);
+  const d = doc.data;
+
+  // Followed until it settles: on its way to the authority, or an event waiting for its answer.
+  const settling =
+    d !== null && (d.status === 'processando' || d.eventos.some((e) => e.status === 'processando'));
+  const { reload } = doc;
+  useEffect(() => {
+    if (!settling) return;
+    const timer = setInterval(() => void reload(), 1500);
+    return () => clearInterval(timer);
+  }, [settling, reload]);
+
+  if (d === null)
+    return (
+      <div className="page">{doc.error !== null ? <ErrorBanner error={doc.error} /> : 'Carregando…'}</div>
+    );
+
+  const authorizedAt = d.authorized_at === null ? null : new Date(d.authorized_at).getTime();
+  const cancelUntil = authorizedAt === null ? null : authorizedAt + CANCEL_WINDOW_MS;
+  const canSend = d.status === 'rascunho' || d.status === 'erro';
+  const canCorrect = d.status === 'autorizada';
+  const canCancel =
+    d.status === 'autorizada' &&
+    !d.eventos.some((e) => e.tpEvento === '110111' && e.status === 'processando');
+
+  const send = async () => {
+    setNotice(null);
+    const answer = await action.run(() => api.cte.send(d.id, newIdempotencyKey('cte-envio')));
+    if (answer !== undefined) setNotice('CT-e enviado à SEFAZ; acompanhe a situação aqui.');
+    await doc.reload();
+  };
+  const downloadXml = async () => {
+    const xml = await action.run(() => api.cte.xml(d.id));
+    if (xml !== undefined)
+      downloadText(`${d.chave_acesso}-${d.protocolo === null ? 'CTe' : 'cteProc'}.xml`, xml);
+  };
+
+  return (
+    <div className="page" data-testid="cte-detail" data-status={d.status}>
+      <p>
+        <a href={href('/cte')}>‹ CT-e</a>
+      </p>
+      <div className="page-head">
+        <h1>
+          CT-e nº {d.numero} <span className="muted">série {d.serie}</span>{' '}
+          <StatusBadge status={d.status} label={STATUS_PT[d.status] ?? d.status} />
+        </h1>
+      </div>
+      <div className="actions" aria-label="Ações">
+        {canSend ? (
+          <button type="button" className="primary" onClick={() => void send()} disabled={action.pending}>
+            {d.status === 'erro' ? 'Reenviar à SEFAZ' : 'Enviar à SEFAZ'}
+          </button>
+        ) : null}
+        {canSend ? (
+          <button type="button" className="danger" onClick={() => setDialog('delete')}>
+            Excluir
+          </button>
+        ) : null}
+        {canCancel ? (
+          <button type="button" className="danger" onClick={() => setDialog('cancel')}>
+            Cancelar CT-e
+          </button>
+        ) : null}
+        {canCorrect ? (
+          <button type="button" onClick={() => setDialog('cce')}>
+            Carta de correção
+          </button>
+        ) : null}
+        {d.status !== 'rascunho' ? (
+          <>
+            <a className="button" href={api.cte.dacteUrl(d.id)} target="_blank" rel="noreferrer">
+              DACTE (PDF)
+            </a>
+            <a className="button" href={api.cte.dacteUrl(d.id, { download: true })} download>
+              Baixar DACTE
+            </a>
+          </>
+        ) : null}
+        <button type="button" onClick={() => void downloadXml()}>
+          Baixar XML
+        </button>
+        <button
+          type="button"
+          className="ghost"
+          onClick={() => setDebugOpen((o) => !o)}
+          aria-expanded={debugOpen}
+        >
+          {debugOpen ? 'Ocultar diagnóstico' : 'Diagnóstico (suporte)'}
+        </button>
+      </div>
+      {notice !== null ? <Banner kind="ok">{notice}</Banner> : null}
+      <ErrorBanner error={action.error} extra={otherDetails(action.error, [])} />
+      {(d.status === 'erro' || d.status === 'denegada') && d.cStat !== null ? (
+        <Banner kind="error" testId="rejection">
+          {d.status === 'denegada' ? 'Denegado' : 'Rejeição'} {d.cStat}: {d.xMotivo}
+        </Banner>
+      ) : null}
+      {d.status === 'processando' ? (
+        <Banner kind="info" testId="queued">
+          Na fila de transmissão: a situação se atualiza sozinha quando a SEFAZ responder.
+        </Banner>
+      ) : null}
+
+      <div className="two-col">
+        <section className="card">
+          <h2>Identificação</h2>
+          <dl className="props">
+            <dt>Chave de acesso</dt>
+            <dd className="mono" data-testid="access-key">
+              {accessKeyBr(d.chave_acesso)}
+            </dd>
+            <dt>Criado em</dt>
+            <dd>{dateTimeBr(d.created_at)}</dd>
+            <dt>Ambiente</dt>
+            <dd>{d.ambiente === 'producao' ? 'Produção' : 'Homologação'}</dd>
+            <dt>Tipo de emissão</dt>
+            <dd>{TP_EMIS[d.tipo_emissao] ?? d.tipo_emissao}</dd>
+            <dt>Protocolo</dt>
+            <dd data-testid="protocol">{d.protocolo ?? '—'}</dd>
+            <dt>Autorizado em</dt>
+            <dd>{dateTimeBr(d.authorized_at)}</dd>
+            {d.cStat !== null ? (
+              <>
+                <dt>Retorno SEFAZ</dt>
+                <dd>
+                  {d.cStat} – {d.xMotivo}
+                </dd>
+              </>
+            ) : null}
+            {canCancel && cancelUntil !== null ? (
+              <>
+                <dt>Cancelamento até</dt>
+                <dd>{dateTimeBr(new Date(cancelUntil).toISOString())}</dd>
+              </>
+            ) : null}
+          </dl>
+        </section>
+        <section className="card">
+          <h2>Prestação</h2>
+          <dl className="props">
+            <dt>Modal</dt>
+            <dd>{d.modal === '01' ? '01 – Rodoviário' : d.modal}</dd>
+            <dt>CFOP</dt>
+            <dd>{d.cfop}</dd>
+            <dt>Percurso</dt>
+            <dd data-testid="cte-route">{routeText(d)}</dd>
+            <dt>Tomador</dt>
+            <dd>{TOMA_PT[d.toma] ?? d.toma}</dd>
+            <dt>Valor da prestação</dt>
+            <dd className="num strong" data-testid="cte-total">
+              {brlText(d.valor_total)}
+            </dd>
+          </dl>
+        </section>
+      </div>
+      <div className="two-col">
+        <Party title="Remetente" party={d.remetente} />
+        <Party title="Destinatário" party={d.destinatario} />
+      </div>
+
+      <section className="card">
+        <h2>Eventos</h2>
+        {d.eventos.length === 0 ? (
+          <p className="muted">Nenhum evento.</p>
+        ) : (
+          <table className="grid" data-testid="cte-events">
+            <thead>
+              <tr>
+                <th>Evento</th>
+                <th className="num">Seq.</th>
+                <th>Situação</th>
+                <th>Retorno</th>
+                <th>Protocolo</th>
+                <th>Registrado em</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.eventos.map((e) => (
+                <tr key={e.id} data-event-type={e.tpEvento}>
+                  <td>
+                    {e.descricao} <span className="muted small">({e.tpEvento})</span>
+                  </td>
+                  <td className="num">{e.sequencia}</td>
+                  <td>
+                    <StatusBadge status={e.status} label={STATUS_PT[e.status] ?? e.status} />
+                  </td>
+                  <td>{e.cStat === null ? '—' : `${e.cStat} – ${e.xMotivo ?? ''}`}</td>
+                  <td>{e.protocolo ?? '—'}</td>
+                  <td>{dateTimeBr(e.registered_at ?? e.created_at)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+
+      {debugOpen ? <DebugPanel id={d.id} /> : null}
+
+      {dialog === 'cancel' ? (
+        <CancelDialog
+          cte={d}
+          cancelUntil={cancelUntil}
+          onClose={() => setDialog(null)}
+          onDone={() => {
+            setDialog(null);
+            setNotice('Pedido de cancelamento enviado à SEFAZ.');
+            void doc.reload();
+          }}
+        />
+      ) : null}
+      {dialog === 'cce' ? (
+        <CceDialog
+          cte={d}
+          onClose={() => setDialog(null)}
+          onDone={() => {
+            setDialog(null);
+            setNotice('Carta de correção enviada à SEFAZ.');
+            void doc.reload();
+          }}
+        />
+      ) : null}
+      {dialog === 'delete' ? (
+        <DeleteDialog cte={d} onClose={() => setDialog(null)} onDone={() => navigate('/cte')} />
+      ) : null}
+    </div>
+  );
+}
+
+function Party(props: { title: string; party: CteView['remetente'] }) {
+  return (
+    <section className="card">
+      <h2>{props.title}</h2>
+      <dl className="props">
+        <dt>Nome</dt>
+        <dd>{props.party.nome}</dd>
+        <dt>CPF/CNPJ</dt>
+        <dd>{taxIdBr(props.party.cpfCnpj)}</dd>
+      </dl>
+    </section>
+  );
+}
+
+function CancelDialog(props: {
+  cte: CteView;
+  cancelUntil: number | null;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const { api } = useApp();
+  const [text, setText] = useState('');
+  const action = useAction();
+  const label = 'Justificativa (15 a 255 caracteres)';
+  return (
+    <Modal title={`Cancelar CT-e nº ${props.cte.numero}`} onClose={props.onClose}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void action
+            .run(() => api.cte.cancel(props.cte.id, text))
+            .then((a) => {
+              if (a !== undefined) props.onDone();
+            });
+        }}
+      >
+        <p className="muted">
+          O cancelamento só é aceito antes do início da viagem
+          {props.cancelUntil === null
+            ? '.'
+            : ` e até ${dateTimeBr(new Date(props.cancelUntil).toISOString())} (7 dias da autorização).`}
+        </p>
+        <Field label={label} error={action.fields['justificativa']}>
+          <textarea autoFocus value={text} onChange={(e) => setText(e.target.value)} aria-label={label} />
+        </Field>
+        <p className="field-hint">{text.trim().length} caracteres</p>
+        <ErrorBanner error={action.error} extra={otherDetails(action.error, ['justificativa'])} />
+        <div className="actions">
+          <button type="submit" className="danger" disabled={action.pending}>
+            Cancelar CT-e
+          </button>
+          <button type="button" onClick={props.onClose}>
+            Voltar
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+/** CC-e (110110): free text, written by the service as the observation, and the event's sequence. */
+function CceDialog(props: { cte: CteView; onClose: () => void; onDone: () => void }) {
+  const { api } = useApp();
+  const used = props.cte.eventos.filter((e) => e.tpEvento === '110110').map((e) => e.sequencia);
+  const [text, setText] = useState('');
+  const [sequencia, setSequencia] = useState(String(used.length === 0 ? 1 : Math.max(...used) + 1));
+  const action = useAction();
+  const label = 'Correção (15 a 500 caracteres)';
+  const submit = () => {
+    const seq = sequencia.trim() === '' ? undefined : Number(sequencia);
+    void action
+      .run(() =>
+        api.cte.cce(props.cte.id, { correcao: text, ...(seq === undefined ? {} : { sequencia: seq }) }),
+      )
+      .then((a) => {
+        if (a !== undefined) props.onDone();
+      });
+  };
+  return (
+    <Modal title={`Carta de correção do CT-e nº ${props.cte.numero}`} onClose={props.onClose}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <p className="muted">
+          A carta de correção não pode alterar valores e alíquotas de impostos, a identificação do remetente,
+          destinatário ou tomador, nem datas de emissão.
+        </p>
+        <Field label={label} error={action.fields['correcao'] ?? action.fields['correcoes']}>
+          <textarea autoFocus value={text} onChange={(e) => setText(e.target.value)} aria-label={label} />
+        </Field>
+        <p className="field-hint">{text.trim().length} caracteres</p>
+        <Field label="Sequência (1 a 20)" error={action.fields['sequencia']}>
+          <input value={sequencia} onChange={(e) => setSequencia(e.target.value)} inputMode="numeric" />
+        </Field>
+        <ErrorBanner
+          error={action.error}
+          extra={otherDetails(action.error, ['correcao', 'correcoes', 'sequencia'])}
+        />
+        <div className="actions">
+          <button type="submit" className="primary" disabled={action.pending}>
+            Enviar carta de correção
+          </button>
+          <button type="button" onClick={props.onClose}>
+            Voltar
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+function DeleteDialog(props: { cte: CteView; onClose: () => void; onDone: () => void }) {
+  const { api } = useApp();
+  const action = useAction();
+  return (
+    <Modal title={`Excluir CT-e nº ${props.cte.numero}`} onClose={props.onClose}>
+      <p>
+        O rascunho sai da lista. O número {props.cte.numero} da série {props.cte.serie} continua usado:
+        inutilize-o até o dia 10 do mês seguinte.
+      </p>
+      <ErrorBanner error={action.error} extra={otherDetails(action.error, [])} />
+      <div className="actions">
+        <button
+          type="button"
+          className="danger"
+          disabled={action.pending}
+          onClick={() =>
+            void action
+              .run(async () => {
+                await api.cte.remove(props.cte.id);
+                return true;
+              })
+              .then((ok) => {
+                if (ok === true) props.onDone();
+              })
+          }
+        >
+          Excluir
+        </button>
+        <button type="button" onClick={props.onClose}>
+          Voltar
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
+/** The debug object (§2.7) for support: queue log, XML as stored and sent, the rows. */
+function DebugPanel(props: { id: string }) {
+  const { api } = useApp();
+  const debug = useLoad(() => api.cte.debug(props.id), [api, props.id]);
+  const x: CteDebug | null = debug.data;
+  return (
+    <section className="card" data-testid="cte-debug">
+      <h2>Diagnóstico</h2>
+      {x === null ? (
+        debug.error !== null ? (
+          <p className="muted">{errorMessage(debug.error)}</p>
+        ) : (
+          <p className="muted">Carregando…</p>
+        )
+      ) : (
+        <>
+          <h3>Fila de transmissão</h3>
+          {x.logs.length === 0 ? (
+            <p className="muted">Nada transmitido ainda.</p>
+          ) : (
+            <table className="grid" data-testid="cte-debug-logs">
+              <thead>
+                <tr>
+                  <th>Quando</th>
+                  <th>Operação</th>
+                  <th>Estado</th>
+                  <th className="num">Tentativas</th>
+                  <th>Retorno</th>
+                </tr>
+              </thead>
+              <tbody>
+                {x.logs.map((l, i) => (
+                  <tr key={i}>
+                    <td>{dateTimeBr(l.at)}</td>
+                    <td>
+                      {l.operation}
+                      {l.tpEvento === null ? '' : ` ${l.tpEvento}`}
+                    </td>
+                    <td>{l.state}</td>
+                    <td className="num">{l.attempts}</td>
+                    <td>{l.cStat === null ? '—' : `${l.cStat} – ${l.xMotivo ?? ''}`}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          <DebugText
+            title="Pedido recebido (request_payload)"
+            text={JSON.stringify(x.cte.request_payload, null, 2)}
+          />
+          <DebugText title="XML assinado" text={x.xml.signed} />
+          {x.xml.transmitted !== null ? <DebugText title="XML transmitido" text={x.xml.transmitted} /> : null}
+          {x.xml.protocol !== null ? <DebugText title="Protocolo" text={x.xml.protocol} /> : null}
+          <DebugText title="Registros (snapshot)" text={JSON.stringify(x.snapshot, null, 2)} />
+        </>
+      )}
+    </section>
+  );
+}
+
+const DEBUG_PRE = {
+  maxHeight: '18rem',
+  overflow: 'auto',
+  whiteSpace: 'pre-wrap',
+  wordBreak: 'break-all',
+} as const;
+
+function DebugText(props: { title: string; text: string }) {
+  return (
+    <details className="debug-block">
+      <summary>{props.title}</summary>
+      {/* Long XML lines wrap inside a box of their own: the page never scrolls sideways. */}
+      <pre className="mono small" style={DEBUG_PRE}>
+        {props.text}
+      </pre>
+    </details>
+  );
+}

@@ -1,0 +1,244 @@
+// Back office: the CT-e list (GET /v1/cte, §4.6 `{data, meta}`) with the status and period filters kept in
+// the address, its pages, and the void of a range of CT-e numbers.
+import { useState } from 'react';
+import type { CteView } from '../../../src-shared/contracts/cte-view.ts';
+import {
+  Banner,
+  DateInput,
+  ErrorBanner,
+  Field,
+  Modal,
+  Pager,
+  StatusBadge,
+  useAction,
+  useLoad,
+} from '../components.tsx';
+import { useApp } from '../context.ts';
+import { brlText, dateBr, dateTimeBr } from '../format.ts';
+import { STATUS_PT, otherDetails } from '../messages.ts';
+import { href, navigate } from '../router.ts';
+
+const PAGE_SIZE = 20;
+const STATUS_FILTERS = ['rascunho', 'processando', 'autorizada', 'erro', 'denegada', 'cancelada'] as const;
+
+export function ctePath(cte: Pick<CteView, 'id'>): string {
+  return `/cte/${cte.id}`;
+}
+
+/** "Campinas/SP → Curitiba/PR". */
+export function routeText(cte: Pick<CteView, 'origem' | 'destino'>): string {
+  return `${cte.origem.municipio}/${cte.origem.uf} → ${cte.destino.municipio}/${cte.destino.uf}`;
+}
+
+export function CteList(props: { query: URLSearchParams }) {
+  const { api } = useApp();
+  const q = props.query;
+  const filter = { status: q.get('status') ?? '', from: q.get('from') ?? '', to: q.get('to') ?? '' };
+  const page = Math.max(1, Number(q.get('page') ?? '1') || 1);
+  const [voiding, setVoiding] = useState(false);
+
+  const setFilter = (changes: Partial<typeof filter> & { page?: number }) => {
+    const next = new URLSearchParams();
+    const merged = { ...filter, page: 1, ...changes };
+    for (const [k, v] of Object.entries(merged))
+      if (v !== '' && !(k === 'page' && v === 1)) next.set(k, String(v));
+    const s = next.toString();
+    navigate(`/cte${s === '' ? '' : `?${s}`}`);
+  };
+
+  const list = useLoad(
+    () =>
+      api.cte.list({
+        ...(filter.status === '' ? {} : { status: filter.status }),
+        ...(filter.from === '' ? {} : { from: filter.from }),
+        ...(filter.to === '' ? {} : { to: filter.to }),
+        page,
+        limit: PAGE_SIZE,
+      }),
+    [api, filter.status, filter.from, filter.to, page],
+  );
+
+  return (
+    <div className="page">
+      <div className="page-head">
+        <h1>Conhecimentos de transporte (CT-e)</h1>
+        <div className="actions">
+          <a className="button primary" href={href('/cte/novo')}>
+            Novo CT-e
+          </a>
+          <button type="button" onClick={() => setVoiding(true)}>
+            Inutilizar numeração
+          </button>
+        </div>
+      </div>
+      <form className="filters card" onSubmit={(e) => e.preventDefault()} aria-label="Filtros">
+        <Field label="Situação">
+          <select
+            value={filter.status}
+            onChange={(e) => setFilter({ status: e.target.value })}
+            aria-label="Situação"
+          >
+            <option value="">Todas</option>
+            {STATUS_FILTERS.map((s) => (
+              <option key={s} value={s}>
+                {STATUS_PT[s]}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Criados de">
+          <DateInput
+            value={filter.from}
+            onChange={(iso) => setFilter({ from: iso })}
+            aria-label="Data inicial"
+          />
+        </Field>
+        <Field label="até">
+          <DateInput value={filter.to} onChange={(iso) => setFilter({ to: iso })} aria-label="Data final" />
+        </Field>
+        <button type="button" className="ghost" onClick={() => navigate('/cte')}>
+          Limpar filtros
+        </button>
+      </form>
+      <ErrorBanner error={list.error} extra={otherDetails(list.error, [])} />
+      <table className="grid" data-testid="cte-list">
+        <thead>
+          <tr>
+            <th className="num">Número</th>
+            <th className="num">Série</th>
+            <th>Criado em</th>
+            <th>Situação</th>
+            <th>Percurso</th>
+            <th>Destinatário</th>
+            <th className="num">Valor</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(list.data?.data ?? []).map((c) => (
+            <tr key={c.id} className="clickable" onClick={() => navigate(ctePath(c))} data-cte-id={c.id}>
+              <td className="num">
+                <a href={href(ctePath(c))} onClick={(e) => e.stopPropagation()}>
+                  {c.numero}
+                </a>
+              </td>
+              <td className="num">{c.serie}</td>
+              <td>{dateTimeBr(c.created_at)}</td>
+              <td>
+                <StatusBadge status={c.status} label={STATUS_PT[c.status] ?? c.status} />
+                {c.tipo_emissao !== 1 ? <span className="tag">contingência SVC</span> : null}
+              </td>
+              <td>{routeText(c)}</td>
+              <td>{c.destinatario.nome}</td>
+              <td className="num">{brlText(c.valor_total)}</td>
+            </tr>
+          ))}
+          {list.data !== null && list.data.data.length === 0 ? (
+            <tr>
+              <td colSpan={7} className="muted">
+                Nenhum CT-e com estes filtros.
+              </td>
+            </tr>
+          ) : null}
+        </tbody>
+      </table>
+      {list.data !== null ? (
+        <Pager
+          page={page}
+          pageSize={list.data.meta.limit}
+          total={list.data.meta.total}
+          onPage={(p) => setFilter({ page: p })}
+        />
+      ) : null}
+      {voiding ? (
+        <CteVoidDialog
+          onClose={() => setVoiding(false)}
+          onDone={() => {
+            setVoiding(false);
+            void list.reload();
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+/** POST /v1/cte/inutilizar: what the authority did, and the deadline to communicate it. */
+function CteVoidDialog(props: { onClose: () => void; onDone: () => void }) {
+  const { api } = useApp();
+  const [form, setForm] = useState({ serie: '1', numeroInicial: '', numeroFinal: '', justificativa: '' });
+  const action = useAction();
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) =>
+    setForm({ ...form, [k]: e.target.value });
+  const submit = async () => {
+    const answer = await action.run(() =>
+      api.cte.voidRange({
+        serie: Number(form.serie),
+        numeroInicial: Number(form.numeroInicial),
+        numeroFinal: Number(form.numeroFinal === '' ? form.numeroInicial : form.numeroFinal),
+        justificativa: form.justificativa,
+      }),
+    );
+    if (answer !== undefined) {
+      const status =
+        answer.status === 'inutilizada'
+          ? `Inutilização homologada (protocolo ${answer.protocolo ?? '—'}).`
+          : answer.status === 'rejeitada'
+            ? `Inutilização recusada${answer.cStat === null ? '' : ` (${answer.cStat} – ${answer.xMotivo ?? ''})`}.`
+            : 'Pedido enviado; aguardando a SEFAZ.';
+      setResult({
+        ok: answer.status !== 'rejeitada',
+        text: `${status} ${answer.message} Prazo para comunicar: ${dateBr(answer.prazo)}.`,
+      });
+    }
+  };
+  const f = action.fields;
+  return (
+    <Modal title="Inutilizar numeração de CT-e" onClose={result === null ? props.onClose : props.onDone}>
+      {result !== null ? (
+        <>
+          <Banner kind={result.ok ? 'ok' : 'error'} testId="void-result">
+            {result.text}
+          </Banner>
+          <button type="button" onClick={props.onDone}>
+            Fechar
+          </button>
+        </>
+      ) : (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void submit();
+          }}
+        >
+          <p className="muted">
+            Números de CT-e pulados devem ser inutilizados até o dia 10 do mês seguinte.
+          </p>
+          <div className="form-grid">
+            <Field label="Série" error={f['serie']}>
+              <input value={form.serie} onChange={set('serie')} inputMode="numeric" />
+            </Field>
+            <Field label="Número inicial" error={f['numeroInicial']}>
+              <input value={form.numeroInicial} onChange={set('numeroInicial')} inputMode="numeric" />
+            </Field>
+            <Field label="Número final" error={f['numeroFinal']}>
+              <input value={form.numeroFinal} onChange={set('numeroFinal')} inputMode="numeric" />
+            </Field>
+          </div>
+          <Field label="Justificativa (15 a 255 caracteres)" error={f['justificativa']}>
+            <textarea value={form.justificativa} onChange={set('justificativa')} />
+          </Field>
+          <ErrorBanner
+            error={action.error}
+            extra={otherDetails(action.error, ['serie', 'numeroInicial', 'numeroFinal', 'justificativa'])}
+          />
+          <div className="actions">
+            <button type="submit" className="primary" disabled={action.pending}>
+              Inutilizar
+            </button>
+          </div>
+        </form>
+      )}
+    </Modal>
+  );
+}
