@@ -9,6 +9,7 @@ import { CTE_CSTAT } from '../../src-main/sandbox/cte/cstat.ts';
 import { emitter } from '../fixtures/fiscal.ts';
 import {
   authorizedCte,
+  cancelamento,
   compress,
   consSitCTe,
   cte,
@@ -19,6 +20,7 @@ import {
   freshCt,
   nfeKey,
   receive,
+  sendEvent,
 } from './cte-harness.ts';
 import { EMIT_CNPJ, recipientCertificate, startSandbox, T0, tag, useSandbox } from './harness.ts';
 
@@ -79,7 +81,7 @@ describe('CTeRecepcaoSincV4: authorization', () => {
     expect((await receive(sb, otherSigner)).cStat).toBe('213');
   });
 
-  it('checks the key: model 57 (732), Id made of the fields (227), check digit (253)', async () => {
+  it('checks the key: model 57 (732), Id made of the fields (227), emitter UF = cUF (247), check digit (253)', async () => {
     const sb = sandbox();
     const { xml, chave } = cte();
     const dv = chave.slice(43);
@@ -97,6 +99,10 @@ describe('CTeRecepcaoSincV4: authorization', () => {
     const modelAnswer = await receive(sb, model55);
     expect(modelAnswer.cStat).toBe('732');
     expect(modelAnswer.xMotivo).toBe('Rejeição: Chave de acesso inválida (modelo diferente de 57)');
+    const otherUf = forgeCte(xml, (inf) => inf.replace(/(<enderEmit>.*?<UF>)SP(<\/UF>)/, '$1RJ$2'));
+    const uf = await receive(sb, otherUf);
+    expect(uf.cStat).toBe('247');
+    expect(uf.xMotivo).toBe('Rejeição: Sigla da UF do Emitente diverge da UF autorizadora');
     const dvAnswer = await receive(sb, bothWrong);
     expect(dvAnswer.cStat).toBe('253');
     expect(dvAnswer.xMotivo).toBe(CTE_CSTAT[253]);
@@ -209,6 +215,10 @@ describe('CTeRecepcaoSincV4: authorization', () => {
       expect(got.nProt).toMatch(/^[0-9]{15}$/);
       const consult = await ctePost(sb, 'CTeConsultaV4', consSitCTe(denied.chave));
       expect(tag(consult.answer ?? '', 'cStat')).toBe('301');
+      // A denied CT-e takes no event.
+      const cancel = await sendEvent(sb, cancelamento(sb, denied.chave, got.nProt ?? ''));
+      expect(cancel.cStat).toBe('205');
+      expect(cancel.xMotivo).toBe('Rejeição: CT-e está denegado na base de dados da SEFAZ');
     } finally {
       await sb.authority.registry.configureCompany({ cnpj: EMIT_CNPJ, emitterDenied: false });
     }

@@ -41,6 +41,7 @@ export const CTE_CSTAT = {
   227: 'Rejeição: Erro na composição do Campo ID',
   236: 'Rejeição: Chave de Acesso com dígito verificador inválido',
   243: 'Rejeição: XML Mal Formado',
+  247: 'Rejeição: Sigla da UF do Emitente diverge da UF autorizadora',
   252: 'Rejeição: Ambiente informado diverge do Ambiente de recebimento',
   253: 'Rejeição: Dígito Verificador da chave de acesso composta inválido',
   290: 'Rejeição: Certificado Assinatura inválido',

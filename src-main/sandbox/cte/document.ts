@@ -59,7 +59,7 @@ export interface ParsedCte {
   >;
   /** ide/dhCont and ide/xJust: entry into contingency (tpEmis 7 SVC-RS, 8 SVC-SP), when given. */
   cont: { dhCont: string | undefined; xJust: string | undefined };
-  emit: { id: string; idInKey: string };
+  emit: { id: string; idInKey: string; UF: string };
   vTPrest: string;
   /** Comp/vComp of vPrest, in order. */
   vComp: string[];
@@ -98,7 +98,11 @@ export function parseCte(xml: string): ParsedCte {
       UFFim: t('ide/UFFim'),
     },
     cont: { dhCont: cteText(inf, 'ide/dhCont'), xJust: cteText(inf, 'ide/xJust') },
-    emit: { id: emitCnpj ?? emitCpf ?? '', idInKey: emitCnpj ?? `000${emitCpf ?? ''}` },
+    emit: {
+      id: emitCnpj ?? emitCpf ?? '',
+      idInKey: emitCnpj ?? `000${emitCpf ?? ''}`,
+      UF: t('emit/enderEmit/UF'),
+    },
     vTPrest: t('vPrest/vTPrest'),
     vComp: vPrest === undefined ? [] : cteChildren(vPrest, 'Comp').map((c) => cteText(c, 'vComp') ?? ''),
     nfeKeys: infDoc === undefined ? [] : cteChildren(infDoc, 'infNFe').map((n) => cteText(n, 'chave') ?? ''),

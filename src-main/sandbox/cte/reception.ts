@@ -6,6 +6,7 @@
 import { gunzipSync } from 'node:zlib';
 import { accessKeyCheckDigit, dhEmiLocalDate, isValidAccessKey } from '../../fiscal/access-key.ts';
 import { CTE_NAMESPACE, validateXml } from '../../fiscal/schema.ts';
+import { ufByCode } from '../../../src-shared/uf.ts';
 import { cnpjRoot } from '../certificates.ts';
 import { verifySignature, type SignatureCheck } from '../signature.ts';
 import { localDateTime, nextProtocol, type SandboxDatabase, type SandboxTx } from '../store.ts';
@@ -94,6 +95,12 @@ export const CTE_RULES: ReadonlyArray<CteRule> = [
     rule: 'tpAmb = ambiente do Web Service',
     codes: [252],
     check: (c, env) => (acceptsEnvironment(env.settings, c.ide.tpAmb) ? null : { cStat: 252 }),
+  },
+  {
+    // The authorizer is the one of the key's cUF (the sandbox answers for all of them at one address).
+    rule: 'UF do emitente (enderEmit/UF) = UF autorizadora da chave (cUF)',
+    codes: [247],
+    check: (c) => (ufByCode(Number(c.ide.cUF))?.sigla === c.emit.UF ? null : { cStat: 247 }),
   },
   {
     rule: 'Chave de acesso: modelo 57 (732), Id = concatenação dos campos (227), DV (253)',
