@@ -68,6 +68,7 @@ const DETAILS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => string]> 
   [/^the \.pfx file is required$/, () => 'escolha o arquivo .pfx'],
   [/^must have at least (\d+) characters$/, (m) => `mínimo de ${m[1]} caracteres`],
   [/^must have at most (\d+) characters$/, (m) => `máximo de ${m[1]} caracteres`],
+  [/^invalid CPF or CNPJ$/, () => 'CPF ou CNPJ inválido'],
   [/^invalid CPF/, () => 'CPF inválido'],
   [/^invalid CNPJ/, () => 'CNPJ inválido'],
   [/^must have (\d+) digits$/, (m) => `deve ter ${m[1]} dígitos`],

@@ -66,7 +66,7 @@ describe('CT-e form model', () => {
     expect(componentsTotal(rows)).toBe(30n);
     expect(totalMismatch({ valorTotal: '0,30', componentes: rows })).toBeNull();
     expect(totalMismatch({ valorTotal: '0,31', componentes: rows })).toBe(
-      'difere da soma dos componentes (0,30)',
+      'difere da soma dos componentes (R$ 0,30)',
     );
     expect(componentsTotal(FORM.componentes)).toBe(125050n);
     expect(totalMismatch(FORM)).toBeNull();

@@ -36,6 +36,12 @@ const TP_EMIS: Readonly<Record<number, string>> = {
   8: 'Contingência SVC-SP',
 };
 
+const EVENT_STATUS_PT: Readonly<Record<string, string>> = {
+  processando: 'Processando',
+  registrada: 'Registrado',
+  rejeitada: 'Rejeitado',
+};
+
 type Dialog = 'cancel' | 'cce' | 'delete' | null;
 
 export function CteDetail(props: { id: string }) {
@@ -230,7 +236,11 @@ export function CteDetail(props: { id: string }) {
                   </td>
                   <td className="num">{e.sequencia}</td>
                   <td>
-                    <StatusBadge status={e.status} label={STATUS_PT[e.status] ?? e.status} />
+                    <StatusBadge
+                      // A registered event wears the green of an accepted answer (the stylesheet's `homologada`).
+                      status={e.status === 'registrada' ? 'homologada' : e.status}
+                      label={EVENT_STATUS_PT[e.status] ?? e.status}
+                    />
                   </td>
                   <td>{e.cStat === null ? '—' : `${e.cStat} – ${e.xMotivo ?? ''}`}</td>
                   <td>{e.protocolo ?? '—'}</td>

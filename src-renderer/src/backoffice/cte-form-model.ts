@@ -3,7 +3,7 @@
 // payload built from what was typed.
 import type { CteCreateBody } from '../../../src-shared/contracts/api-client.ts';
 import { SCALE, formatScaled, sum } from '../../../src-shared/money.ts';
-import { parseBrMoney } from '../format.ts';
+import { brl, parseBrMoney } from '../format.ts';
 
 export interface PartyForm {
   nome: string;
@@ -94,7 +94,7 @@ export function totalMismatch(form: Pick<CteForm, 'valorTotal' | 'componentes'>)
   if (total === null || form.componentes.every((r) => componentCents(r.valor) === null)) return null;
   const components = componentsTotal(form.componentes);
   if (total === components) return null;
-  return `difere da soma dos componentes (${formatScaled(components, SCALE.money).replace('.', ',')})`;
+  return `difere da soma dos componentes (${brl(components)})`;
 }
 
 const KEY_SHAPE = /^[0-9]{6}[0-9A-Z]{12}[0-9]{26}$/;
