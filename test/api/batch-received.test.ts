@@ -13,7 +13,7 @@ import { requireApiKey } from '../../src-main/api/middleware/auth.ts';
 import { errorHandler, notFoundHandler } from '../../src-main/api/middleware/errors.ts';
 import { documentRoutes } from '../../src-main/api/routes/documents.ts';
 import type { ApiDeps } from '../../src-main/api/context.ts';
-import { documentCompanyOf, idempotency } from '../../src-main/documents/idempotency.ts';
+import { documentCompanyOf, idempotency } from '../../src-main/api/middleware/idempotency.ts';
 import { distributionAuthority, registerDistributionAuthority } from '../../src-main/received/sync.ts';
 import { companyBody, startHarness, type Harness } from './harness.ts';
 

@@ -7,7 +7,7 @@ import { forbidden, notFound } from '../errors.ts';
 import { companyOfRequest, reachableBy } from './scoping.ts';
 import type { IssueDeps } from '../../documents/issue.ts';
 import { batchProgress, createBatch, findBatch } from '../../documents/batch.ts';
-import { idempotency } from '../../documents/idempotency.ts';
+import { idempotency } from '../middleware/idempotency.ts';
 
 export function batchRoutes(deps: ApiDeps): Router {
   const { db } = deps;

@@ -27,7 +27,7 @@ import { publishDocumentEvent } from '../../webhooks/publisher.ts';
 import { autoPrintDocument } from '../../printing/auto-print.ts';
 import { registerForSale } from './register.ts';
 import { withSaleRegister, withSendRegister } from '../../register/sale-context.ts';
-import { documentCompanyOf, idempotency } from '../../documents/idempotency.ts';
+import { documentCompanyOf, idempotency } from '../middleware/idempotency.ts';
 import { reprorateDevolucao } from '../../documents/devolucao.ts';
 import { approveSale, recordSale } from '../middleware/operator-sale.ts';
 import { operatorOf, recordApproved, requireApproval } from '../middleware/operator.ts';

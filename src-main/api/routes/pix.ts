@@ -8,7 +8,7 @@ import { parseOrThrow } from '../validation.ts';
 import { ApiError, forbidden, notFound, validationError } from '../errors.ts';
 import { companyForAuth } from '../../companies/service.ts';
 import { companyOfRequest, reachableBy } from './scoping.ts';
-import { idempotency } from '../../documents/idempotency.ts';
+import { idempotency } from '../middleware/idempotency.ts';
 import { queueTicketPrint } from '../../printing/service.ts';
 import {
   cancelPixCharge,
