@@ -143,6 +143,77 @@ describe('CT-e client wire format', () => {
   });
 });
 
+describe('CT-e client answers', () => {
+  const NS = 'xmlns="http://www.portalfiscal.inf.br/cte"';
+  const doc = cte();
+  const prot =
+    `<protCTe versao="4.00"><infProt><tpAmb>2</tpAmb><verAplic>SP-CTe</verAplic><chCTe>${doc.chave}</chCTe>` +
+    '<dhRecbto>2026-03-10T09:30:05-03:00</dhRecbto><nProt>135260000000123</nProt><digVal>AAAA</digVal>' +
+    '<cStat>100</cStat><xMotivo>Autorizado o uso do CT-e</xMotivo></infProt></protCTe>';
+  const procEvento = (seq: number) =>
+    `<procEventoCTe versao="4.00" ${NS}><eventoCTe versao="4.00"><infEvento Id="x${seq}"/></eventoCTe></procEventoCTe>`;
+
+  it('keeps protCTe and each procEventoCTe of a consultation byte for byte', async () => {
+    const body = wrapResponse(
+      'CTeConsultaV4',
+      `<retConsSitCTe ${NS} versao="4.00"><tpAmb>2</tpAmb><verAplic>SP-CTe</verAplic><cStat>101</cStat>` +
+        `<xMotivo>Cancelamento de CT-e homologado</xMotivo><cUF>35</cUF>${prot}${procEvento(1)}\n${procEvento(2)}` +
+        '</retConsSitCTe>',
+    );
+    const { transport } = fakeTransport(() => ({ status: 200, body }));
+    const client = createCteAuthorityClient({
+      transport,
+      endpoint: () => 'https://a.invalid/ws',
+      timeoutMs: 1000,
+    });
+    const answer = await client.consulta({ tpAmb: 2, chCTe: doc.chave });
+    expect(answer).toMatchObject({ cStat: '101', cUF: '35', tpAmb: 2 });
+    expect(answer.protocol).toMatchObject({
+      chCTe: doc.chave,
+      cStat: '100',
+      nProt: '135260000000123',
+      xml: prot,
+    });
+    expect(answer.events).toEqual([procEvento(1), procEvento(2)]);
+  });
+
+  it('reads a rejection of the whole message (no protCTe) as an answer without protocol', async () => {
+    const body = wrapResponse(
+      'CTeRecepcaoSincV4',
+      `<retCTe ${NS} versao="4.00"><tpAmb>2</tpAmb><cUF>35</cUF><verAplic>SP-CTe</verAplic><cStat>215</cStat>` +
+        '<xMotivo>Rejeicao: Falha no schema XML</xMotivo></retCTe>',
+    );
+    const { transport } = fakeTransport(() => ({ status: 200, body }));
+    const port = createCteAuthorityPort({
+      transport,
+      uf: 'SP',
+      tpAmb: 2,
+      timeoutMs: 1000,
+      sandboxUrl: 'https://a.invalid',
+    });
+    expect(await port.authorize(doc.xml)).toEqual({
+      cStat: '215',
+      xMotivo: 'Rejeicao: Falha no schema XML',
+      protocol: null,
+    });
+  });
+
+  it('an answer without the expected message may have been processed: consult before resending', async () => {
+    const body = wrapResponse('CTeRecepcaoSincV4', `<retConsStatServCTe ${NS} versao="4.00"/>`);
+    const { transport } = fakeTransport(() => ({ status: 200, body }));
+    const port = createCteAuthorityPort({
+      transport,
+      uf: 'SP',
+      tpAmb: 2,
+      timeoutMs: 1000,
+      sandboxUrl: 'https://a.invalid',
+    });
+    const error = await unavailable(port.authorize(doc.xml));
+    expect(error.mayHaveBeenReceived).toBe(true);
+    expect(error.message).toMatch(/expected <retCTe>/);
+  });
+});
+
 describe('CT-e authority port against the sandbox authority (mutual TLS)', () => {
   const transports: { close(): void }[] = [];
   afterAll(() => transports.forEach((t) => t.close()));
