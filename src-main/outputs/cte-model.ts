@@ -74,6 +74,20 @@ export interface CteOutputIcms {
   indSN: string | null;
 }
 
+/** imp/IBSCBS of the tax reform (NT 2025.001 CT-e RTC, TTribCTe): one group for the whole service. */
+export interface CteOutputIbsCbs {
+  CST: string;
+  cClassTrib: string | null;
+  vBC: string | null;
+  pIBSUF: string | null;
+  vIBSUF: string | null;
+  pIBSMun: string | null;
+  vIBSMun: string | null;
+  vIBS: string | null;
+  pCBS: string | null;
+  vCBS: string | null;
+}
+
 /** A document carried (infDoc): an NF-e by key, a paper NF by series/number, or another document. */
 export type CteOutputCarriedDoc =
   | { tipo: 'NF-e'; chave: string }
@@ -121,6 +135,9 @@ export interface CteOutputDocument {
   tomador: CteOutputParty | null;
   vPrest: { vTPrest: string; vRec: string; Comp: Array<{ xNome: string; vComp: string }> };
   icms: CteOutputIcms | null;
+  ibsCbs: CteOutputIbsCbs | null;
+  /** imp/vTotDFe: total of the document with IBS/CBS, null when absent. */
+  vTotDFe: string | null;
   vTotTrib: string | null;
   infAdFisco: string | null;
   infCarga: {
@@ -190,6 +207,27 @@ function icmsOf(imp: Node | null): CteOutputIcms | null {
     pRedBC: text(g, 'pRedBC') ?? text(g, 'pRedBCOutraUF'),
     vICMSSTRet: text(g, 'vICMSSTRet'),
     indSN: text(g, 'indSN'),
+  };
+}
+
+function ibsCbsOf(imp: Node | null): CteOutputIbsCbs | null {
+  const ibscbs = child(imp, 'IBSCBS');
+  if (ibscbs === null) return null;
+  const g = child(ibscbs, 'gIBSCBS');
+  const uf = child(g, 'gIBSUF');
+  const mun = child(g, 'gIBSMun');
+  const cbs = child(g, 'gCBS');
+  return {
+    CST: required(ibscbs, 'CST', 'imp/IBSCBS'),
+    cClassTrib: text(ibscbs, 'cClassTrib'),
+    vBC: text(g, 'vBC'),
+    pIBSUF: text(uf, 'pIBSUF'),
+    vIBSUF: text(uf, 'vIBSUF'),
+    pIBSMun: text(mun, 'pIBSMun'),
+    vIBSMun: text(mun, 'vIBSMun'),
+    vIBS: text(g, 'vIBS'),
+    pCBS: text(cbs, 'pCBS'),
+    vCBS: text(cbs, 'vCBS'),
   };
 }
 
@@ -336,6 +374,8 @@ export function parseCteOutput(xml: string): CteOutputDocument {
       })),
     },
     icms: icmsOf(imp),
+    ibsCbs: ibsCbsOf(imp),
+    vTotDFe: text(imp, 'vTotDFe'),
     vTotTrib: text(imp, 'vTotTrib'),
     infAdFisco: text(imp, 'infAdFisco'),
     infCarga:

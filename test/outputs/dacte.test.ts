@@ -6,14 +6,15 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { buildAccessKey } from '../../src-main/fiscal/access-key.ts';
-import { prepareCte, type CtePrepareContext } from '../../src-main/fiscal/cte/prepare.ts';
+import type { PreparedCte } from '../../src-main/fiscal/cte/prepare.ts';
+import { cteProc } from '../../src-main/fiscal/cte/proc.ts';
 import { parseCteOutput } from '../../src-main/outputs/cte-model.ts';
 import { OutputParseError } from '../../src-main/outputs/model.ts';
-import { formatChave } from '../../src-main/outputs/pdf/format.ts';
+import { formatChave, formatMoney, formatRate } from '../../src-main/outputs/pdf/format.ts';
 import { renderDacte } from '../../src-main/outputs/pdf/index.ts';
 import { projectRoot } from '../../src-main/paths.ts';
-import { emitter, testCertificate } from '../fixtures/fiscal.ts';
+import { emitter } from '../fixtures/fiscal.ts';
+import { protCTeFor, signedCte, supplierNfeKey as nfeKey } from '../fixtures/cte-sample.ts';
 import {
   pdfFile,
   pdfImageCount,
@@ -24,106 +25,27 @@ import {
   zbar,
 } from '../fixtures/outputs/pdf-tools.ts';
 
-const CTE_NS = 'http://www.portalfiscal.inf.br/cte';
-
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ');
 }
 
-/** A real-shaped NF-e key (model 55) of a supplier in SP. */
-function nfeKey(nNF: number): string {
-  return buildAccessKey({
-    cUF: 35,
-    aamm: '2603',
-    cnpjCpf: '11222333000181',
-    mod: 55,
-    serie: 1,
-    nNF,
-    tpEmis: 1,
-    cNF: '40817263',
-  }).chave;
-}
+/** The recipient's name needs escaping in XML and must print as written. */
+const destinatario = {
+  nome: 'Comercio & Filhos <ME>',
+  cpfCnpj: '52998224725',
+  endereco: {
+    xLgr: 'Avenida Afonso Pena',
+    nro: '1500',
+    xBairro: 'Centro',
+    cMun: '3106200',
+    uf: 'MG',
+    cep: '30130000',
+  },
+};
 
-function payload(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    customerId: '0b8e7a52-58a4-4f4e-9a51-2d7c3f6f1c11',
-    modal: '01',
-    cfop: '6353',
-    natOp: 'Prestacao de servico de transporte',
-    ufIni: 'SP',
-    xMunIni: 'Campinas',
-    ufFim: 'MG',
-    xMunFim: 'Belo Horizonte',
-    toma: '0',
-    remetente: {
-      nome: 'Industria Modelo Ltda',
-      cpfCnpj: '11.222.333/0001-81',
-      ie: '111222330446',
-      endereco: {
-        xLgr: 'Rua das Fabricas',
-        nro: '100',
-        xBairro: 'Distrito Industrial',
-        cMun: '3509502',
-        uf: 'SP',
-        cep: '13000000',
-      },
-    },
-    destinatario: {
-      nome: 'Comercio & Filhos <ME>',
-      cpfCnpj: '52998224725',
-      endereco: {
-        xLgr: 'Avenida Afonso Pena',
-        nro: '1500',
-        xBairro: 'Centro',
-        cMun: '3106200',
-        uf: 'MG',
-        cep: '30130000',
-      },
-    },
-    valorTotal: 1250.5,
-    componentesValor: [
-      { nome: 'Frete peso', valor: 1000 },
-      { nome: 'Pedagio', valor: 50.5 },
-      { nome: 'GRIS', valor: 200 },
-    ],
-    docsOriginarios: [nfeKey(101), { chave: nfeKey(102) }],
-    ...overrides,
-  };
-}
-
-function context(overrides: Partial<CtePrepareContext> = {}): CtePrepareContext {
-  return {
-    certificate: testCertificate(),
-    emit: emitter(3),
-    RNTRC: '12345678',
-    tpAmb: 2,
-    serie: 1,
-    nCT: 42,
-    dhEmi: '2026-03-10T09:30:00-03:00',
-    cCT: '10203040',
-    icms: { CST: '00', pICMS: '12.00' },
-    ...overrides,
-  };
-}
-
-function signedCte(
-  p: Record<string, unknown> = payload(),
-  ctx: Partial<CtePrepareContext> = {},
-): { xml: string; chave: string; qrCode: string } {
-  const result = prepareCte(p, context(ctx));
-  if (!result.ok) throw new Error(JSON.stringify(result.errors));
-  return result.document;
-}
-
-/** cteProc as the MOC CT-e 4.00 writes it: the signed CTe byte for byte beside its protCTe. */
-function cteProc(signed: string, chave: string, nProt: string, dhRecbto: string): string {
-  const cte = signed.replace(/^<\?xml[^>]*\?>\s*/, '');
-  return (
-    `<?xml version="1.0" encoding="UTF-8"?><cteProc versao="4.00" xmlns="${CTE_NS}">${cte}` +
-    `<protCTe versao="4.00"><infProt><tpAmb>2</tpAmb><verAplic>SP-CTe-2026</verAplic><chCTe>${chave}</chCTe>` +
-    `<dhRecbto>${dhRecbto}</dhRecbto><nProt>${nProt}</nProt><digVal>AAAA</digVal><cStat>100</cStat>` +
-    `<xMotivo>Autorizado o uso do CT-e</xMotivo></infProt></protCTe></cteProc>`
-  );
+/** cteProc of a CTe authorized with `nProt` at `dhRecbto`, joined by the core's builder. */
+function authorized(cte: PreparedCte, nProt: string, dhRecbto: string): string {
+  return cteProc(cte.xml, protCTeFor(cte, { nProt, dhRecbto })).xml;
 }
 
 function sample(): string {
@@ -134,16 +56,6 @@ function sample(): string {
 }
 const SAMPLE_CHAVE = '35240118760500000000570010000000011121942170';
 const SAMPLE_QR = `https://homologacao.nfe.fazenda.sp.gov.br/CTeConsulta/qrCode?chCTe=${SAMPLE_CHAVE}&tpAmb=2`;
-
-/** The sample as issued in contingency: test data edited as text, the DACTE does not check signatures. */
-function contingencySample(tpEmis: '7' | '8'): string {
-  return sample()
-    .replace('<tpEmis>1</tpEmis>', `<tpEmis>${tpEmis}</tpEmis>`)
-    .replace(
-      '</toma4></ide>',
-      '</toma4><dhCont>2024-01-12T16:00:00-03:00</dhCont><xJust>SEFAZ de origem sem resposta ha mais de uma hora</xJust></ide>',
-    );
-}
 
 /** A 40×40 PNG logo (a dark square on white). */
 function logoPng(): Buffer {
@@ -159,8 +71,8 @@ function logoPng(): Buffer {
 
 describe('renderDacte', () => {
   it('an authorized CT-e (cteProc): identification, key barcode and QR, protocol, parties, values, NF-e keys, homologação', async () => {
-    const cte = signedCte();
-    const proc = cteProc(cte.xml, cte.chave, '135260000004242', '2026-03-10T09:31:02-03:00');
+    const cte = signedCte({ destinatario, docsOriginarios: [nfeKey(101), { chave: nfeKey(102) }] });
+    const proc = authorized(cte, '135260000004242', '2026-03-10T09:31:02-03:00');
     const file = pdfFile(await renderDacte({ cteXml: proc, cancelled: false, logo: logoPng() }));
 
     expect(pdfInfo(file)).toMatchObject({ pages: 1, width: 595.28, height: 841.89 });
@@ -209,6 +121,17 @@ describe('renderDacte', () => {
       'ESTE CONHECIMENTO DE TRANSPORTE ATENDE À LEGISLAÇÃO DE TRANSPORTE RODOVIÁRIO EM VIGOR',
       'CT-E EMITIDO EM AMBIENTE DE HOMOLOGAÇÃO - SEM VALOR FISCAL',
       'DECLARO QUE RECEBI OS VOLUMES DESTE CONHECIMENTO',
+    ]) {
+      expect(flat, expected).toContain(expected);
+    }
+    // IBS/CBS of the tax reform: a regime-normal carrier writes the group from 2026-01-05 on.
+    const { ibsCbs, vTotDFe } = parseCteOutput(proc);
+    if (ibsCbs === null || vTotDFe === null) throw new Error('the CT-e carries no IBS/CBS group');
+    for (const expected of [
+      'V. TOTAL DO CT-E C/ IBS/CBS',
+      `${ibsCbs.CST} / ${ibsCbs.cClassTrib ?? ''}`,
+      `${formatMoney(ibsCbs.vBC)} ${formatRate(ibsCbs.pIBSUF)} ${formatMoney(ibsCbs.vIBSUF)}`,
+      `${formatRate(ibsCbs.pCBS)} ${formatMoney(ibsCbs.vCBS)} ${formatMoney(vTotDFe)}`,
     ]) {
       expect(flat, expected).toContain(expected);
     }
@@ -327,7 +250,7 @@ describe('renderDacte', () => {
 
   it('a cancelled CT-e shows CANCELADO', async () => {
     const cte = signedCte();
-    const proc = cteProc(cte.xml, cte.chave, '135260000004243', '2026-03-10T09:31:02-03:00');
+    const proc = authorized(cte, '135260000004243', '2026-03-10T09:31:02-03:00');
     const file = pdfFile(await renderDacte({ cteXml: proc, cancelled: true }));
     expect(pdfRawText(file).startsWith('CANCELADO SEM VALOR FISCAL')).toBe(true);
     expect(oneLine(pdfText(file))).toContain('135260000004243');
@@ -335,7 +258,7 @@ describe('renderDacte', () => {
   });
 
   it('in production (tpAmb 1) there is no SEM VALOR FISCAL', async () => {
-    const cte = signedCte(payload(), { tpAmb: 1 });
+    const cte = signedCte({}, { tpAmb: 1 });
     const file = pdfFile(await renderDacte({ cteXml: cte.xml, cancelled: false }));
     const raw = pdfRawText(file);
     expect(raw).not.toContain('SEM VALOR FISCAL');
@@ -343,25 +266,49 @@ describe('renderDacte', () => {
     expect(raw).toContain('CT-e sem autorização de uso');
   });
 
-  it('contingency SVC-RS (tpEmis 7) and SVC-SP (tpEmis 8) without protocol show the contingency wording', async () => {
+  it('contingency SVC-RS (tpEmis 7) and SVC-SP (tpEmis 8): the mark, dhCont and xJust, with and without protocol', async () => {
     for (const [tpEmis, mode] of [
-      ['7', 'SVC-RS'],
-      ['8', 'SVC-SP'],
+      [7, 'SVC-RS'],
+      [8, 'SVC-SP'],
     ] as const) {
-      const file = pdfFile(await renderDacte({ cteXml: contingencySample(tpEmis), cancelled: false }));
-      const text = oneLine(pdfText(file));
+      const cte = signedCte(
+        {},
+        {
+          contingency: {
+            tpEmis,
+            dhCont: '2026-03-10T09:00:00-03:00',
+            xJust: 'SEFAZ de origem sem resposta ha mais de uma hora',
+          },
+        },
+      );
+      // The 35th digit of the key is tpEmis.
+      expect(cte.chave[34]).toBe(String(tpEmis));
+      const pending = pdfFile(await renderDacte({ cteXml: cte.xml, cancelled: false }));
+      const text = oneLine(pdfText(pending));
       expect(text).toContain(`EMITIDO EM CONTINGÊNCIA (${mode})`);
       expect(text).toContain('PENDENTE DE AUTORIZAÇÃO');
-      expect(text).toContain('Entrada em contingência: 12/01/2024 16:00:00');
+      expect(text).toContain('Entrada em contingência: 10/03/2026 09:00:00');
       expect(text).toContain('Justificativa: SEFAZ de origem sem resposta ha mais de uma hora');
       expect(text).not.toContain('CT-e sem autorização de uso');
-      expect(zbar(pdfPng(file, 1, 200), 'code128')).toEqual([SAMPLE_CHAVE]);
+      expect(zbar(pdfPng(pending, 1, 200), 'code128')).toEqual([cte.chave]);
+
+      // Authorized by the virtual authority: the protocol, and still the contingency mark.
+      const svc = pdfFile(
+        await renderDacte({
+          cteXml: authorized(cte, '935260000000777', '2026-03-10T09:30:09-03:00'),
+          cancelled: false,
+        }),
+      );
+      const svcText = oneLine(pdfText(svc));
+      expect(svcText).toContain('935260000000777 - 10/03/2026 09:30:09');
+      expect(svcText).toContain(`EMITIDO EM CONTINGÊNCIA (${mode})`);
+      expect(svcText).not.toContain('PENDENTE DE AUTORIZAÇÃO');
     }
   });
 
   it('150 carried NF-e run over numbered pages; every key appears once; each page repeats the identification', async () => {
     const keys = Array.from({ length: 150 }, (_, i) => nfeKey(1000 + i));
-    const cte = signedCte(payload({ docsOriginarios: keys }));
+    const cte = signedCte({ docsOriginarios: keys });
     const file = pdfFile(await renderDacte({ cteXml: cte.xml, cancelled: false }));
     const { pages } = pdfInfo(file);
     expect(pages).toBeGreaterThanOrEqual(2);
@@ -401,7 +348,7 @@ describe('renderDacte', () => {
   });
 
   it('an alphanumeric-CNPJ emitter (2026): the key decodes back from its Code 128', async () => {
-    const cte = signedCte(payload(), { emit: { ...emitter(3), CNPJ: '12ABC34501DE35' } });
+    const cte = signedCte({}, { emit: { ...emitter(3), CNPJ: '12ABC34501DE35' } });
     expect(cte.chave).toMatch(/^\d{6}12ABC34501DE35/);
     const file = pdfFile(await renderDacte({ cteXml: cte.xml, cancelled: false }));
     expect(oneLine(pdfText(file))).toContain('12.ABC.345/01DE-35');
@@ -414,8 +361,8 @@ describe('renderDacte', () => {
       'utf8',
     );
     await expect(renderDacte({ cteXml: nfe, cancelled: false })).rejects.toThrow(OutputParseError);
-    const cte = signedCte();
-    const model = parseCteOutput(cteProc(cte.xml, cte.chave, '135260000000001', '2026-03-10T09:31:02-03:00'));
+    const cte = signedCte({ docsOriginarios: [nfeKey(101), { chave: nfeKey(102) }] });
+    const model = parseCteOutput(authorized(cte, '135260000000001', '2026-03-10T09:31:02-03:00'));
     expect(model).toMatchObject({
       chave: cte.chave,
       toma: '0',

@@ -197,6 +197,11 @@ function componentsHeight(rows: number): number {
   return TITLE_H + Math.max(2 * CELL_H, DOC_HEAD_H + rows * COMP_LINE + 3);
 }
 
+/** ICMS row, plus the IBS/CBS row when the CT-e carries the group of the tax reform. */
+function taxHeight(doc: CteOutputDocument): number {
+  return TITLE_H + (doc.ibsCbs === null ? 1 : 2) * CELL_H;
+}
+
 function layout(pdf: Doc, input: DacteInput, doc: CteOutputDocument): Layout {
   const protocol =
     input.protocol !== undefined && input.protocol !== null
@@ -220,8 +225,7 @@ function layout(pdf: Doc, input: DacteInput, doc: CteOutputDocument): Layout {
     GAP +
     componentsHeight(compRows) +
     GAP +
-    TITLE_H +
-    CELL_H +
+    taxHeight(doc) +
     GAP +
     TITLE_H +
     DOC_HEAD_H;
@@ -686,16 +690,29 @@ function drawTax(pdf: Doc, doc: CteOutputDocument, y: number): number {
   const situacao = i === null ? '' : (SITUACAO[key] ?? `${i.CST ?? ''} - ${i.group}`);
   const money = (v: string | null | undefined): string =>
     v === null || v === undefined ? '' : formatMoney(v);
-  return (
-    fieldRow(pdf, ry, [
-      { label: 'SITUAÇÃO TRIBUTÁRIA', value: situacao },
-      { label: 'BASE DE CÁLCULO', value: money(i?.vBC), width: 80, align: 'right' },
-      { label: 'ALÍQ. ICMS', value: formatRate(i?.pICMS), width: 50, align: 'right' },
-      { label: 'VALOR ICMS', value: money(i?.vICMS), width: 75, align: 'right' },
-      { label: '% RED. BC. CALC.', value: formatRate(i?.pRedBC), width: 60, align: 'right' },
-      { label: 'ICMS ST', value: money(i?.vICMSSTRet), width: 65, align: 'right' },
-    ]) + GAP
-  );
+  let after = fieldRow(pdf, ry, [
+    { label: 'SITUAÇÃO TRIBUTÁRIA', value: situacao },
+    { label: 'BASE DE CÁLCULO', value: money(i?.vBC), width: 80, align: 'right' },
+    { label: 'ALÍQ. ICMS', value: formatRate(i?.pICMS), width: 50, align: 'right' },
+    { label: 'VALOR ICMS', value: money(i?.vICMS), width: 75, align: 'right' },
+    { label: '% RED. BC. CALC.', value: formatRate(i?.pRedBC), width: 60, align: 'right' },
+    { label: 'ICMS ST', value: money(i?.vICMSSTRet), width: 65, align: 'right' },
+  ]);
+  const t = doc.ibsCbs;
+  if (t !== null) {
+    after = fieldRow(pdf, after, [
+      { label: 'CST / CLASS. TRIB. IBS/CBS', value: `${t.CST} / ${t.cClassTrib ?? ''}`, width: 80 },
+      { label: 'BASE DE CÁLC. IBS/CBS', value: money(t.vBC), align: 'right' },
+      { label: 'ALÍQ. IBS UF', value: formatRate(t.pIBSUF), width: 46, align: 'right' },
+      { label: 'VALOR IBS UF', value: money(t.vIBSUF), align: 'right' },
+      { label: 'ALÍQ. IBS MUN.', value: formatRate(t.pIBSMun), width: 46, align: 'right' },
+      { label: 'VALOR IBS MUN.', value: money(t.vIBSMun), align: 'right' },
+      { label: 'ALÍQ. CBS', value: formatRate(t.pCBS), width: 40, align: 'right' },
+      { label: 'VALOR CBS', value: money(t.vCBS), align: 'right' },
+      { label: 'V. TOTAL DO CT-E C/ IBS/CBS', value: money(doc.vTotDFe), align: 'right', bold: true },
+    ]);
+  }
+  return after + GAP;
 }
 
 /** Documents carried, two per line; returns the bottom of the table. */
