@@ -135,6 +135,13 @@ describe('CTeRecepcaoSincV4: authorization', () => {
     expect(got.xMotivo).toBe(CTE_CSTAT[512]);
   });
 
+  it('531: vRec above vTPrest', async () => {
+    const forged = forgeCte(cte().xml, (inf) => inf.replace('<vRec>1250.50</vRec>', '<vRec>1250.51</vRec>'));
+    const got = await receive(sandbox(), forged);
+    expect(got.cStat).toBe('531');
+    expect(got.xMotivo).toBe('Rejeição: Valor a receber deve ser menor ou igual Valor da Prestação');
+  });
+
   it('522: a 5xxx CFOP between states and a 6xxx CFOP within the state', async () => {
     const sb = sandbox();
     const interstate = forgeCte(cte().xml, (inf) => inf.replace('<CFOP>6353</CFOP>', '<CFOP>5353</CFOP>'));

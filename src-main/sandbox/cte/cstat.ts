@@ -56,6 +56,7 @@ export const CTE_CSTAT = {
   522: 'Rejeição: CFOP inválido para a prestação: 5xxx dentro do estado (UFIni = UFFim), 6xxx entre estados',
   529: 'Rejeição: Chave de acesso de NF-e transportada ausente ou inválida (dígito verificador ou modelo diferente de 55)',
   528: 'Rejeição: Vedado cancelamento se existir MDF-e autorizado para o CT-e',
+  531: 'Rejeição: Valor a receber deve ser menor ou igual Valor da Prestação',
   539: 'Rejeição: Duplicidade de CT-e, com diferença na Chave de Acesso',
   580: 'Rejeição: Falha no Schema XML específico para o modal',
   586: 'Rejeição: Data e Justificativa de entrada em contingência não devem ser informadas para tipo de emissão normal.',

@@ -61,6 +61,7 @@ export interface ParsedCte {
   cont: { dhCont: string | undefined; xJust: string | undefined };
   emit: { id: string; idInKey: string; UF: string };
   vTPrest: string;
+  vRec: string;
   /** Comp/vComp of vPrest, in order. */
   vComp: string[];
   /** infCTeNorm/infDoc/infNFe/chave, in order (empty when the CT-e carries none). */
@@ -104,6 +105,7 @@ export function parseCte(xml: string): ParsedCte {
       UF: t('emit/enderEmit/UF'),
     },
     vTPrest: t('vPrest/vTPrest'),
+    vRec: t('vPrest/vRec'),
     vComp: vPrest === undefined ? [] : cteChildren(vPrest, 'Comp').map((c) => cteText(c, 'vComp') ?? ''),
     nfeKeys: infDoc === undefined ? [] : cteChildren(infDoc, 'infNFe').map((n) => cteText(n, 'chave') ?? ''),
     rodo: cteElement(xml, 'rodo') ?? null,

@@ -159,6 +159,11 @@ export const CTE_RULES: ReadonlyArray<CteRule> = [
       c.vComp.reduce((sum, v) => sum + cents(v), 0) === cents(c.vTPrest) ? null : { cStat: 512 },
   },
   {
+    rule: 'Valor a receber (vRec) até o valor da prestação (vTPrest) (MOC CT-e 4.00 G048)',
+    codes: [531],
+    check: (c) => (cents(c.vRec) <= cents(c.vTPrest) ? null : { cStat: 531 }),
+  },
+  {
     rule: 'CFOP 5xxx dentro do estado, 6xxx entre estados (especificação §7: 522)',
     codes: [522],
     check: (c) => (c.ide.CFOP.startsWith(c.ide.UFIni === c.ide.UFFim ? '5' : '6') ? null : { cStat: 522 }),
