@@ -248,6 +248,30 @@ describe('renderDacte', () => {
     expect(oneLine(pdfText(file))).toContain('135260000009999 - 10/03/2026 09:40:00');
   });
 
+  it('a denied protocol is not printed as an authorization', async () => {
+    const cte = signedCte();
+    const denied = cteProc(
+      cte.xml,
+      protCTeFor(cte, { cStat: '301', xMotivo: 'Uso Denegado: Irregularidade fiscal do emitente' }),
+    ).xml;
+    expect(parseCteOutput(denied).protocol).toMatchObject({ cStat: '301', nProt: null });
+    const text = oneLine(pdfText(pdfFile(await renderDacte({ cteXml: denied, cancelled: false }))));
+    expect(text).toContain('CT-e sem autorização de uso');
+    expect(text).not.toContain('PROTOCOLO DE AUTORIZAÇÃO DE USO');
+  });
+
+  it('names the ICMS situation of ICMS45 (isenção) and of the Simples Nacional', async () => {
+    const isenta = signedCte({}, { icms: { CST: '40' } });
+    expect(oneLine(pdfText(pdfFile(await renderDacte({ cteXml: isenta.xml, cancelled: false }))))).toContain(
+      '40 - ICMS ISENÇÃO',
+    );
+    const simples = signedCte({}, { emit: emitter(1), icms: undefined });
+    expect(parseCteOutput(simples.xml).icms?.group).toBe('ICMSSN');
+    expect(oneLine(pdfText(pdfFile(await renderDacte({ cteXml: simples.xml, cancelled: false }))))).toContain(
+      'SIMPLES NACIONAL',
+    );
+  });
+
   it('a cancelled CT-e shows CANCELADO', async () => {
     const cte = signedCte();
     const proc = authorized(cte, '135260000004243', '2026-03-10T09:31:02-03:00');

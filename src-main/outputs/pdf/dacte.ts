@@ -117,6 +117,9 @@ const SITUACAO: Readonly<Record<string, string>> = {
   ICMSSN: 'SIMPLES NACIONAL',
 };
 
+/** protCTe cStat of an authorization: 100, and 150 (authorized out of time). */
+const AUTHORIZED: ReadonlySet<string> = new Set(['100', '150']);
+
 interface DocRow {
   tipo: string;
   ident: string;
@@ -203,12 +206,12 @@ function taxHeight(doc: CteOutputDocument): number {
 }
 
 function layout(pdf: Doc, input: DacteInput, doc: CteOutputDocument): Layout {
-  const protocol =
-    input.protocol !== undefined && input.protocol !== null
-      ? input.protocol
-      : doc.protocol === null
-        ? null
-        : { nProt: doc.protocol.nProt, dhRecbto: doc.protocol.dhRecbto };
+  // Only an authorization is printed as the protocol; a denial (110, 301-303) leaves the CT-e without one.
+  const authorization =
+    doc.protocol !== null && (doc.protocol.cStat === null || AUTHORIZED.has(doc.protocol.cStat))
+      ? { nProt: doc.protocol.nProt, dhRecbto: doc.protocol.dhRecbto }
+      : null;
+  const protocol = input.protocol !== undefined && input.protocol !== null ? input.protocol : authorization;
   const qRows = qRowsOf(doc);
   const compRows = compRowsOf(doc);
   const rows = docRows(doc);
