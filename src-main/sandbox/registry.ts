@@ -9,6 +9,7 @@ import type { FaultControl } from './faults.ts';
 import { processDueLotes } from './services/authorization.ts';
 import type { SandboxSettings } from './services/common.ts';
 import type { CscVault, NoteStatus, SandboxDb, SandboxTx } from './store.ts';
+import { markTripStarted, type TripEvidence } from './cte/control.ts';
 
 export interface SandboxNote {
   chave: string;
@@ -44,6 +45,39 @@ export interface SandboxEvent {
   linked: boolean;
   xml: string;
   retEvento: string;
+}
+
+/** A CT-e 4.00 the sandbox authorized or denied (cte/reception.ts). */
+export interface SandboxCte {
+  chave: string;
+  cnpj: string;
+  cUF: number;
+  serie: number;
+  nCT: number;
+  tpEmis: number;
+  tpAmb: number;
+  status: NoteStatus;
+  cStat: number;
+  nProt: string;
+  dhRecbto: string;
+  authorizedAt: Date;
+  digVal: string;
+  /** Set by markCteTripStarted: an MDF-e or a checkpoint passage; the cancellation is then refused. */
+  tripStarted: TripEvidence | null;
+  xml: string;
+  protCTe: string;
+}
+
+export interface SandboxCteEvent {
+  chave: string;
+  tpEvento: string;
+  nSeqEvento: number;
+  cStat: number;
+  nProt: string;
+  author: string;
+  dhRegEvento: string;
+  xml: string;
+  retEventoCTe: string;
 }
 
 export interface SandboxInutilizacao {
@@ -262,6 +296,60 @@ export class SandboxRegistry {
       xml: r.xml,
       retEvento: r.ret_xml,
     }));
+  }
+
+  async ctes(cnpj?: string): Promise<SandboxCte[]> {
+    const rows = await this.serialized((db) => {
+      let q = db.selectFrom('cte_documents').selectAll();
+      if (cnpj !== undefined) q = q.where('cnpj', '=', normalizeCnpj(cnpj));
+      return q.orderBy('authorized_at').orderBy('n_prot').execute();
+    });
+    return rows.map((r) => ({
+      chave: r.chave,
+      cnpj: r.cnpj,
+      cUF: r.c_uf,
+      serie: r.serie,
+      nCT: r.n_ct,
+      tpEmis: r.tp_emis,
+      tpAmb: r.tp_amb,
+      status: r.status,
+      cStat: r.c_stat,
+      nProt: r.n_prot,
+      dhRecbto: r.dh_recbto,
+      authorizedAt: new Date(r.authorized_at),
+      digVal: r.dig_val,
+      tripStarted: r.trip_started,
+      xml: r.xml,
+      protCTe: r.prot_xml,
+    }));
+  }
+
+  async cte(chave: string): Promise<SandboxCte | undefined> {
+    return (await this.ctes()).find((c) => c.chave === chave);
+  }
+
+  async cteEvents(chave?: string): Promise<SandboxCteEvent[]> {
+    const rows = await this.serialized((db) => {
+      let q = db.selectFrom('cte_events').selectAll();
+      if (chave !== undefined) q = q.where('chave', '=', chave);
+      return q.orderBy('id').execute();
+    });
+    return rows.map((r) => ({
+      chave: r.chave,
+      tpEvento: r.tp_evento,
+      nSeqEvento: r.n_seq_evento,
+      cStat: r.c_stat,
+      nProt: r.n_prot,
+      author: r.author,
+      dhRegEvento: r.dh_reg_evento,
+      xml: r.xml,
+      retEventoCTe: r.ret_xml,
+    }));
+  }
+
+  /** The trip of CT-e `chave` started (an MDF-e, or a checkpoint passage); false when no such CT-e. */
+  markCteTripStarted(chave: string, evidence: TripEvidence = 'mdfe'): Promise<boolean> {
+    return this.serialized((db) => markTripStarted(db, chave, evidence));
   }
 
   async inutilizacoes(cnpj?: string): Promise<SandboxInutilizacao[]> {

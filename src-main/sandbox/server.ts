@@ -25,7 +25,7 @@ import { nfeDistribuicaoDFe } from './services/distribution.ts';
 import { nfeRecepcaoEvento } from './services/events.ts';
 import { nfeInutilizacao } from './services/inutilization.ts';
 import { cteConsulta, cteStatusServico } from './cte/consultation.ts';
-import { markTripStarted, tripStartedRequest } from './cte/control.ts';
+import { tripStartedRequest } from './cte/control.ts';
 import { cteRecepcaoEvento } from './cte/events.ts';
 import { cteRecepcaoSinc } from './cte/reception.ts';
 import { openSandboxStore, type SandboxDb } from './store.ts';
@@ -303,7 +303,7 @@ export async function startSandboxAuthority(options: StartSandboxOptions): Promi
     if (path === '/_sandbox/cte/trip-started' && req.method === 'POST') {
       try {
         const { chave, evidence } = tripStartedRequest(JSON.parse((await readBody(req)) ?? ''));
-        const known = await serialized((db) => markTripStarted(db, chave, evidence));
+        const known = await registry.markCteTripStarted(chave, evidence);
         if (known) sendJson(res, 200, { ok: true, chave, evidence });
         else sendJson(res, 404, { error: `no CT-e ${chave} in this sandbox` });
       } catch (error) {

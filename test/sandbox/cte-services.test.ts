@@ -70,10 +70,27 @@ describe('CTeConsultaV4', () => {
     );
   });
 
+  it('the registry lists the CT-e, their events and protocols, and marks a trip started', async () => {
+    const sb = sandbox();
+    const doc = await authorizedCte(sb);
+    const row = await sb.authority.registry.cte(doc.chave);
+    expect(row).toMatchObject({ status: 'autorizada', cStat: 100, nProt: doc.nProt, tripStarted: null });
+    expect(row?.xml).toBe(doc.xml);
+    expect(await sb.authority.registry.authorizationCount(doc.chave)).toBe(1);
+    expect(await sb.authority.registry.markCteTripStarted(doc.chave, 'circulacao')).toBe(true);
+    expect((await sb.authority.registry.cte(doc.chave))?.tripStarted).toBe('circulacao');
+    expect((await sendEvent(sb, cancelamento(sb, doc.chave, doc.nProt))).cStat).toBe('219');
+    expect(await sb.authority.registry.cteEvents(doc.chave)).toEqual([]);
+    expect(await sb.authority.registry.markCteTripStarted('3'.repeat(44))).toBe(false);
+  });
+
   it('lists the events of a cancelled CT-e as procEventoCTe after its protCTe (101)', async () => {
     const sb = sandbox();
     const doc = await authorizedCte(sb);
     expect((await sendEvent(sb, cancelamento(sb, doc.chave, doc.nProt))).cStat).toBe('135');
+    const events = await sb.authority.registry.cteEvents(doc.chave);
+    expect(events.map((e) => [e.tpEvento, e.nSeqEvento, e.cStat])).toEqual([['110111', 1, 135]]);
+    expect((await sb.authority.registry.cte(doc.chave))?.status).toBe('cancelada');
     const answer = (await ctePost(sb, 'CTeConsultaV4', consSitCTe(doc.chave))).answer ?? '';
     expect(tag(answer, 'cStat')).toBe('101');
     // retConsSitCTe_v4.00.xsd declares procEventoCTe's content as one strict xs:any, which no real answer
