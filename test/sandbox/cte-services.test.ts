@@ -84,6 +84,23 @@ describe('CTeConsultaV4', () => {
     expect(await sb.authority.registry.markCteTripStarted('3'.repeat(44))).toBe(false);
   });
 
+  it('checks the raw message first: editing characters (599), namespace prefixes (404), malformed XML (243)', async () => {
+    const sb = sandbox();
+    const chave = cte().chave;
+    const cStatOf = async (message: string) =>
+      tag((await ctePost(sb, 'CTeConsultaV4', message)).answer ?? '', 'cStat');
+    const editing = await ctePost(sb, 'CTeConsultaV4', consSitCTe(chave).replace('<xServ>', '\n  <xServ>'));
+    expect(tag(editing.answer ?? '', 'cStat')).toBe('599');
+    expect(tag(editing.answer ?? '', 'xMotivo')).toMatch(
+      /^Rejeição: Não é permitida a presença de caracteres de edição/,
+    );
+    const prefixed = consSitCTe(chave)
+      .replace('<consSitCTe xmlns=', '<c:consSitCTe xmlns:c=')
+      .replace('</consSitCTe>', '</c:consSitCTe>');
+    expect(await cStatOf(prefixed)).toBe('404');
+    expect(await cStatOf(consSitCTe(chave).replace('</consSitCTe>', ''))).toBe('243');
+  });
+
   it('lists the events of a cancelled CT-e as procEventoCTe after its protCTe (101)', async () => {
     const sb = sandbox();
     const doc = await authorizedCte(sb);
