@@ -1,12 +1,14 @@
-// ApiError carries an HTTP status and the seed's error body; services throw it, the error middleware renders it.
+// ApiError carries an HTTP status and the seed's error body; the API's own code throws it, and the error
+// middleware renders it. Services throw DomainError (src-main/errors.ts), mapped to a status by fromDomainError.
 import type { ErrorBody, ErrorCode, ErrorDetail } from '../../src-shared/contracts/errors.ts';
-import type { DomainError } from '../errors.ts';
+import { DomainError } from '../errors.ts';
 
-export class ApiError extends Error {
+/**
+ * A domain error whose status is already decided. It extends DomainError so that code catching a domain
+ * failure by its code (a batch collecting every note's faults) treats both alike.
+ */
+export class ApiError extends DomainError {
   readonly status: number;
-  readonly code: ErrorCode;
-  readonly details: ErrorDetail[];
-  readonly extra: Pick<ErrorBody, 'cStat' | 'xMotivo' | 'pending' | 'acao'>;
   readonly headers: Record<string, string>;
 
   constructor(
@@ -17,16 +19,10 @@ export class ApiError extends Error {
     extra: Pick<ErrorBody, 'cStat' | 'xMotivo' | 'pending' | 'acao'> = {},
     headers: Record<string, string> = {},
   ) {
-    super(message);
+    super(code, message, details, { extra });
+    this.name = 'ApiError';
     this.status = status;
-    this.code = code;
-    this.details = details;
-    this.extra = extra;
     this.headers = headers;
-  }
-
-  toBody(): ErrorBody {
-    return { error: this.code, message: this.message, details: this.details, ...this.extra };
   }
 }
 

@@ -1,9 +1,8 @@
 // Abandoned numbers: drafts (rascunho) and refused notes (erro) that nobody touched for a while still hold
 // a number of the series. A number that is never issued must be voided (inutilização, MOC 7.0 §5.5) before
 // the tax period closes, so the service lists them with an offer to void them, contiguous runs as one range.
-import { ApiError } from '../api/errors.ts';
+import { DomainError } from '../errors.ts';
 import type { Db } from '../db/client.ts';
-import type { ErrorBody } from '../../src-shared/contracts/errors.ts';
 import type { IssueDeps } from './issue.ts';
 import { sql } from 'kysely';
 import {
@@ -183,7 +182,7 @@ export interface AbandonedVoidOutcome extends NumberRange {
   /** The inutilização, when it was queued. */
   inutilizacao: VoidResult | null;
   /** Why the range was not voided (a number got used meanwhile, the authority refused, …). */
-  error: (ErrorBody & { status: number }) | null;
+  error: DomainError | null;
 }
 
 /**
@@ -209,13 +208,8 @@ export async function voidAbandoned(
       const view = await voidView(deps.db, row);
       outcomes.push({ ...range, success: view.success, inutilizacao: view, error: null });
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      outcomes.push({
-        ...range,
-        success: false,
-        inutilizacao: null,
-        error: { status: error.status, ...error.toBody() },
-      });
+      if (!(error instanceof DomainError)) throw error;
+      outcomes.push({ ...range, success: false, inutilizacao: null, error });
     }
   }
   return outcomes;

@@ -5,7 +5,7 @@
 import type { ErrorDetail } from '../../src-shared/contracts/errors.ts';
 import { inTransaction, type Db } from '../db/client.ts';
 import type { DocumentStatus } from '../db/schema.ts';
-import { ApiError, validationError } from '../api/errors.ts';
+import { DomainError, validationError } from '../errors.ts';
 import { issueDocument, type IssueDeps } from './issue.ts';
 import type { DocumentRow } from './repository.ts';
 import type { BatchProgress } from '../../src-shared/contracts/documents.ts';
@@ -99,7 +99,7 @@ export async function createBatch(deps: IssueDeps, companyId: string, body: unkn
       try {
         documents.push((await issueDocument(txDeps, companyId, 55, payload)).document);
       } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
+        if (!(error instanceof DomainError)) throw error;
         const details = error.details.length > 0 ? error.details : [{ field: 'body', error: error.message }];
         if (error.code === 'validation_error') payloadFaults.push(...prefixed(`${field}[${i}]`, details));
         else if (error.code === 'fiscal_rejection') fiscalFaults.push(...prefixed(`${field}[${i}]`, details));
@@ -109,8 +109,7 @@ export async function createBatch(deps: IssueDeps, companyId: string, body: unkn
     }
     if (payloadFaults.length > 0) throw validationError(payloadFaults);
     if (fiscalFaults.length > 0) {
-      throw new ApiError(
-        422,
+      throw new DomainError(
         'fiscal_rejection',
         'Some notes of the batch break a fiscal rule or the official schema; nothing was created.',
         fiscalFaults,

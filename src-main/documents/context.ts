@@ -14,7 +14,7 @@ import { customersRepository } from '../customers/repository.ts';
 import { catalogRepository } from '../catalog/repository.ts';
 import { customerView } from '../customers/service.ts';
 import { productView, profileView } from '../catalog/service.ts';
-import { ApiError } from '../api/errors.ts';
+import { DomainError } from '../errors.ts';
 import type { UfSigla } from '../../src-shared/uf.ts';
 import type { CustomerView } from '../../src-shared/contracts/customers.ts';
 import type { FiscalProfileView, ProductView } from '../../src-shared/contracts/catalog.ts';
@@ -70,8 +70,7 @@ export async function loadCompanyFiscal(
   const company = ambiente === undefined ? stored : { ...stored, ambiente };
   const certRow = await companiesRepository.activeCertificate(db, companyId);
   if (certRow === undefined) {
-    throw new ApiError(
-      422,
+    throw new DomainError(
       'certificate_invalid',
       'The company has no A1 certificate: upload one before issuing.',
       [{ field: 'certificate', error: 'missing' }],
@@ -79,8 +78,7 @@ export async function loadCompanyFiscal(
   }
   // Checked before anything is signed or sent: SEFAZ would refuse it anyway (rejections 280-286).
   if (new Date(certRow.not_after).getTime() <= now.getTime()) {
-    throw new ApiError(
-      422,
+    throw new DomainError(
       'certificate_invalid',
       `The A1 certificate expired on ${certRow.not_after}: upload a valid one.`,
       [{ field: 'certificate', error: 'expired' }],

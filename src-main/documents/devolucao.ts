@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { XMLParser } from 'fast-xml-parser';
 import type { z } from 'zod';
-import { ApiError, validationError } from '../api/errors.ts';
+import { DomainError, validationError } from '../errors.ts';
 import type { Db } from '../db/client.ts';
 import { resourcePath } from '../paths.ts';
 import { toSpellingA } from '../fiscal/nfe/normalize.ts';
@@ -238,8 +238,7 @@ export function devolucaoPayload(original: DocumentRow, request: DevolucaoReques
     itens.push(item);
   }
   if (noPair.length > 0) {
-    throw new ApiError(
-      422,
+    throw new DomainError(
       'fiscal_rejection',
       'Some items were not sold under a CFOP that has a devolução pair; return them with a note of your own.',
       noPair,
@@ -349,15 +348,14 @@ export async function createDevolucao(
   request: DevolucaoRequest,
 ): Promise<DocumentRow> {
   const original = await documentsRepository.findById(deps.db, originalId);
-  if (original === undefined) throw new ApiError(404, 'not_found', 'Document not found.');
+  if (original === undefined) throw new DomainError('not_found', 'Document not found.');
   assertAllowed(original.status, 'devolve');
   const payload = devolucaoPayload(original, request);
   try {
     return await createDraft(deps, original.company_id, 55, payload);
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'validation_error') {
-      throw new ApiError(
-        422,
+    if (error instanceof DomainError && error.code === 'validation_error') {
+      throw new DomainError(
         'fiscal_rejection',
         'The original note cannot be turned into a devolução NF-e as it is: issue it with POST /v1/nfe.',
         error.details,

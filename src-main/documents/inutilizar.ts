@@ -5,7 +5,7 @@
 // The request goes through the transmission queue like every message; the caller waits a bounded time.
 import type { VoidResult, VoidStatus } from '../../src-shared/contracts/documents.ts';
 import type { Selectable } from 'kysely';
-import { ApiError, conflict, validationError } from '../api/errors.ts';
+import { DomainError, conflict, validationError } from '../errors.ts';
 import { inTransaction, type Db } from '../db/client.ts';
 import type { Ambiente } from '../db/schema.ts';
 import { buildInutilizacao, InutilizacaoError, signInutilizacao } from '../fiscal/inutilizacao.ts';
@@ -14,6 +14,7 @@ import { ufBySigla } from '../../src-shared/uf.ts';
 import type { ErrorDetail } from '../../src-shared/contracts/errors.ts';
 import { loadCompanyFiscal } from './context.ts';
 import { CSTAT_TEXT } from './events-service.ts';
+import { kindOfModelo } from './registry.ts';
 import type { IssueDeps } from './issue.ts';
 import { newId } from '../ids.ts';
 
@@ -272,8 +273,7 @@ export async function voidNumbers(
   }
   const signed = signInutilizacao(built.xml, fiscal.certificate);
   if (signed.errors.length > 0) {
-    throw new ApiError(
-      422,
+    throw new DomainError(
       'fiscal_rejection',
       'The inutilização does not validate against the schema.',
       signed.errors.map((e) => ({ field: e.field ?? 'xml', error: e.message })),
@@ -369,6 +369,8 @@ export async function voidNumbers(
       documentId: null,
       companyId: companyId,
       kind: 'inutilizacao',
+      docKind: kindOfModelo(request.modelo).id,
+      singleNumber: request.numeroInicial === request.numeroFinal,
       message: signed.xml,
       now: stamp,
     });

@@ -1,6 +1,6 @@
 // The document state machine (seed §3) in one place: every action names the states it may start from;
 // anything else is 409 invalid_state naming the current state.
-import { invalidState } from '../api/errors.ts';
+import { invalidState } from '../errors.ts';
 import type { DocumentStatus } from '../db/schema.ts';
 
 export type DocumentAction = 'update' | 'send' | 'cancel' | 'correct' | 'devolve';

@@ -7,7 +7,7 @@
 import { Router, type Request, type Response } from 'express';
 import { issueDepsOf, type ApiDeps } from '../context.ts';
 import { authOf } from '../middleware/auth.ts';
-import { ApiError, forbidden, notFound, validationError } from '../errors.ts';
+import { ApiError, forbidden, fromDomainError, notFound, validationError } from '../errors.ts';
 import { parseOrThrow } from '../validation.ts';
 import { parseQuery } from '../pagination.ts';
 import { companyOfRequest, documentOfRequest, reachableBy } from './scoping.ts';
@@ -229,7 +229,11 @@ export function documentActionRoutes(deps: ApiDeps): Router {
       older_than_hours: olderThanHours,
       cutoff: cutoff.toISOString(),
       voided: results.reduce((n, r) => n + (r.inutilizacao?.documentos.length ?? 0), 0),
-      results,
+      // A range that failed says why as an error body with the status the same failure answers alone.
+      results: results.map((r) => ({
+        ...r,
+        error: r.error === null ? null : { status: fromDomainError(r.error).status, ...r.error.toBody() },
+      })),
     });
   });
 
