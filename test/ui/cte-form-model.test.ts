@@ -9,11 +9,13 @@ import {
   carriedKeys,
   componentsTotal,
   ctePayloadOf,
+  currentFieldErrors,
   keyCheckDigit,
   nfeKeyProblem,
   partyOfCustomer,
   suggestedCfop,
   totalMismatch,
+  valueAt,
   type CteForm,
 } from '../../src-renderer/src/backoffice/cte-form-model.ts';
 
@@ -163,5 +165,26 @@ describe('CT-e form model', () => {
       cep: '01001000',
     });
     expect(ctePayloadSchema.safeParse(body).success).toBe(true);
+  });
+});
+
+describe('API field errors on the CT-e form', () => {
+  it('keep showing while their field holds what was sent, and stop once it is changed', () => {
+    const sent = ctePayloadOf(FORM);
+    const errors = {
+      valorTotal: 'Valor total difere',
+      'destinatario.cpfCnpj': 'CPF ou CNPJ inválido',
+      'componentesValor[1].valor': 'deve ser maior que zero',
+    };
+    expect(currentFieldErrors(errors, sent, ctePayloadOf(FORM))).toEqual(errors);
+    const now = ctePayloadOf({
+      ...FORM,
+      valorTotal: '1.250,40',
+      componentes: [FORM.componentes[0]!, { key: 2, nome: 'PEDAGIO', valor: '250,20' }],
+    });
+    expect(currentFieldErrors(errors, sent, now)).toEqual({ 'destinatario.cpfCnpj': 'CPF ou CNPJ inválido' });
+    expect(valueAt(sent, 'remetente.nome')).toBe('MERCADO EXEMPLO LTDA');
+    expect(valueAt(sent, 'componentesValor[1].valor')).toBe(250.3);
+    expect(valueAt(sent, 'docsOriginarios[3]')).toBeUndefined();
   });
 });

@@ -3,6 +3,7 @@
 // before sending, vehicle. Saves a draft (POST /v1/cte) and sends it (POST /v1/cte/:id/send); every field
 // error of the API shows next to its field, a 422 rejection with its cStat and xMotivo.
 import { useEffect, useMemo, useState } from 'react';
+import type { CteCreateBody } from '../../../src-shared/contracts/api-client.ts';
 import type { CustomerView } from '../../../src-shared/contracts/customers.ts';
 import { UFS } from '../../../src-shared/uf.ts';
 import { Banner, ErrorBanner, Field, newIdempotencyKey, useAction } from '../components.tsx';
@@ -16,6 +17,7 @@ import {
   carriedKeys,
   componentsTotal,
   ctePayloadOf,
+  currentFieldErrors,
   partyOfCustomer,
   suggestedCfop,
   takerField,
@@ -87,6 +89,8 @@ export function CteForm() {
   const [newCustomer, setNewCustomer] = useState(false);
   const [keysChecked, setKeysChecked] = useState(false);
   const action = useAction();
+  // The body of the last save: an API field error shows while its field still holds what was sent.
+  const [sent, setSent] = useState<CteCreateBody | null>(null);
 
   useEffect(() => {
     if (customerQuery.trim().length < 2) {
@@ -140,7 +144,9 @@ export function CteForm() {
   const save = async (andSend: boolean) => {
     setKeysChecked(true);
     if (badKeys.length > 0) return;
-    const created = await action.run(() => api.cte.create(ctePayloadOf(form), newIdempotencyKey('cte')));
+    const body = ctePayloadOf(form);
+    setSent(body);
+    const created = await action.run(() => api.cte.create(body, newIdempotencyKey('cte')));
     if (created === undefined) return;
     // The draft exists from here on: a refused send is shown (and retried) on its own page, never by
     // creating a second draft from this form.
@@ -148,7 +154,7 @@ export function CteForm() {
     navigate(`/cte/${created.id}`);
   };
 
-  const f = action.fields;
+  const f = currentFieldErrors(action.fields, sent, ctePayloadOf(form));
   const partyFields = (which: 'remetente' | 'destinatario', title: string) => {
     const p = form[which];
     const err = (k: string) => f[partyPath(which, k)];
@@ -508,7 +514,7 @@ export function CteForm() {
           ) : null}
           <ErrorBanner
             error={action.error}
-            extra={otherDetails(action.error, Object.keys(f).filter(isShown))}
+            extra={otherDetails(action.error, Object.keys(action.fields).filter(isShown))}
           />
           <div className="actions">
             <button type="submit" className="primary" disabled={action.pending}>

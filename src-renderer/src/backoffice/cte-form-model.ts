@@ -235,3 +235,28 @@ export function partyOfCustomer(c: {
     cep: e?.cep ?? '',
   };
 }
+
+/** The value at an error's field path (`remetente.endereco.cep`, `componentesValor[1].valor`) of a body. */
+export function valueAt(body: unknown, path: string): unknown {
+  let at: unknown = body;
+  for (const part of path.split(/\.|\[(\d+)\]/).filter((p) => p !== undefined && p !== '')) {
+    if (typeof at !== 'object' || at === null) return undefined;
+    at = (at as Record<string, unknown>)[part];
+  }
+  return at;
+}
+
+/**
+ * The API's field errors that still apply: those whose value has not been changed since the body was sent.
+ * A corrected field stops showing the old answer while the others keep theirs until the next save.
+ */
+export function currentFieldErrors(
+  errors: Readonly<Record<string, string>>,
+  sent: unknown,
+  now: unknown,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [field, error] of Object.entries(errors))
+    if (JSON.stringify(valueAt(sent, field)) === JSON.stringify(valueAt(now, field))) out[field] = error;
+  return out;
+}
