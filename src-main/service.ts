@@ -19,9 +19,16 @@ import { prepareDataDir } from './data-dir.ts';
 import { projectRoot } from './paths.ts';
 import { startSandboxAuthority, type SandboxAuthority } from './sandbox/server.ts';
 import { activeNcmTable } from './reference/ncm-store.ts';
-import { authorityResolver } from './authority/port.ts';
+import { authorityResolver, type AuthorityConnection } from './authority/port.ts';
+import { createCteAuthorityPortFor } from './authority/cte/port.ts';
+import type { AuthorityPort } from './outbox/ports.ts';
 import { OutboxWorker } from './outbox/worker.ts';
-import { followUpsFor } from './outbox/follow-ups.ts';
+import { followUpsFor } from './documents/kinds/nfce/follow-ups.ts';
+// Registers the document kinds (NF-e, NFC-e, CT-e) before anything asks the registry for one.
+import './documents/kinds/index.ts';
+import { kindOfModelo } from './documents/registry.ts';
+import type { KindId } from './documents/kind.ts';
+import type { Ambiente } from './db/schema.ts';
 import { startWebhookDelivery } from './webhooks/delivery.ts';
 import { startDistributionSync } from './received/sync.ts';
 import { startAbandonedCheck, type AbandonedCheck } from './documents/abandoned-check.ts';
@@ -29,9 +36,6 @@ import { publishDocumentChange } from './webhooks/publisher.ts';
 import { PrintWorker, type PrintWorkerOptions } from './printing/worker.ts';
 import { autoPrintDocument } from './printing/auto-print.ts';
 import { transportFactory, type TransportOptions } from './printing/transports/index.ts';
-import { svcFor } from './authority/endpoints.ts';
-import { switchNfeToSvc } from './documents/issue.ts';
-import type { UfSigla } from '../src-shared/uf.ts';
 import { startSandboxPsp, type SandboxPsp } from './sandbox-psp/server.ts';
 import { ensureDemoSandboxPix, syncSandboxPixClients, type PixDeps } from './pix/service.ts';
 import { respTecRepository } from './companies/resp-tec.ts';
@@ -224,12 +228,24 @@ export async function startService(
             }),
       timeoutMs: options.outbox?.requestTimeoutMs ?? 15_000,
     });
+    // One CT-e port per connection (the connection is rebuilt when the certificate changes).
+    const ctePorts = new WeakMap<AuthorityConnection, AuthorityPort>();
+    const authorityFor = async (companyId: string, kind: KindId, ambiente?: Ambiente) => {
+      if (kind !== 'cte') return resolver.resolve(companyId, kind === 'nfce' ? 65 : 55, ambiente);
+      const connection = await resolver.connection(companyId, ambiente);
+      let port = ctePorts.get(connection);
+      if (port === undefined) {
+        port = createCteAuthorityPortFor(connection);
+        ctePorts.set(connection, port);
+      }
+      return port;
+    };
     const worker: OutboxWorker = new OutboxWorker(
       {
         db,
         clock,
         logger,
-        authorityFor: resolver.resolve,
+        authorityFor,
         followUps: followUpsFor(db, secrets, clock),
         // Webhooks (nfe.autorizada, nfce.contingencia, ...): queued rows, delivered on their own timers.
         // The NFC-e's automatic print is queued the same way; neither ever fails the queue's work.
@@ -237,21 +253,11 @@ export async function startService(
           void publishDocumentChange(db, clock, doc, logger);
           void autoPrintDocument({ db, clock, logger }, doc);
         },
+        // The kind's contingency rule switches the company over (NF-e: SVC-AN / SVC-RS) and re-signs the note.
         onUfUnavailable: async (doc, outboxId, reason) => {
-          const company = await db
-            .selectFrom('companies')
-            .select('uf')
-            .where('id', '=', doc.company_id)
-            .executeTakeFirstOrThrow();
-          const svc = svcFor(company.uf as UfSigla);
-          await switchNfeToSvc(
-            { db, clock, secrets, worker },
-            doc,
-            outboxId,
-            svc,
-            `SEFAZ ${company.uf} indisponivel: ${reason}`,
-          );
-          logger.warn('NF-e switched to SVC contingency', { companyId: doc.company_id, svc, reason });
+          const kind = kindOfModelo(doc.modelo);
+          await kind.contingency?.switchOver?.({ db, clock, secrets }, doc, outboxId, reason);
+          logger.warn(`${kind.label} switched to contingency`, { companyId: doc.company_id, reason });
         },
       },
       {
@@ -264,7 +270,12 @@ export async function startService(
     );
     hooks.worker = worker;
     // Notes addressed to the companies (NFeDistribuicaoDFe), respecting the authority's hourly rule (656).
-    const distribution = startDistributionSync({ db, clock, logger, authorityFor: resolver.resolve });
+    const distribution = startDistributionSync({
+      db,
+      clock,
+      logger,
+      authorityFor: (companyId) => resolver.resolve(companyId, 55),
+    });
     const abandonedCheck = startAbandonedCheck({ db, clock, logger });
     const backups = startDailyBackups(config.dataDir, {
       keep: config.backupKeep,

@@ -1,11 +1,11 @@
-// Adapts the SOAP client to the queue's AuthorityPort, one port per company: routes each message to the
-// endpoint of its model (read from the message itself), and turns every way of not getting an answer into
-// AuthorityUnavailable with an honest `mayHaveBeenReceived`.
+// Adapts the NF-e SOAP client to the queue's AuthorityPort, one port per company and model (55 / 65): routes
+// each message to its model's endpoint (normal or the contingency the message's tpEmis names), and turns
+// every way of not getting an answer into AuthorityUnavailable with an honest `mayHaveBeenReceived`.
 import { randomInt } from 'node:crypto';
 import type { Db } from '../db/client.ts';
 import type { Ambiente } from '../db/schema.ts';
 import type { SecretBox } from '../security/secret-box.ts';
-import { loadCompanyFiscal } from '../documents/context.ts';
+import { loadCompanyFiscal, type CompanyFiscal } from '../documents/context.ts';
 import {
   AuthorityUnavailable,
   type AuthorityPort,
@@ -36,7 +36,7 @@ export interface SandboxTarget {
 function protocolOf(p: ProtNFe | undefined): ProtocolResult | null {
   if (p === undefined) return null;
   return {
-    chNFe: p.chNFe,
+    chave: p.chNFe,
     cStat: p.cStat,
     xMotivo: p.xMotivo,
     nProt: p.nProt ?? null,
@@ -59,14 +59,6 @@ async function guarded<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-const modeloOfKey = (chave: string): 55 | 65 => (chave.slice(20, 22) === '65' ? 65 : 55);
-const modeloOfMessage = (xml: string): 55 | 65 => {
-  const mod = /<mod>(\d\d)<\/mod>/.exec(xml)?.[1];
-  if (mod !== undefined) return mod === '65' ? 65 : 55;
-  const key = /<chNFe>(\w{44})<\/chNFe>/.exec(xml)?.[1];
-  return key === undefined ? 55 : modeloOfKey(key);
-};
-
 /** tpEmis 6 and 7 are the virtual contingency authorities (MOC 7.0 B22); everything else goes to the UF. */
 const CONTINGENCY_OF_TPEMIS: Readonly<Record<string, ContingencyMode>> = { '6': 'SVC-AN', '7': 'SVC-RS' };
 const contingencyOfKey = (chave: string): ContingencyMode =>
@@ -85,14 +77,15 @@ export function authorityPort(
   clients: (modelo: 55 | 65, contingency: ContingencyMode, tpEvento?: string) => AuthorityClient,
   tpAmb: 1 | 2,
   cUF: number,
+  modelo: 55 | 65,
 ): AuthorityPort {
   return {
-    async status(modelo) {
+    async status() {
       const answer = await guarded(() => clients(modelo, 'normal').statusServico({ tpAmb, cUF }));
       return { cStat: answer.cStat, xMotivo: answer.xMotivo };
     },
     async authorize(nfeXml): Promise<AuthorizeAnswer> {
-      const client = clients(modeloOfMessage(nfeXml), contingencyOfMessage(nfeXml));
+      const client = clients(modelo, contingencyOfMessage(nfeXml));
       const idLote = String(randomInt(1, 2 ** 47))
         .padStart(15, '0')
         .slice(-15);
@@ -109,17 +102,13 @@ export function authorityPort(
     },
     async consult(chNFe) {
       const answer = await guarded(() =>
-        clients(modeloOfKey(chNFe), contingencyOfKey(chNFe)).consultaProtocolo({ tpAmb, chNFe }),
+        clients(modelo, contingencyOfKey(chNFe)).consultaProtocolo({ tpAmb, chNFe }),
       );
       return { cStat: answer.cStat, xMotivo: answer.xMotivo, protocol: protocolOf(answer.protocol) };
     },
     async sendEvent(envEvento) {
       const answer = await guarded(() =>
-        clients(
-          modeloOfMessage(envEvento),
-          contingencyOfMessage(envEvento),
-          manifestationOf(envEvento),
-        ).recepcaoEvento({
+        clients(modelo, contingencyOfMessage(envEvento), manifestationOf(envEvento)).recepcaoEvento({
           envEvento,
         }),
       );
@@ -132,9 +121,7 @@ export function authorityPort(
       };
     },
     async sendInutilizacao(inutNFe) {
-      const answer = await guarded(() =>
-        clients(modeloOfMessage(inutNFe), 'normal').inutilizacao({ inutNFe }),
-      );
+      const answer = await guarded(() => clients(modelo, 'normal').inutilizacao({ inutNFe }));
       return { cStat: answer.cStat, xMotivo: answer.xMotivo, nProt: answer.nProt ?? null, xml: answer.xml };
     },
     async distribuicao({ CNPJ, ultNSU }) {
@@ -163,16 +150,42 @@ export interface AuthorityResolverOptions {
   connectTimeoutMs?: number;
 }
 
-/** One port per company, rebuilt when its certificate changes; transports keep their TLS sessions alive. */
+/**
+ * A company's link to its authority in one environment: its fiscal data, the TLS transport (kept alive, one
+ * per certificate) and, for sandbox companies, the sandbox's base URL. Ports of every kind share it.
+ */
+export interface AuthorityConnection {
+  fiscal: CompanyFiscal;
+  transport: HttpsTransport;
+  /** The sandbox authority's base URL (its services at `${url}/ws/<Service>`), or null for the real ones. */
+  sandboxUrl: string | null;
+  timeoutMs: number;
+}
+
+/** The NF-e models a port of this module serves; other kinds bring their own port over the same connection. */
+export type NfModelo = 55 | 65;
+
+/**
+ * One connection per company and environment, rebuilt when its certificate changes (transports keep their TLS
+ * sessions alive), and one NF-e port per model on it.
+ */
 export function authorityResolver(options: AuthorityResolverOptions) {
-  const cache = new Map<string, { certSubject: string; transport: HttpsTransport; port: AuthorityPort }>();
-  const resolve = async (companyId: string, ambiente?: Ambiente): Promise<AuthorityPort> => {
+  const cache = new Map<
+    string,
+    {
+      certSubject: string;
+      connection: AuthorityConnection;
+      ports: Map<NfModelo, AuthorityPort>;
+      clients: Map<string, AuthorityClient>;
+    }
+  >();
+  const entryFor = async (companyId: string, ambiente?: Ambiente) => {
     const fiscal = await loadCompanyFiscal(options.db, options.secrets, companyId, new Date(), ambiente);
     const cacheKey = `${companyId}|${fiscal.company.ambiente}`;
     const cached = cache.get(cacheKey);
     const certSubject = `${fiscal.certificate.serialNumber}|${fiscal.company.authority}|${fiscal.company.ambiente}`;
-    if (cached !== undefined && cached.certSubject === certSubject) return cached.port;
-    cached?.transport.close();
+    if (cached !== undefined && cached.certSubject === certSubject) return cached;
+    cached?.connection.transport.close();
     const sandbox = fiscal.company.authority === 'sandbox' ? options.sandbox : null;
     if (fiscal.company.authority === 'sandbox' && sandbox === null) {
       throw new AuthorityUnavailable('the sandbox authority is not running', false);
@@ -203,34 +216,68 @@ export function authorityResolver(options: AuthorityResolverOptions) {
                 : https.send(req),
             close: () => https.close(),
           };
-    const clients = new Map<string, AuthorityClient>();
-    const clientFor = (modelo: 55 | 65, contingency: ContingencyMode, tpEvento?: string) => {
-      const cacheKey = `${modelo}:${contingency}:${tpEvento ?? ''}`;
-      let client = clients.get(cacheKey);
+    const entry = {
+      certSubject,
+      connection: {
+        fiscal,
+        transport,
+        sandboxUrl: sandbox?.url ?? null,
+        timeoutMs: options.timeoutMs,
+      },
+      ports: new Map<NfModelo, AuthorityPort>(),
+      clients: new Map<string, AuthorityClient>(),
+    };
+    cache.set(cacheKey, entry);
+    return entry;
+  };
+
+  /** The NF-e (55) or NFC-e (65) port of the company in `ambiente` (the company's current one if omitted). */
+  const resolve = async (
+    companyId: string,
+    modelo: NfModelo = 55,
+    ambiente?: Ambiente,
+  ): Promise<AuthorityPort> => {
+    const entry = await entryFor(companyId, ambiente);
+    const existing = entry.ports.get(modelo);
+    if (existing !== undefined) return existing;
+    const { fiscal, transport, sandboxUrl } = entry.connection;
+    const clientFor = (m: NfModelo, contingency: ContingencyMode, tpEvento?: string) => {
+      const cacheKey = `${m}:${contingency}:${tpEvento ?? ''}`;
+      let client = entry.clients.get(cacheKey);
       if (client === undefined) {
         const endpoint = (service: AuthorityService) =>
-          sandbox !== null
-            ? `${sandbox.url}/ws/${service}`
+          sandboxUrl !== null
+            ? `${sandboxUrl}/ws/${service}`
             : resolveEndpoint({
                 uf: fiscal.emit.enderEmit.UF as UfSigla,
                 tpAmb: fiscal.tpAmb,
-                modelo,
+                modelo: m,
                 service,
                 contingency,
                 ...(tpEvento === undefined ? {} : { tpEvento }),
               });
         client = createAuthorityClient({ transport, endpoint, timeoutMs: options.timeoutMs });
-        clients.set(cacheKey, client);
+        entry.clients.set(cacheKey, client);
       }
       return client;
     };
-    const port = authorityPort(clientFor, fiscal.tpAmb, ufBySigla(fiscal.emit.enderEmit.UF)?.cUF ?? 0);
-    cache.set(cacheKey, { certSubject, transport, port });
+    const port = authorityPort(
+      clientFor,
+      fiscal.tpAmb,
+      ufBySigla(fiscal.emit.enderEmit.UF)?.cUF ?? 0,
+      modelo,
+    );
+    entry.ports.set(modelo, port);
     return port;
   };
+
+  /** The company's connection, for ports of other kinds (CT-e) that share its transport. */
+  const connection = async (companyId: string, ambiente?: Ambiente): Promise<AuthorityConnection> =>
+    (await entryFor(companyId, ambiente)).connection;
+
   const close = () => {
-    for (const { transport } of cache.values()) transport.close();
+    for (const { connection: c } of cache.values()) c.transport.close();
     cache.clear();
   };
-  return { resolve, close };
+  return { resolve, connection, close };
 }

@@ -190,7 +190,16 @@ export interface OutboxTable {
   id: Generated<number>;
   document_id: string | null;
   company_id: string;
+  /** The operation: authorization, event or inutilização. */
   kind: OutboxKind;
+  /** The document kind the message belongs to (migration 0022): picks the authority and the protocol. */
+  doc_kind: Generated<string>;
+  /** tpEvento of an event message; null for the other operations. */
+  event_type: Generated<string | null>;
+  /** A cancellation by substitution waits until this document (its replacement) is authorized. */
+  waits_for_document_id: Generated<string | null>;
+  /** 1 when an inutilização covers a single number (some answers settle only such a range). */
+  single_number: Generated<number>;
   message: string;
   state: OutboxState;
   attempts: number;

@@ -3,15 +3,15 @@
 // from the outbox. The queue delivers every event; its outcome is read back from the outbox row each event
 // names (refreshEvents), since the worker itself only settles the note's status for cancellations.
 import type { Selectable } from 'kysely';
-import { ApiError } from '../api/errors.ts';
-import { inTransaction, type Db } from '../db/client.ts';
-import { buildEvent, DESC_EVENTO, EventError, isTpEvento, signEvent } from '../fiscal/events.ts';
+import { DomainError } from '../errors.ts';
+import type { Db } from '../db/client.ts';
+import { DESC_EVENTO, isTpEvento } from '../fiscal/events.ts';
 import { procEventoNFe } from '../fiscal/proc.ts';
-import { outboxRepository, type OutboxRow } from '../outbox/repository.ts';
-import { loadCompanyFiscal } from './context.ts';
+import type { OutboxRow } from '../outbox/repository.ts';
 import type { IssueDeps } from './issue.ts';
-import { documentsRepository, type DocumentRow } from './repository.ts';
-import { assertAllowed } from './state-machine.ts';
+import { documentsRepository } from './repository.ts';
+import { queueEvent } from './events.ts';
+import { findKindById } from './registry.ts';
 import type { CorrectionLetterView, EventStatus, EventView } from '../../src-shared/contracts/documents.ts';
 import { newId } from '../ids.ts';
 
@@ -74,11 +74,18 @@ export function outcomeOf(row: OutboxRow): {
 } | null {
   if (row.state === 'done') {
     const cStat = row.last_c_stat;
+    const protocol = findKindById(row.doc_kind)?.protocol;
     let procXml: string | null = null;
     try {
-      // procEventoNFe (MOC 7.0 §5): the signed event and the authority's retEvento, byte for byte.
+      // The signed event and the authority's answer, byte for byte: the kind's procEvento (procEventoNFe,
+      // MOC 7.0 §5, when the kind has none of its own).
+      const answer = row.answer_xml;
       procXml =
-        row.answer_xml === null ? null : procEventoNFe(row.message, row.answer_xml, { validate: false }).xml;
+        answer === null
+          ? null
+          : protocol?.eventProc !== undefined
+            ? protocol.eventProc(row.message, answer)
+            : procEventoNFe(row.message, answer, { validate: false }).xml;
     } catch {
       procXml = null;
     }
@@ -86,7 +93,7 @@ export function outcomeOf(row: OutboxRow): {
       proc_xml: procXml,
       status: 'registrada',
       c_stat: cStat,
-      x_motivo: cStat === null ? null : (CSTAT_TEXT[cStat] ?? null),
+      x_motivo: cStat === null ? null : (protocol?.answerText?.(cStat) ?? CSTAT_TEXT[cStat] ?? null),
       // The event's protocol (retEvento/nProt), kept by the queue with the answer.
       n_prot: row.answer_n_prot,
       registered_at: row.updated_at,
@@ -133,7 +140,7 @@ export async function refreshEvents(db: Db, documentId: string): Promise<void> {
     .orderBy('outbox.id')
     .execute();
   for (const row of orphans) {
-    const tpEvento = tag(row.message, 'tpEvento');
+    const tpEvento = row.event_type ?? tag(row.message, 'tpEvento');
     const nSeq = Number(tag(row.message, 'nSeqEvento') ?? '1');
     if (tpEvento === undefined || !Number.isInteger(nSeq) || nSeq < 1 || nSeq > 20) continue;
     const xJust = tag(row.message, 'xJust');
@@ -200,10 +207,9 @@ export async function listEvents(db: Db, documentId: string, tpEvento?: string):
   return query.orderBy('created_at').orderBy('n_seq').execute();
 }
 
-function cceRejected(cStat: '594' | '784', message: string, field: string, error: string): ApiError {
-  return new ApiError(422, 'fiscal_rejection', message, [{ field, error }], {
-    cStat,
-    xMotivo: CSTAT_TEXT[cStat] ?? '',
+function cceRejected(cStat: '594' | '784', message: string, field: string, error: string): DomainError {
+  return new DomainError('fiscal_rejection', message, [{ field, error }], {
+    extra: { cStat, xMotivo: CSTAT_TEXT[cStat] ?? '' },
   });
 }
 
@@ -219,7 +225,7 @@ export async function issueCorrectionLetter(
   field = 'correcao',
 ): Promise<DocumentEventRow> {
   const current = await documentsRepository.findById(deps.db, documentId);
-  if (current === undefined) throw new ApiError(404, 'not_found', 'Document not found.');
+  if (current === undefined) throw new DomainError('not_found', 'Document not found.');
   // MOC 7.0: the CC-e exists for the NF-e only; the authority answers 784 for an NFC-e.
   if (current.modelo !== 55) {
     throw cceRejected(
@@ -229,96 +235,8 @@ export async function issueCorrectionLetter(
       '65',
     );
   }
-  assertAllowed(current.status, 'correct');
-  const fiscal = await loadCompanyFiscal(
-    deps.db,
-    deps.secrets,
-    current.company_id,
-    deps.clock.now(),
-    current.ambiente,
-  );
-  await refreshEvents(deps.db, documentId);
-
-  return inTransaction(deps.db, async (trx) => {
-    const doc = (await documentsRepository.findById(trx, documentId)) as DocumentRow;
-    assertAllowed(doc.status, 'correct');
-    const edb = eventTables(trx);
-    const taken = await edb
-      .selectFrom('document_events')
-      .select((eb) => eb.fn.max('n_seq').as('last'))
-      .where('document_id', '=', doc.id)
-      .where('tp_evento', '=', TP_CCE)
-      .where('status', '<>', 'rejeitada')
-      .executeTakeFirst();
-    const nSeq = Number(taken?.last ?? 0) + 1;
-    if (nSeq > MAX_CCE) {
-      throw cceRejected(
-        '594',
-        `An NF-e takes at most ${MAX_CCE} correction letters; the last one replaces all the earlier ones.`,
-        field,
-        `letter ${nSeq} exceeds the limit of ${MAX_CCE}`,
-      );
-    }
-    const now = deps.clock.now();
-    let built;
-    try {
-      built = buildEvent({
-        tpEvento: '110110',
-        tpAmb: fiscal.tpAmb,
-        CNPJ: fiscal.emit.CNPJ,
-        chNFe: doc.chave,
-        nSeqEvento: nSeq,
-        dhEvento: now,
-        idLote: now.getTime() % 1_000_000_000_000_000,
-        xCorrecao: correcao,
-      });
-    } catch (error) {
-      if (!(error instanceof EventError)) throw error;
-      throw new ApiError(
-        400,
-        'validation_error',
-        'The request has invalid fields.',
-        error.details.map((d) => ({ field: d.field === 'xCorrecao' ? field : d.field, error: d.error })),
-      );
-    }
-    const signed = signEvent(built.xml, fiscal.certificate);
-    if (signed.errors.length > 0) {
-      throw new ApiError(
-        422,
-        'fiscal_rejection',
-        'The correction letter does not validate against the schema.',
-        signed.errors.map((e) => ({ field: e.field ?? 'xml', error: e.message })),
-      );
-    }
-    const stamp = now.toISOString();
-    const outboxId = await outboxRepository.enqueueMessage(trx, {
-      documentId: doc.id,
-      companyId: doc.company_id,
-      kind: 'evento',
-      message: signed.xml,
-      now: stamp,
-    });
-    const row: DocumentEventRow = {
-      id: newEventId(),
-      document_id: doc.id,
-      company_id: doc.company_id,
-      tp_evento: TP_CCE,
-      n_seq: nSeq,
-      status: 'processando',
-      payload: JSON.stringify({ correcao: unescapeXml(tag(built.xml, 'xCorrecao') ?? correcao) }),
-      xml: signed.xml,
-      outbox_id: outboxId,
-      c_stat: null,
-      x_motivo: null,
-      n_prot: null,
-      proc_xml: null,
-      registered_at: null,
-      created_at: stamp,
-      updated_at: stamp,
-    };
-    await edb.insertInto('document_events').values(row).execute();
-    return row;
-  });
+  const { event } = await queueEvent(deps, documentId, 'correct', { correcao, field }, { field });
+  return event;
 }
 
 /** How long the correction-letter answer waits for the authority; the queue keeps trying afterwards. */

@@ -9,6 +9,9 @@ import type { SecretBox } from '../security/secret-box.ts';
 import type { CompanyFiscal } from './context.ts';
 import type { DocumentRow } from './repository.ts';
 
+/** This application as the documents name it (verProc, verAplic of events). */
+export const VER_PROC = 'Balcao 0.1.0';
+
 export type KindId = 'nfe' | 'nfce' | 'cte';
 export type Modelo = 55 | 65 | 57;
 
@@ -37,6 +40,10 @@ export interface KindProtocol {
   inService(statusCStat: string): boolean;
   /** The distribution XML (nfeProc / cteProc) from the exact bytes of the signed document and its protocol. */
   proc(signedXml: string, protocolXml: string): string;
+  /** The event's distribution XML (procEventoNFe / procEventoCTe) from the signed event and the answer. */
+  eventProc?(signedEvent: string, answerXml: string): string;
+  /** The authority's text of a cStat the queue kept without its xMotivo (event and void answers). */
+  answerText?(cStat: string): string | null;
 }
 
 /** How a document is emitted: the normal authority (tpEmis 1) or a contingency one, with its data. */
@@ -111,6 +118,8 @@ export interface EventRule {
   allowedFrom: readonly DocumentStatus[];
   /** Highest nSeqEvento (CC-e 20); cancellations take 1. */
   maxSeq: number;
+  /** The refusal of sequence `nSeq` beyond maxSeq (NF-e 594), naming the caller's `field`. */
+  beyondMax?(nSeq: number, field: string): DomainError;
   /** The legal deadline: a DomainError (fiscal_rejection with its cStat) when passed, else null. */
   deadline?(doc: DocumentRow, now: Date): DomainError | null;
   /** Builds and signs the event; throws DomainError naming the caller's fields. */
@@ -141,6 +150,13 @@ export interface ContingencyRule {
    * absent: the kind never switches on its own.
    */
   switchAfterFailures?: number;
+  /**
+   * The emission a document re-signed under its own number takes (a change, a stale draft); defaults to
+   * `emission`. NFC-e: a new sale starts online, but a draft re-signed while offline goes out as tpEmis 9.
+   */
+  rebuildEmission?(db: Db, companyId: string, clock: Clock): Promise<Emission>;
+  /** Whether a draft must be re-signed at send because the mode it was signed for is no longer in force. */
+  resignOnSend?(db: Db, doc: DocumentRow): Promise<boolean>;
   /** Moves the company to the contingency authority and re-signs `doc` under the same number. */
   switchOver?(deps: KindDeps, doc: DocumentRow, outboxId: number, reason: string): Promise<void>;
   /** The authority answered a message: a local contingency (NFC-e offline) ends. */
@@ -165,6 +181,8 @@ export interface DocumentKind {
   serieOf(payload: unknown): number | null;
   /** Checks before a number is reserved (a company setting the kind needs); throws DomainError. */
   beforeIssue?(fiscal: CompanyFiscal, payload: unknown): void;
+  /** In the transaction that wrote the row (insert or change): what goes with it (the sale's PIX charges). */
+  afterWrite?(trx: Db, row: DocumentRow, payload: unknown): Promise<void>;
   contingency?: ContingencyRule;
   events?: readonly EventRule[];
   voids?: VoidRule;

@@ -26,6 +26,11 @@ export function kindOfModelo(modelo: number): DocumentKind {
   return kind;
 }
 
+/** The kind of an id, or undefined when none is registered. */
+export function findKindById(id: string): DocumentKind | undefined {
+  return byId.get(id as KindId);
+}
+
 /** The kind of a modelo, or undefined when none is registered (rows of an unknown model are skipped). */
 export function findKindOfModelo(modelo: number): DocumentKind | undefined {
   return byModelo.get(modelo);

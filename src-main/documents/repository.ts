@@ -49,7 +49,7 @@ export const documentsRepository = {
   reserveNumber: async (
     db: Db,
     companyId: string,
-    modelo: 55 | 65,
+    modelo: number,
     serie: number,
     ambiente: Ambiente,
     now: string,

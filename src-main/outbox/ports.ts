@@ -1,13 +1,15 @@
-// What the transmission queue needs from the tax authority, as a small port: the real SOAP client and test
-// doubles both fit it (CONVENTIONS.md §4).
+// What the transmission queue needs from the tax authority, as a small port: the real SOAP clients (one per
+// document kind: NF-e, CT-e) and test doubles all fit it (CONVENTIONS.md §4). It is kind-neutral: what an
+// answer's cStat means is the document kind's business (documents/kind.ts KindProtocol), never the queue's.
 
 export interface ProtocolResult {
-  chNFe: string;
+  /** The document's access key (chNFe / chCTe). */
+  chave: string;
   cStat: string;
   xMotivo: string;
   nProt: string | null;
   dhRecbto: string | null;
-  /** The protNFe element exactly as received, for nfeProc. */
+  /** The protocol element (protNFe / protCTe) exactly as received, for the proc. */
   xml: string;
 }
 
@@ -27,7 +29,7 @@ export interface ConsultAnswer {
 export interface EventAnswer {
   cStat: string;
   xMotivo: string;
-  /** retEvento of the single event sent, if the lote was processed. */
+  /** retEvento of the single event sent, if the message was processed. */
   result: { cStat: string; xMotivo: string; nProt: string | null; xml: string } | null;
 }
 
@@ -51,12 +53,14 @@ export interface DistribuicaoAnswer {
 }
 
 export interface AuthorityPort {
-  authorize(nfeXml: string): Promise<AuthorizeAnswer>;
-  /** NFeStatusServico4 of the company's own authority (not the contingency one) for `modelo`. */
-  status(modelo: 55 | 65): Promise<{ cStat: string; xMotivo: string }>;
-  consult(chNFe: string): Promise<ConsultAnswer>;
-  sendEvent(envEvento: string): Promise<EventAnswer>;
-  sendInutilizacao(inutNFe: string): Promise<InutilizacaoAnswer>;
+  /** Sends one signed document for authorization (synchronous lote of one / CTeRecepcaoSinc). */
+  authorize(signedXml: string): Promise<AuthorizeAnswer>;
+  /** The status service of the company's own authority for the port's kind (not the contingency one). */
+  status(): Promise<{ cStat: string; xMotivo: string }>;
+  consult(chave: string): Promise<ConsultAnswer>;
+  sendEvent(signedEvent: string): Promise<EventAnswer>;
+  /** Optional: not every kind's authority voids numbers. */
+  sendInutilizacao?(signed: string): Promise<InutilizacaoAnswer>;
   /**
    * NFeDistribuicaoDFe at the Ambiente Nacional for `CNPJ` (the company's own, whose certificate signs the
    * TLS session): the documents after `ultNSU`. Optional so that queue-only test doubles need not offer it.
@@ -76,9 +80,3 @@ export class AuthorityUnavailable extends Error {
     this.mayHaveBeenReceived = mayHaveBeenReceived;
   }
 }
-
-/** cStat of a protocol that settles a note: authorized (100, 150) or use denied (110, 301, 302, 303). */
-export const AUTHORIZED_CSTAT: ReadonlySet<string> = new Set(['100', '150']);
-export const DENIED_CSTAT: ReadonlySet<string> = new Set(['110', '301', '302', '303']);
-/** Lote-level answers that mean "the service is not processing now": try again later, nothing was decided. */
-export const PAUSED_CSTAT: ReadonlySet<string> = new Set(['108', '109']);

@@ -5,27 +5,42 @@ import type { Selectable, Insertable } from 'kysely';
 
 export type OutboxRow = Selectable<OutboxTable>;
 
+export interface QueuedMessage {
+  documentId: string | null;
+  companyId: string;
+  /** The operation. */
+  kind: OutboxTable['kind'];
+  /** The document kind (KindId): its authority and its protocol. */
+  docKind: string;
+  /** tpEvento, for events. */
+  eventType?: string | null;
+  /** A substitution's replacement, which must be authorized before the event is sent. */
+  waitsForDocumentId?: string | null;
+  singleNumber?: boolean;
+  message: string;
+  now: string;
+}
+
 export const outboxRepository = {
   enqueue: async (db: Db, row: Insertable<OutboxTable>): Promise<number> => {
     const inserted = await db.insertInto('outbox').values(row).returning('id').executeTakeFirstOrThrow();
     return inserted.id;
   },
 
-  /** Queues one message to deliver now: the common case of `enqueue`. */
-  enqueueMessage: (
-    db: Db,
-    m: {
-      documentId: string | null;
-      companyId: string;
-      kind: OutboxTable['kind'];
-      message: string;
-      now: string;
-    },
-  ): Promise<number> =>
+  /**
+   * Queues one message to deliver now: the common case of `enqueue`. The row says what the message is, so
+   * the queue never reads it: its operation (`kind`), the document kind, the event type, the document a
+   * substitution waits for and whether a void covers a single number.
+   */
+  enqueueMessage: (db: Db, m: QueuedMessage): Promise<number> =>
     outboxRepository.enqueue(db, {
       document_id: m.documentId,
       company_id: m.companyId,
       kind: m.kind,
+      doc_kind: m.docKind,
+      event_type: m.eventType ?? null,
+      waits_for_document_id: m.waitsForDocumentId ?? null,
+      single_number: m.singleNumber === true ? 1 : 0,
       message: m.message,
       state: 'pending',
       attempts: 0,
@@ -43,7 +58,7 @@ export const outboxRepository = {
   openEventsFor: (db: Db, documentIds: readonly string[]) =>
     db
       .selectFrom('outbox')
-      .select(['document_id', 'message'])
+      .select(['document_id', 'message', 'event_type'])
       .where('document_id', 'in', documentIds)
       .where('kind', '=', 'evento')
       .where('state', 'in', ['pending', 'in_flight', 'unknown'])

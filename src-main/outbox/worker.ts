@@ -1,45 +1,58 @@
 // The transmission queue worker: delivers outbox rows to the authority with exponential backoff and jitter,
 // never resends a note whose earlier send may have arrived without first looking it up, and settles
 // documents from the authority's protocols. Crash-safe: the row is marked in flight before each send.
+// Kind-neutral: a row says its operation, document kind and event type; what an answer means is asked of
+// the kind (documents/kind.ts KindProtocol), so the queue knows no cStat and reads no message.
 import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/client.ts';
 import type { Ambiente } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import { documentsRepository, type DocumentRow } from '../documents/repository.ts';
+import { eventRuleOf, type DocumentKind, type KindId } from '../documents/kind.ts';
+import { kindById, registeredKinds } from '../documents/registry.ts';
 import { outboxRepository, type OutboxRow } from './repository.ts';
-import { nfeProc } from '../fiscal/proc.ts';
-import {
-  AUTHORIZED_CSTAT,
-  AuthorityUnavailable,
-  DENIED_CSTAT,
-  PAUSED_CSTAT,
-  type AuthorityPort,
-  type ProtocolResult,
-} from './ports.ts';
+import { AuthorityUnavailable, type AuthorityPort, type ProtocolResult } from './ports.ts';
 
 /** Builds the signed follow-up messages a resolution may need (they need the company's certificate). */
 export interface FollowUps {
-  /** envEvento 110112 cancelling `attempt` because `replacement` was issued for the same sale. */
-  substitution(attempt: DocumentRow, replacement: DocumentRow): Promise<string>;
-  /** inutNFe voiding the number of `attempt`, which never reached the authority. */
+  /** The event cancelling `attempt` because `replacement` was issued for the same sale (NFC-e 110112). */
+  substitution(
+    attempt: DocumentRow,
+    replacement: DocumentRow,
+  ): Promise<{ message: string; tpEvento: string }>;
+  /** The inutilização voiding the number of `attempt`, which never reached the authority. */
   voidNumber(attempt: DocumentRow): Promise<string>;
 }
+
+/** Where the worker finds kinds: the registry, or a test's own. */
+export interface KindSource {
+  byId(id: string): DocumentKind;
+  all(): DocumentKind[];
+}
+
+const registryKinds: KindSource = { byId: kindById, all: registeredKinds };
 
 export interface WorkerDeps {
   db: Db;
   clock: Clock;
   logger: Logger;
-  /** The company's authority in `ambiente` (a note's own environment), or in the company's current one. */
-  authorityFor(companyId: string, ambiente?: Ambiente): Promise<AuthorityPort>;
+  /**
+   * The company's authority for a document kind in `ambiente` (a document's own environment), or in the
+   * company's current one.
+   */
+  authorityFor(companyId: string, kind: KindId, ambiente?: Ambiente): Promise<AuthorityPort>;
   followUps: FollowUps;
   /** Told when a document reaches a final or contingency state (webhooks, printing). */
   onDocumentChanged?(doc: DocumentRow): void;
   /**
-   * An NF-e could not be delivered to its UF although it certainly did not arrive (refused, or the service
-   * paused): the service switches the company to SVC and re-signs the note (tpEmis 6/7).
+   * A document could not be delivered to its authority although it certainly did not arrive (refused, or
+   * the service paused) as often as its kind's contingency rule allows: the service switches the company to
+   * the contingency authority and re-signs the document (NF-e SVC, tpEmis 6/7).
    */
   onUfUnavailable?(doc: DocumentRow, outboxId: number, reason: string): Promise<void>;
   random?: () => number;
+  /** Defaults to the registry (documents/kinds/index.ts registers them). */
+  kinds?: KindSource;
 }
 
 export interface WorkerOptions {
@@ -51,20 +64,14 @@ export interface WorkerOptions {
 
 const DEFAULTS: WorkerOptions = { pollMs: 1000, batch: 20, baseBackoffMs: 2000, maxBackoffMs: 10 * 60_000 };
 
-/** Failed deliveries of one NF-e to its UF before switching to SVC (NT 2013.007 leaves the moment to the emitter). */
-const SVC_AFTER_ATTEMPTS = 2;
-/** How often a company in SVC asks its UF's status service whether it is back. */
+/** How often a company in contingency asks its own authority's status service whether it is back. */
 const SVC_PROBE_MS = 60_000;
-
-/** Event answers that mean the event is on record: 135/136 registered, 573 already registered before. */
-const EVENT_DONE: ReadonlySet<string> = new Set(['135', '136', '155', '573']);
-/** Inutilização answers that mean the range is void: 102 now, 563/256 it already was. */
-const VOID_DONE: ReadonlySet<string> = new Set(['102', '256', '563']);
 
 export class OutboxWorker {
   private readonly options: WorkerOptions;
   private readonly busy = new Map<number, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
+  private readonly kinds: KindSource;
   private lastSvcProbe = 0;
   private ticking: Promise<void> | undefined;
 
@@ -73,6 +80,11 @@ export class OutboxWorker {
     options: Partial<WorkerOptions> = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
+    this.kinds = deps.kinds ?? registryKinds;
+  }
+
+  private kindOf(row: Pick<OutboxRow, 'doc_kind'>): DocumentKind {
+    return this.kinds.byId(row.doc_kind);
   }
 
   /**
@@ -100,14 +112,23 @@ export class OutboxWorker {
   }
 
   private async queueSubstitution(attempt: DocumentRow, replacement: DocumentRow): Promise<void> {
-    const message = await this.deps.followUps.substitution(attempt, replacement);
+    const { message, tpEvento } = await this.deps.followUps.substitution(attempt, replacement);
     await outboxRepository.enqueueMessage(this.deps.db, {
       documentId: attempt.id,
       companyId: attempt.company_id,
       kind: 'evento',
+      docKind: this.docKindOf(attempt),
+      eventType: tpEvento,
+      waitsForDocumentId: replacement.id,
       message: message,
       now: this.now(),
     });
+  }
+
+  private docKindOf(doc: DocumentRow): KindId {
+    const kind = this.kinds.all().find((k) => k.modelo === doc.modelo);
+    if (kind === undefined) throw new Error(`no document kind for modelo ${doc.modelo}`);
+    return kind.id;
   }
 
   start(): void {
@@ -175,13 +196,18 @@ export class OutboxWorker {
       row.document_id === null
         ? undefined
         : await documentsRepository.findById(this.deps.db, row.document_id);
-    const authority = await this.deps.authorityFor(row.company_id, document?.ambiente);
+    const kind = this.kindOf(row);
     try {
-      if (row.kind === 'autorizacao') await this.processAuthorization(row, authority);
+      const authority = await this.deps.authorityFor(row.company_id, kind.id, document?.ambiente);
+      if (row.kind === 'autorizacao') await this.processAuthorization(row, kind, authority);
       else if (row.kind === 'evento') {
         if (!(await this.substituteReady(row))) return;
-        await this.processSimple(row, () => authority.sendEvent(row.message));
-      } else await this.processSimple(row, () => authority.sendInutilizacao(row.message));
+        await this.processSimple(row, kind, () => authority.sendEvent(row.message));
+      } else {
+        const send = authority.sendInutilizacao?.bind(authority);
+        if (send === undefined) throw new Error(`the ${kind.label} authority voids no numbers`);
+        await this.processSimple(row, kind, () => send(row.message));
+      }
     } catch (error) {
       if (error instanceof AuthorityUnavailable) {
         const unknown = row.state === 'unknown' || error.mayHaveBeenReceived;
@@ -191,7 +217,8 @@ export class OutboxWorker {
           last_error: error.message,
           updated_at: this.now(),
         });
-        if (row.kind === 'autorizacao' && !unknown) await this.maybeSwitchToSvc(row.id, error.message);
+        if (row.kind === 'autorizacao' && !unknown)
+          await this.maybeSwitchToSvc(this.kindOf(row), row.id, error.message);
         return;
       }
       this.deps.logger.error('outbox row failed unexpectedly', { id: row.id, error: String(error) });
@@ -204,21 +231,30 @@ export class OutboxWorker {
     }
   }
 
-  private async processAuthorization(row: OutboxRow, authority: AuthorityPort): Promise<void> {
+  /** A protocol that settles the document: authorized or use denied. */
+  private settles(kind: DocumentKind, protocol: ProtocolResult): boolean {
+    const outcome = kind.protocol.protocolOutcome(protocol.cStat);
+    return outcome === 'authorized' || outcome === 'denied';
+  }
+
+  private async processAuthorization(
+    row: OutboxRow,
+    kind: DocumentKind,
+    authority: AuthorityPort,
+  ): Promise<void> {
     const doc = await documentsRepository.findById(this.deps.db, row.document_id ?? '');
     if (doc === undefined) throw new Error(`outbox row ${row.id} has no document`);
 
+    let consulted: string | null = null;
     if (row.state === 'unknown') {
       const answer = await authority.consult(doc.chave);
-      if (
-        answer.protocol !== null &&
-        (AUTHORIZED_CSTAT.has(answer.protocol.cStat) || DENIED_CSTAT.has(answer.protocol.cStat))
-      ) {
-        await this.settle(row, doc, answer.protocol);
+      consulted = answer.cStat;
+      // A document cancelled at the authority was authorized first: its protocol settles it as well.
+      if (answer.protocol !== null && this.settles(kind, answer.protocol)) {
+        await this.settle(row, kind, doc, answer.protocol);
         return;
       }
-      // 101/151: cancelled at the authority — it was authorized first; its protocol settles it as well.
-      if (answer.cStat !== '217') {
+      if (kind.protocol.consultOutcome(answer.cStat) !== 'not_found') {
         await outboxRepository.update(this.deps.db, row.id, {
           next_try_at: this.backoff(row.attempts),
           last_c_stat: answer.cStat,
@@ -227,12 +263,12 @@ export class OutboxWorker {
         });
         return;
       }
-      // 217: the authority never received it. Safe to send, unless the sale was re-issued meanwhile.
+      // Never received by the authority: safe to send, unless the sale was re-issued meanwhile.
     }
 
     const current = await documentsRepository.findById(this.deps.db, doc.id);
     if (current?.replaced_by !== null && current?.replaced_by !== undefined) {
-      await this.voidReplacedAttempt(row, current);
+      await this.voidReplacedAttempt(row, current, consulted);
       return;
     }
 
@@ -243,10 +279,11 @@ export class OutboxWorker {
     });
     const answer = await authority.authorize(doc.xml);
     const p = answer.protocol;
-    if (!PAUSED_CSTAT.has(answer.cStat)) await this.authorityAnswered(doc);
-    if (p !== null && (AUTHORIZED_CSTAT.has(p.cStat) || DENIED_CSTAT.has(p.cStat))) {
-      await this.settle(row, doc, p);
-    } else if (p !== null && (p.cStat === '204' || p.cStat === '539')) {
+    const paused = kind.protocol.messageOutcome(answer.cStat) === 'paused';
+    if (!paused) await kind.contingency?.authorityAnswered?.(this.deps.db, doc);
+    if (p !== null && this.settles(kind, p)) {
+      await this.settle(row, kind, doc, p);
+    } else if (p !== null && kind.protocol.protocolOutcome(p.cStat) === 'duplicate') {
       // Duplicate: an earlier send got through. The consultation returns the original protocol.
       await outboxRepository.update(this.deps.db, row.id, {
         state: 'unknown',
@@ -255,7 +292,7 @@ export class OutboxWorker {
         last_error: p.xMotivo,
         updated_at: this.now(),
       });
-    } else if (p === null && PAUSED_CSTAT.has(answer.cStat)) {
+    } else if (p === null && paused) {
       await outboxRepository.update(this.deps.db, row.id, {
         state: 'pending',
         next_try_at: this.backoff(row.attempts + 1),
@@ -263,7 +300,7 @@ export class OutboxWorker {
         last_error: answer.xMotivo,
         updated_at: this.now(),
       });
-      await this.maybeSwitchToSvc(row.id, `${answer.cStat} ${answer.xMotivo}`);
+      await this.maybeSwitchToSvc(kind, row.id, `${answer.cStat} ${answer.xMotivo}`);
     } else {
       const cStat = p?.cStat ?? answer.cStat;
       const xMotivo = p?.xMotivo ?? answer.xMotivo;
@@ -285,52 +322,50 @@ export class OutboxWorker {
     }
   }
 
-  /** An NF-e that keeps failing at its UF, certainly undelivered, moves the company to SVC. */
-  private async maybeSwitchToSvc(outboxId: number, reason: string): Promise<void> {
-    if (this.deps.onUfUnavailable === undefined) return;
+  /**
+   * A document that keeps failing at its own authority, certainly undelivered, moves the company to the
+   * kind's contingency authority (NT 2013.007 leaves the moment to the emitter; the kind says how many).
+   */
+  private async maybeSwitchToSvc(kind: DocumentKind, outboxId: number, reason: string): Promise<void> {
+    const after = kind.contingency?.switchAfterFailures;
+    if (this.deps.onUfUnavailable === undefined || after === undefined) return;
     const row = await outboxRepository.findById(this.deps.db, outboxId);
-    if (row === undefined || row.state !== 'pending' || row.attempts < SVC_AFTER_ATTEMPTS) return;
+    if (row === undefined || row.state !== 'pending' || row.attempts < after) return;
     const doc = await documentsRepository.findById(this.deps.db, row.document_id ?? '');
-    if (doc === undefined || doc.modelo !== 55 || doc.tp_emis !== 1) return;
+    // tpEmis 1 is the normal emission of every kind: a document already in contingency does not switch.
+    if (doc === undefined || doc.tp_emis !== 1) return;
     await this.deps.onUfUnavailable(doc, outboxId, reason);
   }
 
-  /** Leaves SVC when the UF's own status service answers 107 "Serviço em Operação" again. */
+  /** Leaves a contingency authority when the company's own status service is in operation again. */
   private async probeSvcReturn(): Promise<void> {
     const nowMs = this.deps.clock.now().getTime();
     if (nowMs - this.lastSvcProbe < SVC_PROBE_MS) return;
     this.lastSvcProbe = nowMs;
-    const modes = await this.deps.db
-      .selectFrom('contingency_modes')
-      .selectAll()
-      .where('modelo', '=', 55)
-      .where('mode', 'in', ['SVC-AN', 'SVC-RS'])
-      .execute();
-    for (const mode of modes) {
-      try {
-        const answer = await (await this.deps.authorityFor(mode.company_id)).status(55);
-        if (answer.cStat === '107') {
-          await this.deps.db
-            .deleteFrom('contingency_modes')
-            .where('company_id', '=', mode.company_id)
-            .where('modelo', '=', 55)
-            .execute();
-          this.deps.logger.info('NF-e back from SVC to the UF authority', { companyId: mode.company_id });
+    for (const kind of this.kinds.all()) {
+      const rule = kind.contingency;
+      if (rule?.companiesInContingency === undefined || rule.leaveContingency === undefined) continue;
+      for (const companyId of await rule.companiesInContingency(this.deps.db)) {
+        try {
+          const answer = await (await this.deps.authorityFor(companyId, kind.id)).status();
+          if (kind.protocol.inService(answer.cStat)) {
+            await rule.leaveContingency(this.deps.db, companyId);
+            this.deps.logger.info(`${kind.label} back from contingency to its own authority`, { companyId });
+          }
+        } catch (error) {
+          if (!(error instanceof AuthorityUnavailable)) throw error;
         }
-      } catch (error) {
-        if (!(error instanceof AuthorityUnavailable)) throw error;
       }
     }
   }
 
   /**
-   * A cancellation by substitution names the note that replaces the cancelled one (chNFeRef), and the
-   * authority accepts it only once that note is authorized (rejection 580): until then the event waits.
+   * A cancellation by substitution names the document that replaces the cancelled one, and the authority
+   * accepts it only once that one is authorized (NF-e rejection 580): until then the event waits.
    */
   private async substituteReady(row: OutboxRow): Promise<boolean> {
-    const ref = /<chNFeRef>(\w{44})<\/chNFeRef>/.exec(row.message)?.[1];
-    if (ref === undefined) return true;
-    const replacement = await documentsRepository.findByChave(this.deps.db, ref);
+    if (row.waits_for_document_id === null) return true;
+    const replacement = await documentsRepository.findById(this.deps.db, row.waits_for_document_id);
     if (replacement?.status === 'autorizada') return true;
     await outboxRepository.update(this.deps.db, row.id, {
       next_try_at: this.backoff(Math.min(row.attempts, 3)),
@@ -340,19 +375,13 @@ export class OutboxWorker {
     return false;
   }
 
-  /** The authority is answering again: new NFC-e sales go back online (offline mode is a row, CONVENTIONS §5). */
-  private async authorityAnswered(doc: DocumentRow): Promise<void> {
-    if (doc.modelo !== 65) return;
-    await this.deps.db
-      .deleteFrom('contingency_modes')
-      .where('company_id', '=', doc.company_id)
-      .where('modelo', '=', 65)
-      .where('mode', '=', 'offline')
-      .execute();
-  }
-
-  private async settle(row: OutboxRow, doc: DocumentRow, protocol: ProtocolResult): Promise<void> {
-    const authorized = AUTHORIZED_CSTAT.has(protocol.cStat);
+  private async settle(
+    row: OutboxRow,
+    kind: DocumentKind,
+    doc: DocumentRow,
+    protocol: ProtocolResult,
+  ): Promise<void> {
+    const authorized = kind.protocol.protocolOutcome(protocol.cStat) === 'authorized';
     const now = this.now();
     const followUp = await inTransaction(this.deps.db, async (trx) => {
       const fresh = (await documentsRepository.findById(trx, doc.id)) ?? doc;
@@ -363,9 +392,8 @@ export class OutboxWorker {
         n_prot: protocol.nProt,
         authorized_at: protocol.dhRecbto,
         prot_xml: protocol.xml,
-        // nfeProc (MOC 7.0 §5.4): the signed NFe and the protocol, both byte for byte; the assembler checks
-        // that the protocol belongs to this note (key, digest, environment).
-        proc_xml: nfeProc(fresh.xml, protocol.xml, { validate: false }).xml,
+        // The signed document and its protocol, both byte for byte (nfeProc / cteProc).
+        proc_xml: kind.protocol.proc(fresh.xml, protocol.xml),
         updated_at: now,
       });
       await outboxRepository.update(trx, row.id, {
@@ -387,13 +415,18 @@ export class OutboxWorker {
     if (followUp !== null) await this.queueSubstitution(followUp.attempt, followUp.replacement);
   }
 
-  private async voidReplacedAttempt(row: OutboxRow, doc: DocumentRow): Promise<void> {
+  /** `consulted`: the consultation's answer that showed the attempt never arrived, if it was consulted. */
+  private async voidReplacedAttempt(
+    row: OutboxRow,
+    doc: DocumentRow,
+    consulted: string | null,
+  ): Promise<void> {
     const message = await this.deps.followUps.voidNumber(doc);
     const now = this.now();
     await inTransaction(this.deps.db, async (trx) => {
       await outboxRepository.update(trx, row.id, {
         state: 'done',
-        last_c_stat: '217',
+        last_c_stat: consulted ?? row.last_c_stat,
         last_error: 'never received; number voided',
         updated_at: now,
       });
@@ -401,15 +434,18 @@ export class OutboxWorker {
         documentId: doc.id,
         companyId: doc.company_id,
         kind: 'inutilizacao',
+        docKind: row.doc_kind,
+        singleNumber: true,
         message: message,
         now: now,
       });
     });
   }
 
-  /** Events and inutilizações are idempotent at the authority (573 / 563 for repeats): resending is safe. */
+  /** Events and inutilizações are idempotent at the authority (repeats are answered as done): resending is safe. */
   private async processSimple(
     row: OutboxRow,
+    kind: DocumentKind,
     send: () => Promise<{
       cStat: string;
       xMotivo: string;
@@ -426,15 +462,13 @@ export class OutboxWorker {
     const answer = await send();
     const cStat = answer.result?.cStat ?? answer.cStat;
     const xMotivo = answer.result?.xMotivo ?? answer.xMotivo;
-    // 256 "a number of the range is already voided" settles a single-number range only.
-    const singleNumber = /<nNFIni>(\d+)<\/nNFIni><nNFFin>\1<\/nNFFin>/.test(row.message);
     const done =
       row.kind === 'evento'
-        ? EVENT_DONE.has(cStat)
-        : VOID_DONE.has(cStat) && (cStat !== '256' || singleNumber);
+        ? kind.protocol.eventDone(cStat)
+        : kind.protocol.voidDone(cStat, row.single_number === 1);
     const answerXml = answer.result?.xml ?? answer.xml ?? null;
     const answerNProt = answer.result?.nProt ?? answer.nProt ?? null;
-    if (!done && PAUSED_CSTAT.has(answer.cStat)) {
+    if (!done && kind.protocol.messageOutcome(answer.cStat) === 'paused') {
       await outboxRepository.update(this.deps.db, row.id, {
         state: 'pending',
         next_try_at: this.backoff(row.attempts + 1),
@@ -452,13 +486,13 @@ export class OutboxWorker {
         answer_n_prot: answerNProt,
         updated_at: this.now(),
       });
-      // Only cancellations (110111, 110112) and inutilizações change the note's state; a CC-e does not.
-      const cancels = row.kind === 'evento' && /<tpEvento>11011[12]<\/tpEvento>/.test(row.message);
-      if (done && row.document_id !== null && (cancels || row.kind === 'inutilizacao')) {
-        await documentsRepository.update(trx, row.document_id, {
-          status: cancels ? 'cancelada' : 'inutilizada',
-          updated_at: this.now(),
-        });
+      // The kind's event rule says whether its event changes the state (cancellations do, a CC-e does not).
+      const settles =
+        row.kind === 'evento'
+          ? eventRuleOf(kind, { tpEvento: row.event_type ?? '' })?.settles
+          : ('inutilizada' as const);
+      if (done && row.document_id !== null && settles !== undefined) {
+        await documentsRepository.update(trx, row.document_id, { status: settles, updated_at: this.now() });
       }
     });
     if (row.document_id !== null) this.changed(row.document_id);

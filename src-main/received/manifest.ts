@@ -156,6 +156,9 @@ export async function manifestReceived(
       documentId: null,
       companyId: note.company_id,
       kind: 'evento',
+      // Manifestations are NF-e events at the Ambiente Nacional, about a note addressed to the company.
+      docKind: 'nfe',
+      eventType: tpEvento,
       message: signed.xml,
       now: stamp,
     });

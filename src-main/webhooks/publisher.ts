@@ -6,8 +6,10 @@ import { inTransaction, type Db } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import type { DocumentRow } from '../documents/repository.ts';
 import { listEvents, TP_CCE } from '../documents/events-service.ts';
+import { findKindOfModelo } from '../documents/registry.ts';
 import {
   eventMatches,
+  WEBHOOK_EVENTS,
   type PublishableEvent,
   type WebhookEvent,
   type WebhookPayload,
@@ -160,17 +162,13 @@ export async function publishEvent<D>(
 
 /** The event a document's new state means, per model; null for states no webhook event exists for. */
 export function documentEventOf(doc: Pick<DocumentRow, 'modelo' | 'status'>): PublishableEvent | null {
-  const byModel: Record<number, Partial<Record<DocumentRow['status'], PublishableEvent>>> = {
-    55: {
-      autorizada: 'nfe.autorizada',
-      erro: 'nfe.rejeitada',
-      cancelada: 'nfe.cancelada',
-      denegada: 'nfe.denegada',
-    },
-    65: { autorizada: 'nfce.autorizada', contingencia: 'nfce.contingencia', cancelada: 'nfce.cancelada' },
-  };
-  return byModel[doc.modelo]?.[doc.status] ?? null;
+  // The kind names its events per state (documents/kinds/*); only names of the published list go out.
+  const name = findKindOfModelo(doc.modelo)?.webhookEvents[doc.status];
+  return name !== undefined && isPublishable(name) ? name : null;
 }
+
+const PUBLISHABLE: ReadonlySet<string> = new Set(WEBHOOK_EVENTS.filter((e) => e !== 'ping'));
+const isPublishable = (name: string): name is PublishableEvent => PUBLISHABLE.has(name);
 
 /** For the outbox worker's onDocumentChanged: a state reported twice is queued once (dedupe key). */
 export async function publishDocumentEvent(

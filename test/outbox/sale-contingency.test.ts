@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src-main/logger.ts';
 import { OutboxWorker } from '../../src-main/outbox/worker.ts';
-import { followUpsFor } from '../../src-main/outbox/follow-ups.ts';
+import { followUpsFor } from '../../src-main/documents/kinds/nfce/follow-ups.ts';
 import {
   AuthorityUnavailable,
   type AuthorityPort,
@@ -36,7 +36,7 @@ class ScriptedAuthority implements AuthorityPort {
     const tpAmb = /<tpAmb>(\d)<\/tpAmb>/.exec(nfeXml)?.[1] ?? '2';
     const digVal = /<DigestValue>([^<]+)<\/DigestValue>/.exec(nfeXml)?.[1] ?? '';
     return {
-      chNFe: chave,
+      chave,
       cStat: '100',
       xMotivo: 'Autorizado o uso da NF-e',
       nProt,

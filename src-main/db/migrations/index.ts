@@ -20,6 +20,8 @@ import * as pixRemoved from './2026_11_24_0018_pix_removed.ts';
 import * as pixSandboxSecret from './2026_11_24_0019_pix_sandbox_secret.ts';
 import * as ncmIbpt from './2026_11_24_0020_ncm_ibpt.ts';
 import * as companyRespTec from './2026_11_24_0021_company_resp_tec.ts';
+import * as outboxOperation from './2026_11_24_0022_outbox_operation.ts';
+import * as cteModelo from './2026_11_24_0023_cte_modelo.ts';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_0001_foundation': foundation,
@@ -42,6 +44,8 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0019_pix_sandbox_secret': pixSandboxSecret,
   '2026_11_24_0020_ncm_ibpt': ncmIbpt,
   '2026_11_24_0021_company_resp_tec': companyRespTec,
+  '2026_11_24_0022_outbox_operation': outboxOperation,
+  '2026_11_24_0023_cte_modelo': cteModelo,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,14 +1,13 @@
-// The signed follow-up messages the queue may need to resolve a doubtful attempt: cancellation by
+// The signed follow-up messages the queue may need to resolve a doubtful NFC-e attempt: cancellation by
 // substitution (NT 2018.004, event 110112) and inutilização of a number that never reached the authority.
-import type { Clock } from '../clock.ts';
-import type { Db } from '../db/client.ts';
-import type { SecretBox } from '../security/secret-box.ts';
-import { buildEvent, signEvent } from '../fiscal/events.ts';
-import { buildInutilizacao, signInutilizacao } from '../fiscal/inutilizacao.ts';
-import { loadCompanyFiscal } from '../documents/context.ts';
-import { VER_PROC } from '../documents/issue.ts';
-import { ufBySigla } from '../../src-shared/uf.ts';
-import type { FollowUps } from './worker.ts';
+import type { Clock } from '../../../clock.ts';
+import type { Db } from '../../../db/client.ts';
+import type { SecretBox } from '../../../security/secret-box.ts';
+import { buildInutilizacao, signInutilizacao } from '../../../fiscal/inutilizacao.ts';
+import type { FollowUps } from '../../../outbox/worker.ts';
+import { ufBySigla } from '../../../../src-shared/uf.ts';
+import { loadCompanyFiscal } from '../../context.ts';
+import { nfceSubstitutionRule } from '../nf/events.ts';
 
 function schemaProblem(kind: string, errors: { message: string }[]): Error {
   return new Error(`${kind} does not validate: ${errors.map((e) => e.message).join('; ')}`);
@@ -18,24 +17,14 @@ export function followUpsFor(db: Db, secrets: SecretBox, clock: Clock): FollowUp
   return {
     async substitution(attempt, replacement) {
       const fiscal = await loadCompanyFiscal(db, secrets, attempt.company_id, clock.now(), attempt.ambiente);
-      if (attempt.n_prot === null) throw new Error(`document ${attempt.id} has no protocol to cancel`);
-      const built = buildEvent({
-        tpEvento: '110112',
-        tpAmb: fiscal.tpAmb,
-        CNPJ: fiscal.emit.CNPJ,
-        chNFe: attempt.chave,
-        nSeqEvento: 1,
-        dhEvento: clock.now(),
-        idLote: Date.now() % 1_000_000_000_000_000,
-        verAplic: VER_PROC,
-        nProt: attempt.n_prot,
-        xJust:
-          'Venda reemitida em contingencia off-line; NFC-e substituida pela de numero ' + replacement.n_nf,
-        chNFeRef: replacement.chave,
+      const built = await nfceSubstitutionRule.build({
+        fiscal,
+        doc: attempt,
+        nSeq: 1,
+        now: clock.now(),
+        details: { chave: replacement.chave, numero: replacement.n_nf },
       });
-      const signed = signEvent(built.xml, fiscal.certificate);
-      if (signed.errors.length > 0) throw schemaProblem('cancel by substitution', signed.errors);
-      return signed.xml;
+      return { message: built.xml, tpEvento: nfceSubstitutionRule.tpEvento };
     },
 
     async voidNumber(attempt) {

@@ -1,0 +1,12 @@
+// The one place where document kinds are registered (the service imports it at start): generic code finds
+// them through documents/registry.ts and never imports a kind.
+import { registerKind } from '../registry.ts';
+import { nfeKind } from './nfe/kind.ts';
+import { nfceKind } from './nfce/kind.ts';
+import { cteKind } from './cte/kind.ts';
+
+registerKind(nfeKind);
+registerKind(nfceKind);
+registerKind(cteKind);
+
+export { nfeKind, nfceKind, cteKind };
