@@ -91,7 +91,9 @@ export function detailPt(text: string): string {
 export function errorMessage(error: unknown): string {
   if (error instanceof ApiRequestError) {
     const { body } = error;
-    if (body.cStat !== undefined) return `Rejeição ${body.cStat}: ${body.xMotivo ?? body.message}`;
+    // The authority's texts open with "Rejeição:" themselves; the banner says it once, with the code.
+    if (body.cStat !== undefined)
+      return `Rejeição ${body.cStat}: ${(body.xMotivo ?? body.message).replace(/^Rejei[çc][ãa]o:\s*/i, '')}`;
     if (body.pending !== undefined) {
       return `A SEFAZ não respondeu; o pedido ${body.pending.id} foi guardado e será reenviado automaticamente.`;
     }
