@@ -1,4 +1,7 @@
-// ESLint flat config: typescript-eslint recommended rules plus the import boundaries of CONVENTIONS.md.
+// ESLint flat config: typescript-eslint recommended rules plus the import boundaries of CONVENTIONS.md and the
+// layer seams of docs/architecture.md ("Errors and layers"), which test/contract/seams.test.ts keeps honest.
+import fs from 'node:fs';
+import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
@@ -26,6 +29,80 @@ const fiscalForbidden = [
   'net',
   'tls',
 ].map((name) => ({ name, message: 'src-main/fiscal/ is pure: no HTTP, database, network or Electron.' }));
+
+// The layer seams, as a second rule (typescript-eslint's no-restricted-imports) so that they add to the package
+// boundaries above instead of replacing them. Relative imports only: `regex` sees the specifier as written.
+const relativeTo = (target) => `^(\\.\\.?/)+(.*/)?${target}(/|$)`;
+const noApi = {
+  regex: relativeTo('api'),
+  message: 'Only src-main/api/ knows HTTP: services throw DomainError (src-main/errors.ts) and api/ maps it.',
+};
+const noKinds = {
+  regex: relativeTo('kinds'),
+  message: 'Generic lifecycle code imports no document kind: it finds kinds through documents/registry.ts.',
+};
+const noKindFiscal = {
+  regex: relativeTo('fiscal/(nfe|cte)'),
+  message: "Generic lifecycle code imports no kind's fiscal model: the kind plugs it in (documents/kind.ts).",
+};
+const noNfeCteFromTaxes = {
+  regex: `${relativeTo('fiscal/(nfe|cte)')}|^\\.\\./(nfe|cte)(/|$)`,
+  message:
+    'fiscal/taxes reads its own input types (taxes/types.ts); fiscal/nfe imports taxes, never the reverse.',
+};
+/** Kinds (one folder each under documents/kinds/) and the family folders a kind may share. */
+const KINDS_DIR = path.join(import.meta.dirname, 'src-main/documents/kinds');
+const KINDS = fs.existsSync(KINDS_DIR)
+  ? fs
+      .readdirSync(KINDS_DIR, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+  : [];
+/** nfe and nfce are one family (layout 4.00, the same events and protocol): kinds/nf/ is their shared code. */
+const KIND_FAMILY = { nfe: ['nf'], nfce: ['nf'] };
+const otherKinds = (kind) => {
+  const others = KINDS.filter((k) => k !== kind && !(KIND_FAMILY[kind] ?? []).includes(k)).join('|');
+  return {
+    regex: `^(\\.\\./)+(kinds/)?(${others})(/|$)|(^|/)kinds/(${others})(/|$)`,
+    message: `documents/kinds/${kind}/ imports no other kind: what two kinds share belongs to the generic code.`,
+  };
+};
+const seamRule = (...patterns) => ['error', { patterns }];
+const SEAM_RULE = '@typescript-eslint/no-restricted-imports';
+/** Tests drive every layer; the seams hold for the code they test. */
+const TESTS = ['**/*.test.ts', '**/*.test.tsx'];
+
+const seams = [
+  {
+    files: ['src-main/**/*.ts'],
+    // service.ts is the composition root: it starts the HTTP app that api/ builds.
+    ignores: ['src-main/api/**', 'src-main/service.ts', ...TESTS],
+    rules: { [SEAM_RULE]: seamRule(noApi) },
+  },
+  {
+    files: ['src-main/documents/*.ts', 'src-main/outbox/**/*.ts', 'src-main/webhooks/**/*.ts'],
+    ignores: [
+      ...TESTS,
+      // Still moving into the kinds (issue 15, part S2): the NF-e issue path (issue.ts runs the NFC-e sale of
+      // kinds/nfce/sale.ts), the company's NF-e fiscal context (context.ts) and the NF-e devolução.
+      'src-main/documents/issue.ts',
+      'src-main/documents/context.ts',
+      'src-main/documents/devolucao.ts',
+    ],
+    rules: { [SEAM_RULE]: seamRule(noApi, noKinds, noKindFiscal) },
+  },
+  ...KINDS.map((kind) => ({
+    files: [`src-main/documents/kinds/${kind}/**/*.ts`],
+    ignores: TESTS,
+    rules: { [SEAM_RULE]: seamRule(noApi, otherKinds(kind)) },
+  })),
+  {
+    files: ['src-main/fiscal/taxes/**/*.ts'],
+    // test-model.ts builds whole NF-e models for the tests of taxes and of the NF-e writer.
+    ignores: [...TESTS, 'src-main/fiscal/taxes/test-model.ts'],
+    rules: { [SEAM_RULE]: seamRule(noApi, noNfeCteFromTaxes) },
+  },
+];
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'src-renderer/dist/'] },
@@ -68,4 +145,5 @@ export default tseslint.config(
     files: ['src-renderer/**'],
     languageOptions: { globals: { ...globals.browser } },
   },
+  ...seams,
 );
