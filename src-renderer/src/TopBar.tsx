@@ -19,6 +19,7 @@ const MENU: readonly (MenuLink | MenuGroup)[] = [
   { path: '/caixa', label: 'Caixa' },
   { path: '/documentos', label: 'Documentos' },
   { path: '/nfe/nova', label: 'Nova NF-e' },
+  { path: '/cte', label: 'CT-e' },
   { path: '/lotes', label: 'Lotes' },
   { path: '/recebidas', label: 'Recebidas' },
   { path: '/produtos', label: 'Produtos' },
