@@ -160,4 +160,44 @@ describe('the abandoned-numbers report explains every number', () => {
     const why = await explained();
     for (let k = 1; k < 5002; k++) expect(why.has(k), `number ${k}`).toBe(true);
   });
+
+  it('reports a range that could not be voided with the error body and status the same failure answers alone', async () => {
+    const next = await nextNumber();
+    await h.service.db
+      .updateTable('number_sequences')
+      .set({ next_number: next + 2 })
+      .where('company_id', '=', h.companyId)
+      .where('modelo', '=', 55)
+      .where('serie', '=', 1)
+      .execute();
+    const cert = h.service.db.updateTable('certificates').where('company_id', '=', h.companyId);
+    const active = await h.service.db
+      .selectFrom('certificates')
+      .select('not_after')
+      .where('company_id', '=', h.companyId)
+      .where('active', '=', 1)
+      .executeTakeFirstOrThrow();
+    await cert.set({ not_after: '2020-01-01T00:00:00.000Z' }).where('active', '=', 1).execute();
+    try {
+      const voided = await req('POST', `/v1/companies/${h.companyId}/abandoned-numbers/void`, { json: {} });
+      expect(voided.status).toBe(200);
+      const results = (voided.body as { results: (Range & { success: boolean; error: unknown })[] }).results;
+      expect(results).toContainEqual({
+        modelo: 55,
+        serie: 1,
+        numeroInicial: next,
+        numeroFinal: next + 1,
+        success: false,
+        inutilizacao: null,
+        error: {
+          status: 422,
+          error: 'certificate_invalid',
+          message: 'The A1 certificate expired on 2020-01-01T00:00:00.000Z: upload a valid one.',
+          details: [{ field: 'certificate', error: 'expired' }],
+        },
+      });
+    } finally {
+      await cert.set({ not_after: active.not_after }).where('active', '=', 1).execute();
+    }
+  });
 });
