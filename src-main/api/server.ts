@@ -17,6 +17,8 @@ import { fiscalProfileRoutes, productRoutes } from './routes/catalog.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { documentRoutes } from './routes/documents.ts';
+import { cteRoutes } from './routes/cte.ts';
+import { cteSettingsRoutes } from './routes/cte-settings.ts';
 import { documentFileRoutes } from './routes/document-files.ts';
 import { batchRoutes } from './routes/batch.ts';
 import { receivedRoutes } from './routes/received.ts';
@@ -134,6 +136,7 @@ export function createApp(options: AppOptions): Express {
   v1.use(registerRoutes(options));
   v1.use('/companies', companyRoutes(options));
   v1.use('/companies', statusRoutes(options));
+  v1.use('/companies', cteSettingsRoutes(options));
   v1.use('/customers', customerRoutes(options));
   v1.use('/fiscal-profiles', fiscalProfileRoutes(options));
   v1.use('/products', productRoutes(options));
@@ -147,6 +150,7 @@ export function createApp(options: AppOptions): Express {
   v1.use('/nfce', documentFileRoutes(options, 65));
   v1.use('/nfe', documentRoutes(options, 55));
   v1.use('/nfce', documentRoutes(options, 65));
+  v1.use('/cte', cteRoutes(options));
   // Mounted on /v1 itself: its routes live under /nfe/… and /companies/:id/abandoned-numbers.
   v1.use(documentActionRoutes(options));
   // Also on /v1 itself: /companies/:id/printers, /nfce/:id/print and /print-jobs.

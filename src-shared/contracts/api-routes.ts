@@ -20,6 +20,7 @@ import { nfePayloadSchema } from './nfe-payload.ts';
 import { spellingBName } from './spelling.ts';
 import * as printers from './printers.ts';
 import { PIX_ROUTES } from './pix-routes.ts';
+import { CTE_ROUTES } from './cte-routes.ts';
 import { REFERENCE_ROUTES } from './reference-routes.ts';
 import * as operators from './operators.ts';
 import * as register from './register.ts';
@@ -1035,6 +1036,8 @@ export const ROUTES: readonly RouteSpec[] = [
     responses: { 201: ok(documentView, 'The draft.') },
     errors: [409, 422, 503],
   },
+  // --- CT-e (cte-routes.ts) ---
+  ...CTE_ROUTES,
   // --- dynamic PIX (pix-routes.ts) ---
   ...PIX_ROUTES,
   ...REFERENCE_ROUTES,

@@ -170,6 +170,11 @@ export const cteVoidAnswerSchema = z.object({
   cStat: z.string().nullable(),
   xMotivo: z.string().nullable(),
   protocolo: z.string().nullable(),
+  /**
+   * Whether a request went to the authority. CT-e 4.00 authorities offer no inutilização web service: the
+   * range is recorded by Balcão (its numbers are never issued) and `message` says so.
+   */
+  transmitida: z.boolean(),
   /** The 10th day of the month after the numbers were skipped (AAAA-MM-DD). */
   prazo: z.string(),
   message: z.string(),
@@ -208,3 +213,42 @@ export const cteDebugSchema = z.object({
   }),
 });
 export type CteDebug = z.infer<typeof cteDebugSchema>;
+
+/** The carrier's CT-e settings: PUT/GET /v1/companies/:id/cte-settings. */
+export const cteSettingsSchema = z.strictObject({
+  /** Registro Nacional de Transportadores Rodoviários de Carga (rodo/RNTRC): 8 digits or ISENTO. */
+  rntrc: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^(\d{8}|ISENTO)$/, { error: 'must be the 8-digit RNTRC or ISENTO' }),
+  /**
+   * ICMS of the service: CST `00` (taxed at `aliquota`, decimal text such as `"12.00"`), `40` exempt, `41`
+   * not taxed, `51` deferred, or `SN` (Simples Nacional). null: by the tax regime (Simples Nacional and
+   * MEI issue ICMSSN; the others must set it).
+   */
+  icms: z
+    .strictObject({
+      cst: z.enum(['00', '40', '41', '51', 'SN']),
+      aliquota: z
+        .string()
+        .regex(/^\d{1,2}\.\d{2}$/, { error: 'must be a rate such as 12.00' })
+        .optional(),
+    })
+    .superRefine((v, ctx) => {
+      if (v.cst === '00' && v.aliquota === undefined)
+        ctx.addIssue({ code: 'custom', path: ['aliquota'], message: 'required with CST 00' });
+      if (v.cst !== '00' && v.aliquota !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['aliquota'], message: 'only with CST 00' });
+    })
+    .nullable(),
+});
+export type CteSettingsInput = z.output<typeof cteSettingsSchema>;
+
+export const cteSettingsViewSchema = z.object({
+  rntrc: z.string(),
+  icms: z.object({ cst: z.string(), aliquota: z.string().nullable() }).nullable(),
+  /** Whether the values are the defaults (no setting saved yet). */
+  padrao: z.boolean(),
+});
+export type CteSettingsView = z.infer<typeof cteSettingsViewSchema>;

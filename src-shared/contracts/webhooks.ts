@@ -15,13 +15,17 @@ export const WEBHOOK_EVENTS = [
   'nfce.contingencia',
   'nfce.cancelada',
   'nfse.autorizada',
+  'cte.autorizada',
+  'cte.rejeitada',
+  'cte.cancelada',
+  'cte.denegada',
   'ping',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** What publishers may emit: every event but the test-connection ping. */
 export type PublishableEvent = Exclude<WebhookEvent, 'ping'>;
 
-export const WEBHOOK_WILDCARDS = ['nfe.*', 'nfce.*', '*'] as const;
+export const WEBHOOK_WILDCARDS = ['nfe.*', 'nfce.*', 'cte.*', '*'] as const;
 export type WebhookEventPattern = WebhookEvent | (typeof WEBHOOK_WILDCARDS)[number];
 const PATTERNS: readonly string[] = [...WEBHOOK_EVENTS, ...WEBHOOK_WILDCARDS];
 

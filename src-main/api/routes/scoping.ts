@@ -29,14 +29,14 @@ export function reachableBy(db: Db, auth: AuthContext) {
 }
 
 /**
- * The note of `:id`: 404 when it exists nowhere (or is not an NFC-e on an /v1/nfce route), 403 when the key
+ * The document of `:id`: 404 when it exists nowhere (or is of another model than the route's), 403 when the key
  * cannot reach its company, whether or not it exists.
  */
 export async function documentOfRequest(
   db: Db,
   req: Request,
   res: Response,
-  onlyModelo?: 55 | 65,
+  onlyModelo?: number,
 ): Promise<DocumentRow> {
   const doc = await documentsRepository.findById(db, String(req.params['id']));
   if (doc === undefined || (onlyModelo !== undefined && doc.modelo !== onlyModelo))

@@ -1,6 +1,8 @@
 // CT-e (model 57) lives in the one documents table: the CHECKs that allowed only 55 and 65 on documents,
-// number_sequences and number_voids now allow 57 too; and the carrier's CT-e settings (RNTRC, ICMS of the
-// service) get a table of their own, typed where it is used (documents/kinds/cte/settings.ts).
+// number_sequences and number_voids now allow 57 too (and a void may have no queue row: a CT-e range is
+// recorded without one, its authorities offering no inutilização); the carrier's CT-e settings (RNTRC, ICMS of the
+// service) get a table of their own, typed where it is used (documents/kinds/cte/settings.ts), and so does
+// the cache of printable files (documents/outputs-cache.ts).
 import { sql, type Kysely } from 'kysely';
 
 const TABLES = ['documents', 'number_sequences', 'number_voids'] as const;
@@ -26,6 +28,8 @@ async function widenModeloCheck(db: Kysely<unknown>, table: string): Promise<voi
   const temp = `${table}_cte_new`;
   const created = ddl
     .replace(OLD_CHECK, NEW_CHECK)
+    // A CT-e range is voided without a queue row: CT-e 4.00 authorities have no inutilização service.
+    .replace('"outbox_id" integer not null references', '"outbox_id" integer references')
     .replace(new RegExp(`^CREATE TABLE "?${table}"?`), `CREATE TABLE "${temp}"`);
   await sql.raw(created).execute(db);
   await sql.raw(`INSERT INTO "${temp}" SELECT * FROM "${table}"`).execute(db);
@@ -54,6 +58,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('icms_cst', 'text')
     .addColumn('icms_aliquota', 'text')
     .addColumn('updated_at', 'text', (c) => c.notNull())
+    .execute();
+  // Printable files built once and served again (the DACTE): `fingerprint` says what they were built from
+  // (state, protocol, logo), so a CT-e authorized or cancelled since gets a new file.
+  await db.schema
+    .createTable('document_outputs')
+    .addColumn('document_id', 'text', (c) => c.notNull().references('documents.id').onDelete('cascade'))
+    .addColumn('output', 'text', (c) => c.notNull())
+    .addColumn('fingerprint', 'text', (c) => c.notNull())
+    .addColumn('media_type', 'text', (c) => c.notNull())
+    .addColumn('data', 'blob', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('document_outputs_pk', ['document_id', 'output'])
     .execute();
 }
 

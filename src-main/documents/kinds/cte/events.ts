@@ -1,7 +1,7 @@
 // The CT-e's events as the lifecycle plugs them: cancellation 110111 (from autorizada, within 168 h of the
 // authorization) and the carta de correção 110110 (sequence 1 to 20, forbidden fields refused before signing),
 // built and signed by the pure CT-e event builder.
-import { DomainError, fiscalRejection, validationError } from '../../../errors.ts';
+import { conflict, DomainError, fiscalRejection, validationError } from '../../../errors.ts';
 import { EventError, prepareCteEvent, correcaoLivre, type CteCorrecao } from '../../../fiscal/cte/events.ts';
 import { normalizeFreeText } from '../../../fiscal/xml.ts';
 import type { ErrorDetail } from '../../../../src-shared/contracts/errors.ts';
@@ -20,6 +20,18 @@ export const CTE_CANCEL_LATE = {
   xMotivo: 'Rejeição: CT-e autorizado há mais de 7 dias (168 horas)',
 };
 
+/** What the authority answers for such a CC-e (MOC CT-e table, 681). */
+export const CTE_CCE_FORBIDDEN_FIELD = {
+  cStat: '681',
+  xMotivo: 'Rejeição: Informação não pode ser alterada por carta de correção',
+};
+
+/** 636: the sequence of the event is beyond what the authority allows (20 CC-e). */
+export const CTE_CCE_TOO_MANY = {
+  cStat: '636',
+  xMotivo: 'Rejeição: O numero sequencial do evento é maior que o permitido',
+};
+
 /** Fields of the builder as the API names them. */
 function apiField(field: string, fromText: boolean): string {
   if (field === 'xJust') return 'justificativa';
@@ -34,10 +46,10 @@ function eventFault(error: unknown, fromText: boolean): never {
   if (!(error instanceof EventError)) throw error;
   const details = error.details.map((d) => ({ field: apiField(d.field, fromText), error: d.error }));
   if (details.some(isForbidden)) {
-    throw new DomainError(
-      'fiscal_rejection',
-      'A CC-e may not change tax values, rates, the parties’ identity or dates.',
+    throw fiscalRejection(
+      'A CC-e may not change tax values, rates, the parties’ identity or dates (cStat 681).',
       details,
+      CTE_CCE_FORBIDDEN_FIELD,
     );
   }
   throw validationError(details);
@@ -111,7 +123,21 @@ export const cteCceRule: EventRule = {
   action: 'correct',
   allowedFrom: ['autorizada'],
   maxSeq: 20,
+  beyondMax: (nSeq, field) =>
+    fiscalRejection(
+      'A CT-e takes at most 20 CC-e (cStat 636).',
+      [{ field, error: `CC-e ${nSeq} exceeds the limit of 20` }],
+      CTE_CCE_TOO_MANY,
+    ),
   build(input): BuiltEvent {
+    // §2.7 `sequencia`: the caller's count of its letters; it must be the next one, so a retry of a letter
+    // that was already queued is not sent twice under a new number.
+    const sequencia = input.details['sequencia'];
+    if (typeof sequencia === 'number' && sequencia !== input.nSeq) {
+      throw conflict(`The next CC-e of this CT-e is number ${input.nSeq}.`, [
+        { field: 'sequencia', error: `is ${sequencia}; the next free sequence is ${input.nSeq}` },
+      ]);
+    }
     const { correcoes, fromText } = correcoesOf(input.details);
     const xml = sign(input, { ...common(input), tpEvento: '110110', correcoes }, fromText);
     return {

@@ -43,6 +43,14 @@ export function cteEmitOf(fiscal: CompanyFiscal): CteEmit {
   };
 }
 
+/** ide/toma3/toma → the payload's party that takes the service. */
+const TAKER_OF: Readonly<Record<string, string>> = {
+  '0': 'remetente',
+  '1': 'expedidor',
+  '2': 'recebedor',
+  '3': 'destinatario',
+};
+
 /**
  * §2.7: `customerId` "reuses saved customer data and address". The taker's party (remetente for toma 0,
  * destinatario for toma 3) keeps what the payload gives and takes its IE and address from the customer
@@ -57,7 +65,7 @@ export async function withCustomer(
   const customer = await customersRepository.findById(db, payload['customerId']).catch(() => undefined);
   if (customer === undefined || customer.company_id !== companyId)
     return { payload, faults: [{ field: 'customerId', error: 'no customer with this id in the company' }] };
-  const takerKey = payload['toma'] === '0' ? 'remetente' : payload['toma'] === '3' ? 'destinatario' : null;
+  const takerKey = TAKER_OF[String(payload['toma'])] ?? null;
   const taker = takerKey === null ? undefined : payload[takerKey];
   if (takerKey === null || !isObject(taker)) return { payload, faults: [] };
   const filled: Json = { ...taker };
@@ -107,7 +115,18 @@ export async function prepareCteDocument(input: PrepareInput): Promise<PreparedD
   const { payload, faults } = await withCustomer(db, fiscal.company.id, input.payload);
   const settings = await cteSettingsOf(db, fiscal.company.id);
   const uf = ufBySigla(fiscal.emit.enderEmit.UF);
-  const dhEmi = formatDateTimeTz(now, uf?.timeZone ?? 'America/Sao_Paulo');
+  const timeZone = uf?.timeZone ?? 'America/Sao_Paulo';
+  const dhEmi = formatDateTimeTz(now, timeZone);
+  const { emission } = input;
+  // SVC-RS (7) / SVC-SP (8): the kind's contingency rule decided it; ide carries when and why.
+  const contingency =
+    (emission.tpEmis === 7 || emission.tpEmis === 8) && emission.contingency !== null
+      ? {
+          tpEmis: emission.tpEmis as 7 | 8,
+          dhCont: formatDateTimeTz(emission.contingency.dhCont, timeZone),
+          xJust: emission.contingency.xJust,
+        }
+      : undefined;
   const result = prepareCte(payload, {
     certificate: fiscal.certificate,
     emit: cteEmitOf(fiscal),
@@ -119,6 +138,7 @@ export async function prepareCteDocument(input: PrepareInput): Promise<PreparedD
     cCT: randomCNF(numero),
     verProc: CTE_VER_PROC,
     ...(settings.icms === undefined ? {} : { icms: settings.icms }),
+    ...(contingency === undefined ? {} : { contingency }),
   });
   if (!result.ok) throw faultsError(result.stage, [...faults, ...result.errors]);
   if (faults.length > 0) throw validationError(faults);

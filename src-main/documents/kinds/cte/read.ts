@@ -3,6 +3,7 @@
 import type { Db } from '../../../db/client.ts';
 import { pageOf } from '../../../db/paginate.ts';
 import { documentsRepository, type DocumentRow } from '../../repository.ts';
+import { refreshEvents } from '../../events-service.ts';
 import type { CteDebug, CteView } from '../../../../src-shared/contracts/cte-view.ts';
 import { cteEventView, cteView, type CteEventRow, type CteViewOptions } from './view.ts';
 
@@ -44,8 +45,22 @@ async function pendingEvents(db: Db, ids: readonly string[]): Promise<Set<string
   return new Set(rows.map((r) => r.document_id).filter((id): id is string => id !== null));
 }
 
+/** Events still on their way take the outcome the queue reached meanwhile (registered or rejected). */
+async function refreshPending(db: Db, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const open = await events(db)
+    .selectFrom('document_events')
+    .select('document_id')
+    .distinct()
+    .where('document_id', 'in', ids)
+    .where('status', '=', 'processando')
+    .execute();
+  for (const { document_id } of open) await refreshEvents(db, document_id);
+}
+
 export async function cteViews(db: Db, docs: readonly DocumentRow[]): Promise<CteView[]> {
   const ids = docs.map((d) => d.id);
+  await refreshPending(db, ids);
   const [byDoc, pending] = await Promise.all([eventsOf(db, ids), pendingEvents(db, ids)]);
   return docs.map((doc) =>
     cteView(doc, { events: byDoc.get(doc.id) ?? [], eventPending: pending.has(doc.id) }),

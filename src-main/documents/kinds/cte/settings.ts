@@ -2,6 +2,7 @@
 // without a row issues with RNTRC ISENTO and the ICMS its tax regime implies (Simples Nacional: ICMSSN).
 import type { Db } from '../../../db/client.ts';
 import type { CteIcmsSetting } from '../../../fiscal/cte/normalize.ts';
+import type { CteSettingsInput, CteSettingsView } from '../../../../src-shared/contracts/cte-view.ts';
 
 export interface CompanyCteSettingsTable {
   company_id: string;
@@ -35,14 +36,43 @@ function icmsOf(row: CompanyCteSettingsTable): CteIcmsSetting | undefined {
 }
 
 export async function cteSettingsOf(db: Db, companyId: string): Promise<CteSettings> {
-  const row = await db
+  const row = await settingsRow(db, companyId);
+  if (row === undefined) return { RNTRC: DEFAULT_RNTRC, icms: undefined };
+  return { RNTRC: row.rntrc, icms: icmsOf(row) };
+}
+
+async function settingsRow(db: Db, companyId: string): Promise<CompanyCteSettingsTable | undefined> {
+  return db
     .withTables<{ company_cte_settings: CompanyCteSettingsTable }>()
     .selectFrom('company_cte_settings')
     .selectAll()
     .where('company_id', '=', companyId)
     .executeTakeFirst();
-  if (row === undefined) return { RNTRC: DEFAULT_RNTRC, icms: undefined };
-  return { RNTRC: row.rntrc, icms: icmsOf(row) };
+}
+
+export async function cteSettingsView(db: Db, companyId: string): Promise<CteSettingsView> {
+  const row = await settingsRow(db, companyId);
+  if (row === undefined) return { rntrc: DEFAULT_RNTRC, icms: null, padrao: true };
+  return {
+    rntrc: row.rntrc,
+    icms: row.icms_cst === null ? null : { cst: row.icms_cst, aliquota: row.icms_aliquota },
+    padrao: false,
+  };
+}
+
+export async function putCteSettings(
+  db: Db,
+  companyId: string,
+  input: CteSettingsInput,
+  now: string,
+): Promise<CteSettingsView> {
+  await saveCteSettings(
+    db,
+    companyId,
+    { rntrc: input.rntrc, icmsCst: input.icms?.cst ?? null, icmsAliquota: input.icms?.aliquota ?? null },
+    now,
+  );
+  return cteSettingsView(db, companyId);
 }
 
 export async function saveCteSettings(

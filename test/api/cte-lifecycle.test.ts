@@ -1,0 +1,324 @@
+// §4.3 CT-e through the queue and the embedded sandbox authority: send → autorizada with its protocol, the
+// XML with CTe and protCTe, the DACTE (cached, download, regenerate), cancellation (15–255 characters, 168 h),
+// the CC-e (correcao/correcoes, sequencia, forbidden fields), the debug object and the cte.* webhooks.
+import { describe, expect, it } from 'vitest';
+import { useHarness } from './harness.ts';
+import { createCteCustomer, ctePayload } from './cte-helpers.ts';
+import { cteDebugSchema, cteEventViewSchema, cteViewSchema } from '../../src-shared/contracts/cte-view.ts';
+import type { FiscalErrorBody } from './fiscal-helpers.ts';
+
+const h = useHarness();
+
+type Cte = ReturnType<typeof cteViewSchema.parse>;
+
+async function read(id: string): Promise<Cte> {
+  const res = await h.request('GET', `/v1/cte/${id}`, { key: h.companyKey });
+  return cteViewSchema.parse(res.body);
+}
+
+/** Runs the queue until the CT-e leaves `processando` (or `until` holds). */
+async function settle(id: string, until = (c: Cte) => c.status !== 'processando'): Promise<Cte> {
+  for (let i = 0; i < 60; i++) {
+    await h.service.worker.tick();
+    const cte = await read(id);
+    if (until(cte)) return cte;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`CT-e ${id} did not settle`);
+}
+
+async function draft(overrides: Record<string, unknown> = {}): Promise<Cte> {
+  const customerId = await createCteCustomer(h, h.companyId);
+  const res = await h.request('POST', '/v1/cte', {
+    key: h.companyKey,
+    json: ctePayload(customerId, overrides),
+  });
+  if (res.status !== 201) throw new Error(`draft: ${res.status} ${res.text}`);
+  return cteViewSchema.parse(res.body);
+}
+
+async function authorized(): Promise<Cte> {
+  const created = await draft();
+  const sent = await h.request('POST', `/v1/cte/${created.id}/send`, { key: h.companyKey });
+  if (sent.status !== 202) throw new Error(`send: ${sent.status} ${sent.text}`);
+  const cte = await settle(created.id);
+  if (cte.status !== 'autorizada') throw new Error(`not authorized: ${JSON.stringify(cte)}`);
+  return cte;
+}
+
+async function deliveries(
+  webhookId: string,
+): Promise<Array<{ event: string; data: Record<string, unknown> }>> {
+  const rows = await h.service.db
+    .selectFrom('webhook_deliveries')
+    .select(['event', 'payload'])
+    .where('webhook_id', '=', webhookId)
+    .orderBy('created_at')
+    .execute();
+  return rows.map((r) => ({
+    event: r.event,
+    data: (JSON.parse(r.payload) as { data: Record<string, unknown> }).data,
+  }));
+}
+
+describe('POST /v1/cte/:id/send', () => {
+  it('202 {success, message}; the queue gets it authorized; the XML carries CTe and protCTe; cte.autorizada', async () => {
+    const hook = await h.request('POST', `/v1/webhooks?companyId=${h.companyId}`, {
+      json: { url: 'https://tms.example.com.br/balcao/cte', events: ['cte.*'] },
+    });
+    expect(hook.status, hook.text).toBe(201);
+    const created = await draft();
+    const sent = await h.request('POST', `/v1/cte/${created.id}/send`, { key: h.companyKey });
+    expect(sent.status, sent.text).toBe(202);
+    expect(sent.body).toEqual({ success: true, message: expect.stringContaining('queued') as string });
+
+    const cte = await settle(created.id);
+    expect(cte).toMatchObject({ status: 'autorizada', cStat: '100', chave_acesso: created.chave_acesso });
+    expect(cte.protocolo).toMatch(/^\d{15}$/);
+    expect(cte.authorized_at).not.toBeNull();
+
+    const xml = await h.request('GET', `/v1/cte/${cte.id}/xml`, { key: h.companyKey });
+    expect(xml.status).toBe(200);
+    expect(xml.headers.get('content-type')).toContain('application/xml');
+    expect(xml.text).toContain('<cteProc');
+    expect(xml.text).toContain(`<infCte Id="CTe${cte.chave_acesso}"`);
+    expect(xml.text).toMatch(
+      new RegExp(`<protCTe[^>]*>.*<chCTe>${cte.chave_acesso}</chCTe>.*<nProt>${cte.protocolo}</nProt>`, 's'),
+    );
+
+    const events = await deliveries((hook.body as { id: string }).id);
+    expect(events.map((e) => e.event)).toEqual(['cte.autorizada']);
+    expect(events[0]?.data).toMatchObject({
+      documentId: cte.id,
+      chave: cte.chave_acesso,
+      modelo: 57,
+      status: 'autorizada',
+    });
+
+    // Sent once: a second send and a deletion are refused by the state.
+    const again = await h.request('POST', `/v1/cte/${cte.id}/send`, { key: h.companyKey });
+    expect(again.status).toBe(409);
+    expect((again.body as FiscalErrorBody).error).toBe('invalid_state');
+    const del = await h.request('DELETE', `/v1/cte/${cte.id}`, { key: h.companyKey });
+    expect(del.status).toBe(409);
+  });
+});
+
+describe('GET /v1/cte/:id/dacte', () => {
+  it('serves the PDF, cached; download=true is an attachment named by the key; regenerate=true rebuilds', async () => {
+    const pending = await draft();
+    expect((await h.request('GET', `/v1/cte/${pending.id}/dacte`, { key: h.companyKey })).status).toBe(409);
+
+    const cte = await authorized();
+    const first = await h.request('GET', `/v1/cte/${cte.id}/dacte`, { key: h.companyKey });
+    expect(first.status, first.text).toBe(200);
+    expect(first.headers.get('content-type')).toBe('application/pdf');
+    expect(first.headers.get('content-disposition')).toBe(`inline; filename="${cte.chave_acesso}-dacte.pdf"`);
+    expect(first.headers.get('x-cache')).toBe('MISS');
+    expect(first.text.startsWith('%PDF-')).toBe(true);
+
+    const second = await h.request('GET', `/v1/cte/${cte.id}/dacte?download=true`, { key: h.companyKey });
+    expect(second.headers.get('x-cache')).toBe('HIT');
+    expect(second.headers.get('content-disposition')).toBe(
+      `attachment; filename="${cte.chave_acesso}-dacte.pdf"`,
+    );
+    expect(second.text).toBe(first.text);
+
+    const rebuilt = await h.request('GET', `/v1/cte/${cte.id}/dacte?regenerate=true`, { key: h.companyKey });
+    expect(rebuilt.status).toBe(200);
+    expect(rebuilt.headers.get('x-cache')).toBe('MISS');
+    expect(rebuilt.text.startsWith('%PDF-')).toBe(true);
+  });
+});
+
+describe('POST /v1/cte/:id/cancel', () => {
+  it('15–255 characters; 202 with the event; the CT-e ends cancelada and cte.cancelada is published', async () => {
+    const hook = await h.request('POST', `/v1/webhooks?companyId=${h.companyId}`, {
+      json: { url: 'https://tms.example.com.br/balcao/cancel', events: ['cte.cancelada'] },
+    });
+    const cte = await authorized();
+    const short = await h.request('POST', `/v1/cte/${cte.id}/cancel`, {
+      key: h.companyKey,
+      json: { justificativa: 'curta demais' },
+    });
+    expect(short.status).toBe(400);
+    expect((short.body as FiscalErrorBody).details.map((d) => d.field)).toEqual(['justificativa']);
+    const long = await h.request('POST', `/v1/cte/${cte.id}/cancel`, {
+      key: h.companyKey,
+      json: { justificativa: 'x'.repeat(256) },
+    });
+    expect(long.status).toBe(400);
+
+    const justificativa = 'Frete contratado em duplicidade pelo tomador';
+    const res = await h.request('POST', `/v1/cte/${cte.id}/cancel`, {
+      key: h.companyKey,
+      json: { justificativa },
+    });
+    expect(res.status, res.text).toBe(202);
+    const event = cteEventViewSchema.parse(res.body);
+    expect(event).toMatchObject({
+      cte_id: cte.id,
+      tpEvento: '110111',
+      descricao: 'Cancelamento',
+      sequencia: 1,
+      status: 'processando',
+      detalhes: { justificativa },
+    });
+    expect((await read(cte.id)).status).toBe('processando');
+    const cancelled = await settle(cte.id, (c) => c.status === 'cancelada');
+    expect(cancelled.eventos).toEqual([
+      expect.objectContaining({
+        tpEvento: '110111',
+        status: 'registrada',
+        protocolo: expect.stringMatching(/^\d{15}$/) as string,
+      }),
+    ]);
+    expect((await deliveries((hook.body as { id: string }).id)).map((e) => e.event)).toEqual([
+      'cte.cancelada',
+    ]);
+    const again = await h.request('POST', `/v1/cte/${cte.id}/cancel`, {
+      key: h.companyKey,
+      json: { justificativa },
+    });
+    expect(again.status).toBe(409);
+  });
+
+  it('after 168 h from the authorization: 422 with cStat 220, nothing queued', async () => {
+    const cte = await authorized();
+    h.clock.advance(168 * 3600_000 + 60_000);
+    const res = await h.request('POST', `/v1/cte/${cte.id}/cancel`, {
+      key: h.companyKey,
+      json: { justificativa: 'Frete contratado em duplicidade pelo tomador' },
+    });
+    expect(res.status, res.text).toBe(422);
+    expect(res.body).toMatchObject({ error: 'fiscal_rejection', cStat: '220' });
+    expect((await read(cte.id)).status).toBe('autorizada');
+  });
+});
+
+describe('POST /v1/cte/:id/cce', () => {
+  it('correcao and correcoes with their sequence; a wrong sequencia is 409; forbidden fields are 422 681', async () => {
+    const cte = await authorized();
+    const first = await h.request('POST', `/v1/cte/${cte.id}/cce`, {
+      key: h.companyKey,
+      json: { correcao: 'Entrega no portao 3 do armazem', sequencia: 1 },
+    });
+    expect(first.status, first.text).toBe(202);
+    expect(cteEventViewSchema.parse(first.body)).toMatchObject({
+      tpEvento: '110110',
+      descricao: 'Carta de Correcao',
+      sequencia: 1,
+      detalhes: {
+        correcao: 'Entrega no portao 3 do armazem',
+        correcoes: [
+          { grupoAlterado: 'compl', campoAlterado: 'xObs', valorAlterado: 'Entrega no portao 3 do armazem' },
+        ],
+      },
+    });
+    const afterFirst = await settle(cte.id, (c) => c.eventos.every((e) => e.status !== 'processando'));
+    expect(afterFirst.status).toBe('autorizada');
+    expect(afterFirst.eventos.map((e) => [e.tpEvento, e.sequencia, e.status])).toEqual([
+      ['110110', 1, 'registrada'],
+    ]);
+
+    const wrongSeq = await h.request('POST', `/v1/cte/${cte.id}/cce`, {
+      key: h.companyKey,
+      json: { correcao: 'Outra observacao de entrega', sequencia: 5 },
+    });
+    expect(wrongSeq.status).toBe(409);
+    expect((wrongSeq.body as FiscalErrorBody).details).toEqual([
+      { field: 'sequencia', error: 'is 5; the next free sequence is 2' },
+    ]);
+
+    const structured = await h.request('POST', `/v1/cte/${cte.id}/cce`, {
+      key: h.companyKey,
+      json: {
+        correcoes: [{ grupoAlterado: 'ide', campoAlterado: 'natOp', valorAlterado: 'Transporte rodoviario' }],
+      },
+    });
+    expect(structured.status, structured.text).toBe(202);
+    expect((structured.body as { sequencia: number }).sequencia).toBe(2);
+
+    const forbidden = await h.request('POST', `/v1/cte/${cte.id}/cce`, {
+      key: h.companyKey,
+      json: {
+        correcoes: [
+          { grupoAlterado: 'rem', campoAlterado: 'CNPJ', valorAlterado: '11222333000262' },
+          { grupoAlterado: 'vPrest', campoAlterado: 'vTPrest', valorAlterado: '1.00' },
+          { grupoAlterado: 'ide', campoAlterado: 'dhEmi', valorAlterado: '2026-01-01T00:00:00-03:00' },
+        ],
+      },
+    });
+    expect(forbidden.status, forbidden.text).toBe(422);
+    expect(forbidden.body).toMatchObject({ error: 'fiscal_rejection', cStat: '681' });
+    expect((forbidden.body as FiscalErrorBody).details.map((d) => d.field)).toEqual([
+      'correcoes[0].campoAlterado',
+      'correcoes[1].campoAlterado',
+      'correcoes[2].campoAlterado',
+    ]);
+
+    const bad = await h.request('POST', `/v1/cte/${cte.id}/cce`, {
+      key: h.companyKey,
+      json: { correcao: 'curta' },
+    });
+    expect(bad.status).toBe(400);
+    const neither = await h.request('POST', `/v1/cte/${cte.id}/cce`, {
+      key: h.companyKey,
+      json: { sequencia: 1 },
+    });
+    expect(neither.status).toBe(400);
+    expect((neither.body as FiscalErrorBody).details.map((d) => d.field)).toEqual(['correcao']);
+  });
+
+  it('a draft takes no CC-e (409)', async () => {
+    const pending = await draft();
+    const res = await h.request('POST', `/v1/cte/${pending.id}/cce`, {
+      key: h.companyKey,
+      json: { correcao: 'Entrega no portao 3 do armazem' },
+    });
+    expect(res.status).toBe(409);
+  });
+});
+
+describe('GET /v1/cte/:id/debug', () => {
+  it('has the request as received, the queue log with cStat/xMotivo, the CC-e, every XML and the rows', async () => {
+    const customerId = await createCteCustomer(h, h.companyId);
+    const payload = ctePayload(customerId);
+    const created = cteViewSchema.parse(
+      (await h.request('POST', '/v1/cte', { key: h.companyKey, json: payload })).body,
+    );
+    const before = cteDebugSchema.parse(
+      (await h.request('GET', `/v1/cte/${created.id}/debug`, { key: h.companyKey })).body,
+    );
+    expect(before.logs).toEqual([]);
+    expect(before.xml).toMatchObject({ transmitted: null, protocol: null, proc: null });
+
+    await h.request('POST', `/v1/cte/${created.id}/send`, { key: h.companyKey });
+    await settle(created.id);
+    await h.request('POST', `/v1/cte/${created.id}/cce`, {
+      key: h.companyKey,
+      json: { correcao: 'Entrega no portao 3 do armazem' },
+    });
+    await settle(created.id, (c) => c.eventos.every((e) => e.status !== 'processando'));
+
+    const res = await h.request('GET', `/v1/cte/${created.id}/debug`, { key: h.companyKey });
+    expect(res.status).toBe(200);
+    const debug = cteDebugSchema.parse(res.body);
+    expect(debug.cte.request_payload).toEqual(payload);
+    expect(debug.cte.status).toBe('autorizada');
+    expect(debug.logs.map((l) => [l.operation, l.tpEvento, l.state, l.cStat])).toEqual([
+      ['autorizacao', null, 'done', '100'],
+      ['evento', '110110', 'done', '135'],
+    ]);
+    expect(debug.cce).toEqual([
+      expect.objectContaining({ tpEvento: '110110', sequencia: 1, status: 'registrada' }),
+    ]);
+    expect(debug.xml.signed).toContain('<CTe');
+    expect(debug.xml.transmitted).toBe(debug.xml.signed);
+    expect(debug.xml.protocol).toContain('<protCTe');
+    expect(debug.xml.proc).toContain('<cteProc');
+    expect(debug.snapshot.document).toMatchObject({ id: created.id, modelo: 57, status: 'autorizada' });
+    expect(debug.snapshot.outbox).toHaveLength(2);
+    expect(debug.snapshot.events).toHaveLength(1);
+  });
+});

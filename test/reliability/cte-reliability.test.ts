@@ -1,0 +1,165 @@
+// Issue 15 item 8: CT-e in the reliability mix. A carrier's terminal issues CT-e (with NFC-e sales in
+// between) while the sandbox authority randomly refuses, times out, pauses and loses answers, and the
+// process is killed (SIGKILL) and restarted. Afterwards no CT-e is lost, every one is authorized exactly once
+// at the authority (one protocol per number and key), and the local rows agree with the authority's.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src-main/logger.ts';
+import { startService, syncSandboxCompanies } from '../../src-main/service.ts';
+import { startSandboxAuthority, type SandboxAuthority } from '../../src-main/sandbox/server.ts';
+import { openDatabase } from '../../src-main/db/client.ts';
+
+const CTES = Number(process.env['RELIABILITY_CTES'] ?? 60);
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-cte-reliability-'));
+const dataDir = path.join(root, 'terminal');
+let sandbox: SandboxAuthority | undefined;
+
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+/** Runs one terminal; `killAfterMs` counts from its "ready" line, so kills land while it works. */
+function runDriver(
+  env: Record<string, string>,
+  killAfterMs: number | null,
+): Promise<{ code: number | null; killed: boolean; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/reliability/cte-driver.ts'], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let killed = false;
+    let timer: NodeJS.Timeout | null = null;
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (timer === null && killAfterMs !== null && out.includes('ready\n')) {
+        timer = setTimeout(() => {
+          killed = true;
+          child.kill('SIGKILL');
+        }, killAfterMs);
+      }
+    });
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (timer !== null) clearTimeout(timer);
+      resolve({ code, killed, out });
+    });
+  });
+}
+
+describe('CT-e reliability under faults and kills', () => {
+  it(`issues ${CTES} CT-e through chaos: none lost, none authorized twice`, async () => {
+    sandbox = await startSandboxAuthority({ dataFile: path.join(root, 'authority.sqlite') });
+    const first = await startService(
+      { host: '127.0.0.1', port: 0, dataDir, masterKey: undefined, logLevel: 'silent' },
+      {
+        logger: createLogger('silent'),
+        sandbox: { url: sandbox.url, caPem: sandbox.caPem },
+        startWorker: false,
+      },
+    );
+    await syncSandboxCompanies(first.db, first.secrets, sandbox);
+    await first.close();
+
+    sandbox.faults.random({
+      seed: 20261124,
+      refuse: 0.08,
+      timeout: 0.06,
+      slow: 0.08,
+      pause: 0.05,
+      lose: 0.1,
+      slowMs: 250,
+    });
+    const env = {
+      DRIVER_DATA_DIR: dataDir,
+      DRIVER_SANDBOX_URL: sandbox.url,
+      DRIVER_SANDBOX_CA: sandbox.caPem,
+      DRIVER_TARGET: String(CTES),
+    };
+    let kills = 0;
+    let runs = 0;
+    let last = { code: null as number | null, killed: false, out: '' };
+    for (; runs < 40; runs++) {
+      const killAfter = kills < 4 ? 400 + Math.floor(Math.random() * 2000) : null;
+      last = await runDriver(env, killAfter);
+      if (last.killed) kills++;
+      else break;
+    }
+    expect(last.code, last.out.slice(-2000)).toBe(0);
+    // The queue keeps working through the same chaos and is killed once more while it does.
+    const chaosDrain = await runDriver({ ...env, DRIVER_DRAIN: '1' }, 1500);
+    if (chaosDrain.killed) kills++;
+
+    sandbox.faults.clear();
+    const drain = await runDriver({ ...env, DRIVER_DRAIN: '1' }, null);
+    expect(drain.code, drain.out.slice(-2000)).toBe(0);
+
+    const { db, close } = openDatabase(path.join(dataDir, 'balcao.sqlite'));
+    const ctes = await db
+      .selectFrom('documents')
+      .selectAll()
+      .where('modelo', '=', 57)
+      .orderBy('n_nf')
+      .execute();
+    const nfce = await db.selectFrom('documents').select('status').where('modelo', '=', 65).execute();
+    const open = await db
+      .selectFrom('outbox')
+      .select(['kind', 'doc_kind', 'state'])
+      .where('state', 'in', ['pending', 'unknown', 'in_flight'])
+      .execute();
+    const failed = await db
+      .selectFrom('outbox')
+      .select(['kind', 'doc_kind', 'last_c_stat', 'last_error'])
+      .where('state', '=', 'failed')
+      .where('doc_kind', '=', 'cte')
+      .execute();
+    await close();
+
+    const atAuthority = await sandbox.registry.ctes();
+    const byNumber = new Map<number, number>();
+    for (const c of atAuthority) byNumber.set(c.nCT, (byNumber.get(c.nCT) ?? 0) + 1);
+    const twice = [...byNumber].filter(([, n]) => n > 1).map(([nCT]) => nCT);
+    const exchanges = await sandbox.registry.exchanges();
+    const outcomes: Record<string, number> = {};
+    for (const e of exchanges.filter((x) => x.service.startsWith('CTe')))
+      outcomes[`${e.service} ${e.outcome}`] = (outcomes[`${e.service} ${e.outcome}`] ?? 0) + 1;
+    const byStatus: Record<string, number> = {};
+    for (const d of ctes) byStatus[d.status] = (byStatus[d.status] ?? 0) + 1;
+    console.log(
+      JSON.stringify(
+        {
+          ctes: ctes.length,
+          byStatus,
+          nfce: nfce.length,
+          kills,
+          runs: runs + 1,
+          authorityCtes: atAuthority.length,
+          exchanges: outcomes,
+        },
+        null,
+        1,
+      ),
+    );
+
+    // Nothing lost: every CT-e the terminal issued exists, numbered 1..N without a gap, none left in a queue.
+    expect(ctes.map((d) => d.n_nf)).toEqual(ctes.map((_, i) => i + 1));
+    expect(ctes.length).toBe(CTES);
+    expect(open).toEqual([]);
+    expect(failed).toEqual([]);
+    // Nothing authorized twice: one authority record per number, and it is the local one.
+    expect(twice).toEqual([]);
+    expect(atAuthority).toHaveLength(CTES);
+    for (const d of ctes) {
+      expect(d.status, `CT-e ${d.n_nf}: ${d.c_stat ?? ''} ${d.x_motivo ?? ''}`).toBe('autorizada');
+      const record = atAuthority.find((c) => c.chave === d.chave);
+      expect(record?.status, `CT-e ${d.n_nf} at the authority`).toBe('autorizada');
+      expect(record?.nProt).toBe(d.n_prot);
+      expect(d.proc_xml).toContain(`<nProt>${d.n_prot ?? ''}</nProt>`);
+    }
+  }, 600_000);
+});
