@@ -42,6 +42,26 @@ const EVENT_STATUS_PT: Readonly<Record<string, string>> = {
   rejeitada: 'Rejeitado',
 };
 
+const OPERATION_PT: Readonly<Record<string, string>> = {
+  autorizacao: 'Autorização',
+  evento: 'Evento',
+  inutilizacao: 'Inutilização',
+};
+
+const QUEUE_STATE_PT: Readonly<Record<string, string>> = {
+  pending: 'na fila',
+  in_flight: 'transmitindo',
+  done: 'concluído',
+  failed: 'falhou',
+  unknown: 'resultado incerto: consultando a SEFAZ',
+};
+
+/** "100 – Autorizado o uso do CT-e", the code alone when the text was not kept, "—" before any answer. */
+function answerText(cStat: string | null, xMotivo: string | null): string {
+  if (cStat === null) return '—';
+  return xMotivo === null || xMotivo === '' ? cStat : `${cStat} – ${xMotivo}`;
+}
+
 type Dialog = 'cancel' | 'cce' | 'delete' | null;
 
 export function CteDetail(props: { id: string }) {
@@ -242,7 +262,7 @@ export function CteDetail(props: { id: string }) {
                       label={EVENT_STATUS_PT[e.status] ?? e.status}
                     />
                   </td>
-                  <td>{e.cStat === null ? '—' : `${e.cStat} – ${e.xMotivo ?? ''}`}</td>
+                  <td>{answerText(e.cStat, e.xMotivo)}</td>
                   <td>{e.protocolo ?? '—'}</td>
                   <td>{dateTimeBr(e.registered_at ?? e.created_at)}</td>
                 </tr>
@@ -469,12 +489,12 @@ function DebugPanel(props: { id: string }) {
                   <tr key={i}>
                     <td>{dateTimeBr(l.at)}</td>
                     <td>
-                      {l.operation}
+                      {OPERATION_PT[l.operation] ?? l.operation}
                       {l.tpEvento === null ? '' : ` ${l.tpEvento}`}
                     </td>
-                    <td>{l.state}</td>
+                    <td>{QUEUE_STATE_PT[l.state] ?? l.state}</td>
                     <td className="num">{l.attempts}</td>
-                    <td>{l.cStat === null ? '—' : `${l.cStat} – ${l.xMotivo ?? ''}`}</td>
+                    <td>{answerText(l.cStat, l.xMotivo)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -180,15 +180,18 @@ function CteVoidDialog(props: { onClose: () => void; onDone: () => void }) {
       }),
     );
     if (answer !== undefined) {
-      const status =
-        answer.status === 'inutilizada'
-          ? `Inutilização homologada (protocolo ${answer.protocolo ?? '—'}).`
+      const range = `CT-e ${answer.numeroInicial} a ${answer.numeroFinal} da série ${answer.serie}`;
+      // CT-e 4.00 authorities offer no inutilização service: the service records the range and says so.
+      const status = !answer.transmitida
+        ? `Numeração registrada como inutilizada no Balcão (${range}): as autorizadoras do CT-e 4.00 não oferecem o serviço de inutilização, então nada foi enviado à SEFAZ. Guarde a justificativa.`
+        : answer.status === 'inutilizada'
+          ? `Inutilização homologada (${range}, protocolo ${answer.protocolo ?? '—'}).`
           : answer.status === 'rejeitada'
             ? `Inutilização recusada${answer.cStat === null ? '' : ` (${answer.cStat} – ${answer.xMotivo ?? ''})`}.`
             : 'Pedido enviado; aguardando a SEFAZ.';
       setResult({
         ok: answer.status !== 'rejeitada',
-        text: `${status} ${answer.message} Prazo para comunicar: ${dateBr(answer.prazo)}.`,
+        text: `${status} Prazo para comunicar: ${dateBr(answer.prazo)}.`,
       });
     }
   };
