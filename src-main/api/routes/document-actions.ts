@@ -10,7 +10,7 @@ import { authOf } from '../middleware/auth.ts';
 import { ApiError, forbidden, fromDomainError, notFound, validationError } from '../errors.ts';
 import { parseOrThrow } from '../validation.ts';
 import { parseQuery } from '../pagination.ts';
-import { companyOfRequest, documentOfRequest, reachableBy } from './scoping.ts';
+import { companyOfRequest, documentOfRequest, reachableBy, NF_MODELOS } from './scoping.ts';
 import { companyForAuth } from '../../companies/service.ts';
 import type { IssueDeps } from '../../documents/issue.ts';
 import type { DocumentRow } from '../../documents/repository.ts';
@@ -65,7 +65,8 @@ export function documentActionRoutes(deps: ApiDeps): Router {
   const issueDeps = (): IssueDeps => issueDepsOf(deps);
 
   /** The note of `:id`, 404 when it exists nowhere, 403 when the key cannot reach its company. */
-  const documentFor = (req: Request, res: Response): Promise<DocumentRow> => documentOfRequest(db, req, res);
+  const documentFor = (req: Request, res: Response): Promise<DocumentRow> =>
+    documentOfRequest(db, req, res, NF_MODELOS);
 
   // --- carta de correção and events ---------------------------------------------------------------
 

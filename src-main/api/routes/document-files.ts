@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { ApiDeps } from '../context.ts';
 import { invalidState } from '../errors.ts';
 import { parseQuery } from '../pagination.ts';
-import { documentOfRequest } from './scoping.ts';
+import { documentOfRequest, NF_MODELOS } from './scoping.ts';
 import type { DocumentRow } from '../../documents/repository.ts';
 import { isPrintable, outputDocumentOf } from '../../outputs/document.ts';
 import { logoRepository } from '../../companies/logo.ts';
@@ -44,7 +44,7 @@ export function documentFileRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
   const router = Router();
 
   async function printable(req: Request, res: Response, what: string): Promise<DocumentRow> {
-    const doc = await documentOfRequest(db, req, res, modelo === 65 ? 65 : undefined);
+    const doc = await documentOfRequest(db, req, res, modelo === 65 ? 65 : NF_MODELOS);
     if (!isPrintable(doc)) throw invalidState(doc.status, what);
     return doc;
   }

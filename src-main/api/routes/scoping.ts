@@ -19,6 +19,9 @@ export async function companyOfRequest(db: Db, req: Request, res: Response) {
   return companyForRequest(db, authOf(res), requestedCompanyId(req));
 }
 
+/** The models the NF-e routes (/v1/nfe, /v1/nfce) serve: a CT-e is only reachable under /v1/cte. */
+export const NF_MODELOS: readonly number[] = [55, 65];
+
 /** Whether a key may touch rows of `companyId`, without telling whether that company exists. */
 export function reachableBy(db: Db, auth: AuthContext) {
   return async (companyId: string): Promise<boolean> => {
@@ -36,10 +39,11 @@ export async function documentOfRequest(
   db: Db,
   req: Request,
   res: Response,
-  onlyModelo?: number,
+  onlyModelo?: number | readonly number[],
 ): Promise<DocumentRow> {
   const doc = await documentsRepository.findById(db, String(req.params['id']));
-  if (doc === undefined || (onlyModelo !== undefined && doc.modelo !== onlyModelo))
+  const allowed = typeof onlyModelo === 'number' ? [onlyModelo] : onlyModelo;
+  if (doc === undefined || (allowed !== undefined && !allowed.includes(doc.modelo)))
     throw notFound('Document');
   if (!(await reachableBy(db, authOf(res))(doc.company_id))) throw forbidden();
   return doc;
