@@ -13,7 +13,8 @@ import { toSpellingA } from '../fiscal/nfe/normalize.ts';
 import { devolucaoRequestSchema } from '../../src-shared/contracts/requests.ts';
 import { cents, formatCents, parseScaled, roundDiv, SCALE, formatScaled } from '../../src-shared/money.ts';
 import type { ErrorDetail } from '../../src-shared/contracts/errors.ts';
-import { createDraft, type IssueDeps } from './issue.ts';
+import { createDraft, type LifecycleDeps } from './lifecycle.ts';
+import { kindOfModelo } from './registry.ts';
 import { documentsRepository, type DocumentRow } from './repository.ts';
 import { assertAllowed } from './state-machine.ts';
 
@@ -343,7 +344,7 @@ export async function reprorateDevolucao(db: Db, companyId: string, body: unknow
  * what is missing, in the fields of the original's payload.
  */
 export async function createDevolucao(
-  deps: IssueDeps,
+  deps: LifecycleDeps,
   originalId: string,
   request: DevolucaoRequest,
 ): Promise<DocumentRow> {
@@ -352,7 +353,7 @@ export async function createDevolucao(
   assertAllowed(original.status, 'devolve');
   const payload = devolucaoPayload(original, request);
   try {
-    return await createDraft(deps, original.company_id, 55, payload);
+    return await createDraft(deps, kindOfModelo(55), original.company_id, payload);
   } catch (error) {
     if (error instanceof DomainError && error.code === 'validation_error') {
       throw new DomainError(

@@ -179,6 +179,11 @@ export interface DocumentKind {
   prepare(input: PrepareInput): Promise<PrepareOutcome>;
   /** The series the payload asks for, or null for the company's default series of this kind. */
   serieOf(payload: unknown): number | null;
+  /**
+   * Completes the request before it is prepared and stored, on every path that creates or changes a
+   * document (NF-e: a devolução's items written without taxes get the referenced sale's values prorated).
+   */
+  amendPayload?(db: Db, companyId: string, payload: unknown): Promise<unknown>;
   /** Checks before a number is reserved (a company setting the kind needs); throws DomainError. */
   beforeIssue?(fiscal: CompanyFiscal, payload: unknown): void;
   /** In the transaction that wrote the row (insert or change): what goes with it (the sale's PIX charges). */

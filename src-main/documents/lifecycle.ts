@@ -144,6 +144,7 @@ export async function insertNumbered<T>(
   after: (trx: Db, row: DocumentRow) => Promise<T>,
 ): Promise<T> {
   const emission = emissionOverride ?? (await emissionFor(deps, kind, companyId));
+  payload = (await kind.amendPayload?.(deps.db, companyId, payload)) ?? payload;
   const fiscal = await fiscalFor(deps, kind, companyId, payload);
   const serie =
     kind.serieOf(payload) ?? (await defaultSerie(deps.db, companyId, kind.modelo, fiscal.company.ambiente));
@@ -334,9 +335,11 @@ async function findOf(db: Db, id: string, kind?: DocumentKind): Promise<Document
 export async function updateDraft(
   deps: LifecycleDeps,
   id: string,
-  payload: unknown,
+  body: unknown,
   expected?: DocumentKind,
 ): Promise<DocumentRow> {
+  const found = await findOf(deps.db, id, expected);
+  const payload = (await kindOfModelo(found.modelo).amendPayload?.(deps.db, found.company_id, body)) ?? body;
   return inTransaction(deps.db, async (trx) => {
     const doc = await findOf(trx, id, expected);
     assertAllowed(doc.status, 'update');

@@ -1,6 +1,7 @@
 // Devolução over the real service and its sandbox authority: a sale by boleto with instalments, carrier and
 // volumes is authorized; its partial return carries impostoDevol, leaves the sale's invoice and carrier out,
 // and is authorized too.
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.ts';
 import { SP_CONTRIBUTOR } from './fiscal-helpers.ts';
@@ -118,5 +119,51 @@ describe('devolução draft changed by PUT', () => {
     expect((await req('POST', `/v1/nfe/${devId}/send?sync=true`)).body).toMatchObject({
       status: 'autorizada',
     });
+  });
+});
+
+describe('devolução in a batch', () => {
+  it("gets the sale's values prorated like a devolução sent alone (the NF-e kind amends every path)", async () => {
+    const body = sale();
+    const draft = await req('POST', `/v1/nfe?companyId=${h.companyId}`, {
+      json: { ...body, pagamentos: [{ forma: 'pix', valor: '30.00' }], cobranca: undefined },
+    });
+    const id = (draft.body as { id: string }).id;
+    expect((await req('POST', `/v1/nfe/${id}/send?sync=true`)).body).toMatchObject({ status: 'autorizada' });
+    const chave = ((await req('GET', `/v1/nfe/${id}`)).body as { chave_acesso: string }).chave_acesso;
+
+    const devolucao = {
+      naturezaOperacao: 'Devolucao de venda',
+      tipoOperacao: 0,
+      finalidade: 4,
+      nfeReferenciada: [chave],
+      customer: body.customer,
+      itens: [
+        {
+          ...body.itens[0],
+          quantidade: '2',
+          valor_unitario: undefined,
+          valorUnitario: '10.00',
+          cfop: '1202',
+        },
+      ],
+    };
+    const batch = await req('POST', `/v1/nfe/batch?companyId=${h.companyId}`, {
+      json: { notas: [devolucao] },
+      headers: { 'Idempotency-Key': `batch-devolucao-${id}` },
+    });
+    expect(batch.status).toBe(202);
+    const batchId = (batch.body as { batchId: string }).batchId;
+    const { rows } = await sql<{ xml: string; payload_json: string }>`
+      SELECT documents.xml, documents.payload_json FROM batch_items
+      JOIN documents ON documents.id = batch_items.document_id WHERE batch_items.batch_id = ${batchId}`.execute(
+      h.service.db,
+    );
+    const item = rows[0];
+    if (item === undefined) throw new Error('the batch has no note');
+    expect(item.xml).toContain('<pDevol>66.67</pDevol>');
+    expect(item.xml).toContain('<tpNF>0</tpNF>');
+    // What is stored is the amended request, so a later re-sign builds the same note.
+    expect(item.payload_json).toContain('impostoDevol');
   });
 });

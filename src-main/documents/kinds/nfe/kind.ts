@@ -1,6 +1,7 @@
 // NF-e (model 55) as a document kind: the NF-e 4.00 preparation and protocol, SVC contingency, cancellation
-// within 24 h and the correction letter.
+// within 24 h, the correction letter, and the devolução's proration of the referenced sale.
 import { claimPixCharges } from '../../../pix/sale.ts';
+import { reprorateDevolucao } from '../../devolucao.ts';
 import type { DocumentKind } from '../../kind.ts';
 import { nfCancelRule, nfCorrectionRule } from '../nf/events.ts';
 import { nfPrepare, nfSerieOf } from '../nf/prepare.ts';
@@ -20,6 +21,8 @@ export const nfeKind: DocumentKind = {
   protocol: nfProtocol,
   prepare: nfPrepare(55),
   serieOf: nfSerieOf,
+  // A devolução written by hand gets the referenced sale's values prorated, on every path (API, batch).
+  amendPayload: reprorateDevolucao,
   afterWrite: (trx, row, payload) => claimPixCharges(trx, row.id, payload, row.updated_at),
   contingency: nfeContingency,
   events: [
