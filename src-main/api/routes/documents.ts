@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { issueDepsOf, type ApiDeps } from '../context.ts';
 import { parseOrThrow } from '../validation.ts';
 import { offsetList, offsetQuery, pageList, pageQuery, parseQuery } from '../pagination.ts';
-import { companyOfRequest, documentOfRequest } from './scoping.ts';
+import { companyOfRequest, documentOfRequest, NF_MODELOS } from './scoping.ts';
 import {
   createDraft,
   sellNfce,
@@ -28,7 +28,6 @@ import { autoPrintDocument } from '../../printing/auto-print.ts';
 import { registerForSale } from './register.ts';
 import { withSaleRegister, withSendRegister } from '../../register/sale-context.ts';
 import { documentCompanyOf, idempotency } from '../middleware/idempotency.ts';
-import { reprorateDevolucao } from '../../documents/devolucao.ts';
 import { approveSale, recordSale } from '../middleware/operator-sale.ts';
 import { operatorOf, recordApproved, requireApproval } from '../middleware/operator.ts';
 import { operatorRefsOf } from '../../operators/service.ts';
@@ -115,7 +114,7 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
 
   // /v1/nfe/:id serves both models (cancel and void go through the NF-e paths); /v1/nfce/:id only NFC-e.
   const documentFor = (req: Request, res: Response): Promise<DocumentRow> =>
-    documentOfRequest(db, req, res, modelo === 65 ? 65 : undefined);
+    documentOfRequest(db, req, res, modelo === 65 ? 65 : NF_MODELOS);
 
   /** What `send?sync=true` answers (seed §4.1). */
   const syncAnswer = (sent: DocumentRow) => ({
@@ -194,13 +193,8 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
     const draft = await withSaleRegister(
       { companyId: company.id, sessionId: register?.id ?? null, operatorId: approved?.operatorId ?? null },
       async () =>
-        createDraft(
-          issueDeps(),
-          company.id,
-          modelo,
-          // A devolução written by hand gets the referenced sale's values prorated (documents/devolucao.ts).
-          modelo === 55 ? await reprorateDevolucao(db, company.id, req.body) : req.body,
-        ),
+        // A devolução written by hand gets the referenced sale's values prorated by the NF-e kind.
+        createDraft(issueDeps(), company.id, modelo, req.body),
     );
     await recordSale(deps, approved, draft);
     res.status(201).json(await view(draft, draftMessage(draft)));
@@ -228,9 +222,8 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
     const doc = await documentFor(req, res);
     if (req.body === undefined) parseOrThrow(z.object({}), undefined);
     // A devolução's items sent without `impostos` (the back office's form sends quantities) get the referenced
-    // sale's values prorated again for their new quantity (documents/devolucao.ts).
-    const body = doc.modelo === 55 ? await reprorateDevolucao(db, doc.company_id, req.body) : req.body;
-    const updated = await updateDraft(issueDeps(), doc.id, body);
+    // sale's values prorated again for their new quantity (the NF-e kind's amendPayload).
+    const updated = await updateDraft(issueDeps(), doc.id, req.body);
     res.json(
       await view(
         updated,
@@ -292,7 +285,7 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
     const listModelo =
       modelo === 65 ? 65 : filter.modelo === undefined ? null : (Number(filter.modelo) as 55 | 65);
     let query = db.selectFrom('documents').where('company_id', '=', company.id);
-    if (listModelo !== null) query = query.where('modelo', '=', listModelo);
+    query = query.where('modelo', 'in', listModelo === null ? NF_MODELOS : [listModelo]);
     if (filter.status !== undefined) query = query.where('status', 'in', statusFilter(filter.status));
     if (filter.data_inicio !== undefined) query = query.where('dh_emi', '>=', filter.data_inicio);
     if (filter.data_fim !== undefined) query = query.where('dh_emi', '<', `${filter.data_fim}T99`);
