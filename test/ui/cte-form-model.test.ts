@@ -14,6 +14,7 @@ import {
   nfeKeyProblem,
   partyOfCustomer,
   suggestedCfop,
+  takerField,
   totalMismatch,
   valueAt,
   type CteForm,
@@ -41,8 +42,11 @@ const FORM: CteForm = {
     cpfCnpj: '11.222.333/0001-81',
     ie: '111111110110',
   },
+  expedidor: EMPTY_PARTY,
+  recebedor: EMPTY_PARTY,
   destinatario: { ...EMPTY_PARTY, nome: 'JOAO DA SILVA', cpfCnpj: '529.982.247-25' },
   valorTotal: '1.250,50',
+  valorReceber: '',
   componentes: [
     { key: 1, nome: 'FRETE PESO', valor: '1.000,20' },
     { key: 2, nome: 'PEDAGIO', valor: '250,30' },
@@ -186,5 +190,30 @@ describe('API field errors on the CT-e form', () => {
     expect(valueAt(sent, 'remetente.nome')).toBe('MERCADO EXEMPLO LTDA');
     expect(valueAt(sent, 'componentesValor[1].valor')).toBe(250.3);
     expect(valueAt(sent, 'docsOriginarios[3]')).toBeUndefined();
+  });
+});
+
+describe('the taker of the CT-e form', () => {
+  it('names the expedidor only with toma 1 and the recebedor only with toma 2, as the schema requires', () => {
+    const expedidor = { ...EMPTY_PARTY, nome: 'ARMAZEM CENTRAL LTDA', cpfCnpj: '11222333000181' };
+    const withBoth = { ...FORM, expedidor, recebedor: expedidor };
+    expect(takerField('1')).toBe('expedidor');
+    expect(takerField('2')).toBe('recebedor');
+    const one = ctePayloadOf({ ...withBoth, toma: '1' });
+    expect([one.expedidor?.nome, one.recebedor]).toEqual(['ARMAZEM CENTRAL LTDA', undefined]);
+    expect(ctePayloadSchema.safeParse(one).success).toBe(true);
+    const zero = ctePayloadOf({ ...withBoth, toma: '0' });
+    expect([zero.expedidor, zero.recebedor]).toEqual([undefined, undefined]);
+    // toma 2 without the recebedor typed: the API names the missing party.
+    const missing = ctePayloadOf({ ...FORM, toma: '2' });
+    expect(ctePayloadSchema.safeParse(missing).error?.issues.map((i) => i.path.join('.'))).toEqual([
+      'recebedor.nome',
+      'recebedor.cpfCnpj',
+    ]);
+  });
+
+  it('sends valorReceber only when typed, in exact cents', () => {
+    expect(ctePayloadOf(FORM).valorReceber).toBeUndefined();
+    expect(ctePayloadOf({ ...FORM, valorReceber: '1.000,10' }).valorReceber).toBe(1000.1);
   });
 });

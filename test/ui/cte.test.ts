@@ -214,22 +214,42 @@ describe('CT-e in the back office', () => {
     },
   );
 
-  it('deletes a draft from its page', { timeout: 90_000 }, async () => {
-    const page = await openUi(ui.browser, ui.product, '/cte/novo');
-    await page.getByTestId('cte-form').waitFor();
-    await fillForm(page, nfeKey(200));
-    await page.getByRole('button', { name: 'Usar a soma' }).click();
-    await page.getByRole('button', { name: 'Salvar rascunho' }).click();
-    const detail = page.getByTestId('cte-detail');
-    await detail.waitFor();
-    expect(await detail.getAttribute('data-status')).toBe('rascunho');
-    const id = (await page.evaluate<string>('location.hash')).replace('#/cte/', '');
-    await page.getByRole('button', { name: 'Excluir' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Excluir' }).click();
-    await page.getByTestId('cte-list').waitFor();
-    expect((await ui.product.api('GET', `/cte/${id}`)).status).toBe(404);
-    await page.close();
-  });
+  it(
+    'fits a 1024 px screen, asks for the recebedor when it takes the service, deletes a draft',
+    { timeout: 90_000 },
+    async () => {
+      const page = await ui.newPage('/cte/novo');
+      await page.getByTestId('cte-form').waitFor();
+      await fillForm(page, nfeKey(200));
+      await page.getByLabel('Tomador', { exact: true }).selectOption('2');
+      await page.getByTestId('cte-recebedor').waitFor();
+      expect(await page.getByTestId('cte-expedidor').count()).toBe(0);
+      const sideways = () =>
+        page.evaluate(() =>
+          ['.content', '.content > .page'].map((sel) => {
+            const box = document.querySelector(sel);
+            return box === null ? -1 : box.scrollWidth - box.clientWidth;
+          }),
+        );
+      expect(await sideways()).toEqual([0, 0]);
+      await page.getByTestId('cte-recebedor').scrollIntoViewIfNeeded();
+      await saveScreenshot(page, 'cte-form-1024.png');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - innerWidth)).toBe(0);
+      await page.getByLabel('Tomador', { exact: true }).selectOption('0');
+      expect(await page.getByTestId('cte-recebedor').count()).toBe(0);
+      await page.getByRole('button', { name: 'Usar a soma' }).click();
+      await page.getByRole('button', { name: 'Salvar rascunho' }).click();
+      const detail = page.getByTestId('cte-detail');
+      await detail.waitFor();
+      expect(await detail.getAttribute('data-status')).toBe('rascunho');
+      const id = (await page.evaluate<string>('location.hash')).replace('#/cte/', '');
+      await page.getByRole('button', { name: 'Excluir' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Excluir' }).click();
+      await page.getByTestId('cte-list').waitFor();
+      expect((await ui.product.api('GET', `/cte/${id}`)).status).toBe(404);
+      await page.close();
+    },
+  );
 
   it('voids a range of CT-e numbers and says what was done and until when', { timeout: 60_000 }, async () => {
     const page = await openUi(ui.browser, ui.product, '/cte');

@@ -25,6 +25,7 @@ import {
   type ComponentRow,
   type CteForm as FormState,
   type PartyForm,
+  type PartyKey,
   type Toma,
 } from './cte-form-model.ts';
 
@@ -40,8 +41,11 @@ const newForm = (): FormState => ({
   xMunFim: '',
   toma: '0',
   remetente: EMPTY_PARTY,
+  expedidor: EMPTY_PARTY,
+  recebedor: EMPTY_PARTY,
   destinatario: EMPTY_PARTY,
   valorTotal: '',
+  valorReceber: '',
   componentes: [{ key: ++rowKey, nome: 'FRETE PESO', valor: '' }],
   chaves: '',
   placa: '',
@@ -54,6 +58,13 @@ const PARTY_KEYS = ['nome', 'cpfCnpj', 'ie', 'xLgr', 'nro', 'xBairro', 'cMun', '
 const ADDRESS_KEYS = new Set(['xLgr', 'nro', 'xBairro', 'cMun', 'xMun', 'uf', 'cep']);
 const partyPath = (party: string, k: string) =>
   ADDRESS_KEYS.has(k) ? `${party}.endereco.${k}` : `${party}.${k}`;
+const PARTIES: readonly PartyKey[] = ['remetente', 'expedidor', 'recebedor', 'destinatario'];
+const PARTY_TITLE: Readonly<Record<PartyKey, string>> = {
+  remetente: 'Remetente',
+  expedidor: 'Expedidor',
+  recebedor: 'Recebedor',
+  destinatario: 'Destinatário',
+};
 const SHOWN_FIELDS = new Set([
   'customerId',
   'modal',
@@ -65,15 +76,17 @@ const SHOWN_FIELDS = new Set([
   'xMunFim',
   'toma',
   'valorTotal',
+  'valorReceber',
+  'expedidor',
+  'recebedor',
   'componentesValor',
   'docsOriginarios',
   'veiculo',
   'veiculo.placa',
   'veiculo.uf',
   'observacoes',
-  'remetente.endereco',
-  'destinatario.endereco',
-  ...['remetente', 'destinatario'].flatMap((p) => PARTY_KEYS.map((k) => partyPath(p, k))),
+  ...PARTIES.map((p) => `${p}.endereco`),
+  ...PARTIES.flatMap((p) => PARTY_KEYS.map((k) => partyPath(p, k))),
 ]);
 const isShown = (field: string) =>
   SHOWN_FIELDS.has(field) ||
@@ -113,7 +126,7 @@ export function CteForm() {
       const next = { ...f, ...changes };
       return next.cfopTyped ? next : { ...next, cfop: suggestedCfop(next.ufIni, next.ufFim) };
     });
-  const setParty = (which: 'remetente' | 'destinatario', changes: Partial<PartyForm>) =>
+  const setParty = (which: PartyKey, changes: Partial<PartyForm>) =>
     setForm((f) => ({ ...f, [which]: { ...f[which], ...changes } }));
   const setComponent = (key: number, changes: Partial<ComponentRow>) =>
     setForm((f) => ({
@@ -155,7 +168,8 @@ export function CteForm() {
   };
 
   const f = currentFieldErrors(action.fields, sent, ctePayloadOf(form));
-  const partyFields = (which: 'remetente' | 'destinatario', title: string) => {
+  const partyFields = (which: PartyKey) => {
+    const title = PARTY_TITLE[which];
     const p = form[which];
     const err = (k: string) => f[partyPath(which, k)];
     const input = (
@@ -176,7 +190,7 @@ export function CteForm() {
       <section className="card" data-testid={`cte-${which}`}>
         <h2>
           {title}
-          {form.toma === (which === 'remetente' ? '0' : '3') ? <span className="tag">tomador</span> : null}
+          {takerField(form.toma) === which ? <span className="tag">tomador</span> : null}
         </h2>
         {f[`${which}.endereco`] !== undefined ? (
           <p className="field-error">{f[`${which}.endereco`]}</p>
@@ -221,6 +235,8 @@ export function CteForm() {
                 aria-label="Tomador"
               >
                 <option value="0">0 – Remetente</option>
+                <option value="1">1 – Expedidor</option>
+                <option value="2">2 – Recebedor</option>
                 <option value="3">3 – Destinatário</option>
               </select>
             </Field>
@@ -326,9 +342,13 @@ export function CteForm() {
         </section>
 
         <div className="two-col">
-          {partyFields('remetente', 'Remetente')}
-          {partyFields('destinatario', 'Destinatário')}
+          {partyFields('remetente')}
+          {partyFields('destinatario')}
         </div>
+        {/* Named by the CT-e when it takes the service (toma 1 and 2). */}
+        {form.toma === '1' || form.toma === '2' ? (
+          <div className="two-col">{partyFields(form.toma === '1' ? 'expedidor' : 'recebedor')}</div>
+        ) : null}
 
         <section className="card">
           <h2>Valores da prestação</h2>
@@ -435,6 +455,15 @@ export function CteForm() {
                 Usar a soma
               </button>
             </div>
+            <Field label="Valor a receber (R$)" error={f['valorReceber']} hint="vazio: o total">
+              <input
+                className="num"
+                value={form.valorReceber}
+                onChange={(e) => set('valorReceber', e.target.value)}
+                aria-label="Valor a receber"
+                inputMode="decimal"
+              />
+            </Field>
           </div>
         </section>
 

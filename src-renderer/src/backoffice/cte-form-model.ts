@@ -24,7 +24,10 @@ export interface ComponentRow {
   valor: string;
 }
 
-export type Toma = '0' | '3';
+/** ide/toma3/toma: 0 remetente, 1 expedidor, 2 recebedor, 3 destinatário. */
+export type Toma = '0' | '1' | '2' | '3';
+
+export type PartyKey = 'remetente' | 'expedidor' | 'recebedor' | 'destinatario';
 
 export interface CteForm {
   customerId: string | null;
@@ -38,8 +41,14 @@ export interface CteForm {
   xMunFim: string;
   toma: Toma;
   remetente: PartyForm;
+  /** Sent only with toma 1 (the expedidor takes the service, so the CT-e must name it). */
+  expedidor: PartyForm;
+  /** Sent only with toma 2. */
+  recebedor: PartyForm;
   destinatario: PartyForm;
   valorTotal: string;
+  /** vPrest/vRec when it differs from the total; empty: the total. */
+  valorReceber: string;
   componentes: ComponentRow[];
   /** One NF-e access key per line. */
   chaves: string;
@@ -192,7 +201,10 @@ export function ctePayloadOf(form: CteForm): CteCreateBody {
     toma: form.toma,
     remetente: partyPayload(form.remetente),
     destinatario: partyPayload(form.destinatario),
+    ...(form.toma === '1' ? { expedidor: partyPayload(form.expedidor) } : {}),
+    ...(form.toma === '2' ? { recebedor: partyPayload(form.recebedor) } : {}),
     valorTotal: wireAmount(form.valorTotal),
+    ...(form.valorReceber.trim() === '' ? {} : { valorReceber: wireAmount(form.valorReceber) }),
     componentesValor: form.componentes.map((c) => ({ nome: c.nome.trim(), valor: wireAmount(c.valor) })),
     docsOriginarios: carriedKeys(form.chaves).map((k) => k.key),
     ...(placa === undefined ? {} : { veiculo: { placa, uf: form.placaUf } }),
@@ -200,9 +212,16 @@ export function ctePayloadOf(form: CteForm): CteCreateBody {
   };
 }
 
-/** The party the customer fills: remetente when it takes the service (toma 0), destinatario for toma 3. */
-export function takerField(toma: Toma): 'remetente' | 'destinatario' {
-  return toma === '0' ? 'remetente' : 'destinatario';
+const TAKER: Readonly<Record<Toma, PartyKey>> = {
+  '0': 'remetente',
+  '1': 'expedidor',
+  '2': 'recebedor',
+  '3': 'destinatario',
+};
+
+/** The party that takes the service, the one the chosen customer fills. */
+export function takerField(toma: Toma): PartyKey {
+  return TAKER[toma];
 }
 
 /** A registered customer as a party of the form (name, CPF/CNPJ, IE and address). */
