@@ -216,7 +216,7 @@ export interface OutboxTable {
 export interface ContingencyModesTable {
   company_id: string;
   modelo: number;
-  mode: 'normal' | 'SVC-AN' | 'SVC-RS' | 'offline';
+  mode: 'normal' | 'SVC-AN' | 'SVC-RS' | 'SVC-SP' | 'offline';
   since: IsoTimestamp;
   reason: string;
 }

@@ -20,6 +20,8 @@ const MODE_WEIGHT: Readonly<Record<AuthorityMode, number>> = {
   normal: 0,
   'SVC-AN': 1,
   'SVC-RS': 1,
+  // CT-e's other virtual authority (SVC-SP, tpEmis 8).
+  'SVC-SP': 1,
   offline: 2,
 };
 

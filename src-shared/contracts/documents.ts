@@ -150,7 +150,7 @@ export type ManifestationResult = z.infer<typeof manifestationResultSchema>;
 export const companyStatusSchema = z.object({
   ambiente: ambienteSchema,
   autoridade: z.object({
-    modo: z.enum(['normal', 'SVC-AN', 'SVC-RS', 'offline']),
+    modo: z.enum(['normal', 'SVC-AN', 'SVC-RS', 'SVC-SP', 'offline']),
     /** false while new NFC-e are issued offline (tpEmis 9) because the authority did not answer. */
     online: z.boolean(),
     /** When the contingency in force began; null in normal mode. */

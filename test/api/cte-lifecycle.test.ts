@@ -322,3 +322,45 @@ describe('GET /v1/cte/:id/debug', () => {
     expect(debug.snapshot.events).toHaveLength(1);
   });
 });
+
+describe('SVC contingency', () => {
+  it('after two certain failures at the UF the CT-e is re-signed for its SVC under the same number and authorized there', async () => {
+    const created = await draft();
+    const faults = h.service.sandbox!.faults;
+    faults.pause(108, { services: ['CTeRecepcaoSincV4'], times: 2 });
+    try {
+      expect((await h.request('POST', `/v1/cte/${created.id}/send`, { key: h.companyKey })).status).toBe(202);
+      let cte = await read(created.id);
+      for (let i = 0; i < 60 && cte.status === 'processando'; i++) {
+        await h.service.worker.tick();
+        h.clock.advance(30_000);
+        cte = await read(created.id);
+      }
+      expect(cte.status, JSON.stringify(cte)).toBe('autorizada');
+      expect(cte.numero).toBe(created.numero);
+      expect([7, 8]).toContain(cte.tipo_emissao);
+      // tpEmis is part of the key: a new key for the same number.
+      expect(cte.chave_acesso.slice(34, 35)).toBe(String(cte.tipo_emissao));
+      expect(cte.chave_acesso).not.toBe(created.chave_acesso);
+      const xml = await h.request('GET', `/v1/cte/${cte.id}/xml`, { key: h.companyKey });
+      expect(xml.text).toMatch(/<dhCont>[^<]+<\/dhCont><xJust>SEFAZ SP indisponivel[^<]*<\/xJust>/);
+      // The UF's status service answers 107 again: the queue's probe brings the company back to normal.
+      let modo = '';
+      for (let i = 0; i < 20 && modo !== 'normal'; i++) {
+        h.clock.advance(60_000);
+        await h.service.worker.tick();
+        const status = await h.request('GET', `/v1/companies/${h.companyId}/status`, { key: h.companyKey });
+        modo = (status.body as { autoridade: { modo: string } }).autoridade.modo;
+      }
+      expect(modo).toBe('normal');
+      expect((await draft()).tipo_emissao).toBe(1);
+    } finally {
+      faults.pause(null);
+      await h.service.db
+        .deleteFrom('contingency_modes')
+        .where('company_id', '=', h.companyId)
+        .where('modelo', '=', 57)
+        .execute();
+    }
+  });
+});

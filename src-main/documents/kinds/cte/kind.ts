@@ -4,6 +4,7 @@ import type { DocumentKind } from '../../kind.ts';
 import { prepareCteDocument } from './prepare.ts';
 import { cteProtocol } from './protocol.ts';
 import { cteEventRules } from './events.ts';
+import { cteContingency } from './contingency.ts';
 
 export const cteKind: DocumentKind = {
   id: 'cte',
@@ -20,4 +21,6 @@ export const cteKind: DocumentKind = {
   // §2.7: "Numbering and series are reserved automatically from company settings": the payload names none.
   serieOf: () => null,
   events: cteEventRules,
+  // SVC-RS / SVC-SP after repeated certain failures at the UF, back when its status service answers 107.
+  contingency: cteContingency,
 };
