@@ -192,6 +192,23 @@ describe('GET /v1/cte (§4.6 list)', () => {
     expect((await h.request('GET', `/v1/cte/${id}`, { key: h.companyKey })).status).toBe(404);
     expect((await h.request('DELETE', `/v1/cte/${id}`, { key: h.companyKey })).status).toBe(404);
   });
+
+  it('the NF-e routes neither list nor serve a CT-e', async () => {
+    const customerId = await customer();
+    const cte = (await h.request('POST', '/v1/cte', { key: h.companyKey, json: ctePayload(customerId) }))
+      .body as Cte;
+    for (const path of ['', '/xml', '/danfe', '/events', '/correction-letters']) {
+      const res = await h.request('GET', `/v1/nfe/${cte.id}${path}`, { key: h.companyKey });
+      expect(res.status, `/v1/nfe/:id${path}`).toBe(404);
+    }
+    const send = await h.request('POST', `/v1/nfe/${cte.id}/send`, { key: h.companyKey });
+    expect(send.status).toBe(404);
+    const list = (await h.request('GET', '/v1/nfe?pageSize=100', { key: h.companyKey })).body as {
+      items: { id: string; modelo: number }[];
+    };
+    expect(list.items.map((d) => d.modelo).filter((m) => m !== 55 && m !== 65)).toEqual([]);
+    expect((await h.request('GET', `/v1/cte/${cte.id}`, { key: h.companyKey })).status).toBe(200);
+  });
 });
 
 describe('DELETE /v1/cte/:id', () => {
