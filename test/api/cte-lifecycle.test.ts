@@ -306,9 +306,9 @@ describe('GET /v1/cte/:id/debug', () => {
     const debug = cteDebugSchema.parse(res.body);
     expect(debug.cte.request_payload).toEqual(payload);
     expect(debug.cte.status).toBe('autorizada');
-    expect(debug.logs.map((l) => [l.operation, l.tpEvento, l.state, l.cStat])).toEqual([
-      ['autorizacao', null, 'done', '100'],
-      ['evento', '110110', 'done', '135'],
+    expect(debug.logs.map((l) => [l.operation, l.tpEvento, l.state, l.cStat, l.xMotivo])).toEqual([
+      ['autorizacao', null, 'done', '100', 'Autorizado o uso do CT-e'],
+      ['evento', '110110', 'done', '135', 'Evento registrado e vinculado a CT-e'],
     ]);
     expect(debug.cce).toEqual([
       expect.objectContaining({ tpEvento: '110110', sequencia: 1, status: 'registrada' }),
@@ -362,5 +362,55 @@ describe('SVC contingency', () => {
         .where('modelo', '=', 57)
         .execute();
     }
+  });
+});
+
+describe('Idempotency-Key', () => {
+  it('a retried create answers the first CT-e (one number taken); a retried send queues once', async () => {
+    const customerId = await createCteCustomer(h, h.companyId);
+    const key = `cte-create-${Date.now()}`;
+    const body = ctePayload(customerId);
+    const first = await h.request('POST', '/v1/cte', {
+      key: h.companyKey,
+      json: body,
+      headers: { 'Idempotency-Key': key },
+    });
+    const retry = await h.request('POST', '/v1/cte', {
+      key: h.companyKey,
+      json: body,
+      headers: { 'Idempotency-Key': key },
+    });
+    expect(first.status).toBe(201);
+    expect(retry.status).toBe(201);
+    expect((retry.body as Cte).id).toBe((first.body as Cte).id);
+    const next = await draft();
+    expect(next.numero).toBe((first.body as Cte).numero + 1);
+    const other = await h.request('POST', '/v1/cte', {
+      key: h.companyKey,
+      json: { ...body, natOp: 'Outra natureza' },
+      headers: { 'Idempotency-Key': key },
+    });
+    expect(other.status).toBe(409);
+
+    const id = (first.body as Cte).id;
+    const sendKey = `cte-send-${Date.now()}`;
+    const sends = [];
+    for (let i = 0; i < 2; i++) {
+      sends.push(
+        await h.request('POST', `/v1/cte/${id}/send`, {
+          key: h.companyKey,
+          headers: { 'Idempotency-Key': sendKey },
+        }),
+      );
+    }
+    expect(sends.map((s) => s.status)).toEqual([202, 202]);
+    expect(sends[1]?.body).toEqual(sends[0]?.body);
+    const queued = await h.service.db
+      .selectFrom('outbox')
+      .select('id')
+      .where('document_id', '=', id)
+      .where('kind', '=', 'autorizacao')
+      .execute();
+    expect(queued).toHaveLength(1);
   });
 });

@@ -6,6 +6,7 @@ import { documentsRepository, type DocumentRow } from '../../repository.ts';
 import { refreshEvents } from '../../events-service.ts';
 import type { CteDebug, CteView } from '../../../../src-shared/contracts/cte-view.ts';
 import { cteEventView, cteView, type CteEventRow, type CteViewOptions } from './view.ts';
+import { cteProtocol } from './protocol.ts';
 
 export const CTE_MODELO = 57;
 
@@ -135,7 +136,15 @@ export async function cteDebug(db: Db, doc: DocumentRow): Promise<CteDebug> {
       state: r.state,
       attempts: r.attempts,
       cStat: r.last_c_stat,
-      xMotivo: r.last_error,
+      // The queue keeps the text of failures only: an answer that settled the CT-e has its text on the
+      // document, an event answer in the CT-e code table.
+      xMotivo:
+        r.last_error ??
+        (r.kind === 'autorizacao' && r.last_c_stat !== null && r.last_c_stat === (fresh ?? doc).c_stat
+          ? (fresh ?? doc).x_motivo
+          : r.last_c_stat === null
+            ? null
+            : (cteProtocol.answerText?.(r.last_c_stat) ?? null)),
     })),
     cce: eventRows.filter((e) => e.tp_evento === '110110').map(cteEventView),
     xml: {
