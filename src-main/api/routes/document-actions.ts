@@ -32,7 +32,7 @@ import {
   type VoidFieldNames,
   type VoidRequest,
 } from '../../documents/inutilizar.ts';
-import { createDevolucao, devolucaoRequestSchema } from '../../documents/devolucao.ts';
+import { createDevolucao, devolucaoRequestSchema } from '../../documents/kinds/nfe/devolucao.ts';
 import {
   abandonedNumbers,
   mergeRanges,

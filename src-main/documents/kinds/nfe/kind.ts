@@ -1,7 +1,7 @@
 // NF-e (model 55) as a document kind: the NF-e 4.00 preparation and protocol, SVC contingency, cancellation
 // within 24 h, the correction letter, and the devolução's proration of the referenced sale.
 import { claimPixCharges } from '../../../pix/sale.ts';
-import { reprorateDevolucao } from '../../devolucao.ts';
+import { reprorateDevolucao } from './devolucao.ts';
 import type { DocumentKind } from '../../kind.ts';
 import { nfCancelRule, nfCorrectionRule } from '../nf/events.ts';
 import { nfPrepare, nfSerieOf } from '../nf/prepare.ts';

@@ -6,17 +6,24 @@
 import { readFileSync } from 'node:fs';
 import { XMLParser } from 'fast-xml-parser';
 import type { z } from 'zod';
-import { DomainError, validationError } from '../errors.ts';
-import type { Db } from '../db/client.ts';
-import { resourcePath } from '../paths.ts';
-import { toSpellingA } from '../fiscal/nfe/normalize.ts';
-import { devolucaoRequestSchema } from '../../src-shared/contracts/requests.ts';
-import { cents, formatCents, parseScaled, roundDiv, SCALE, formatScaled } from '../../src-shared/money.ts';
-import type { ErrorDetail } from '../../src-shared/contracts/errors.ts';
-import { createDraft, type LifecycleDeps } from './lifecycle.ts';
-import { kindOfModelo } from './registry.ts';
-import { documentsRepository, type DocumentRow } from './repository.ts';
-import { assertAllowed } from './state-machine.ts';
+import { DomainError, validationError } from '../../../errors.ts';
+import type { Db } from '../../../db/client.ts';
+import { resourcePath } from '../../../paths.ts';
+import { toSpellingA } from '../../../fiscal/nfe/normalize.ts';
+import { devolucaoRequestSchema } from '../../../../src-shared/contracts/requests.ts';
+import {
+  cents,
+  formatCents,
+  parseScaled,
+  roundDiv,
+  SCALE,
+  formatScaled,
+} from '../../../../src-shared/money.ts';
+import type { ErrorDetail } from '../../../../src-shared/contracts/errors.ts';
+import { createDraft, type LifecycleDeps } from '../../lifecycle.ts';
+import { kindOfModelo } from '../../registry.ts';
+import { documentsRepository, type DocumentRow } from '../../repository.ts';
+import { assertAllowed } from '../../state-machine.ts';
 
 const CFOP_FILE = resourcePath('tables', 'cfop-devolucao.json');
 

@@ -2,9 +2,9 @@
 // profile's rates), with the returned share and IPI in impostoDevol (group UA) and vIPIDevol in the totals.
 import { describe, expect, it } from 'vitest';
 import { devolucaoPayload } from './devolucao.ts';
-import type { DocumentRow } from './repository.ts';
-import { prepareNfe, type PreparedNfe } from '../fiscal/nfe/prepare.ts';
-import { emitter, prepareContext } from '../../test/fixtures/fiscal.ts';
+import type { DocumentRow } from '../../repository.ts';
+import { prepareNfe, type PreparedNfe } from '../../../fiscal/nfe/prepare.ts';
+import { emitter, prepareContext } from '../../../../test/fixtures/fiscal.ts';
 
 const taxes = {
   ICMS: { orig: 0, CST: '00', modBC: 3, pICMS: '12.00' },
