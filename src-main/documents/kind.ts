@@ -174,6 +174,8 @@ export interface DocumentKind {
   label: string;
   /** Webhook event per state reached: { autorizada: 'cte.autorizada', erro: 'cte.rejeitada', ... }. */
   webhookEvents: Partial<Record<DocumentStatus, string>>;
+  /** Webhook event for each correction letter the authority registers (`nfe.cce`); absent: none is sent. */
+  correctionWebhookEvent?: string;
   protocol: KindProtocol;
   /** Builds, signs and validates the document for a reserved number; throws DomainError on faults. */
   prepare(input: PrepareInput): Promise<PrepareOutcome>;

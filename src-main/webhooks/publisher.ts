@@ -5,7 +5,8 @@ import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import type { DocumentRow } from '../documents/repository.ts';
-import { listEvents, TP_CCE } from '../documents/events-service.ts';
+import { listEvents } from '../documents/events-service.ts';
+import { eventRuleOf } from '../documents/kind.ts';
 import { findKindOfModelo } from '../documents/registry.ts';
 import {
   eventMatches,
@@ -208,8 +209,9 @@ export async function publishDocumentEvent(
 }
 
 /**
- * `nfe.cce` for each correction letter the authority registered (once per letter). The queue reports only
- * that the note's messages moved, so the registered letters are read back from the note's events.
+ * The kind's correction event (`nfe.cce`) for each correction letter the authority registered (once per
+ * letter). The queue reports only that the note's messages moved, so the registered letters are read back
+ * from the note's events.
  */
 export async function publishCorrectionLetters(
   db: Db,
@@ -217,8 +219,11 @@ export async function publishCorrectionLetters(
   doc: DocumentRow,
   logger?: Logger,
 ): Promise<Published[]> {
-  if (doc.modelo !== 55) return [];
-  const letters = await listEvents(db, doc.id, TP_CCE);
+  const kind = findKindOfModelo(doc.modelo);
+  const rule = kind === undefined ? undefined : eventRuleOf(kind, { action: 'correct' });
+  const event = kind?.correctionWebhookEvent;
+  if (rule === undefined || event === undefined || !isPublishable(event)) return [];
+  const letters = await listEvents(db, doc.id, rule.tpEvento);
   const published: Published[] = [];
   for (const letter of letters) {
     if (letter.status !== 'registrada') continue;
@@ -229,7 +234,7 @@ export async function publishCorrectionLetters(
         clock,
         {
           companyId: doc.company_id,
-          event: 'nfe.cce',
+          event,
           dedupeKey: `${letter.id}:registrada`,
           data: {
             documentId: doc.id,

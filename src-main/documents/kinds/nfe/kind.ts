@@ -18,6 +18,7 @@ export const nfeKind: DocumentKind = {
     cancelada: 'nfe.cancelada',
     denegada: 'nfe.denegada',
   },
+  correctionWebhookEvent: 'nfe.cce',
   protocol: nfProtocol,
   prepare: nfPrepare(55),
   serieOf: nfSerieOf,
