@@ -83,10 +83,8 @@ const seams = [
     files: ['src-main/documents/*.ts', 'src-main/outbox/**/*.ts', 'src-main/webhooks/**/*.ts'],
     ignores: [
       ...TESTS,
-      // issue.ts is the NF family's facade for its existing callers (it names the NF kinds); context.ts still
-      // types the company's emitter with the NF-e model's EmitModel and looks up NF-e payload references.
+      // issue.ts is the NF family's facade for its existing callers (it names the NF kinds).
       'src-main/documents/issue.ts',
-      'src-main/documents/context.ts',
     ],
     rules: { [SEAM_RULE]: seamRule(noApi, noKinds, noKindFiscal) },
   },

@@ -5,10 +5,10 @@ import type { Db } from '../db/client.ts';
 import type { Ambiente } from '../db/schema.ts';
 import type { SecretBox } from '../security/secret-box.ts';
 import { readPkcs12, type A1Certificate } from '../fiscal/certificate.ts';
-import type { EmitModel, NfeModel } from '../fiscal/nfe/model.ts';
+import type { EmitModel, RespTecModel } from '../fiscal/emitter.ts';
 import { respTecForNotes } from '../companies/resp-tec.ts';
 import { normalizeFreeText } from '../fiscal/xml.ts';
-import type { NormalizeContext } from '../fiscal/nfe/normalize.ts';
+import type { PayloadLookup } from '../fiscal/lookup.ts';
 import { companiesRepository, type CompanyRow } from '../companies/repository.ts';
 import { customersRepository } from '../customers/repository.ts';
 import { catalogRepository } from '../catalog/repository.ts';
@@ -27,7 +27,7 @@ export interface CompanyFiscal {
   qrVersion: 2 | 3;
   tpAmb: 1 | 2;
   /** The technical responsible (infRespTec) the company configured, with its CSRT opened. */
-  infRespTec: NfeModel['infRespTec'];
+  infRespTec: RespTecModel | null;
 }
 
 // Reading a PKCS#12 costs ~40 ms: keep the parsed certificate per company until its row changes.
@@ -122,11 +122,7 @@ function idsIn(payload: unknown, keys: readonly string[]): Set<string> {
 }
 
 /** Loads the rows a payload names, restricted to the company, for the synchronous lookups of normalizeNfe. */
-export async function lookupsFor(
-  db: Db,
-  companyId: string,
-  payload: unknown,
-): Promise<NormalizeContext['lookup']> {
+export async function lookupsFor(db: Db, companyId: string, payload: unknown): Promise<PayloadLookup> {
   const customers = new Map<string, CustomerView>();
   const products = new Map<string, ProductView>();
   const profiles = new Map<string, FiscalProfileView>();

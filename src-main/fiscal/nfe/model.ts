@@ -3,29 +3,10 @@
 import type { FiscalTaxes } from '../../../src-shared/contracts/catalog.ts';
 import type { UfSigla } from '../../../src-shared/uf.ts';
 import type { DetailedTaxes } from '../taxes/types.ts';
+import type { EmitModel, RespTecModel } from '../emitter.ts';
 
 export type Modelo = 55 | 65;
 export type TpAmb = 1 | 2;
-
-export interface EmitModel {
-  CNPJ: string;
-  xNome: string;
-  xFant: string | null;
-  IE: string;
-  IM: string | null;
-  CRT: 1 | 2 | 3 | 4;
-  enderEmit: {
-    xLgr: string;
-    nro: string;
-    xCpl: string | null;
-    xBairro: string;
-    cMun: string;
-    xMun: string;
-    UF: UfSigla;
-    CEP: string;
-    fone: string | null;
-  };
-}
 
 export interface DestModel {
   CNPJ?: string;
@@ -84,8 +65,9 @@ export interface ItemModel {
   impostoDevol?: { pDevol: string; vIPIDevol: string } | null;
 }
 
-// Detailed mode's tax values are the tax computation's input type; the NF-e model carries them as they are.
-export type { DetailedTaxes };
+// Detailed mode's tax values are the tax computation's input type, and the emitter and its technical
+// responsible are every kind's (fiscal/emitter.ts); the NF-e model carries them as they are.
+export type { DetailedTaxes, EmitModel, RespTecModel };
 
 export interface DetPagModel {
   /** Meio de pagamento (tPag) code, e.g. '01' dinheiro, '17' PIX. */
@@ -139,13 +121,7 @@ export interface NfeModel {
    * Technical responsible (group ZD, NT 2018.005), written when the company configured one; `csrt` is the
    * token the UF issued, hashed with the access key into hashCSRT (never written itself).
    */
-  infRespTec: {
-    CNPJ: string;
-    xContato: string;
-    email: string;
-    fone: string;
-    csrt: { idCSRT: string; CSRT: string } | null;
-  } | null;
+  infRespTec: RespTecModel | null;
   /** Group X beyond modFrete (NF-e only): carrier, vehicle and volumes. */
   transp?: TranspModel | null;
   /** Group Y (NF-e only): the invoice and its instalments. */

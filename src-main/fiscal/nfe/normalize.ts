@@ -3,7 +3,8 @@
 import type { z } from 'zod';
 import { formatFieldPath, type ErrorDetail } from '../../../src-shared/contracts/errors.ts';
 import type { CustomerView } from '../../../src-shared/contracts/customers.ts';
-import type { FiscalProfileView, FiscalTaxes, ProductView } from '../../../src-shared/contracts/catalog.ts';
+import type { PayloadLookup } from '../lookup.ts';
+import type { FiscalTaxes } from '../../../src-shared/contracts/catalog.ts';
 import {
   customerPayloadSchema,
   nfePayloadSchema,
@@ -91,13 +92,7 @@ export interface NormalizeContext {
   verProc: string;
   ibsCbsRates: NfeModel['ibsCbsRates'];
   infRespTec: NfeModel['infRespTec'];
-  lookup: {
-    customer(id: string): CustomerView | undefined;
-    product(id: string): ProductView | undefined;
-    profile(id: string): FiscalProfileView | undefined;
-    /** The company's default fiscal profile (simple mode, §2.1), if it has one. */
-    defaultProfile(): FiscalProfileView | undefined;
-  };
+  lookup: PayloadLookup;
   /** The NCM table in use (rule 778); the shipped one when not given. */
   ncmTable?: NcmTable;
   /** The company's IBPT table (Lei 12.741/2012), when it imported one. */
