@@ -414,3 +414,44 @@ describe('Idempotency-Key', () => {
     expect(queued).toHaveLength(1);
   });
 });
+
+describe('rejection', () => {
+  it('a CT-e the authority rejects reads erro with cStat/xMotivo and cte.rejeitada; sent again it is authorized under its number', async () => {
+    const hook = await h.request('POST', `/v1/webhooks?companyId=${h.companyId}`, {
+      json: { url: 'https://tms.example.com.br/balcao/rejeitada', events: ['cte.rejeitada'] },
+    });
+    const created = await draft();
+    h.service.sandbox!.faults.reject(212, { services: ['CTeRecepcaoSincV4'] });
+    await h.request('POST', `/v1/cte/${created.id}/send`, { key: h.companyKey });
+    const rejected = await settle(created.id);
+    expect(rejected).toMatchObject({ status: 'erro', cStat: '212', protocolo: null });
+    expect(rejected.xMotivo).toMatch(/^Rejeição: Data de emissão CT-e posterior/);
+    const events = await deliveries((hook.body as { id: string }).id);
+    expect(events.map((e) => [e.event, e.data['cStat']])).toEqual([['cte.rejeitada', '212']]);
+    const listed = await h.request('GET', '/v1/cte?status=rejeitada&limit=100', { key: h.companyKey });
+    expect((listed.body as { data: Cte[] }).data.map((c) => c.id)).toContain(created.id);
+
+    // A rejected CT-e was received by the authority: it is not deleted, it is sent again (same number).
+    expect((await h.request('DELETE', `/v1/cte/${created.id}`, { key: h.companyKey })).status).toBe(409);
+    expect((await h.request('POST', `/v1/cte/${created.id}/send`, { key: h.companyKey })).status).toBe(202);
+    const authorized = await settle(created.id);
+    expect(authorized).toMatchObject({ status: 'autorizada', numero: created.numero, cStat: '100' });
+  });
+});
+
+describe('cancellation after the trip started', () => {
+  it('is queued (202), refused by the authority (MDF-e on record) and the CT-e stays autorizada with the refusal on its event', async () => {
+    const cte = await authorized();
+    expect(await h.service.sandbox!.registry.markCteTripStarted(cte.chave_acesso, 'mdfe')).toBe(true);
+    const res = await h.request('POST', `/v1/cte/${cte.id}/cancel`, {
+      key: h.companyKey,
+      json: { justificativa: 'Frete contratado em duplicidade pelo tomador' },
+    });
+    expect(res.status).toBe(202);
+    const after = await settle(cte.id, (c) => c.eventos.every((e) => e.status !== 'processando'));
+    expect(after.status).toBe('autorizada');
+    expect(after.eventos).toEqual([
+      expect.objectContaining({ tpEvento: '110111', status: 'rejeitada', cStat: '528' }),
+    ]);
+  });
+});
