@@ -242,11 +242,74 @@ describe('CT-e in the back office', () => {
       const detail = page.getByTestId('cte-detail');
       await detail.waitFor();
       expect(await detail.getAttribute('data-status')).toBe('rascunho');
+      expect(await page.getByRole('link', { name: 'DACTE (PDF)' }).count()).toBe(0);
       const id = (await page.evaluate<string>('location.hash')).replace('#/cte/', '');
       await page.getByRole('button', { name: 'Excluir' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Excluir' }).click();
       await page.getByTestId('cte-list').waitFor();
       expect((await ui.product.api('GET', `/cte/${id}`)).status).toBe(404);
+      await page.close();
+    },
+  );
+
+  it(
+    'shows the authority rejection of a sent CT-e with its cStat, and sends it again',
+    { timeout: 90_000 },
+    async () => {
+      const customerId = ui.catalog.customerId;
+      const created = await ui.product.api<Cte>('POST', `/cte?companyId=${ui.product.companyId}`, {
+        customerId,
+        modal: '01',
+        cfop: '5353',
+        natOp: 'PRESTACAO DE SERVICO DE TRANSPORTE',
+        ufIni: 'SP',
+        xMunIni: 'São Paulo',
+        ufFim: 'SP',
+        xMunFim: 'Campinas',
+        toma: '0',
+        remetente: { nome: 'MERCADO EXEMPLO LTDA', cpfCnpj: '11222333000181' },
+        destinatario: {
+          nome: 'Comercio Campinas Ltda',
+          cpfCnpj: '52998224725',
+          endereco: {
+            xLgr: 'Rua Barao de Jaguara',
+            nro: '10',
+            xBairro: 'Centro',
+            cMun: '3509502',
+            uf: 'SP',
+            cep: '13015000',
+          },
+        },
+        valorTotal: 300,
+        componentesValor: [{ nome: 'FRETE PESO', valor: 300 }],
+        docsOriginarios: [nfeKey(300)],
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      // The next CT-e the authority receives is refused once (signature differs, 297).
+      const fault = await ui.product.api(
+        'POST',
+        '/sandbox/faults',
+        { reject: { cStat: 297, times: 1, services: ['CTeRecepcaoSincV4'] } },
+        ui.product.organizationApiKey,
+      );
+      expect(fault.status, JSON.stringify(fault.body)).toBe(200);
+
+      const page = await openUi(ui.browser, ui.product, `/cte/${created.body.id}`);
+      const detail = page.getByTestId('cte-detail');
+      await detail.waitFor();
+      await page.getByRole('button', { name: 'Enviar à SEFAZ' }).click();
+      await expect.poll(() => detail.getAttribute('data-status'), { timeout: 30_000 }).toBe('erro');
+      // Said once, with the code: the authority's own "Rejeição:" is not repeated.
+      expect(await page.getByTestId('rejection').textContent()).toBe(
+        'Rejeição 297: Assinatura difere do calculado',
+      );
+      // Answered by the authority: it is corrected and sent again, not deleted; no DACTE without authorization.
+      expect(await page.getByRole('button', { name: 'Excluir' }).count()).toBe(0);
+      expect(await page.getByRole('link', { name: 'DACTE (PDF)' }).count()).toBe(0);
+      await saveScreenshot(page, 'cte-rejected.png');
+      await page.getByRole('button', { name: 'Reenviar à SEFAZ' }).click();
+      await expect.poll(() => detail.getAttribute('data-status'), { timeout: 30_000 }).toBe('autorizada');
+      expect(await page.getByTestId('rejection').count()).toBe(0);
       await page.close();
     },
   );

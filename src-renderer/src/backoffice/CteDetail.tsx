@@ -56,6 +56,11 @@ const QUEUE_STATE_PT: Readonly<Record<string, string>> = {
   unknown: 'resultado incerto: consultando a SEFAZ',
 };
 
+/** The authority's text without its own "Rejeição:" / "Uso Denegado :" opening, which the banner says. */
+function reason(xMotivo: string | null): string {
+  return (xMotivo ?? '').replace(/^(Rejei[çc][ãa]o|Uso Denegado)\s*:\s*/i, '');
+}
+
 /** "100 – Autorizado o uso do CT-e", the code alone when the text was not kept, "—" before any answer. */
 function answerText(cStat: string | null, xMotivo: string | null): string {
   if (cStat === null) return '—';
@@ -91,6 +96,11 @@ export function CteDetail(props: { id: string }) {
   const authorizedAt = d.authorized_at === null ? null : new Date(d.authorized_at).getTime();
   const cancelUntil = authorizedAt === null ? null : authorizedAt + CANCEL_WINDOW_MS;
   const canSend = d.status === 'rascunho' || d.status === 'erro';
+  // Only a CT-e the authority never answered may go (a draft, or an error found before transmission): the
+  // service refuses the others, so the button is not offered.
+  const canDelete = d.status === 'rascunho' || (d.status === 'erro' && d.cStat === null);
+  // A DACTE documents an authorized CT-e (cancelled ones keep theirs, marked).
+  const hasDacte = d.protocolo !== null;
   const canCorrect = d.status === 'autorizada';
   const canCancel =
     d.status === 'autorizada' &&
@@ -98,8 +108,8 @@ export function CteDetail(props: { id: string }) {
 
   const send = async () => {
     setNotice(null);
-    const answer = await action.run(() => api.cte.send(d.id, newIdempotencyKey('cte-envio')));
-    if (answer !== undefined) setNotice('CT-e enviado à SEFAZ; acompanhe a situação aqui.');
+    // Queued (202): the "na fila" banner and the polling follow it until the authority answers.
+    await action.run(() => api.cte.send(d.id, newIdempotencyKey('cte-envio')));
     await doc.reload();
   };
   const downloadXml = async () => {
@@ -125,7 +135,7 @@ export function CteDetail(props: { id: string }) {
             {d.status === 'erro' ? 'Reenviar à SEFAZ' : 'Enviar à SEFAZ'}
           </button>
         ) : null}
-        {canSend ? (
+        {canDelete ? (
           <button type="button" className="danger" onClick={() => setDialog('delete')}>
             Excluir
           </button>
@@ -140,7 +150,7 @@ export function CteDetail(props: { id: string }) {
             Carta de correção
           </button>
         ) : null}
-        {d.status !== 'rascunho' ? (
+        {hasDacte ? (
           <>
             <a className="button" href={api.cte.dacteUrl(d.id)} target="_blank" rel="noreferrer">
               DACTE (PDF)
@@ -166,7 +176,7 @@ export function CteDetail(props: { id: string }) {
       <ErrorBanner error={action.error} extra={otherDetails(action.error, [])} />
       {(d.status === 'erro' || d.status === 'denegada') && d.cStat !== null ? (
         <Banner kind="error" testId="rejection">
-          {d.status === 'denegada' ? 'Denegado' : 'Rejeição'} {d.cStat}: {d.xMotivo}
+          {d.status === 'denegada' ? 'Denegado' : 'Rejeição'} {d.cStat}: {reason(d.xMotivo)}
         </Banner>
       ) : null}
       {d.status === 'processando' ? (
