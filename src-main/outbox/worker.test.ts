@@ -61,7 +61,13 @@ const testKind: DocumentKind = {
   ],
 };
 
-const kinds: KindSource = { byId: () => testKind, all: () => [testKind] };
+const kinds: KindSource = {
+  byId: (id) => {
+    if (id !== testKind.id) throw new Error(`no document kind '${id}' is registered`);
+    return testKind;
+  },
+  all: () => [testKind],
+};
 
 const protocol = (cStat: string) => ({
   chave: CHAVE,
@@ -305,6 +311,27 @@ describe('the worker settles through the kind', () => {
     authority.eventAnswers.push({ cStat: '955', xMotivo: 'registrado' });
     await worker.process(again);
     expect((await doc()).status).toBe('cancelada');
+  });
+
+  it('a row of a kind this build does not know waits with a backoff; the rows after it are still sent', async () => {
+    await insertDocument();
+    const stranger = await outboxRepository.enqueueMessage(db, {
+      documentId: null,
+      companyId: 'company-1',
+      kind: 'evento',
+      docKind: 'nfse',
+      message: '<evento/>',
+      now: clock.now().toISOString(),
+    });
+    const id = await queue('autorizacao');
+    authority.authorizeAnswers.push({ cStat: '960', xMotivo: 'processado', protocol: protocol('900') });
+    expect(await worker.tick()).toBe(2);
+    expect((await doc()).status).toBe('autorizada');
+    const waiting = await row(stranger);
+    expect(waiting.state).toBe('pending');
+    expect(waiting.last_error).toContain("no document kind 'nfse'");
+    expect(waiting.next_try_at > clock.now().toISOString()).toBe(true);
+    expect((await row(id)).state).toBe('done');
   });
 
   it("a void settles on the kind's code, and a single-number code only for a single-number row", async () => {

@@ -196,8 +196,9 @@ export class OutboxWorker {
       row.document_id === null
         ? undefined
         : await documentsRepository.findById(this.deps.db, row.document_id);
-    const kind = this.kindOf(row);
     try {
+      // Inside the try: a row of a kind this build does not know waits (backoff) instead of stopping the tick.
+      const kind = this.kindOf(row);
       const authority = await this.deps.authorityFor(row.company_id, kind.id, document?.ambiente);
       if (row.kind === 'autorizacao') await this.processAuthorization(row, kind, authority);
       else if (row.kind === 'evento') {
