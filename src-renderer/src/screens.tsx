@@ -31,7 +31,10 @@ export function Screen(props: { route: { path: string; parts: string[]; query: U
       return <DocumentList query={new URLSearchParams({ modelo: '55' })} />;
     case 'cte':
       if (second === 'novo') return <CteForm key="new" />;
-      if (second !== undefined) return <CteDetail key={second} id={second} />;
+      if (second !== undefined)
+        return (
+          <CteDetail key={second} id={second} sendFailed={props.route.query.get('envio') === 'falhou'} />
+        );
       return <CteList query={props.route.query} />;
     case 'lotes':
       return <BatchScreen batchId={second ?? null} />;

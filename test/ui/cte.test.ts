@@ -238,12 +238,28 @@ describe('CT-e in the back office', () => {
       await page.getByLabel('Tomador', { exact: true }).selectOption('0');
       expect(await page.getByTestId('cte-recebedor').count()).toBe(0);
       await page.getByRole('button', { name: 'Usar a soma' }).click();
-      await page.getByRole('button', { name: 'Salvar rascunho' }).click();
+      // The send after the save is refused (the service answers 503 here): the draft stays, and its page says
+      // the send did not go, instead of the form saving a second draft on the next click.
+      await page.route('**/v1/cte/*/send', (route) =>
+        route.fulfill({
+          status: 503,
+          contentType: 'application/json',
+          body: JSON.stringify({ error: 'authority_unavailable', message: 'down', details: [] }),
+        }),
+      );
+      await page.getByRole('button', { name: 'Salvar e enviar à SEFAZ' }).click();
       const detail = page.getByTestId('cte-detail');
       await detail.waitFor();
       expect(await detail.getAttribute('data-status')).toBe('rascunho');
+      expect(await page.getByTestId('send-failed').textContent()).toContain('salvo como rascunho');
+      await page.unroute('**/v1/cte/*/send');
       expect(await page.getByRole('link', { name: 'DACTE (PDF)' }).count()).toBe(0);
-      const id = (await page.evaluate<string>('location.hash')).replace('#/cte/', '');
+      const id = (await page.evaluate<string>('location.hash')).replace(/^#\/cte\/|\?.*$/g, '');
+      const drafts = await ui.product.api<{ data: { id: string }[] }>(
+        'GET',
+        `/cte?status=rascunho&companyId=${ui.product.companyId}`,
+      );
+      expect(drafts.body.data.map((c) => c.id)).toContain(id);
       await page.getByRole('button', { name: 'Excluir' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Excluir' }).click();
       await page.getByTestId('cte-list').waitFor();

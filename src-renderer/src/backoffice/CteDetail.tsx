@@ -69,7 +69,8 @@ function answerText(cStat: string | null, xMotivo: string | null): string {
 
 type Dialog = 'cancel' | 'cce' | 'delete' | null;
 
-export function CteDetail(props: { id: string }) {
+/** `sendFailed`: the form saved the draft but its send was refused (the address says `?envio=falhou`). */
+export function CteDetail(props: { id: string; sendFailed?: boolean }) {
   const { api } = useApp();
   const doc = useLoad(() => api.cte.get(props.id), [api, props.id]);
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -174,6 +175,12 @@ export function CteDetail(props: { id: string }) {
       </div>
       {notice !== null ? <Banner kind="ok">{notice}</Banner> : null}
       <ErrorBanner error={action.error} extra={otherDetails(action.error, [])} />
+      {props.sendFailed === true && d.status === 'rascunho' && action.error === null ? (
+        <Banner kind="warn" testId="send-failed">
+          O CT-e foi salvo como rascunho, mas o envio à SEFAZ não foi aceito: use “Enviar à SEFAZ” para tentar
+          de novo e ver o motivo.
+        </Banner>
+      ) : null}
       {(d.status === 'erro' || d.status === 'denegada') && d.cStat !== null ? (
         <Banner kind="error" testId="rejection">
           {d.status === 'denegada' ? 'Denegado' : 'Rejeição'} {d.cStat}: {reason(d.xMotivo)}

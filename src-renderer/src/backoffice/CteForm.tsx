@@ -163,8 +163,13 @@ export function CteForm() {
     if (created === undefined) return;
     // The draft exists from here on: a refused send is shown (and retried) on its own page, never by
     // creating a second draft from this form.
-    if (andSend) await api.cte.send(created.id, newIdempotencyKey('cte-envio')).catch(() => undefined);
-    navigate(`/cte/${created.id}`);
+    const sent = andSend
+      ? await api.cte.send(created.id, newIdempotencyKey('cte-envio')).then(
+          () => true,
+          () => false,
+        )
+      : true;
+    navigate(`/cte/${created.id}${sent ? '' : '?envio=falhou'}`);
   };
 
   const f = currentFieldErrors(action.fields, sent, ctePayloadOf(form));
