@@ -67,6 +67,12 @@ const otherKinds = (kind) => {
     message: `documents/kinds/${kind}/ imports no other kind: what two kinds share belongs to the generic code.`,
   };
 };
+/** A kind's printed document: its XML reader (model.ts is the NF family's) and its renderers. */
+const noKindOutput = {
+  regex: '^(\\.\\.?/)+((pdf|escpos)/)?(model|cte-model|danfe|danfce|dacte|receipt|ticket)\\.ts$',
+  message:
+    "The shared drawing kits (barcodes, PDF, ESC/POS) know no kind's printed document; kinds use them.",
+};
 const seamRule = (...patterns) => ['error', { patterns }];
 const SEAM_RULE = '@typescript-eslint/no-restricted-imports';
 /** Tests drive every layer; the seams hold for the code they test. */
@@ -93,6 +99,16 @@ const seams = [
     ignores: TESTS,
     rules: { [SEAM_RULE]: seamRule(noApi, otherKinds(kind)) },
   })),
+  {
+    // The shared parts of outputs/: what every kind's printed document is drawn with.
+    files: [
+      'src-main/outputs/barcode/**/*.ts',
+      'src-main/outputs/pdf/{draw,fonts,format,document}.ts',
+      'src-main/outputs/escpos/{code-pages,commands,decoder,font,layout,preview}.ts',
+    ],
+    ignores: TESTS,
+    rules: { [SEAM_RULE]: seamRule(noApi, noKinds, noKindFiscal, noKindOutput) },
+  },
   {
     files: ['src-main/fiscal/taxes/**/*.ts'],
     // test-model.ts builds whole NF-e models for the tests of taxes and of the NF-e writer.

@@ -114,6 +114,43 @@ describe('a kind imports no other kind', () => {
   });
 });
 
+describe('the shared drawing kits of outputs/ know no kind', () => {
+  it.each([
+    [
+      'src-main/outputs/pdf/draw.ts',
+      "import { parseOutputDocument } from '../model.ts';",
+      "no kind's printed",
+    ],
+    ['src-main/outputs/pdf/fonts.ts', "import { renderDacte } from './dacte.ts';", "no kind's printed"],
+    [
+      'src-main/outputs/barcode/code128.ts',
+      "import { parseCte } from '../cte-model.ts';",
+      "no kind's printed",
+    ],
+    ['src-main/outputs/escpos/layout.ts', "import { receipt } from './receipt.ts';", "no kind's printed"],
+    [
+      'src-main/outputs/pdf/format.ts',
+      "import { cteKind } from '../../documents/kinds/cte/kind.ts';",
+      'no document kind',
+    ],
+    [
+      'src-main/outputs/escpos/commands.ts',
+      "import type { NfeModel } from '../../fiscal/nfe/model.ts';",
+      "kind's fiscal model",
+    ],
+  ])('%s: %s', async (file, code, message) => {
+    const faults = await seamFaults(file, code);
+    expect(faults).toHaveLength(1);
+    expect(faults[0]).toContain(message);
+  });
+
+  it("lets a kind's printed document use the kits", async () => {
+    const code =
+      "import { parseOutputDocument } from '../model.ts';\nimport { drawBarcode } from './draw.ts';";
+    expect(await seamFaults('src-main/outputs/pdf/danfe.ts', code)).toEqual([]);
+  });
+});
+
 describe('fiscal/taxes imports no document model', () => {
   it.each([
     "import type { NfeModel } from '../nfe/model.ts';",
