@@ -22,7 +22,9 @@ import {
   xmlOf,
   type Contract,
   type Doc,
+  ACCESS_KEY,
 } from './harness.ts';
+import { createCteCustomer, ctePayload } from '../api/cte-helpers.ts';
 
 let c: Contract;
 beforeAll(async () => {
@@ -428,21 +430,190 @@ describe('§4.2 NFC-e', () => {
 });
 
 describe('§4.3 CT-e', () => {
-  for (const row of [
-    'POST /v1/cte',
-    'POST /v1/cte/:id/send',
-    'GET /v1/cte/:id',
-    'GET /v1/cte/:id/dacte',
-    'GET /v1/cte/:id/xml',
-    'POST /v1/cte/:id/cancel',
-    'POST /v1/cte/:id/cce',
-    'POST /v1/cte/inutilizar',
-    'GET /v1/cte/:id/debug',
-    'GET /v1/cte',
-    'DELETE /v1/cte/:id',
-  ]) {
-    it.todo(`§4.3 ${row} — CT-e/NFS-e/DC-e issue`);
-  }
+  const cteDraft = async (): Promise<Doc> => {
+    const customerId = await createCteCustomer(c.h, c.companyId);
+    const res = await c.call('POST', '/v1/cte', { json: ctePayload(customerId) });
+    expect(res.status, res.text).toBe(201);
+    return res.body as Doc;
+  };
+  const cteAuthorized = once(async () => {
+    const draft = await cteDraft();
+    expect((await c.call('POST', '/v1/cte/:id/send', { params: { id: draft.id } })).status).toBe(202);
+    const doc = await waitFor(c, '/v1/cte/:id', draft.id, (d) => d.status !== 'processando');
+    expect(doc.status).toBe('autorizada');
+    return doc;
+  });
+
+  it('§4.3 POST /v1/cte — payload of 2.7; draft created', async () => {
+    const draft = await cteDraft();
+    expectFields(draft, {
+      id: 'uuid',
+      numero: 'integer',
+      serie: 'integer',
+      status: 'string',
+      created_at: 'iso',
+    });
+    expect(draft.status).toBe('rascunho');
+    expect(draft.chave_acesso).toMatch(ACCESS_KEY);
+  });
+
+  it('§4.3 POST /v1/cte/:id/send — no body; {success: boolean, message: string}; queued', async () => {
+    const draft = await cteDraft();
+    const res = await c.call('POST', '/v1/cte/:id/send', { params: { id: draft.id } });
+    expect(res.status, res.text).toBe(202);
+    expect(Object.keys(res.body as object).sort()).toEqual(['message', 'success']);
+    expectFields(res.body, { success: 'boolean', message: 'string' });
+    expect((res.body as { success: boolean }).success).toBe(true);
+    expect((await waitFor(c, '/v1/cte/:id', draft.id, (d) => d.status !== 'processando')).status).toBe(
+      'autorizada',
+    );
+  });
+
+  it('§4.3 GET /v1/cte/:id — CT-e object', async () => {
+    const doc = await cteAuthorized();
+    const res = await c.call('GET', '/v1/cte/:id', { params: { id: doc.id } });
+    expect(res.status).toBe(200);
+    expectFields(res.body, {
+      id: 'uuid',
+      company_id: 'uuid',
+      numero: 'integer',
+      serie: 'integer',
+      status: 'string',
+      chave_acesso: 'string',
+      protocolo: 'string',
+      valor_total: 'string',
+      created_at: 'iso',
+    });
+    expect(res.body).toMatchObject({
+      company_id: c.companyId,
+      ambiente: 'homologacao',
+      valor_total: '1250.50',
+    });
+    expect((res.body as { origem: unknown }).origem).toEqual({ uf: 'SP', municipio: 'Campinas' });
+  });
+
+  it('§4.3 GET /v1/cte/:id/dacte — download=true adds Content-Disposition: attachment; regenerate=true rebuilds', async () => {
+    const doc = await cteAuthorized();
+    const plain = await c.call('GET', '/v1/cte/:id/dacte', { params: { id: doc.id } });
+    expect(plain.status).toBe(200);
+    expect(plain.contentType).toBe('application/pdf');
+    expect(plain.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    const download = await c.call('GET', '/v1/cte/:id/dacte', {
+      params: { id: doc.id },
+      query: { download: true },
+    });
+    expect(download.headers.get('content-disposition')).toMatch(/^attachment; filename="\d{44}-dacte\.pdf"$/);
+    const rebuilt = await c.call('GET', '/v1/cte/:id/dacte', {
+      params: { id: doc.id },
+      query: { regenerate: true },
+    });
+    expect(rebuilt.status).toBe(200);
+    expect(rebuilt.headers.get('x-cache')).toBe('MISS');
+  });
+
+  it('§4.3 GET /v1/cte/:id/xml — application/xml with CTe and protCTe', async () => {
+    const doc = await cteAuthorized();
+    const res = await c.call('GET', '/v1/cte/:id/xml', { params: { id: doc.id } });
+    expect(res.status).toBe(200);
+    expect(res.contentType).toContain('application/xml');
+    expect(res.text).toMatch(/<CTe[ >]/);
+    expect(res.text).toMatch(/<protCTe[ >]/);
+    expect(tagOf(res.text, 'nProt')).toBe(doc.protocolo);
+  });
+
+  it('§4.3 POST /v1/cte/:id/cancel — {justificativa} 15 to 255 chars; cancellation event sent', async () => {
+    const draft = await cteDraft();
+    await c.call('POST', '/v1/cte/:id/send', { params: { id: draft.id } });
+    const doc = await waitFor(c, '/v1/cte/:id', draft.id, (d) => d.status === 'autorizada');
+    expectFieldError(
+      await c.call('POST', '/v1/cte/:id/cancel', {
+        params: { id: doc.id },
+        json: { justificativa: 'curta' },
+      }),
+      'justificativa',
+    );
+    const res = await c.call('POST', '/v1/cte/:id/cancel', {
+      params: { id: doc.id },
+      json: { justificativa },
+    });
+    expect(res.status, res.text).toBe(202);
+    expect(res.body).toMatchObject({ tpEvento: '110111' });
+    expect((await waitFor(c, '/v1/cte/:id', doc.id, (d) => d.status === 'cancelada')).status).toBe(
+      'cancelada',
+    );
+  });
+
+  it('§4.3 POST /v1/cte/:id/cce — {correcao or correcoes, sequencia}; CC-e event (tpEvento 110110)', async () => {
+    const doc = await cteAuthorized();
+    const res = await c.call('POST', '/v1/cte/:id/cce', {
+      params: { id: doc.id },
+      json: { correcao: 'Entrega no portao 3 do armazem central', sequencia: 1 },
+    });
+    expect(res.status, res.text).toBe(202);
+    expect(res.body).toMatchObject({ tpEvento: '110110', sequencia: 1 });
+    const structured = await c.call('POST', '/v1/cte/:id/cce', {
+      params: { id: doc.id },
+      json: {
+        correcoes: [{ grupoAlterado: 'ide', campoAlterado: 'natOp', valorAlterado: 'Transporte rodoviario' }],
+        sequencia: 2,
+      },
+    });
+    expect(structured.status, structured.text).toBe(202);
+    expect(structured.body).toMatchObject({ tpEvento: '110110', sequencia: 2 });
+  });
+
+  it('§4.3 POST /v1/cte/inutilizar — {serie, numeroInicial, numeroFinal, justificativa}; range voided, by the 10th of the following month', async () => {
+    const draft = await cteDraft();
+    const from = draft.numero + 1000;
+    const res = await c.call('POST', '/v1/cte/inutilizar', {
+      json: { serie: draft.serie, numeroInicial: from, numeroFinal: from + 1, justificativa },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ success: true, numeroInicial: from, numeroFinal: from + 1 });
+    expect((res.body as { prazo: string }).prazo).toMatch(/^\d{4}-\d{2}-10$/);
+  });
+
+  it('§4.3 GET /v1/cte/:id/debug — debug object of 2.7', async () => {
+    const doc = await cteAuthorized();
+    const res = await c.call('GET', '/v1/cte/:id/debug', { params: { id: doc.id } });
+    expect(res.status).toBe(200);
+    const debug = res.body as {
+      cte: { request_payload: unknown };
+      logs: unknown[];
+      cce: unknown[];
+      xml: object;
+      snapshot: object;
+    };
+    expect(Object.keys(debug).sort()).toEqual(['cce', 'cte', 'logs', 'snapshot', 'xml']);
+    expect(debug.cte.request_payload).toMatchObject({ modal: '01', cfop: '6353' });
+    expect(debug.logs).toEqual(expect.arrayContaining([expect.objectContaining({ cStat: '100' })]));
+  });
+
+  it('§4.3 GET /v1/cte — filters and pagination; list', async () => {
+    await cteDraft();
+    const res = await c.call('GET', '/v1/cte', { query: { status: 'rascunho', page: 1, limit: 1 } });
+    expect(res.status).toBe(200);
+    expectFields((res.body as { meta: unknown }).meta, {
+      page: 'integer',
+      limit: 'integer',
+      total: 'integer',
+      totalPages: 'integer',
+    });
+    const { data, meta } = res.body as { data: Doc[]; meta: { limit: number; total: number } };
+    expect(data).toHaveLength(1);
+    expect(data[0]?.status).toBe('rascunho');
+    expect(meta.limit).toBe(1);
+  });
+
+  it('§4.3 DELETE /v1/cte/:id — removes a CT-e in draft or pre-transmission error state', async () => {
+    const draft = await cteDraft();
+    expect((await c.call('DELETE', '/v1/cte/:id', { params: { id: draft.id } })).status).toBe(204);
+    expect((await c.call('GET', '/v1/cte/:id', { params: { id: draft.id } })).status).toBe(404);
+    expectErrorBody(
+      await c.call('DELETE', '/v1/cte/:id', { params: { id: (await cteAuthorized()).id } }),
+      409,
+    );
+  });
 });
 
 describe('§4.4 NFS-e', () => {
