@@ -142,6 +142,11 @@ describe('CT-e in the back office', () => {
       expect(await page.getByTestId('cte-total').textContent()).toBe('R$ 1.250,50');
       expect(await page.getByTestId('cte-route').textContent()).toBe('São Paulo/SP → Curitiba/PR');
       expect(await page.getByTestId('protocol').textContent()).toMatch(/^\d{15}$/);
+      // What the view does not carry is read from the CT-e itself: components, carried keys, vehicle.
+      expect(await page.getByTestId('cte-components-view').textContent()).toContain('PEDAGIOR$ 250,30');
+      expect((await page.getByTestId('cte-keys').textContent())?.replace(/\s/g, '')).toBe(
+        `${nfeKey(100)}${good}`,
+      );
       // An authorized CT-e is no longer sent or deleted: it is corrected or cancelled.
       expect(await page.getByRole('button', { name: 'Enviar à SEFAZ' }).count()).toBe(0);
       expect(await page.getByRole('button', { name: 'Excluir' }).count()).toBe(0);

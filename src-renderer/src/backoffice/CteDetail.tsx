@@ -18,6 +18,7 @@ import { accessKeyBr, brlText, dateTimeBr, taxIdBr } from '../format.ts';
 import { STATUS_PT, errorMessage, otherDetails } from '../messages.ts';
 import { href, navigate } from '../router.ts';
 import { routeText } from './CteList.tsx';
+import { readCteContent, type CteContent } from './cte-xml.ts';
 
 /** A CT-e may be cancelled within 168 h of its authorization (MOC CT-e 4.00; the state may allow less). */
 const CANCEL_WINDOW_MS = 168 * 3600_000;
@@ -73,6 +74,8 @@ type Dialog = 'cancel' | 'cce' | 'delete' | null;
 export function CteDetail(props: { id: string; sendFailed?: boolean }) {
   const { api } = useApp();
   const doc = useLoad(() => api.cte.get(props.id), [api, props.id]);
+  // Components, carried keys and vehicle are not in the view: they are read from the CT-e itself.
+  const content = useLoad(async () => readCteContent(await api.cte.xml(props.id)), [api, props.id]);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [debugOpen, setDebugOpen] = useState(false);
   const action = useAction();
@@ -249,6 +252,8 @@ export function CteDetail(props: { id: string; sendFailed?: boolean }) {
         <Party title="Destinatário" party={d.destinatario} />
       </div>
 
+      {content.data !== null ? <Carried content={content.data} /> : null}
+
       <section className="card">
         <h2>Eventos</h2>
         {d.eventos.length === 0 ? (
@@ -317,6 +322,63 @@ export function CteDetail(props: { id: string; sendFailed?: boolean }) {
       {dialog === 'delete' ? (
         <DeleteDialog cte={d} onClose={() => setDialog(null)} onDone={() => navigate('/cte')} />
       ) : null}
+    </div>
+  );
+}
+
+/** The freight components and the amount to receive, the carried NF-e, the vehicle and the observation. */
+function Carried(props: { content: CteContent }) {
+  const c = props.content;
+  return (
+    <div className="two-col">
+      <section className="card">
+        <h2>Componentes do valor</h2>
+        <table className="grid" data-testid="cte-components-view">
+          <tbody>
+            {c.componentes.map((comp, i) => (
+              <tr key={i}>
+                <td>{comp.nome}</td>
+                <td className="num">{brlText(comp.valor)}</td>
+              </tr>
+            ))}
+            <tr>
+              <td>
+                <strong>Total da prestação</strong>
+              </td>
+              <td className="num">
+                <strong>{brlText(c.vTPrest)}</strong>
+              </td>
+            </tr>
+            {c.vRec !== null && c.vRec !== c.vTPrest ? (
+              <tr>
+                <td>Valor a receber</td>
+                <td className="num">{brlText(c.vRec)}</td>
+              </tr>
+            ) : null}
+          </tbody>
+        </table>
+      </section>
+      <section className="card">
+        <h2>Documentos e veículo</h2>
+        <dl className="props">
+          <dt>NF-e transportadas</dt>
+          <dd className="mono small" data-testid="cte-keys">
+            {c.chaves.length === 0 ? '—' : c.chaves.map((k) => <div key={k}>{accessKeyBr(k)}</div>)}
+          </dd>
+          <dt>Veículo</dt>
+          <dd>
+            {c.veiculo === null
+              ? '—'
+              : `${c.veiculo.placa}${c.veiculo.uf === null ? '' : ` / ${c.veiculo.uf}`}${c.veiculo.renavam === null ? '' : ` · RENAVAM ${c.veiculo.renavam}`}`}
+          </dd>
+          {c.observacoes !== null ? (
+            <>
+              <dt>Observações</dt>
+              <dd>{c.observacoes}</dd>
+            </>
+          ) : null}
+        </dl>
+      </section>
     </div>
   );
 }
