@@ -8,13 +8,12 @@ import type { Selectable } from 'kysely';
 import { DomainError, conflict, validationError } from '../errors.ts';
 import { inTransaction, type Db } from '../db/client.ts';
 import type { Ambiente } from '../db/schema.ts';
-import { buildInutilizacao, InutilizacaoError, signInutilizacao } from '../fiscal/inutilizacao.ts';
 import { outboxRepository } from '../outbox/repository.ts';
-import { ufBySigla } from '../../src-shared/uf.ts';
 import type { ErrorDetail } from '../../src-shared/contracts/errors.ts';
 import { loadCompanyFiscal } from './context.ts';
 import { CSTAT_TEXT } from './events-service.ts';
 import { kindOfModelo } from './registry.ts';
+import type { VoidRule } from './kind.ts';
 import type { IssueDeps } from './issue.ts';
 import { newId } from '../ids.ts';
 
@@ -82,18 +81,16 @@ export const SPELLING_A: VoidFieldNames = {
   justificativa: 'justificativa',
 };
 
-/** The 2-digit year of `now` in the emitter's UF (the authority refuses a year ahead of its own, 453). */
-function yearIn(now: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-US', { timeZone, year: '2-digit' }).format(now);
+/** The kind's inutilização rule; a kind whose authority voids no numbers refuses the request. */
+function voidsOf(modelo: number, names: VoidFieldNames): VoidRule {
+  const kind = kindOfModelo(modelo);
+  if (kind.voids === undefined) {
+    throw validationError([
+      { field: names.modelo, error: `the ${kind.label} authority offers no inutilização of numbers` },
+    ]);
+  }
+  return kind.voids;
 }
-
-const INPUT_FIELD: Readonly<Record<string, keyof VoidFieldNames>> = {
-  mod: 'modelo',
-  serie: 'serie',
-  nNFIni: 'numeroInicial',
-  nNFFin: 'numeroFinal',
-  xJust: 'justificativa',
-};
 
 async function draftsIn(
   db: Db,
@@ -239,44 +236,33 @@ export async function voidNumbers(
       },
     ]);
   }
-  if (request.numeroFinal - request.numeroInicial + 1 > MAX_RANGE) {
+  const maxRange = voidsOf(request.modelo, names).maxRange;
+  if (request.numeroFinal - request.numeroInicial + 1 > maxRange) {
     throw validationError([
-      { field: names.numeroFinal, error: `a request voids at most ${MAX_RANGE} numbers` },
+      { field: names.numeroFinal, error: `a request voids at most ${maxRange} numbers` },
     ]);
   }
   await refreshVoids(deps.db, companyId);
   const now = deps.clock.now();
   const fiscal = await loadCompanyFiscal(deps.db, deps.secrets, companyId, now);
-  const uf = ufBySigla(fiscal.emit.enderEmit.UF);
-  if (uf === undefined) throw new Error(`company ${companyId} has an unknown UF`);
-  let built;
+  let signed: string;
   try {
-    built = buildInutilizacao({
-      tpAmb: fiscal.tpAmb,
-      cUF: uf.cUF,
-      ano: yearIn(now, uf.timeZone),
-      CNPJ: fiscal.emit.CNPJ,
-      mod: request.modelo,
+    signed = await voidsOf(request.modelo, names).build({
+      fiscal,
       serie: request.serie,
-      nNFIni: request.numeroInicial,
-      nNFFin: request.numeroFinal,
-      xJust: request.justificativa,
+      from: request.numeroInicial,
+      to: request.numeroFinal,
+      justificativa: request.justificativa,
+      now,
     });
   } catch (error) {
-    if (!(error instanceof InutilizacaoError)) throw error;
+    // The rule names the range's generic fields; the caller reads its own spelling (A or B).
+    if (!(error instanceof DomainError) || error.code !== 'validation_error') throw error;
     throw validationError(
       error.details.map((d) => {
-        const ours = INPUT_FIELD[d.field];
-        return { field: ours === undefined ? d.field : names[ours], error: d.error };
+        const ours = d.field in names ? names[d.field as keyof VoidFieldNames] : d.field;
+        return { field: ours, error: d.error };
       }),
-    );
-  }
-  const signed = signInutilizacao(built.xml, fiscal.certificate);
-  if (signed.errors.length > 0) {
-    throw new DomainError(
-      'fiscal_rejection',
-      'The inutilização does not validate against the schema.',
-      signed.errors.map((e) => ({ field: e.field ?? 'xml', error: e.message })),
     );
   }
   const ambiente = fiscal.company.ambiente;
@@ -371,7 +357,7 @@ export async function voidNumbers(
       kind: 'inutilizacao',
       docKind: kindOfModelo(request.modelo).id,
       singleNumber: request.numeroInicial === request.numeroFinal,
-      message: signed.xml,
+      message: signed,
       now: stamp,
     });
     const row: NumberVoidRow = {
@@ -379,7 +365,7 @@ export async function voidNumbers(
       ...range,
       justificativa: request.justificativa,
       status: 'processando',
-      xml: signed.xml,
+      xml: signed,
       outbox_id: outboxId,
       sequence_before: sequenceBefore,
       sequence_after: sequenceAfter,

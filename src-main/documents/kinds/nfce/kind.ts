@@ -6,6 +6,7 @@ import type { DocumentKind } from '../../kind.ts';
 import { nfCancelRule, nfceSubstitutionRule } from '../nf/events.ts';
 import { nfPrepare, nfSerieOf } from '../nf/prepare.ts';
 import { nfProtocol } from '../nf/protocol.ts';
+import { nfVoidRule } from '../nf/voids.ts';
 import { nfceContingency } from './contingency.ts';
 
 export const nfceKind: DocumentKind = {
@@ -33,4 +34,5 @@ export const nfceKind: DocumentKind = {
     nfCancelRule(30 * 60_000, 'An NFC-e can be cancelled only within 30 minutes of its authorization.'),
     nfceSubstitutionRule,
   ],
+  voids: nfVoidRule(65),
 };

@@ -6,6 +6,7 @@ import type { DocumentKind } from '../../kind.ts';
 import { nfCancelRule, nfCorrectionRule } from '../nf/events.ts';
 import { nfPrepare, nfSerieOf } from '../nf/prepare.ts';
 import { nfProtocol } from '../nf/protocol.ts';
+import { nfVoidRule } from '../nf/voids.ts';
 import { nfeContingency } from './contingency.ts';
 
 export const nfeKind: DocumentKind = {
@@ -30,4 +31,5 @@ export const nfeKind: DocumentKind = {
     nfCancelRule(24 * 3600_000, 'An NF-e can be cancelled only within 24 hours of its authorization.'),
     nfCorrectionRule,
   ],
+  voids: nfVoidRule(55),
 };
