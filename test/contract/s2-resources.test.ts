@@ -23,6 +23,7 @@ import {
   type Contract,
   type Doc,
 } from './harness.ts';
+import { createCteCustomer, ctePayload } from '../api/cte-helpers.ts';
 
 let c: Contract;
 beforeAll(async () => {
@@ -610,24 +611,174 @@ describe('§2.6 NFC-e', () => {
 });
 
 describe('§2.7 CT-e', () => {
-  for (const row of [
-    'customerId',
-    'modal',
-    'cfop',
-    'natOp',
-    'ufIni, xMunIni',
-    'ufFim, xMunFim',
-    'toma',
-    'remetente, destinatario',
-    'valorTotal',
-    'componentesValor',
-    'docsOriginarios',
-    'CT-e object',
-    'debug object',
-    'CC-e input',
-  ]) {
-    it.todo(`§2.7 ${row} — CT-e/NFS-e/DC-e issue`);
-  }
+  const payload = once(async () => ctePayload(await createCteCustomer(c.h, c.companyId)));
+  const create = async (overrides: Record<string, unknown> = {}) =>
+    c.call('POST', '/v1/cte', { json: { ...(await payload()), ...overrides } });
+  const cteXml = async (id: string) => (await c.call('GET', '/v1/cte/:id/xml', { params: { id } })).text;
+  /** A draft of the payload (with overrides) and its signed XML. */
+  const created = async (overrides: Record<string, unknown> = {}) => {
+    const res = await create(overrides);
+    expect(res.status, res.text).toBe(201);
+    const doc = res.body as Doc;
+    return { doc, xml: await cteXml(doc.id) };
+  };
+  const rejected = async (overrides: Record<string, unknown>, cStat: string, field: string) => {
+    const res = await create(overrides);
+    const body = expectErrorBody(res, 422);
+    expect(body).toMatchObject({ error: 'fiscal_rejection', cStat });
+    expect(body.details.map((d) => d.field)).toContain(field);
+  };
+  const authorizedCte = once(async () => {
+    const { doc } = await created();
+    await c.call('POST', '/v1/cte/:id/send', { params: { id: doc.id } });
+    return waitFor(c, '/v1/cte/:id', doc.id, (d) => d.status === 'autorizada');
+  });
+
+  it('§2.7 customerId — reuses saved customer data and address; an unknown one is refused', async () => {
+    const { remetente } = (await payload()) as { remetente: Record<string, unknown> };
+    const { ie: _ie, endereco: _endereco, ...bare } = remetente;
+    const { xml } = await created({ remetente: bare });
+    expect(xml).toContain('<IE>111222330446</IE>');
+    expect(xml).toContain('<xLgr>Rua das Fabricas</xLgr>');
+    expectFieldError(await create({ customerId: '6f1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d' }), 'customerId');
+  });
+
+  it('§2.7 modal — transport modal code', async () => {
+    expect(tagOf((await created()).xml, 'modal')).toBe('01');
+    expectFieldError(await create({ modal: 'rodoviario' }), 'modal');
+  });
+
+  it('§2.7 cfop — 5353 within a state, 6353 between states', async () => {
+    expect(tagOf((await created()).xml, 'CFOP')).toBe('6353');
+    const within = await created({ ufFim: 'SP', xMunFim: 'Sao Paulo', cfop: '5353' });
+    expect(tagOf(within.xml, 'CFOP')).toBe('5353');
+    await rejected({ cfop: '5353' }, '522', 'cfop');
+  });
+
+  it('§2.7 natOp — operation nature', async () => {
+    expect(tagOf((await created({ natOp: 'Frete de mercadorias' })).xml, 'natOp')).toBe(
+      'Frete de mercadorias',
+    );
+    expectFieldError(await create({ natOp: undefined }), 'natOp');
+  });
+
+  it('§2.7 ufIni, xMunIni — origin state and city', async () => {
+    const { doc, xml } = await created();
+    expect(doc['origem']).toEqual({ uf: 'SP', municipio: 'Campinas' });
+    expect(xml).toContain('<cMunIni>3509502</cMunIni><xMunIni>Campinas</xMunIni><UFIni>SP</UFIni>');
+    expectFieldError(await create({ xMunIni: 'Cidade Inexistente' }), 'xMunIni');
+  });
+
+  it('§2.7 ufFim, xMunFim — destination state and city', async () => {
+    const { doc, xml } = await created();
+    expect(doc['destino']).toEqual({ uf: 'MG', municipio: 'Belo Horizonte' });
+    expect(xml).toContain('<xMunFim>Belo Horizonte</xMunFim><UFFim>MG</UFFim>');
+    expectFieldError(await create({ ufFim: 'XX' }), 'ufFim');
+  });
+
+  it('§2.7 toma — service taker indicator', async () => {
+    expect((await created({ toma: '3' })).xml).toContain('<toma3><toma>3</toma></toma3>');
+    expectFieldError(await create({ toma: '9' }), 'toma');
+  });
+
+  it('§2.7 remetente, destinatario — sender and recipient; destinatario has nome, cpfCnpj', async () => {
+    const { doc, xml } = await created();
+    expect(doc['destinatario']).toEqual({ nome: 'Comercio e Filhos ME', cpfCnpj: VALID_CPF });
+    expect(xml).toMatch(/<dest><CPF>52998224725<\/CPF><xNome>Comercio e Filhos ME<\/xNome>/);
+    const { destinatario } = (await payload()) as { destinatario: Record<string, unknown> };
+    expectFieldError(
+      await create({ destinatario: { ...destinatario, cpfCnpj: '12345678900' } }),
+      'destinatario.cpfCnpj',
+    );
+  });
+
+  it('§2.7 valorTotal — must equal the sum of componentesValor', async () => {
+    const { doc, xml } = await created();
+    expect(doc['valor_total']).toBe('1250.50');
+    expect(tagOf(xml, 'vTPrest')).toBe('1250.50');
+    await rejected({ valorTotal: 1250.49 }, '512', 'valorTotal');
+  });
+
+  it('§2.7 componentesValor — freight components', async () => {
+    const { xml } = await created();
+    expect(xml).toContain('<Comp><xNome>Frete peso</xNome><vComp>1000.00</vComp></Comp>');
+    expect(xml).toContain('<Comp><xNome>Pedagio</xNome><vComp>50.50</vComp></Comp>');
+    expectFieldError(await create({ componentesValor: [] }), 'componentesValor');
+  });
+
+  it('§2.7 docsOriginarios — carried NF-e, identified by 44-digit access keys', async () => {
+    const { docsOriginarios } = (await payload()) as { docsOriginarios: [string, { chave: string }] };
+    const { xml } = await created();
+    expect(xml).toContain(`<infNFe><chave>${docsOriginarios[0]}</chave></infNFe>`);
+    expect(xml).toContain(`<infNFe><chave>${docsOriginarios[1].chave}</chave></infNFe>`);
+    await rejected({ docsOriginarios: ['1234'] }, '529', 'docsOriginarios[0]');
+  });
+
+  it('§2.7 CT-e object — id, company_id, numero, serie, status, chave_acesso, protocolo, valor_total, origem, ambiente, created_at', async () => {
+    const doc = await authorizedCte();
+    expectFields(doc, {
+      id: 'uuid',
+      company_id: 'uuid',
+      numero: 'integer',
+      serie: 'integer',
+      status: 'string',
+      chave_acesso: 'key44',
+      protocolo: 'string',
+      valor_total: 'string',
+      origem: 'object',
+      ambiente: 'string',
+      created_at: 'iso',
+    });
+    expect(doc['valor_total']).toMatch(/^\d+\.\d{2}$/);
+  });
+
+  it('§2.7 debug object — cte with request_payload, queue logs with cStat/xMotivo, CC-e events, XML, snapshot', async () => {
+    const doc = await authorizedCte();
+    await c.call('POST', '/v1/cte/:id/cce', {
+      params: { id: doc.id },
+      json: { correcao: 'Entrega no portao 3 do armazem central' },
+    });
+    const res = await c.call('GET', '/v1/cte/:id/debug', { params: { id: doc.id } });
+    expect(res.status).toBe(200);
+    const debug = res.body as {
+      cte: { request_payload: unknown };
+      logs: { cStat: string | null; xMotivo: string | null }[];
+      cce: { tpEvento: string }[];
+      xml: { signed: string; transmitted: string | null };
+      snapshot: { document: unknown; outbox: unknown[]; events: unknown[] };
+    };
+    expect(debug.cte.request_payload).toEqual(await payload());
+    expect(debug.logs[0]).toMatchObject({ cStat: '100', xMotivo: 'Autorizado o uso do CT-e' });
+    expect(debug.cce.map((e) => e.tpEvento)).toEqual(['110110']);
+    expect(debug.xml.transmitted).toBe(debug.xml.signed);
+    expect(debug.snapshot.outbox.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('§2.7 CC-e input — correcao (minimum 15 characters) or correcoes, and sequencia', async () => {
+    const doc = await authorizedCte();
+    expectFieldError(
+      await c.call('POST', '/v1/cte/:id/cce', { params: { id: doc.id }, json: { correcao: 'curta' } }),
+      'correcao',
+    );
+    const structured = await c.call('POST', '/v1/cte/:id/cce', {
+      params: { id: doc.id },
+      json: {
+        correcoes: [{ grupoAlterado: 'ide', campoAlterado: 'natOp', valorAlterado: 'Transporte rodoviario' }],
+      },
+    });
+    expect(structured.status, structured.text).toBe(202);
+    const next = (structured.body as { sequencia: number }).sequencia;
+    const stale = await c.call('POST', '/v1/cte/:id/cce', {
+      params: { id: doc.id },
+      json: { correcao: 'Entrega no portao 3 do armazem central', sequencia: next },
+    });
+    expectErrorBody(stale, 409);
+    const right = await c.call('POST', '/v1/cte/:id/cce', {
+      params: { id: doc.id },
+      json: { correcao: 'Entrega no portao 3 do armazem central', sequencia: next + 1 },
+    });
+    expect(right.status, right.text).toBe(202);
+  });
 });
 
 describe('§2.8 NFS-e', () => {
