@@ -188,8 +188,32 @@ describe('CT-e in the back office', () => {
       expect(await cce.getByLabel('Sequência (1 a 20)').inputValue()).toBe('1');
       await cce.getByLabel('Correção (15 a 500 caracteres)').fill('Entrega no portao 2 do galpao');
       await cce.getByRole('button', { name: 'Enviar carta de correção' }).click();
-      const cceRow = page.locator('tr[data-event-type="110110"]');
+      const cceRow = page.locator('tr[data-event-type="110110"]').first();
       await expect.poll(() => cceRow.textContent(), { timeout: 30_000 }).toContain('Registrado');
+
+      // A second CC-e naming the field: a tax value is refused in the page, a permitted field is registered.
+      await page.getByRole('button', { name: 'Carta de correção' }).click();
+      const cce2 = page.getByRole('dialog');
+      await cce2.getByLabel('Campos do CT-e').check();
+      expect(await cce2.getByLabel('Sequência (1 a 20)').inputValue()).toBe('2');
+      await cce2.getByLabel('Grupo da correção 1').fill('vPrest');
+      await cce2.getByLabel('Campo da correção 1').fill('vTPrest');
+      await cce2.getByLabel('Valor da correção 1').fill('1300.00');
+      expect(await cce2.getByTestId('cce-row-1').locator('.field-error').textContent()).toBe(
+        'a CC-e não corrige valor que determina o imposto ou a prestação',
+      );
+      expect(await cce2.getByRole('button', { name: 'Enviar carta de correção' }).isDisabled()).toBe(true);
+      await saveScreenshot(page, 'cte-cce.png');
+      await cce2.getByLabel('Grupo da correção 1').fill('ide');
+      await cce2.getByLabel('Campo da correção 1').fill('natOp');
+      await cce2.getByLabel('Valor da correção 1').fill('PRESTACAO DE SERVICO DE TRANSPORTE RODOVIARIO');
+      await cce2.getByRole('button', { name: 'Enviar carta de correção' }).click();
+      await expect
+        .poll(() => page.locator('tr[data-event-type="110110"]').count(), { timeout: 30_000 })
+        .toBe(2);
+      await expect
+        .poll(() => page.locator('tr[data-event-type="110110"]').last().textContent(), { timeout: 30_000 })
+        .toContain('Registrado');
 
       // Cancellation: the API's minimum length beside the field, then the authority cancels it.
       await page.getByRole('button', { name: 'Cancelar CT-e' }).click();
@@ -205,6 +229,7 @@ describe('CT-e in the back office', () => {
       const after = (await ui.product.api<Cte>('GET', `/cte/${id}`)).body;
       expect(after.status).toBe('cancelada');
       expect(after.eventos.map((e) => [e.tpEvento, e.status]).sort()).toEqual([
+        ['110110', 'registrada'],
         ['110110', 'registrada'],
         ['110111', 'registrada'],
       ]);

@@ -17,6 +17,7 @@ import { useApp } from '../context.ts';
 import { accessKeyBr, brlText, dateTimeBr, taxIdBr } from '../format.ts';
 import { STATUS_PT, errorMessage, otherDetails } from '../messages.ts';
 import { href, navigate } from '../router.ts';
+import { CteCceDialog } from './CteCceDialog.tsx';
 import { routeText } from './CteList.tsx';
 import { readCteContent, type CteContent } from './cte-xml.ts';
 
@@ -309,7 +310,7 @@ export function CteDetail(props: { id: string; sendFailed?: boolean }) {
         />
       ) : null}
       {dialog === 'cce' ? (
-        <CceDialog
+        <CteCceDialog
           cte={d}
           onClose={() => setDialog(null)}
           onDone={() => {
@@ -433,60 +434,6 @@ function CancelDialog(props: {
         <div className="actions">
           <button type="submit" className="danger" disabled={action.pending}>
             Cancelar CT-e
-          </button>
-          <button type="button" onClick={props.onClose}>
-            Voltar
-          </button>
-        </div>
-      </form>
-    </Modal>
-  );
-}
-
-/** CC-e (110110): free text, written by the service as the observation, and the event's sequence. */
-function CceDialog(props: { cte: CteView; onClose: () => void; onDone: () => void }) {
-  const { api } = useApp();
-  const used = props.cte.eventos.filter((e) => e.tpEvento === '110110').map((e) => e.sequencia);
-  const [text, setText] = useState('');
-  const [sequencia, setSequencia] = useState(String(used.length === 0 ? 1 : Math.max(...used) + 1));
-  const action = useAction();
-  const label = 'Correção (15 a 500 caracteres)';
-  const submit = () => {
-    const seq = sequencia.trim() === '' ? undefined : Number(sequencia);
-    void action
-      .run(() =>
-        api.cte.cce(props.cte.id, { correcao: text, ...(seq === undefined ? {} : { sequencia: seq }) }),
-      )
-      .then((a) => {
-        if (a !== undefined) props.onDone();
-      });
-  };
-  return (
-    <Modal title={`Carta de correção do CT-e nº ${props.cte.numero}`} onClose={props.onClose}>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <p className="muted">
-          A carta de correção não pode alterar valores e alíquotas de impostos, a identificação do remetente,
-          destinatário ou tomador, nem datas de emissão.
-        </p>
-        <Field label={label} error={action.fields['correcao'] ?? action.fields['correcoes']}>
-          <textarea autoFocus value={text} onChange={(e) => setText(e.target.value)} aria-label={label} />
-        </Field>
-        <p className="field-hint">{text.trim().length} caracteres</p>
-        <Field label="Sequência (1 a 20)" error={action.fields['sequencia']}>
-          <input value={sequencia} onChange={(e) => setSequencia(e.target.value)} inputMode="numeric" />
-        </Field>
-        <ErrorBanner
-          error={action.error}
-          extra={otherDetails(action.error, ['correcao', 'correcoes', 'sequencia'])}
-        />
-        <div className="actions">
-          <button type="submit" className="primary" disabled={action.pending}>
-            Enviar carta de correção
           </button>
           <button type="button" onClick={props.onClose}>
             Voltar
