@@ -148,7 +148,7 @@ describe('faults', () => {
 
   it('slow: the answer comes after the delay, only for the chosen services', async () => {
     sb.authority.faults.slow(400, { services: ['NFeStatusServico4'] });
-    let started = Date.now();
+    const started = Date.now();
     expect(tag((await status()).answer ?? '', 'cStat')).toBe('107');
     expect(Date.now() - started).toBeGreaterThanOrEqual(390);
     // The other service is not delayed: asserted on the decision, since an elapsed-time upper bound
