@@ -5,6 +5,7 @@ import {
   authorizedNfce,
   authorizedNfe,
   createNfe,
+  expectErrorBody,
   expectFields,
   itemA,
   nfeA,
@@ -16,6 +17,7 @@ import {
   type Contract,
   type Doc,
 } from './harness.ts';
+import { createCteCustomer, ctePayload } from '../api/cte-helpers.ts';
 
 let c: Contract;
 beforeAll(async () => {
@@ -164,6 +166,23 @@ describe('§3 status values', () => {
     }
   });
 
-  it.todo('§3 CT-e states — CT-e/NFS-e/DC-e issue');
+  it('§3 CT-e states — autorizada shown; a draft or a pre-transmission error can be deleted', async () => {
+    const customerId = await createCteCustomer(c.h, c.companyId);
+    const create = async () => {
+      const res = await c.call('POST', '/v1/cte', { json: ctePayload(customerId) });
+      expect(res.status, res.text).toBe(201);
+      return res.body as Doc;
+    };
+    const draft = await create();
+    expect(draft.status).toBe('rascunho');
+    expect((await c.call('DELETE', '/v1/cte/:id', { params: { id: draft.id } })).status).toBe(204);
+    const sent = await create();
+    await c.call('POST', '/v1/cte/:id/send', { params: { id: sent.id } });
+    const doc = await waitFor(c, '/v1/cte/:id', sent.id, (d) => d.status !== 'processando');
+    expect(doc.status).toBe('autorizada');
+    const listed = await c.call('GET', '/v1/cte', { query: { status: 'autorizada', limit: 100 } });
+    expect((listed.body as { data: Doc[] }).data.map((d) => d.id)).toContain(doc.id);
+    expectErrorBody(await c.call('DELETE', '/v1/cte/:id', { params: { id: doc.id } }), 409);
+  });
   it.todo('§3 NFS-e states — CT-e/NFS-e/DC-e issue');
 });

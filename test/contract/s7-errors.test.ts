@@ -22,6 +22,7 @@ import {
   type Contract,
   type Doc,
 } from './harness.ts';
+import { createCteCustomer, ctePayload } from '../api/cte-helpers.ts';
 
 let c: Contract;
 beforeAll(async () => {
@@ -341,7 +342,24 @@ describe('§7 Authority codes — NFC-e rejections', () => {
 
 describe('§7 other rejections', () => {
   for (const code of ['E001', 'E004', 'E012']) it.todo(`§7 NFS-e ${code} — CT-e/NFS-e/DC-e issue`);
-  for (const code of ['512', '522', '529']) it.todo(`§7 CT-e cStat ${code} — CT-e/NFS-e/DC-e issue`);
+  const cteRejections: Array<[string, string, Record<string, unknown>]> = [
+    ['512', 'total differs from the sum of componentesValor', { valorTotal: 1250.49 }],
+    ['522', 'invalid CFOP (5353 within a state, 6353 between states)', { cfop: '5353' }],
+    [
+      '529',
+      'invalid or nonexistent referenced NF-e key in docsOriginarios',
+      { docsOriginarios: ['4'.repeat(44)] },
+    ],
+  ];
+  for (const [code, what, override] of cteRejections) {
+    it(`§7 CT-e cStat ${code} — ${what}`, async () => {
+      const customerId = await createCteCustomer(c.h, c.companyId);
+      const res = await c.call('POST', '/v1/cte', { json: { ...ctePayload(customerId), ...override } });
+      const body = expectErrorBody(res, 422);
+      expect(body.error).toBe('fiscal_rejection');
+      expect(cStatsIn(res.body), res.text).toEqual([Number(code)]);
+    });
+  }
 
   it('§7 correction rule — correct with PUT and send again, keeping the number', async () => {
     const rejected = await authorityRejects('nfe', 225);

@@ -9,15 +9,30 @@ import {
   nfeA,
   once,
   startContract,
+  waitFor,
   type Contract,
   type Doc,
 } from './harness.ts';
+import { createCteCustomer, ctePayload } from '../api/cte-helpers.ts';
 
 let c: Contract;
 beforeAll(async () => {
   c = await startContract();
 });
 afterAll(() => c.stop());
+
+/** An authorized CT-e: a fresh one when `fresh`, else one shared by the rows. */
+const sharedCte = once(() => newAuthorizedCte());
+const authorizedCte = (fresh = false): Promise<Doc> => (fresh ? newAuthorizedCte() : sharedCte());
+async function newAuthorizedCte(): Promise<Doc> {
+  const res = await c.call('POST', '/v1/cte', {
+    json: ctePayload(await createCteCustomer(c.h, c.companyId)),
+  });
+  expect(res.status, res.text).toBe(201);
+  const id = (res.body as Doc).id;
+  await c.call('POST', '/v1/cte/:id/send', { params: { id } });
+  return waitFor(c, '/v1/cte/:id', id, (d) => d.status === 'autorizada');
+}
 
 const note = once(() => authorizedNfe(c));
 const receipt = once(() => authorizedNfce(c));
@@ -63,7 +78,20 @@ describe('§8 Limits', () => {
     }
   });
 
-  it.todo('§8 CT-e cancel justification — CT-e/NFS-e/DC-e issue');
+  it('§8 CT-e cancel justification — 15 to 255 chars', async () => {
+    const { id } = await authorizedCte();
+    for (const justificativa of [text(14), 'x'.repeat(256)]) {
+      expectFieldError(
+        await c.call('POST', '/v1/cte/:id/cancel', { params: { id }, json: { justificativa } }),
+        'justificativa',
+      );
+    }
+    const longest = await c.call('POST', '/v1/cte/:id/cancel', {
+      params: { id },
+      json: { justificativa: 'x'.repeat(255) },
+    });
+    expect(longest.status, longest.text).toBe(202);
+  });
 
   it('§8 CC-e text — NF-e 15 to 1000 chars', async () => {
     const { id } = await note();
@@ -143,6 +171,36 @@ describe('§8 Limits', () => {
     expectErrorBody(late, 422);
   });
 
-  it.todo('§8 CT-e cancel deadline — CT-e/NFS-e/DC-e issue');
-  it.todo('§8 CT-e void communication — CT-e/NFS-e/DC-e issue');
+  it('§8 CT-e cancel deadline — generally up to 7 days', async () => {
+    const inTime = await authorizedCte(true);
+    c.h.clock.advance(6 * 24 * 3600_000);
+    const ok = await c.call('POST', '/v1/cte/:id/cancel', {
+      params: { id: inTime.id },
+      json: { justificativa: 'Frete contratado em duplicidade' },
+    });
+    expect(ok.status, ok.text).toBe(202);
+    const late = await authorizedCte(true);
+    c.h.clock.advance(7 * 24 * 3600_000 + 60_000);
+    const res = await c.call('POST', '/v1/cte/:id/cancel', {
+      params: { id: late.id },
+      json: { justificativa: 'Frete contratado em duplicidade' },
+    });
+    const body = expectErrorBody(res, 422);
+    expect(body).toMatchObject({ error: 'fiscal_rejection', cStat: '220' });
+  });
+
+  it('§8 CT-e void communication — by the 10th day of the next month', async () => {
+    c.h.clock.set(new Date('2027-02-20T12:00:00Z'));
+    const res = await c.call('POST', '/v1/cte/inutilizar', {
+      json: {
+        serie: 1,
+        numeroInicial: 900001,
+        numeroFinal: 900002,
+        justificativa: 'Numeracao pulada por falha',
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ success: true, prazo: '2027-03-10' });
+    expect((res.body as { message: string }).message).toContain('2027-03-10');
+  });
 });
