@@ -42,15 +42,17 @@ async function fillForm(page: Page, keys: string): Promise<void> {
     .click();
   await expect.poll(() => page.getByTestId('chosen-customer').textContent()).toContain('11.222.333/0001-81');
   // The customer takes the service (toma 0, the sender): its data fill the sender's fields.
-  expect(await page.getByLabel('Remetente: Nome / razão social').inputValue()).toBe('MERCADO EXEMPLO LTDA');
-  expect(await page.getByLabel('Remetente: CEP').inputValue()).toBe('01001000');
+  await expect
+    .poll(() => page.getByLabel('Remetente: Nome / razão social').inputValue())
+    .toBe('MERCADO EXEMPLO LTDA');
+  await expect.poll(() => page.getByLabel('Remetente: CEP').inputValue()).toBe('01001000');
 
   await page.getByLabel('UF de início').selectOption('SP');
   await page.getByLabel('Município de início').fill('São Paulo');
   await page.getByLabel('UF de término').selectOption('SP');
-  expect(await page.getByLabel('CFOP').inputValue()).toBe('5353');
+  await expect.poll(() => page.getByLabel('CFOP').inputValue()).toBe('5353');
   await page.getByLabel('UF de término').selectOption('PR');
-  expect(await page.getByLabel('CFOP').inputValue()).toBe('6353');
+  await expect.poll(() => page.getByLabel('CFOP').inputValue()).toBe('6353');
   await page.getByLabel('Município de término').fill('Curitiba');
 
   const dest = (field: string) => page.getByLabel(`Destinatário: ${field}`, { exact: true });
@@ -68,7 +70,7 @@ async function fillForm(page: Page, keys: string): Promise<void> {
   await page.getByRole('button', { name: '+ Componente' }).click();
   await page.getByLabel('Nome do componente 2').fill('PEDAGIO');
   await page.getByLabel('Valor do componente 2').fill('250,30');
-  expect(await page.getByTestId('cte-sum').inputValue()).toBe('R$ 1.250,50');
+  await expect.poll(() => page.getByTestId('cte-sum').inputValue()).toBe('R$ 1.250,50');
   await page.getByLabel('Chaves das NF-e').fill(keys);
   await page.getByLabel('Placa').fill('ABC1D23');
   await page.getByLabel('UF do veículo').selectOption('SP');
@@ -104,9 +106,9 @@ describe('CT-e in the back office', () => {
       const total = page.getByLabel('Valor total');
       await total.fill('1.250,00');
       const totalField = page.locator('label.field', { has: total });
-      expect(await totalField.locator('.field-error').textContent()).toBe(
-        'difere da soma dos componentes (R$ 1.250,50)',
-      );
+      await expect
+        .poll(() => totalField.locator('.field-error').textContent())
+        .toBe('difere da soma dos componentes (R$ 1.250,50)');
       // And a bad CPF of the recipient: the API reports both at once, each beside its own field.
       await page.getByLabel('Destinatário: CPF ou CNPJ', { exact: true }).fill('529.982.247-24');
       await page.getByRole('button', { name: 'Salvar rascunho' }).click();
@@ -127,8 +129,8 @@ describe('CT-e in the back office', () => {
       await saveScreenshot(page, 'cte-form-errors.png');
 
       await page.getByRole('button', { name: 'Usar a soma' }).click();
-      expect(await total.inputValue()).toBe('1250,50');
-      expect(await totalField.locator('.field-error').count()).toBe(0);
+      await expect.poll(() => total.inputValue()).toBe('1250,50');
+      await expect.poll(() => totalField.locator('.field-error').count()).toBe(0);
       await page.getByRole('heading', { name: 'Novo CT-e' }).scrollIntoViewIfNeeded();
       await saveScreenshot(page, 'cte-form.png');
       await page.getByRole('button', { name: 'Salvar e enviar à SEFAZ' }).click();
@@ -199,10 +201,12 @@ describe('CT-e in the back office', () => {
       await cce2.getByLabel('Grupo da correção 1').fill('vPrest');
       await cce2.getByLabel('Campo da correção 1').fill('vTPrest');
       await cce2.getByLabel('Valor da correção 1').fill('1300.00');
-      expect(await cce2.getByTestId('cce-row-1').locator('.field-error').textContent()).toBe(
-        'a CC-e não corrige valor que determina o imposto ou a prestação',
-      );
-      expect(await cce2.getByRole('button', { name: 'Enviar carta de correção' }).isDisabled()).toBe(true);
+      await expect
+        .poll(() => cce2.getByTestId('cce-row-1').locator('.field-error').textContent())
+        .toBe('a CC-e não corrige valor que determina o imposto ou a prestação');
+      await expect
+        .poll(() => cce2.getByRole('button', { name: 'Enviar carta de correção' }).isDisabled())
+        .toBe(true);
       await saveScreenshot(page, 'cte-cce.png');
       await cce2.getByLabel('Grupo da correção 1').fill('ide');
       await cce2.getByLabel('Campo da correção 1').fill('natOp');
@@ -253,7 +257,7 @@ describe('CT-e in the back office', () => {
       await fillForm(page, nfeKey(200));
       await page.getByLabel('Tomador', { exact: true }).selectOption('2');
       await page.getByTestId('cte-recebedor').waitFor();
-      expect(await page.getByTestId('cte-expedidor').count()).toBe(0);
+      await expect.poll(() => page.getByTestId('cte-expedidor').count()).toBe(0);
       const sideways = () =>
         page.evaluate(() =>
           ['.content', '.content > .page'].map((sel) => {
@@ -266,7 +270,7 @@ describe('CT-e in the back office', () => {
       await saveScreenshot(page, 'cte-form-1024.png');
       expect(await page.evaluate(() => document.documentElement.scrollWidth - innerWidth)).toBe(0);
       await page.getByLabel('Tomador', { exact: true }).selectOption('0');
-      expect(await page.getByTestId('cte-recebedor').count()).toBe(0);
+      await expect.poll(() => page.getByTestId('cte-recebedor').count()).toBe(0);
       await page.getByRole('button', { name: 'Usar a soma' }).click();
       // The send after the save is refused (the service answers 503 here): the draft stays, and its page says
       // the send did not go, instead of the form saving a second draft on the next click.
