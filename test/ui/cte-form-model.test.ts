@@ -1,6 +1,8 @@
 // The CT-e form's logic without a browser: CFOP from the route, components summed in cents against the
 // total, carried NF-e keys checked as the service's rule 529 does, and the §2.7 body it sends.
 import { describe, expect, it } from 'vitest';
+import { ApiRequestError } from '../../src-shared/contracts/api-client.ts';
+import { errorMessage } from '../../src-renderer/src/messages.ts';
 import { ctePayloadSchema } from '../../src-shared/contracts/cte-payload.ts';
 import { accessKeyCheckDigit } from '../../src-main/fiscal/access-key.ts';
 import { checkNfeKeys } from '../../src-main/fiscal/cte/rules.ts';
@@ -215,5 +217,20 @@ describe('the taker of the CT-e form', () => {
   it('sends valorReceber only when typed, in exact cents', () => {
     expect(ctePayloadOf(FORM).valorReceber).toBeUndefined();
     expect(ctePayloadOf({ ...FORM, valorReceber: '1.000,10' }).valorReceber).toBe(1000.1);
+  });
+});
+
+describe('the rejection banner', () => {
+  it("says 'Rejeição' once, with the code, whether or not the authority's text opens with it", () => {
+    const body = (xMotivo: string) =>
+      new ApiRequestError(422, {
+        error: 'fiscal_rejection',
+        message: 'rejected',
+        details: [],
+        cStat: '512',
+        xMotivo,
+      });
+    expect(errorMessage(body('Rejeição: Valor total difere'))).toBe('Rejeição 512: Valor total difere');
+    expect(errorMessage(body('Valor total difere'))).toBe('Rejeição 512: Valor total difere');
   });
 });
