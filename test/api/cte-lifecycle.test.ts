@@ -457,3 +457,49 @@ describe('cancellation after the trip started', () => {
     ]);
   });
 });
+
+describe('CC-e limit', () => {
+  it('a 21st CC-e of a CT-e is 422 with cStat 636', async () => {
+    const cte = await authorized();
+    const stamp = h.clock.now().toISOString();
+    // Twenty letters on record (as the queue leaves them), without sending twenty through the authority.
+    for (let n = 1; n <= 20; n++) {
+      await h.service.db
+        .withTables<{
+          document_events: {
+            id: string;
+            document_id: string;
+            company_id: string;
+            tp_evento: string;
+            n_seq: number;
+            status: string;
+            payload: string;
+            xml: string;
+            created_at: string;
+            updated_at: string;
+          };
+        }>()
+        .insertInto('document_events')
+        .values({
+          id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+          document_id: cte.id,
+          company_id: h.companyId,
+          tp_evento: '110110',
+          n_seq: n,
+          status: 'registrada',
+          payload: '{}',
+          xml: '<eventoCTe/>',
+          created_at: stamp,
+          updated_at: stamp,
+        })
+        .execute();
+    }
+    const res = await h.request('POST', `/v1/cte/${cte.id}/cce`, {
+      key: h.companyKey,
+      json: { correcao: 'Entrega no portao 3 do armazem' },
+    });
+    expect(res.status, res.text).toBe(422);
+    expect(res.body).toMatchObject({ error: 'fiscal_rejection', cStat: '636' });
+    expect((res.body as FiscalErrorBody).details.map((d) => d.field)).toEqual(['sequencia']);
+  });
+});
