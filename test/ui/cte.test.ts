@@ -4,7 +4,7 @@
 // authority, found in the list, corrected (CC-e) and cancelled from its page.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { buildAccessKey } from '../../src-main/fiscal/access-key.ts';
 import { openUi, saveScreenshot, useRunningProduct } from './harness.ts';
 
@@ -179,6 +179,12 @@ describe('CT-e in the back office', () => {
       await expect.poll(() => page.evaluate('location.hash')).toBe('#/cte?status=rascunho');
       await expect.poll(() => rows.count()).toBe(0);
       await page.getByLabel('Situação', { exact: true }).selectOption('autorizada');
+      await expect.poll(() => rows.count()).toBe(1);
+      // The period filter on created_at, typed the Brazilian way (far from today: no time zone edge).
+      await page.getByLabel('Data inicial').fill('01/01/2099');
+      await expect.poll(() => page.evaluate('location.hash')).toBe('#/cte?status=autorizada&from=2099-01-01');
+      await expect.poll(() => rows.count()).toBe(0);
+      await page.getByLabel('Data inicial').fill('01/01/2020');
       await expect.poll(() => rows.count()).toBe(1);
       await saveScreenshot(page, 'cte-list.png');
       await rows.first().click();
@@ -363,6 +369,36 @@ describe('CT-e in the back office', () => {
       await page.close();
     },
   );
+
+  it('marks a CT-e issued in SVC contingency on its page and in the list', { timeout: 60_000 }, async () => {
+    const list = await ui.product.api<{ data: Cte[] }>(
+      'GET',
+      `/cte?status=autorizada&companyId=${ui.product.companyId}`,
+    );
+    const cte = list.body.data[0];
+    if (cte === undefined) throw new Error('an authorized CT-e from the tests above');
+    const page = await openUi(ui.browser, ui.product, '/cte');
+    // The service's answer as it is, with the emission type of a CT-e authorized by SVC-RS (tpEmis 7).
+    const svc = async (route: Route) => {
+      const res = await route.fetch();
+      const body: unknown = await res.json();
+      const patch = (v: Cte) => (v.id === cte.id ? { ...v, tipo_emissao: 7 } : v);
+      const json =
+        typeof body === 'object' && body !== null && 'data' in body
+          ? { ...body, data: (body as { data: Cte[] }).data.map(patch) }
+          : patch(body as Cte);
+      await route.fulfill({ response: res, json });
+    };
+    await page.route(/\/v1\/cte(\/[^/?]+)?(\?.*)?$/, svc);
+    await page.evaluate(`location.hash = '#/cte?status=autorizada'`);
+    const row = page.locator(`tr[data-cte-id="${cte.id}"]`);
+    await expect.poll(() => row.textContent()).toContain('contingência SVC');
+    await row.click();
+    await expect
+      .poll(() => page.getByTestId('contingency').textContent())
+      .toContain('Emitido em contingência SVC-RS');
+    await page.close();
+  });
 
   it('voids a range of CT-e numbers and says what was done and until when', { timeout: 60_000 }, async () => {
     const page = await openUi(ui.browser, ui.product, '/cte');

@@ -190,6 +190,14 @@ export function CteDetail(props: { id: string; sendFailed?: boolean }) {
           {d.status === 'denegada' ? 'Denegado' : 'Rejeição'} {d.cStat}: {reason(d.xMotivo)}
         </Banner>
       ) : null}
+      {d.tipo_emissao !== 1 ? (
+        <Banner kind="warn" testId="contingency">
+          Emitido em contingência{' '}
+          {d.tipo_emissao === 7 ? 'SVC-RS' : d.tipo_emissao === 8 ? 'SVC-SP' : `(tpEmis ${d.tipo_emissao})`}:
+          a SEFAZ do estado estava fora do ar; o CT-e vale como os demais e é consultado e cancelado no mesmo
+          ambiente de contingência.
+        </Banner>
+      ) : null}
       {d.status === 'processando' ? (
         <Banner kind="info" testId="queued">
           Na fila de transmissão: a situação se atualiza sozinha quando a SEFAZ responder.
