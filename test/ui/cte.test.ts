@@ -264,17 +264,16 @@ describe('CT-e in the back office', () => {
       await page.getByLabel('Tomador', { exact: true }).selectOption('2');
       await page.getByTestId('cte-recebedor').waitFor();
       await expect.poll(() => page.getByTestId('cte-expedidor').count()).toBe(0);
+      // Evaluated in the page (a string: this file is compiled without the DOM's types).
       const sideways = () =>
-        page.evaluate(() =>
-          ['.content', '.content > .page'].map((sel) => {
-            const box = document.querySelector(sel);
-            return box === null ? -1 : box.scrollWidth - box.clientWidth;
-          }),
-        );
+        page.evaluate<number[]>(`['.content', '.content > .page'].map((sel) => {
+          const box = document.querySelector(sel);
+          return box === null ? -1 : box.scrollWidth - box.clientWidth;
+        })`);
       expect(await sideways()).toEqual([0, 0]);
       await page.getByTestId('cte-recebedor').scrollIntoViewIfNeeded();
       await saveScreenshot(page, 'cte-form-1024.png');
-      expect(await page.evaluate(() => document.documentElement.scrollWidth - innerWidth)).toBe(0);
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth - innerWidth')).toBe(0);
       await page.getByLabel('Tomador', { exact: true }).selectOption('0');
       await expect.poll(() => page.getByTestId('cte-recebedor').count()).toBe(0);
       await page.getByRole('button', { name: 'Usar a soma' }).click();

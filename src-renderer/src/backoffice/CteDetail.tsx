@@ -76,7 +76,10 @@ export function CteDetail(props: { id: string; sendFailed?: boolean }) {
   const { api } = useApp();
   const doc = useLoad(() => api.cte.get(props.id), [api, props.id]);
   // Components, carried keys and vehicle are not in the view: they are read from the CT-e itself.
-  const content = useLoad(async () => readCteContent(await api.cte.xml(props.id)), [api, props.id]);
+  const content = useLoad(
+    async () => readCteContent(await api.cte.xml(props.id), new DOMParser()),
+    [api, props.id],
+  );
   const [dialog, setDialog] = useState<Dialog>(null);
   const [debugOpen, setDebugOpen] = useState(false);
   const action = useAction();

@@ -43,7 +43,8 @@ function text(parent: XmlNode | null | undefined, name: string): string | null {
   return child(parent, name)?.textContent ?? null;
 }
 
-export function readCteContent(xml: string, parser: XmlParser = new DOMParser()): CteContent {
+/** `parser`: the browser's `new DOMParser()` (passed in, so the module also runs where there is no DOM). */
+export function readCteContent(xml: string, parser: XmlParser): CteContent {
   const doc = parser.parseFromString(xml, 'application/xml') as XmlDocument;
   const inf = doc.getElementsByTagNameNS(NS, 'infCte')[0];
   if (inf === undefined) throw new Error('XML sem infCte');
