@@ -5,6 +5,7 @@ import { createLogger } from '../../src-main/logger.ts';
 import { startService } from '../../src-main/service.ts';
 import { sellNfce } from '../../src-main/documents/issue.ts';
 import { createDraft, sendDocument } from '../../src-main/documents/lifecycle.ts';
+import { queueEvent } from '../../src-main/documents/events.ts';
 import { cteKind } from '../../src-main/documents/kinds/index.ts';
 import { companiesRepository } from '../../src-main/companies/repository.ts';
 import { createCustomer } from '../../src-main/customers/service.ts';
@@ -76,6 +77,22 @@ const sale = (n: number) => ({
   pagamentos: [{ forma: 'dinheiro', valor: '100.00' }],
 });
 
+/** Queues a CC-e on the oldest authorized CT-e without one (none when every one has its letter). */
+async function correctOne(): Promise<void> {
+  const target = await service.db
+    .withTables<{ document_events: { document_id: string } }>()
+    .selectFrom('documents')
+    .select('id')
+    .where('modelo', '=', 57)
+    .where('status', '=', 'autorizada')
+    .where('id', 'not in', (eb) => eb.selectFrom('document_events').select('document_id'))
+    .orderBy('n_nf')
+    .executeTakeFirst();
+  if (target === undefined) return;
+  await queueEvent(deps, target.id, 'correct', { correcao: 'Entrega no portao 3 do armazem central' });
+  process.stdout.write(`cce ${target.id}\n`);
+}
+
 const ctes = () =>
   service.db.selectFrom('documents').select(['id', 'status']).where('modelo', '=', 57).execute();
 
@@ -111,6 +128,8 @@ if (drainOnly) {
     await sendDocument(deps, draft.id, null, cteKind);
     done += 1;
     process.stdout.write(`cte ${done} ${draft.n_nf}\n`);
+    // Every fifth CT-e, a CC-e on an authorized CT-e that has none yet: events go through the same chaos.
+    if (done % 5 === 0) await correctOne();
     // NFC-e in the mix: the same queue, the same faults.
     const result = await sellNfce(deps, companyId, sale(done), 300);
     process.stdout.write(`sale ${done} ${result.mode} ${result.document.status}\n`);

@@ -1,7 +1,8 @@
 // Issue 15 item 8: CT-e in the reliability mix. A carrier's terminal issues CT-e (with NFC-e sales in
 // between) while the sandbox authority randomly refuses, times out, pauses and loses answers, and the
-// process is killed (SIGKILL) and restarted. Afterwards no CT-e is lost, every one is authorized exactly once
-// at the authority (one protocol per number and key), and the local rows agree with the authority's.
+// process is killed (SIGKILL) and restarted; some get a CC-e under the same chaos. Afterwards no CT-e is lost,
+// every one is authorized exactly once at the authority (one protocol per number and key), every CC-e is
+// registered once, and the local rows agree with the authority's.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,6 +12,7 @@ import { createLogger } from '../../src-main/logger.ts';
 import { startService, syncSandboxCompanies } from '../../src-main/service.ts';
 import { startSandboxAuthority, type SandboxAuthority } from '../../src-main/sandbox/server.ts';
 import { openDatabase } from '../../src-main/db/client.ts';
+import { refreshEvents } from '../../src-main/documents/events-service.ts';
 
 const CTES = Number(process.env['RELIABILITY_CTES'] ?? 60);
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-cte-reliability-'));
@@ -118,6 +120,17 @@ describe('CT-e reliability under faults and kills', () => {
       .where('state', '=', 'failed')
       .where('doc_kind', '=', 'cte')
       .execute();
+    // Event rows take the queue's outcome when read (as GET /v1/cte/:id does).
+    for (const d of ctes) await refreshEvents(db, d.id);
+    const letters = await db
+      .withTables<{
+        document_events: { document_id: string; tp_evento: string; n_seq: number; status: string };
+      }>()
+      .selectFrom('document_events')
+      .innerJoin('documents', 'documents.id', 'document_events.document_id')
+      .select(['documents.chave', 'document_events.n_seq', 'document_events.status'])
+      .where('document_events.tp_evento', '=', '110110')
+      .execute();
     await close();
 
     const atAuthority = await sandbox.registry.ctes();
@@ -135,6 +148,7 @@ describe('CT-e reliability under faults and kills', () => {
         {
           ctes: ctes.length,
           byStatus,
+          cce: letters.length,
           nfce: nfce.length,
           kills,
           runs: runs + 1,
@@ -160,6 +174,16 @@ describe('CT-e reliability under faults and kills', () => {
       expect(record?.status, `CT-e ${d.n_nf} at the authority`).toBe('autorizada');
       expect(record?.nProt).toBe(d.n_prot);
       expect(d.proc_xml).toContain(`<nProt>${d.n_prot ?? ''}</nProt>`);
+    }
+    // The CC-e went through the same chaos: each registered, once, at the authority.
+    expect(letters.length).toBeGreaterThan(0);
+    const authorityEvents = await sandbox.registry.cteEvents();
+    for (const letter of letters) {
+      expect(letter.status, `CC-e of ${letter.chave}`).toBe('registrada');
+      const registered = authorityEvents.filter(
+        (e) => e.chave === letter.chave && e.tpEvento === '110110' && e.nSeqEvento === letter.n_seq,
+      );
+      expect(registered, `CC-e ${letter.n_seq} of ${letter.chave} at the authority`).toHaveLength(1);
     }
   }, 600_000);
 });
