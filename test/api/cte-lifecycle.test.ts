@@ -503,3 +503,28 @@ describe('CC-e limit', () => {
     expect((res.body as FiscalErrorBody).details.map((d) => d.field)).toEqual(['sequencia']);
   });
 });
+
+describe('denial', () => {
+  it('a CT-e whose use the authority denies (301) reads denegada with its protocol and cte.denegada is published', async () => {
+    const hook = await h.request('POST', `/v1/webhooks?companyId=${h.companyId}`, {
+      json: { url: 'https://tms.example.com.br/balcao/denegada', events: ['cte.*'] },
+    });
+    const created = await draft();
+    const { registry } = h.service.sandbox!;
+    const cnpj = created.chave_acesso.slice(6, 20);
+    await registry.denyEmitter(cnpj, true);
+    try {
+      await h.request('POST', `/v1/cte/${created.id}/send`, { key: h.companyKey });
+      const denied = await settle(created.id);
+      expect(denied).toMatchObject({ status: 'denegada', cStat: '301' });
+      expect(denied.protocolo).toMatch(/^\d{15}$/);
+      const events = await deliveries((hook.body as { id: string }).id);
+      expect(events.map((e) => e.event)).toEqual(['cte.denegada']);
+      // A denied CT-e is final: no send, no deletion, no cancellation.
+      expect((await h.request('POST', `/v1/cte/${created.id}/send`, { key: h.companyKey })).status).toBe(409);
+      expect((await h.request('DELETE', `/v1/cte/${created.id}`, { key: h.companyKey })).status).toBe(409);
+    } finally {
+      await registry.denyEmitter(cnpj, false);
+    }
+  });
+});
