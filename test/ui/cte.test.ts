@@ -33,6 +33,37 @@ function nfeKey(nNF: number): string {
   }).chave;
 }
 
+/** A draft CT-e within SP made through the API (the form is tested on its own), carrying `key`. */
+function createDraft(key: string) {
+  return ui.product.api<Cte>('POST', `/cte?companyId=${ui.product.companyId}`, {
+    customerId: ui.catalog.customerId,
+    modal: '01',
+    cfop: '5353',
+    natOp: 'PRESTACAO DE SERVICO DE TRANSPORTE',
+    ufIni: 'SP',
+    xMunIni: 'São Paulo',
+    ufFim: 'SP',
+    xMunFim: 'Campinas',
+    toma: '0',
+    remetente: { nome: 'MERCADO EXEMPLO LTDA', cpfCnpj: '11222333000181' },
+    destinatario: {
+      nome: 'Comercio Campinas Ltda',
+      cpfCnpj: '52998224725',
+      endereco: {
+        xLgr: 'Rua Barao de Jaguara',
+        nro: '10',
+        xBairro: 'Centro',
+        cMun: '3509502',
+        uf: 'SP',
+        cep: '13015000',
+      },
+    },
+    valorTotal: 300,
+    componentesValor: [{ nome: 'FRETE PESO', valor: 300 }],
+    docsOriginarios: [key],
+  });
+}
+
 /** Fills the form's route, recipient, components and keys; the taker comes from the registered customer. */
 async function fillForm(page: Page, keys: string): Promise<void> {
   await page.getByLabel('Buscar cliente').fill('MERCADO');
@@ -311,34 +342,7 @@ describe('CT-e in the back office', () => {
     'shows the authority rejection of a sent CT-e with its cStat, and sends it again',
     { timeout: 90_000 },
     async () => {
-      const customerId = ui.catalog.customerId;
-      const created = await ui.product.api<Cte>('POST', `/cte?companyId=${ui.product.companyId}`, {
-        customerId,
-        modal: '01',
-        cfop: '5353',
-        natOp: 'PRESTACAO DE SERVICO DE TRANSPORTE',
-        ufIni: 'SP',
-        xMunIni: 'São Paulo',
-        ufFim: 'SP',
-        xMunFim: 'Campinas',
-        toma: '0',
-        remetente: { nome: 'MERCADO EXEMPLO LTDA', cpfCnpj: '11222333000181' },
-        destinatario: {
-          nome: 'Comercio Campinas Ltda',
-          cpfCnpj: '52998224725',
-          endereco: {
-            xLgr: 'Rua Barao de Jaguara',
-            nro: '10',
-            xBairro: 'Centro',
-            cMun: '3509502',
-            uf: 'SP',
-            cep: '13015000',
-          },
-        },
-        valorTotal: 300,
-        componentesValor: [{ nome: 'FRETE PESO', valor: 300 }],
-        docsOriginarios: [nfeKey(300)],
-      });
+      const created = await createDraft(nfeKey(300));
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       // The next CT-e the authority receives is refused once (signature differs, 297).
       const fault = await ui.product.api(
@@ -399,13 +403,32 @@ describe('CT-e in the back office', () => {
     await page.close();
   });
 
+  it('pages the list by 20 with the totals of {data, meta}', { timeout: 90_000 }, async () => {
+    for (let n = 0; n < 21; n++) expect((await createDraft(nfeKey(400 + n))).status).toBe(201);
+    const all = await ui.product.api<{ meta: { total: number } }>(
+      'GET',
+      `/cte?status=rascunho&limit=1&companyId=${ui.product.companyId}`,
+    );
+    const total = all.body.meta.total;
+    expect(total).toBeGreaterThanOrEqual(21);
+    const page = await openUi(ui.browser, ui.product, '/cte?status=rascunho');
+    const rows = page.getByTestId('cte-list').locator('tbody tr[data-cte-id]');
+    await expect.poll(() => rows.count()).toBe(20);
+    const pager = page.getByRole('navigation', { name: 'Paginação' });
+    expect(await pager.textContent()).toContain(`Página 1 de ${Math.ceil(total / 20)} · ${total} registros`);
+    await pager.getByRole('button', { name: 'Próxima ›' }).click();
+    await expect.poll(() => page.evaluate('location.hash')).toBe('#/cte?status=rascunho&page=2');
+    await expect.poll(() => rows.count()).toBe(Math.min(20, total - 20));
+    await page.close();
+  });
+
   it('voids a range of CT-e numbers and says what was done and until when', { timeout: 60_000 }, async () => {
     const page = await openUi(ui.browser, ui.product, '/cte');
     await page.getByTestId('cte-list').waitFor();
     await page.getByRole('button', { name: 'Inutilizar numeração' }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByLabel('Número inicial').fill('50');
-    await dialog.getByLabel('Número final').fill('52');
+    await dialog.getByLabel('Número inicial').fill('900');
+    await dialog.getByLabel('Número final').fill('902');
     await dialog.getByLabel('Justificativa (15 a 255 caracteres)').fill('curta');
     await dialog.getByRole('button', { name: 'Inutilizar' }).click();
     await expect.poll(() => dialog.locator('.field-error').textContent()).toBe('mínimo de 15 caracteres');
@@ -415,7 +438,7 @@ describe('CT-e in the back office', () => {
     await dialog.getByRole('button', { name: 'Inutilizar' }).click();
     const result = await dialog.getByTestId('void-result').textContent();
     // CT-e 4.00 authorities have no inutilização service: the answer says nothing went to them, and the deadline.
-    expect(result).toContain('CT-e 50 a 52 da série 1');
+    expect(result).toContain('CT-e 900 a 902 da série 1');
     expect(result).toContain('nada foi enviado à SEFAZ');
     expect(result).toMatch(/Prazo para comunicar: 10\/\d{2}\/\d{4}\.$/);
     await page.close();
