@@ -301,7 +301,7 @@ export async function listSequences(
     environment === 'all' ? null : environment,
   );
   return rows.map((r) => ({
-    modelo: r.modelo === 65 ? '65' : '55',
+    modelo: r.modelo === 65 ? '65' : r.modelo === 57 ? '57' : '55',
     serie: r.serie,
     last_numero: r.next_number - 1,
     proximo_numero: r.next_number,

@@ -189,9 +189,9 @@ export const sequencesQuerySchema = z.object({
     .optional(),
 });
 
-/** A fiscal sequence (seed §2.9): one model and series in one environment. */
+/** A fiscal sequence (seed §2.9): one model (55 NF-e, 65 NFC-e, 57 CT-e) and series in one environment. */
 export const nfeSequenceViewSchema = z.object({
-  modelo: z.enum(['55', '65']),
+  modelo: z.enum(['55', '65', '57']),
   serie: z.number().int(),
   /** Highest number already reserved (issued, voided or held by a draft), 0 when none. */
   last_numero: z.number().int(),

@@ -51,6 +51,16 @@ describe('POST /v1/cte (draft)', () => {
     // The next draft takes the next number of the CT-e series (its own sequence, not the NF-e's).
     const next = await h.request('POST', '/v1/cte', { key: h.companyKey, json: ctePayload(customerId) });
     expect((next.body as Cte).numero).toBe(cte.numero + 1);
+    const sequences = await h.request('GET', `/v1/companies/${h.companyId}/nfe-sequences`, {
+      key: h.companyKey,
+    });
+    expect((sequences.body as { sequences: unknown[] }).sequences).toContainEqual({
+      modelo: '57',
+      serie: 1,
+      last_numero: cte.numero + 1,
+      proximo_numero: cte.numero + 2,
+      environment: 'homologacao',
+    });
 
     const read = await h.request('GET', `/v1/cte/${cte.id}`, { key: h.companyKey });
     expect(read.status).toBe(200);
