@@ -411,9 +411,12 @@ describe('CT-e in the back office', () => {
     );
     const total = all.body.meta.total;
     expect(total).toBeGreaterThanOrEqual(21);
-    const page = await openUi(ui.browser, ui.product, '/cte?status=rascunho');
+    const page = await ui.newPage('/cte?status=rascunho');
     const rows = page.getByTestId('cte-list').locator('tbody tr[data-cte-id]');
     await expect.poll(() => rows.count()).toBe(20);
+    // A full page of rows still fits 1024 px without scrolling sideways.
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth - innerWidth')).toBe(0);
+    await saveScreenshot(page, 'cte-list-1024.png');
     const pager = page.getByRole('navigation', { name: 'Paginação' });
     expect(await pager.textContent()).toContain(`Página 1 de ${Math.ceil(total / 20)} · ${total} registros`);
     await pager.getByRole('button', { name: 'Próxima ›' }).click();
