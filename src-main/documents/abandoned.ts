@@ -54,6 +54,8 @@ export async function abandonedNumbers(
     .selectFrom('documents')
     .select(['id', 'modelo', 'serie', 'n_nf', 'status', 'ambiente', 'created_at', 'updated_at'])
     .where('company_id', '=', companyId)
+    // NF-e and NFC-e numbers are voided with the authority; CT-e 4.00 authorities have no such service.
+    .where('modelo', 'in', [55, 65])
     .where('ambiente', '=', company.ambiente)
     .where('status', 'in', ['rascunho', 'erro'])
     .where('updated_at', '<', olderThan.toISOString())
@@ -118,6 +120,7 @@ export async function numbersWithoutDocument(db: Db, companyId: string): Promise
     .selectFrom('number_sequences')
     .select(['modelo', 'serie', 'next_number'])
     .where('company_id', '=', companyId)
+    .where('modelo', 'in', [55, 65])
     .where('ambiente', '=', company.ambiente)
     .orderBy('modelo')
     .orderBy('serie')

@@ -7,6 +7,7 @@ import type { CompaniesTable } from '../db/schema.ts';
 import type { Selectable } from 'kysely';
 import { formatDateTimeTz } from '../fiscal/datetime.ts';
 import { procEventoNFe, procInutNFe } from '../fiscal/proc.ts';
+import { procEventoCTe } from '../fiscal/cte/proc.ts';
 import { DESC_EVENTO, isTpEvento } from '../fiscal/events.ts';
 import { refreshVoids, type NumberVoidsTable } from '../documents/inutilizar.ts';
 import { ufBySigla } from '../../src-shared/uf.ts';
@@ -145,8 +146,8 @@ export async function writeMonthExport(
       .execute();
     for (const doc of batch) {
       if (doc.proc_xml === null || monthOf(doc.dh_emi, timeZone) !== mes) continue;
-      const folder = doc.modelo === 65 ? 'NFCe' : 'NFe';
-      const name = `${folder}/${doc.chave}-procNFe.xml`;
+      const folder = doc.modelo === 65 ? 'NFCe' : doc.modelo === 57 ? 'CTe' : 'NFe';
+      const name = `${folder}/${doc.chave}-${doc.modelo === 57 ? 'procCTe' : 'procNFe'}.xml`;
       await add(name, doc.proc_xml);
       summary.notes++;
       rows.push({
@@ -186,18 +187,22 @@ export async function writeMonthExport(
     for (const row of batch) {
       const tpEvento = tag(row.message, 'tpEvento') ?? '';
       if (!ISSUER_EVENTS.has(tpEvento) || row.answer_xml === null) continue;
+      // A CT-e's event (eventoCTe) is kept as procEventoCTe, an NF-e's as procEventoNFe.
+      const cte = row.message.includes('<eventoCTe');
       let proc: string;
       try {
-        proc = procEventoNFe(row.message, row.answer_xml, { validate: false }).xml;
+        proc = cte
+          ? procEventoCTe(row.message, row.answer_xml, { validate: false }).xml
+          : procEventoNFe(row.message, row.answer_xml, { validate: false }).xml;
       } catch {
         continue; // the authority answered, but not a registration (a rejection): nothing to keep
       }
-      const chave = tag(row.message, 'chNFe') ?? '';
+      const chave = tag(row.message, cte ? 'chCTe' : 'chNFe') ?? '';
       if (tag(row.message, 'tpAmb') !== (company.ambiente === 'producao' ? '1' : '2')) continue;
       const registered = tag(row.answer_xml, 'dhRegEvento') ?? '';
       if (monthOf(registered, timeZone) !== mes) continue;
       const nSeq = (tag(row.message, 'nSeqEvento') ?? '1').padStart(2, '0');
-      const name = `Eventos/${chave}-${tpEvento}-${nSeq}-procEventoNFe.xml`;
+      const name = `Eventos/${chave}-${tpEvento}-${nSeq}-${cte ? 'procEventoCTe' : 'procEventoNFe'}.xml`;
       await add(name, proc);
       summary.events++;
       rows.push({
