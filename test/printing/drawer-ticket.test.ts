@@ -283,7 +283,7 @@ describe('queueTicketPrint', () => {
         abrirGaveta: false,
         kind: 'ticket',
       }),
-    ).rejects.toMatchObject({ status: 400, details: [{ field: 'printerId' }] });
+    ).rejects.toMatchObject({ code: 'validation_error', details: [{ field: 'printerId' }] });
   });
 
   for (const largura of [80, 58] as const) {
