@@ -166,7 +166,11 @@ export async function createCompany(
     created_at: now,
     updated_at: now,
   };
-  const series = { 55: input.series?.nfe ?? 1, 65: input.series?.nfce ?? 1 } as const;
+  const series: Partial<Record<55 | 65 | 57, number>> = {
+    55: input.series?.nfe ?? 1,
+    65: input.series?.nfce ?? 1,
+    57: input.series?.cte,
+  };
   await inTransaction(db, async (trx) => {
     if ((await companiesRepository.findByCnpj(trx, row.cnpj)) !== undefined) {
       throw conflict('A company with this CNPJ already exists.', [
@@ -178,15 +182,22 @@ export async function createCompany(
     await companiesRepository.insertSequences(
       trx,
       ambientes.flatMap((ambiente) =>
-        ([55, 65] as const).map((modelo) => ({
-          company_id: row.id,
-          modelo,
-          serie: series[modelo],
-          ambiente,
-          next_number: 1,
-          created_at: now,
-          updated_at: now,
-        })),
+        ([55, 65, 57] as const).flatMap((modelo) => {
+          const serie = series[modelo];
+          return serie === undefined
+            ? []
+            : [
+                {
+                  company_id: row.id,
+                  modelo,
+                  serie,
+                  ambiente,
+                  next_number: 1,
+                  created_at: now,
+                  updated_at: now,
+                },
+              ];
+        }),
       ),
     );
     const profile = await insertDefaultProfile(trx, row, now);

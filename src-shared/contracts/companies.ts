@@ -47,7 +47,17 @@ export const companyCreateSchema = z
     authority: z.enum(['sandbox', 'sefaz']).optional(),
     csc: z.strictObject({ id: cscId, token: cscToken }).optional(),
     nfceQrVersion: z.union([z.literal(2), z.literal(3)], { error: 'must be 2 or 3' }).default(2),
-    series: z.strictObject({ nfe: serieSchema.default(1), nfce: serieSchema.default(1) }).optional(),
+    /**
+     * The series each model numbers in. `cte` (CT-e, model 57) is created only when given: a company that
+     * does not carry freight keeps no CT-e sequence, and its first CT-e opens series 1.
+     */
+    series: z
+      .strictObject({
+        nfe: serieSchema.default(1),
+        nfce: serieSchema.default(1),
+        cte: serieSchema.optional(),
+      })
+      .optional(),
   })
   .superRefine((c, ctx) => {
     const problem = companyIeProblem(c.endereco.uf, c.ie);
