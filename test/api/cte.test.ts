@@ -258,6 +258,9 @@ describe('POST /v1/cte/inutilizar', () => {
     });
     expect((res.body as { message: string }).message).toMatch(/no inutilização service/);
     expect((res.body as { message: string }).message).toContain('2027-01-10');
+    // The recorded CT-e range is not an NF-e inutilização: the NF-e route does not serve it.
+    const voidId = (res.body as { id: string }).id;
+    expect((await h.request('GET', `/v1/nfe/inutilizar/${voidId}`, { key: h.companyKey })).status).toBe(404);
 
     const next = (await h.request('POST', '/v1/cte', { key: h.companyKey, json: ctePayload(customerId) }))
       .body as Cte;

@@ -159,7 +159,8 @@ export function documentActionRoutes(deps: ApiDeps): Router {
   // An inutilização answered 502 (kept, still on its way) is followed here until the queue settles it.
   router.get('/nfe/inutilizar/:id', async (req, res) => {
     const row = await findVoid(db, String(req.params['id']));
-    if (row === undefined) throw notFound('Inutilização');
+    // A CT-e range (recorded locally, see /v1/cte/inutilizar) is not an NF-e inutilização.
+    if (row === undefined || !NF_MODELOS.includes(row.modelo)) throw notFound('Inutilização');
     if (!(await reachableBy(db, authOf(res))(row.company_id))) throw forbidden();
     res.json(await voidView(db, row));
   });
