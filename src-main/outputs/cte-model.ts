@@ -1,16 +1,20 @@
 // The printable view of a CT-e (model 57): what the DACTE draws, read from a signed CTe or a cteProc
 // (CTe + protCTe). Every value stays text exactly as signed; the DACTE formats it for print.
-import { XMLParser } from 'fast-xml-parser';
 import {
   OutputParseError,
   attribute,
   child,
   children,
   choice,
+  ibsCbsOf,
   isNode,
   required,
+  streetAddressOf,
   text,
+  xmlTreeReader,
   type Node,
+  type OutputIbsCbs,
+  type OutputStreetAddress,
 } from './model.ts';
 
 // Elements that may repeat in a CTe (TCTe, cteTiposBasico_v4.00.xsd); read as arrays even when single.
@@ -27,29 +31,9 @@ const REPEATED = new Set([
   'veicNovos',
   'dup',
 ]);
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  htmlEntities: true,
-  isArray: (name) => REPEATED.has(name),
-});
+const readTree = xmlTreeReader(REPEATED);
 
-export interface CteOutputAddress {
-  xLgr: string;
-  nro: string;
-  xCpl: string | null;
-  xBairro: string;
-  cMun: string;
-  xMun: string;
-  UF: string;
-  CEP: string | null;
-  cPais: string | null;
-  xPais: string | null;
-}
+export type CteOutputAddress = OutputStreetAddress;
 
 /** emit, rem, exped, receb, dest or the toma4 taker: identity, IE and address as written. */
 export interface CteOutputParty {
@@ -74,19 +58,9 @@ export interface CteOutputIcms {
   indSN: string | null;
 }
 
-/** imp/IBSCBS of the tax reform (NT 2025.001 CT-e RTC, TTribCTe): one group for the whole service. */
-export interface CteOutputIbsCbs {
-  CST: string;
-  cClassTrib: string | null;
-  vBC: string | null;
-  pIBSUF: string | null;
-  vIBSUF: string | null;
-  pIBSMun: string | null;
-  vIBSMun: string | null;
-  vIBS: string | null;
-  pCBS: string | null;
-  vCBS: string | null;
-}
+/** imp/IBSCBS of the tax reform (NT 2025.001 CT-e RTC, TTribCTe): one group for the whole service, read as the
+ * NF-e item's. */
+export type CteOutputIbsCbs = OutputIbsCbs;
 
 /** A document carried (infDoc): an NF-e by key, a paper NF by series/number, or another document. */
 export type CteOutputCarriedDoc =
@@ -163,22 +137,6 @@ export interface CteOutputDocument {
   protocol: { nProt: string | null; dhRecbto: string; cStat: string | null; xMotivo: string | null } | null;
 }
 
-function addressOf(n: Node | null, where: string): CteOutputAddress | null {
-  if (n === null) return null;
-  return {
-    xLgr: required(n, 'xLgr', where),
-    nro: required(n, 'nro', where),
-    xCpl: text(n, 'xCpl'),
-    xBairro: required(n, 'xBairro', where),
-    cMun: required(n, 'cMun', where),
-    xMun: required(n, 'xMun', where),
-    UF: required(n, 'UF', where),
-    CEP: text(n, 'CEP'),
-    cPais: text(n, 'cPais'),
-    xPais: text(n, 'xPais'),
-  };
-}
-
 function partyOf(n: Node | null, enderTag: string, where: string): CteOutputParty | null {
   if (n === null) return null;
   const ender = child(n, enderTag);
@@ -190,7 +148,7 @@ function partyOf(n: Node | null, enderTag: string, where: string): CteOutputPart
     xFant: text(n, 'xFant'),
     // The emitter's phone sits inside enderEmit (TEndeEmi); the other parties carry it beside the address.
     fone: text(n, 'fone') ?? text(ender, 'fone'),
-    address: addressOf(ender, `${where}/${enderTag}`),
+    address: streetAddressOf(ender, `${where}/${enderTag}`),
   };
 }
 
@@ -207,27 +165,6 @@ function icmsOf(imp: Node | null): CteOutputIcms | null {
     pRedBC: text(g, 'pRedBC') ?? text(g, 'pRedBCOutraUF'),
     vICMSSTRet: text(g, 'vICMSSTRet'),
     indSN: text(g, 'indSN'),
-  };
-}
-
-function ibsCbsOf(imp: Node | null): CteOutputIbsCbs | null {
-  const ibscbs = child(imp, 'IBSCBS');
-  if (ibscbs === null) return null;
-  const g = child(ibscbs, 'gIBSCBS');
-  const uf = child(g, 'gIBSUF');
-  const mun = child(g, 'gIBSMun');
-  const cbs = child(g, 'gCBS');
-  return {
-    CST: required(ibscbs, 'CST', 'imp/IBSCBS'),
-    cClassTrib: text(ibscbs, 'cClassTrib'),
-    vBC: text(g, 'vBC'),
-    pIBSUF: text(uf, 'pIBSUF'),
-    vIBSUF: text(uf, 'vIBSUF'),
-    pIBSMun: text(mun, 'pIBSMun'),
-    vIBSMun: text(mun, 'vIBSMun'),
-    vIBS: text(g, 'vIBS'),
-    pCBS: text(cbs, 'pCBS'),
-    vCBS: text(cbs, 'vCBS'),
   };
 }
 
@@ -286,14 +223,7 @@ const TOMA = new Set(['0', '1', '2', '3', '4']);
  * @throws OutputParseError when the document is not a CT-e or lacks a field the DACTE needs.
  */
 export function parseCteOutput(xml: string): CteOutputDocument {
-  let parsed: unknown;
-  try {
-    parsed = parser.parse(xml);
-  } catch (error) {
-    throw new OutputParseError(`not well-formed XML: ${(error as Error).message}`);
-  }
-  if (!isNode(parsed)) throw new OutputParseError('not an XML document');
-  const { cte, prot } = locate(parsed);
+  const { cte, prot } = locate(readTree(xml));
   const infCte = child(cte, 'infCte');
   if (infCte === null) throw new OutputParseError('no CTe/infCte element');
 
@@ -374,7 +304,7 @@ export function parseCteOutput(xml: string): CteOutputDocument {
       })),
     },
     icms: icmsOf(imp),
-    ibsCbs: ibsCbsOf(imp),
+    ibsCbs: ibsCbsOf(imp, 'imp/IBSCBS'),
     vTotDFe: text(imp, 'vTotDFe'),
     vTotTrib: text(imp, 'vTotTrib'),
     infAdFisco: text(imp, 'infAdFisco'),

@@ -2,8 +2,7 @@
 // one typed model read from the XML that DANFE, DANFCe and ESC/POS receipts all print from.
 import { XMLParser } from 'fast-xml-parser';
 
-// Every value stays text: "0012" and "10.50" must print exactly as signed. htmlEntities also decodes
-// numeric references such as &#xD;, which the C14N writer (src-main/fiscal/xml.ts) emits.
+// Elements that may repeat in an NFe; read as arrays even when single.
 const REPEATED = new Set([
   'det',
   'detPag',
@@ -15,21 +14,13 @@ const REPEATED = new Set([
   'obsFisco',
   'protNFe',
 ]);
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  htmlEntities: true,
-  isArray: (name) => REPEATED.has(name),
-});
+const readTree = xmlTreeReader(REPEATED);
 
 export type Modelo = '55' | '65';
 export type TpAmb = '1' | '2';
 
-export interface OutputAddress {
+/** An address as written (TEndereco of the NF-e, TEndereco of the CT-e): the CT-e's has no phone. */
+export interface OutputStreetAddress {
   xLgr: string;
   nro: string;
   xCpl: string | null;
@@ -40,6 +31,9 @@ export interface OutputAddress {
   CEP: string | null;
   cPais: string | null;
   xPais: string | null;
+}
+
+export interface OutputAddress extends OutputStreetAddress {
   fone: string | null;
 }
 
@@ -273,6 +267,35 @@ export class OutputParseError extends Error {
 // The reading helpers are shared with the CT-e's printable model (cte-model.ts).
 export type Node = Record<string, unknown>;
 
+/**
+ * A reader of signed XML into a tree of text: "0012" and "10.50" stay as signed, and the elements in `repeated`
+ * are arrays even when single. htmlEntities also decodes numeric references such as &#xD;, which the C14N writer
+ * (src-main/fiscal/xml.ts) emits.
+ * @throws OutputParseError (from the returned function) when the text is not a well-formed XML document.
+ */
+export function xmlTreeReader(repeated: ReadonlySet<string>): (xml: string) => Node {
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@_',
+    removeNSPrefix: true,
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: true,
+    htmlEntities: true,
+    isArray: (name) => repeated.has(name),
+  });
+  return (xml) => {
+    let parsed: unknown;
+    try {
+      parsed = parser.parse(xml);
+    } catch (error) {
+      throw new OutputParseError(`not well-formed XML: ${(error as Error).message}`);
+    }
+    if (!isNode(parsed)) throw new OutputParseError('not an XML document');
+    return parsed;
+  };
+}
+
 export function isNode(v: unknown): v is Node {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -322,7 +345,7 @@ export function choice(n: Node | null): { name: string; node: Node } | null {
   return null;
 }
 
-function address(n: Node | null, where: string, fone: string | null = null): OutputAddress | null {
+export function streetAddressOf(n: Node | null, where: string): OutputStreetAddress | null {
   if (n === null) return null;
   return {
     xLgr: required(n, 'xLgr', where),
@@ -335,8 +358,12 @@ function address(n: Node | null, where: string, fone: string | null = null): Out
     CEP: text(n, 'CEP'),
     cPais: text(n, 'cPais'),
     xPais: text(n, 'xPais'),
-    fone: text(n, 'fone') ?? fone,
   };
+}
+
+function address(n: Node | null, where: string, fone: string | null = null): OutputAddress | null {
+  const street = streetAddressOf(n, where);
+  return street === null ? null : { ...street, fone: text(n, 'fone') ?? fone };
 }
 
 function icmsOf(imposto: Node | null): OutputIcms | null {
@@ -359,15 +386,16 @@ function icmsOf(imposto: Node | null): OutputIcms | null {
   };
 }
 
-function ibsCbsOf(imposto: Node | null): OutputIbsCbs | null {
-  const ibscbs = child(imposto, 'IBSCBS');
+/** The IBSCBS group under `parent` (the NF-e item's imposto, the CT-e's imp); `where` names it in errors. */
+export function ibsCbsOf(parent: Node | null, where: string): OutputIbsCbs | null {
+  const ibscbs = child(parent, 'IBSCBS');
   if (ibscbs === null) return null;
   const g = child(ibscbs, 'gIBSCBS');
   const uf = child(g, 'gIBSUF');
   const mun = child(g, 'gIBSMun');
   const cbs = child(g, 'gCBS');
   return {
-    CST: required(ibscbs, 'CST', 'IBSCBS'),
+    CST: required(ibscbs, 'CST', where),
     cClassTrib: text(ibscbs, 'cClassTrib'),
     vBC: text(g, 'vBC'),
     pIBSUF: text(uf, 'pIBSUF'),
@@ -409,7 +437,7 @@ function itemOf(det: Node): OutputItem {
     vBCIPI: text(ipiGroup, 'vBC'),
     pIPI: text(ipiGroup, 'pIPI'),
     vIPI: text(ipiGroup, 'vIPI'),
-    ibsCbs: ibsCbsOf(imposto),
+    ibsCbs: ibsCbsOf(imposto, 'IBSCBS'),
     infAdProd: text(det, 'infAdProd'),
   };
 }
@@ -563,14 +591,7 @@ function locate(root: Node): { nfe: Node | null; prot: Node | null } {
  * @throws OutputParseError when the document is not an NF-e/NFC-e or lacks a required field.
  */
 export function parseOutputDocument(xml: string, options: { cancelled?: boolean } = {}): OutputDocument {
-  let parsed: unknown;
-  try {
-    parsed = parser.parse(xml);
-  } catch (error) {
-    throw new OutputParseError(`not well-formed XML: ${(error as Error).message}`);
-  }
-  if (!isNode(parsed)) throw new OutputParseError('not an XML document');
-  const { nfe, prot } = locate(parsed);
+  const { nfe, prot } = locate(readTree(xml));
   const infNFe = child(nfe, 'infNFe');
   if (infNFe === null) throw new OutputParseError('no NFe/infNFe element');
 
