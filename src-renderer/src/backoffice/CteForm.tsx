@@ -2,16 +2,17 @@
 // sender and recipient, freight components summed in cents against the total, carried NF-e keys checked
 // before sending, vehicle. Saves a draft (POST /v1/cte) and sends it (POST /v1/cte/:id/send); every field
 // error of the API shows next to its field, a 422 rejection with its cStat and xMotivo.
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { CteCreateBody } from '../../../src-shared/contracts/api-client.ts';
 import type { CustomerView } from '../../../src-shared/contracts/customers.ts';
 import { UFS } from '../../../src-shared/uf.ts';
 import { Banner, ErrorBanner, Field, newIdempotencyKey, useAction } from '../components.tsx';
 import { useApp } from '../context.ts';
-import { brl, centsToInput, parseBrMoney, taxIdBr } from '../format.ts';
+import { brl, centsToInput, parseBrMoney } from '../format.ts';
 import { otherDetails } from '../messages.ts';
 import { href, navigate } from '../router.ts';
 import { CustomerFormDialog } from './CustomerForm.tsx';
+import { CustomerPicker } from './CustomerPicker.tsx';
 import {
   EMPTY_PARTY,
   carriedKeys,
@@ -97,27 +98,11 @@ export function CteForm() {
   const { api } = useApp();
   const [form, setForm] = useState<FormState>(newForm);
   const [customer, setCustomer] = useState<CustomerView | null>(null);
-  const [customerQuery, setCustomerQuery] = useState('');
-  const [customerHits, setCustomerHits] = useState<CustomerView[]>([]);
   const [newCustomer, setNewCustomer] = useState(false);
   const [keysChecked, setKeysChecked] = useState(false);
   const action = useAction();
   // The body of the last save: an API field error shows while its field still holds what was sent.
   const [sent, setSent] = useState<CteCreateBody | null>(null);
-
-  useEffect(() => {
-    if (customerQuery.trim().length < 2) {
-      setCustomerHits([]);
-      return;
-    }
-    const t = setTimeout(() => {
-      api.customers.list({ q: customerQuery.trim(), limit: 8 }).then(
-        (r) => setCustomerHits(r.data),
-        () => setCustomerHits([]),
-      );
-    }, 150);
-    return () => clearTimeout(t);
-  }, [api, customerQuery]);
 
   const set = <K extends keyof FormState>(k: K, v: FormState[K]) => setForm((f) => ({ ...f, [k]: v }));
   // The CFOP follows the route until the operator types one.
@@ -136,8 +121,6 @@ export function CteForm() {
 
   const choose = (c: CustomerView) => {
     setCustomer(c);
-    setCustomerQuery('');
-    setCustomerHits([]);
     // The customer takes the service: its data fill the taker's party, still editable.
     setForm((f) => ({ ...f, customerId: c.id, [takerField(f.toma)]: partyOfCustomer(c) }));
   };
@@ -246,49 +229,17 @@ export function CteForm() {
               </select>
             </Field>
           </div>
-          {customer !== null ? (
-            <div className="chosen" data-testid="chosen-customer">
-              <strong>{customer.xNome}</strong> · {taxIdBr(customer.cnpj ?? customer.cpf)}
-              {customer.endereco !== null
-                ? ` · ${customer.endereco.xMun ?? ''}/${customer.endereco.uf ?? ''}`
-                : ''}{' '}
-              <button
-                type="button"
-                className="small"
-                onClick={() => {
-                  setCustomer(null);
-                  set('customerId', null);
-                }}
-              >
-                Trocar
-              </button>
-            </div>
-          ) : (
-            <div className="picker">
-              <Field label="Cliente tomador (nome, CPF ou CNPJ)" error={f['customerId']}>
-                <input
-                  value={customerQuery}
-                  onChange={(e) => setCustomerQuery(e.target.value)}
-                  aria-label="Buscar cliente"
-                  autoComplete="off"
-                />
-              </Field>
-              {customerHits.length > 0 ? (
-                <ul className="hits" role="listbox" aria-label="Clientes encontrados">
-                  {customerHits.map((c) => (
-                    <li key={c.id} role="option" aria-selected={false}>
-                      <button type="button" className="ghost" onClick={() => choose(c)}>
-                        {c.xNome} · {taxIdBr(c.cnpj ?? c.cpf ?? c.idEstrangeiro)}
-                      </button>
-                    </li>
-                  ))}
-                </ul>
-              ) : null}
-              <button type="button" className="small" onClick={() => setNewCustomer(true)}>
-                + Novo cliente
-              </button>
-            </div>
-          )}
+          <CustomerPicker
+            customer={customer}
+            label="Cliente tomador (nome, CPF ou CNPJ)"
+            error={f['customerId']}
+            onChoose={choose}
+            onClear={() => {
+              setCustomer(null);
+              set('customerId', null);
+            }}
+            onNew={() => setNewCustomer(true)}
+          />
         </section>
 
         <section className="card">

@@ -11,10 +11,11 @@ import { SCALE, formatScaled, lineTotal, parseScaled, sum } from '../../../src-s
 import { TPAG, type TPag } from '../../../src-shared/tables/payment-methods.ts';
 import { Banner, ErrorBanner, Field, newIdempotencyKey, useAction } from '../components.tsx';
 import { useApp } from '../context.ts';
-import { brl, brlText, parseBrDecimal, taxIdBr } from '../format.ts';
+import { brl, brlText, parseBrDecimal } from '../format.ts';
 import { otherDetails } from '../messages.ts';
 import { href, navigate } from '../router.ts';
 import { CustomerFormDialog } from './CustomerForm.tsx';
+import { CustomerPicker } from './CustomerPicker.tsx';
 import { readDraft } from './nfe-xml.ts';
 
 interface ItemRow {
@@ -105,8 +106,6 @@ export function NfeForm(props: { id: string | null }) {
   const [loaded, setLoaded] = useState(props.id === null);
   const [loadError, setLoadError] = useState<unknown>(null);
   const [number, setNumber] = useState<number | null>(null);
-  const [customerQuery, setCustomerQuery] = useState('');
-  const [customerHits, setCustomerHits] = useState<CustomerView[]>([]);
   const [productQuery, setProductQuery] = useState('');
   const [productHits, setProductHits] = useState<ProductView[]>([]);
   const [newCustomer, setNewCustomer] = useState(false);
@@ -176,20 +175,6 @@ export function NfeForm(props: { id: string | null }) {
       live = false;
     };
   }, [api, props.id]);
-
-  useEffect(() => {
-    if (customerQuery.trim().length < 2) {
-      setCustomerHits([]);
-      return;
-    }
-    const t = setTimeout(() => {
-      api.customers.list({ q: customerQuery.trim(), limit: 8 }).then(
-        (r) => setCustomerHits(r.data),
-        () => setCustomerHits([]),
-      );
-    }, 150);
-    return () => clearTimeout(t);
-  }, [api, customerQuery]);
 
   useEffect(() => {
     if (productQuery.trim().length < 1) {
@@ -317,49 +302,14 @@ export function NfeForm(props: { id: string | null }) {
       >
         <section className="card">
           <h2>Destinatário</h2>
-          {form.customer !== null ? (
-            <div className="chosen" data-testid="chosen-customer">
-              <strong>{form.customer.xNome}</strong> · {taxIdBr(form.customer.cnpj ?? form.customer.cpf)}
-              {form.customer.endereco !== null
-                ? ` · ${form.customer.endereco.xMun ?? ''}/${form.customer.endereco.uf ?? ''}`
-                : ''}{' '}
-              <button type="button" className="small" onClick={() => set('customer', null)}>
-                Trocar
-              </button>
-            </div>
-          ) : (
-            <div className="picker">
-              <Field label="Buscar cliente (nome, CPF ou CNPJ)" error={f['customerId'] ?? f['customer']}>
-                <input
-                  value={customerQuery}
-                  onChange={(e) => setCustomerQuery(e.target.value)}
-                  aria-label="Buscar cliente"
-                  autoComplete="off"
-                />
-              </Field>
-              {customerHits.length > 0 ? (
-                <ul className="hits" role="listbox" aria-label="Clientes encontrados">
-                  {customerHits.map((c) => (
-                    <li key={c.id} role="option" aria-selected={false}>
-                      <button
-                        type="button"
-                        className="ghost"
-                        onClick={() => {
-                          set('customer', c);
-                          setCustomerQuery('');
-                        }}
-                      >
-                        {c.xNome} · {taxIdBr(c.cnpj ?? c.cpf ?? c.idEstrangeiro)}
-                      </button>
-                    </li>
-                  ))}
-                </ul>
-              ) : null}
-              <button type="button" className="small" onClick={() => setNewCustomer(true)}>
-                + Novo cliente
-              </button>
-            </div>
-          )}
+          <CustomerPicker
+            customer={form.customer}
+            label="Buscar cliente (nome, CPF ou CNPJ)"
+            error={f['customerId'] ?? f['customer']}
+            onChoose={(c) => set('customer', c)}
+            onClear={() => set('customer', null)}
+            onNew={() => setNewCustomer(true)}
+          />
         </section>
 
         <section className="card">

@@ -1,0 +1,82 @@
+// The customer a document is made out to, picked from the catalogue as the operator types (NF-e recipient,
+// CT-e taker): the chosen one with a button to change it, or the search with its hits and "+ Novo cliente".
+import { useEffect, useState } from 'react';
+import type { CustomerView } from '../../../src-shared/contracts/customers.ts';
+import { Field } from '../components.tsx';
+import { useApp } from '../context.ts';
+import { taxIdBr } from '../format.ts';
+
+/**
+ * The new-customer dialog stays with the caller (`onNew`): it holds a form of its own, and this picker sits
+ * inside the document's form, where a nested form's submit would also submit the document.
+ */
+export function CustomerPicker(props: {
+  customer: CustomerView | null;
+  /** The search field's label. */
+  label: string;
+  error: string | undefined;
+  onChoose: (customer: CustomerView) => void;
+  onClear: () => void;
+  onNew: () => void;
+}) {
+  const { api } = useApp();
+  const [query, setQuery] = useState('');
+  const [hits, setHits] = useState<CustomerView[]>([]);
+
+  useEffect(() => {
+    if (query.trim().length < 2) {
+      setHits([]);
+      return;
+    }
+    // Asks once the operator pauses typing, not once per keystroke.
+    const t = setTimeout(() => {
+      api.customers.list({ q: query.trim(), limit: 8 }).then(
+        (r) => setHits(r.data),
+        () => setHits([]),
+      );
+    }, 150);
+    return () => clearTimeout(t);
+  }, [api, query]);
+  // A customer chosen here or made in the caller's dialog: the next "Trocar" starts from an empty search.
+  useEffect(() => {
+    if (props.customer !== null) setQuery('');
+  }, [props.customer]);
+
+  const c = props.customer;
+  if (c !== null)
+    return (
+      <div className="chosen" data-testid="chosen-customer">
+        <strong>{c.xNome}</strong> · {taxIdBr(c.cnpj ?? c.cpf)}
+        {c.endereco !== null ? ` · ${c.endereco.xMun ?? ''}/${c.endereco.uf ?? ''}` : ''}{' '}
+        <button type="button" className="small" onClick={props.onClear}>
+          Trocar
+        </button>
+      </div>
+    );
+  return (
+    <div className="picker">
+      <Field label={props.label} error={props.error}>
+        <input
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          aria-label="Buscar cliente"
+          autoComplete="off"
+        />
+      </Field>
+      {hits.length > 0 ? (
+        <ul className="hits" role="listbox" aria-label="Clientes encontrados">
+          {hits.map((hit) => (
+            <li key={hit.id} role="option" aria-selected={false}>
+              <button type="button" className="ghost" onClick={() => props.onChoose(hit)}>
+                {hit.xNome} · {taxIdBr(hit.cnpj ?? hit.cpf ?? hit.idEstrangeiro)}
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <button type="button" className="small" onClick={props.onNew}>
+        + Novo cliente
+      </button>
+    </div>
+  );
+}
