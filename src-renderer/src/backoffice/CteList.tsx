@@ -17,6 +17,7 @@ import { useApp } from '../context.ts';
 import { brlText, dateBr, dateTimeBr } from '../format.ts';
 import { STATUS_PT, otherDetails } from '../messages.ts';
 import { href, navigate } from '../router.ts';
+import { RangeFields, StatusFilter, listPath, rangeNumbers, type RangeForm } from './document-lists.tsx';
 
 const PAGE_SIZE = 20;
 const STATUS_FILTERS = ['rascunho', 'processando', 'autorizada', 'erro', 'denegada', 'cancelada'] as const;
@@ -37,14 +38,8 @@ export function CteList(props: { query: URLSearchParams }) {
   const page = Math.max(1, Number(q.get('page') ?? '1') || 1);
   const [voiding, setVoiding] = useState(false);
 
-  const setFilter = (changes: Partial<typeof filter> & { page?: number }) => {
-    const next = new URLSearchParams();
-    const merged = { ...filter, page: 1, ...changes };
-    for (const [k, v] of Object.entries(merged))
-      if (v !== '' && !(k === 'page' && v === 1)) next.set(k, String(v));
-    const s = next.toString();
-    navigate(`/cte${s === '' ? '' : `?${s}`}`);
-  };
+  const setFilter = (changes: Partial<typeof filter> & { page?: number }) =>
+    navigate(listPath('/cte', filter, changes));
 
   const list = useLoad(
     () =>
@@ -72,20 +67,11 @@ export function CteList(props: { query: URLSearchParams }) {
         </div>
       </div>
       <form className="filters card" onSubmit={(e) => e.preventDefault()} aria-label="Filtros">
-        <Field label="Situação">
-          <select
-            value={filter.status}
-            onChange={(e) => setFilter({ status: e.target.value })}
-            aria-label="Situação"
-          >
-            <option value="">Todas</option>
-            {STATUS_FILTERS.map((s) => (
-              <option key={s} value={s}>
-                {STATUS_PT[s]}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <StatusFilter
+          value={filter.status}
+          statuses={STATUS_FILTERS}
+          onChange={(status) => setFilter({ status })}
+        />
         <Field label="Criados de">
           <DateInput
             value={filter.from}
@@ -165,19 +151,19 @@ export function CteList(props: { query: URLSearchParams }) {
 /** POST /v1/cte/inutilizar: what the authority did, and the deadline to communicate it. */
 function CteVoidDialog(props: { onClose: () => void; onDone: () => void }) {
   const { api } = useApp();
-  const [form, setForm] = useState({ serie: '1', numeroInicial: '', numeroFinal: '', justificativa: '' });
+  const [form, setForm] = useState<RangeForm>({
+    serie: '1',
+    numeroInicial: '',
+    numeroFinal: '',
+    justificativa: '',
+  });
   const action = useAction();
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) =>
     setForm({ ...form, [k]: e.target.value });
   const submit = async () => {
     const answer = await action.run(() =>
-      api.cte.voidRange({
-        serie: Number(form.serie),
-        numeroInicial: Number(form.numeroInicial),
-        numeroFinal: Number(form.numeroFinal === '' ? form.numeroInicial : form.numeroFinal),
-        justificativa: form.justificativa,
-      }),
+      api.cte.voidRange({ ...rangeNumbers(form), justificativa: form.justificativa }),
     );
     if (answer !== undefined) {
       const range = `CT-e ${answer.numeroInicial} a ${answer.numeroFinal} da série ${answer.serie}`;
@@ -195,7 +181,6 @@ function CteVoidDialog(props: { onClose: () => void; onDone: () => void }) {
       });
     }
   };
-  const f = action.fields;
   return (
     <Modal title="Inutilizar numeração de CT-e" onClose={result === null ? props.onClose : props.onDone}>
       {result !== null ? (
@@ -217,20 +202,7 @@ function CteVoidDialog(props: { onClose: () => void; onDone: () => void }) {
           <p className="muted">
             Números de CT-e pulados devem ser inutilizados até o dia 10 do mês seguinte.
           </p>
-          <div className="form-grid">
-            <Field label="Série" error={f['serie']}>
-              <input value={form.serie} onChange={set('serie')} inputMode="numeric" />
-            </Field>
-            <Field label="Número inicial" error={f['numeroInicial']}>
-              <input value={form.numeroInicial} onChange={set('numeroInicial')} inputMode="numeric" />
-            </Field>
-            <Field label="Número final" error={f['numeroFinal']}>
-              <input value={form.numeroFinal} onChange={set('numeroFinal')} inputMode="numeric" />
-            </Field>
-          </div>
-          <Field label="Justificativa (15 a 255 caracteres)" error={f['justificativa']}>
-            <textarea value={form.justificativa} onChange={set('justificativa')} />
-          </Field>
+          <RangeFields form={form} set={set} fields={action.fields} />
           <ErrorBanner
             error={action.error}
             extra={otherDetails(action.error, ['serie', 'numeroInicial', 'numeroFinal', 'justificativa'])}

@@ -16,6 +16,7 @@ import { useApp } from '../context.ts';
 import { brlText, dateTimeBr } from '../format.ts';
 import { STATUS_PT, otherDetails } from '../messages.ts';
 import { href, navigate } from '../router.ts';
+import { RangeFields, StatusFilter, listPath, rangeNumbers } from './document-lists.tsx';
 
 const PAGE_SIZE = 20;
 const STATUS_FILTERS = [
@@ -50,14 +51,8 @@ export function DocumentList(props: { query: URLSearchParams }) {
   const [voiding, setVoiding] = useState(false);
   const [exporting, setExporting] = useState(false);
 
-  const setFilter = (changes: Partial<typeof filter> & { page?: number }) => {
-    const next = new URLSearchParams();
-    const merged = { ...filter, page: 1, ...changes };
-    for (const [k, v] of Object.entries(merged))
-      if (v !== '' && !(k === 'page' && v === 1)) next.set(k, String(v));
-    const s = next.toString();
-    navigate(`/documentos${s === '' ? '' : `?${s}`}`);
-  };
+  const setFilter = (changes: Partial<typeof filter> & { page?: number }) =>
+    navigate(listPath('/documentos', filter, changes));
 
   const list = useLoad(async () => {
     const common = {
@@ -107,20 +102,11 @@ export function DocumentList(props: { query: URLSearchParams }) {
             <option value="65">NFC-e (65)</option>
           </select>
         </Field>
-        <Field label="Situação">
-          <select
-            value={filter.status}
-            onChange={(e) => setFilter({ status: e.target.value })}
-            aria-label="Situação"
-          >
-            <option value="">Todas</option>
-            {STATUS_FILTERS.map((s) => (
-              <option key={s} value={s}>
-                {STATUS_PT[s]}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <StatusFilter
+          value={filter.status}
+          statuses={STATUS_FILTERS}
+          onChange={(status) => setFilter({ status })}
+        />
         <Field label="Emitidas de">
           <DateInput
             value={filter.data_inicio}
@@ -262,9 +248,7 @@ function VoidRangeDialog(props: { onClose: () => void; onDone: () => void }) {
     const answer = await action.run(() =>
       api.nfe.voidRange({
         modelo: form.modelo === '65' ? 65 : 55,
-        serie: Number(form.serie),
-        numeroInicial: Number(form.numeroInicial),
-        numeroFinal: Number(form.numeroFinal === '' ? form.numeroInicial : form.numeroFinal),
+        ...rangeNumbers(form),
         justificativa: form.justificativa,
       }),
     );
@@ -292,26 +276,19 @@ function VoidRangeDialog(props: { onClose: () => void; onDone: () => void }) {
             void submit();
           }}
         >
-          <div className="form-grid">
-            <Field label="Modelo" error={f['modelo']}>
-              <select value={form.modelo} onChange={set('modelo')}>
-                <option value="55">NF-e (55)</option>
-                <option value="65">NFC-e (65)</option>
-              </select>
-            </Field>
-            <Field label="Série" error={f['serie']}>
-              <input value={form.serie} onChange={set('serie')} inputMode="numeric" />
-            </Field>
-            <Field label="Número inicial" error={f['numeroInicial']}>
-              <input value={form.numeroInicial} onChange={set('numeroInicial')} inputMode="numeric" />
-            </Field>
-            <Field label="Número final" error={f['numeroFinal']}>
-              <input value={form.numeroFinal} onChange={set('numeroFinal')} inputMode="numeric" />
-            </Field>
-          </div>
-          <Field label="Justificativa (15 a 255 caracteres)" error={f['justificativa']}>
-            <textarea value={form.justificativa} onChange={set('justificativa')} />
-          </Field>
+          <RangeFields
+            form={form}
+            set={set}
+            fields={f}
+            leading={
+              <Field label="Modelo" error={f['modelo']}>
+                <select value={form.modelo} onChange={set('modelo')}>
+                  <option value="55">NF-e (55)</option>
+                  <option value="65">NFC-e (65)</option>
+                </select>
+              </Field>
+            }
+          />
           <ErrorBanner
             error={action.error}
             extra={otherDetails(action.error, [
