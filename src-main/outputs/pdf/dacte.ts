@@ -4,18 +4,9 @@
 // repeating the identification block), observations, the road modal and the reserved boxes. Positions are
 // computed first and drawn second, so "FL x/y" is known up front.
 import { parseCteOutput, type CteOutputDocument, type CteOutputParty } from '../cte-model.ts';
-import {
-  drawCode128,
-  drawQr,
-  textLine,
-  textWidth,
-  useFont,
-  watermark,
-  wrapText,
-  type Align,
-  type Doc,
-} from './draw.ts';
+import { drawCode128, drawQr, textLine, textWidth, useFont, wrapText, type Align, type Doc } from './draw.ts';
 import { renderPdf } from './document.ts';
+import { box, cutLine, formKit, formWatermarks, type FormField } from './form.ts';
 import {
   formatCep,
   formatChave,
@@ -289,50 +280,13 @@ function layout(pdf: Doc, input: DacteInput, doc: CteOutputDocument): Layout {
 
 // --- drawing -----------------------------------------------------------------------------------------
 
-function box(pdf: Doc, x: number, y: number, w: number, h: number): void {
-  pdf.lineWidth(0.5).strokeColor('black').rect(x, y, w, h).stroke();
-}
-
-/** A labeled field: small upper-case label at the top, the value below it. */
-function cell(
-  pdf: Doc,
-  x: number,
-  y: number,
-  w: number,
-  label: string,
-  value: string,
-  options: { h?: number; align?: Align; bold?: boolean; size?: number } = {},
-): void {
-  const h = options.h ?? CELL_H;
-  const size = options.size ?? VALUE_SIZE;
-  box(pdf, x, y, w, h);
-  useFont(pdf, 'regular', LABEL_SIZE);
-  textLine(pdf, label, x + 2, y + 1.5, w - 4);
-  useFont(pdf, options.bold === true ? 'bold' : 'regular', size);
-  textLine(pdf, value, x + 2, y + h - size * 1.35 - 1.5, w - 4, options.align ?? 'left');
-}
-
-interface Field {
-  label: string;
-  value: string;
-  width?: number;
-  align?: Align;
-  bold?: boolean;
-}
-
-/** Fields side by side over [x, x + w]; the ones without width share what is left. */
-function fieldRow(pdf: Doc, y: number, fields: readonly Field[], x = X0, w = W, h = CELL_H): number {
-  const fixed = fields.reduce((a, f) => a + (f.width ?? 0), 0);
-  const flexible = fields.filter((f) => f.width === undefined).length;
-  const flexW = flexible > 0 ? (w - fixed) / flexible : 0;
-  let cx = x;
-  for (const f of fields) {
-    const fw = f.width ?? flexW;
-    cell(pdf, cx, y, fw, f.label, f.value, { align: f.align, bold: f.bold, h });
-    cx += fw;
-  }
-  return y + h;
-}
+const { cell, fieldRow } = formKit({
+  labelSize: LABEL_SIZE,
+  valueSize: VALUE_SIZE,
+  cellH: CELL_H,
+  x0: X0,
+  width: W,
+});
 
 function title(pdf: Doc, text: string, y: number, x = X0, w = W): number {
   useFont(pdf, 'bold', 6);
@@ -367,15 +321,7 @@ function drawCanhoto(pdf: Doc, l: Layout, y: number): number {
   textLine(pdf, `Nº ${formatNumeroNota(doc.nCT)}`, cx, ry + 12, cteW, 'center');
   textLine(pdf, `SÉRIE ${formatSerie(doc.serie)}`, cx, ry + 21, cteW, 'center');
   const cut = y + CANHOTO_H + 4;
-  pdf
-    .save()
-    .lineWidth(0.5)
-    .dash(3, { space: 2 })
-    .moveTo(X0, cut)
-    .lineTo(X0 + W, cut)
-    .stroke()
-    .undash()
-    .restore();
+  cutLine(pdf, X0, W, cut);
   return y + CANHOTO_TOTAL;
 }
 
@@ -629,7 +575,7 @@ function drawCargo(pdf: Doc, l: Layout, y: number): number {
   ]);
   const q = c?.infQ ?? [];
   for (let r = 0; r < l.qRows; r++) {
-    const fields: Field[] = [];
+    const fields: FormField[] = [];
     for (let k = 0; k < 6; k++) {
       const item = q[r * 6 + k];
       fields.push({
@@ -785,32 +731,6 @@ function drawReserved(pdf: Doc, doc: CteOutputDocument, y: number): void {
   }
 }
 
-/** Drawn before the content, so the content stays on top (and text extraction reads them first). */
-function drawWatermarks(pdf: Doc, l: Layout): void {
-  if (l.cancelled) {
-    watermark(pdf, 'CANCELADO', PAGE_W / 2, PAGE_H * 0.42, {
-      size: 96,
-      color: '#c00000',
-      opacity: 0.3,
-      angle: -35,
-    });
-  }
-  if (l.doc.tpAmb === '2') {
-    watermark(pdf, 'SEM VALOR FISCAL', PAGE_W / 2, PAGE_H * 0.62, {
-      size: 54,
-      color: '#808080',
-      opacity: 0.22,
-      angle: -35,
-    });
-    watermark(pdf, 'EMITIDO EM AMBIENTE DE HOMOLOGAÇÃO', PAGE_W / 2 + 30, PAGE_H * 0.62 + 60, {
-      size: 18,
-      color: '#808080',
-      opacity: 0.3,
-      angle: -35,
-    });
-  }
-}
-
 /**
  * Renders the DACTE of a CT-e (A4 portrait; more pages when the documents carried or the observations
  * need them).
@@ -828,7 +748,14 @@ export function renderDacte(input: DacteInput): Promise<Buffer> {
     const total = l.pages.length;
     l.pages.forEach((page, index) => {
       pdf.addPage({ size: 'A4', margin: 0 });
-      drawWatermarks(pdf, l);
+      formWatermarks(
+        pdf,
+        { w: PAGE_W, h: PAGE_H },
+        {
+          cancelled: l.cancelled ? 'CANCELADO' : null,
+          homologacao: l.doc.tpAmb === '2' ? 'EMITIDO EM AMBIENTE DE HOMOLOGAÇÃO' : null,
+        },
+      );
       const folha = `${index + 1}/${total}`;
       let y = MARGIN;
       if (index === 0) {

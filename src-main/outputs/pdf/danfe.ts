@@ -3,17 +3,9 @@
 // table continued over as many pages as needed (each repeating the identification block), and the
 // additional information. Positions are computed first and drawn second, so "FOLHA x/y" is known up front.
 import type { OutputDocument, OutputIcmsTot, OutputItem } from '../model.ts';
-import {
-  drawCode128,
-  textLine,
-  textWidth,
-  useFont,
-  watermark,
-  wrapText,
-  type Align,
-  type Doc,
-} from './draw.ts';
+import { drawCode128, textLine, textWidth, useFont, wrapText, type Align, type Doc } from './draw.ts';
 import { renderPdf } from './document.ts';
+import { box, cutLine, formKit, formWatermarks } from './form.ts';
 import {
   formatCep,
   formatChave,
@@ -330,57 +322,18 @@ function layout(pdf: Doc, doc: OutputDocument, logo: Buffer | undefined): Layout
 
 // --- drawing -----------------------------------------------------------------------------------------
 
-function box(pdf: Doc, x: number, y: number, w: number, h: number): void {
-  pdf.lineWidth(0.5).strokeColor('black').rect(x, y, w, h).stroke();
-}
-
-/** A labeled field: small upper-case label at the top, the value below it. */
-function cell(
-  pdf: Doc,
-  x: number,
-  y: number,
-  w: number,
-  label: string,
-  value: string,
-  options: { h?: number; align?: Align; bold?: boolean; size?: number } = {},
-): void {
-  const h = options.h ?? CELL_H;
-  box(pdf, x, y, w, h);
-  useFont(pdf, 'regular', LABEL_SIZE);
-  textLine(pdf, label, x + 2, y + 1.5, w - 4);
-  useFont(pdf, options.bold === true ? 'bold' : 'regular', options.size ?? VALUE_SIZE);
-  textLine(
-    pdf,
-    value,
-    x + 2,
-    y + h - (options.size ?? VALUE_SIZE) * 1.35 - 1.5,
-    w - 4,
-    options.align ?? 'left',
-  );
-}
+const { cell, fieldRow } = formKit({
+  labelSize: LABEL_SIZE,
+  valueSize: VALUE_SIZE,
+  cellH: CELL_H,
+  x0: X0,
+  width: W,
+});
 
 function title(pdf: Doc, text: string, y: number): number {
   useFont(pdf, 'bold', 6);
   textLine(pdf, text, X0, y + 1.5, W);
   return y + TITLE_H;
-}
-
-/** Fields side by side; the last one takes what is left of the width. */
-function fieldRow(
-  pdf: Doc,
-  y: number,
-  fields: ReadonlyArray<{ label: string; value: string; width?: number; align?: Align; bold?: boolean }>,
-): number {
-  const fixed = fields.reduce((a, f) => a + (f.width ?? 0), 0);
-  const flexible = fields.filter((f) => f.width === undefined).length;
-  const flexW = flexible > 0 ? (W - fixed) / flexible : 0;
-  let x = X0;
-  for (const f of fields) {
-    const w = f.width ?? flexW;
-    cell(pdf, x, y, w, f.label, f.value, { align: f.align, bold: f.bold });
-    x += w;
-  }
-  return y + CELL_H;
 }
 
 function drawCanhoto(pdf: Doc, doc: OutputDocument, y: number): number {
@@ -408,15 +361,7 @@ function drawCanhoto(pdf: Doc, doc: OutputDocument, y: number): number {
   textLine(pdf, `Nº ${formatNumeroNota(doc.nNF)}`, X0 + leftW, y + 22, rightW, 'center');
   textLine(pdf, `SÉRIE ${formatSerie(doc.serie)}`, X0 + leftW, y + 32, rightW, 'center');
   const cut = y + CANHOTO_H + 5;
-  pdf
-    .save()
-    .lineWidth(0.5)
-    .dash(3, { space: 2 })
-    .moveTo(X0, cut)
-    .lineTo(X0 + W, cut)
-    .stroke()
-    .undash()
-    .restore();
+  cutLine(pdf, X0, W, cut);
   return y + CANHOTO_TOTAL;
 }
 
@@ -738,32 +683,6 @@ function drawInfoContinuation(pdf: Doc, lines: string[], y: number): void {
   lines.forEach((line, i) => textLine(pdf, line, X0 + 3, ry + 3 + i * INFO_LINE, W - 6));
 }
 
-/** Drawn before the content, so the content stays on top (and text extraction reads them first). */
-function drawWatermarks(pdf: Doc, doc: OutputDocument): void {
-  if (doc.cancelled) {
-    watermark(pdf, 'CANCELADA', PAGE_W / 2, PAGE_H * 0.42, {
-      size: 96,
-      color: '#c00000',
-      opacity: 0.3,
-      angle: -35,
-    });
-  }
-  if (doc.tpAmb === '2') {
-    watermark(pdf, 'SEM VALOR FISCAL', PAGE_W / 2, PAGE_H * 0.62, {
-      size: 54,
-      color: '#808080',
-      opacity: 0.22,
-      angle: -35,
-    });
-    watermark(pdf, 'EMITIDA EM AMBIENTE DE HOMOLOGAÇÃO', PAGE_W / 2 + 30, PAGE_H * 0.62 + 60, {
-      size: 18,
-      color: '#808080',
-      opacity: 0.3,
-      angle: -35,
-    });
-  }
-}
-
 /** Renders the DANFE of an NF-e (A4 portrait, as many pages as the products need). */
 export function renderDanfe(doc: OutputDocument, options: DanfeOptions = {}): Promise<Buffer> {
   if (doc.modelo !== '55') return Promise.reject(new RangeError('the DANFE is for NF-e (model 55)'));
@@ -772,7 +691,14 @@ export function renderDanfe(doc: OutputDocument, options: DanfeOptions = {}): Pr
     const total = l.pages.length;
     l.pages.forEach((page, index) => {
       pdf.addPage({ size: 'A4', margin: 0 });
-      drawWatermarks(pdf, doc);
+      formWatermarks(
+        pdf,
+        { w: PAGE_W, h: PAGE_H },
+        {
+          cancelled: doc.cancelled ? 'CANCELADA' : null,
+          homologacao: doc.tpAmb === '2' ? 'EMITIDA EM AMBIENTE DE HOMOLOGAÇÃO' : null,
+        },
+      );
       const folha = `${index + 1}/${total}`;
       let y = MARGIN;
       if (index === 0) y = drawCanhoto(pdf, doc, y);
