@@ -1,48 +1,9 @@
-// Shared pieces of the CT-e API tests: a §2.7 payload with real-shaped carried NF-e keys, and the customer
-// its `customerId` names.
-import { buildAccessKey } from '../../src-main/fiscal/access-key.ts';
+// Shared pieces of the CT-e API tests: the sample §2.7 payload of the fixtures with real-shaped carried NF-e
+// keys, and the customer its `customerId` names.
+import { bothFormsOfCarriedNfe, CTE_REMETENTE, ctePayload as samplePayload } from '../fixtures/cte-sample.ts';
 import type { Harness } from './harness.ts';
 
-/** A model 55 key of a supplier in SP with a right check digit. */
-export function nfeKey(nNF: number): string {
-  return buildAccessKey({
-    cUF: 35,
-    aamm: '2603',
-    cnpjCpf: '11222333000181',
-    mod: 55,
-    serie: 1,
-    nNF,
-    tpEmis: 1,
-    cNF: '40817263',
-  }).chave;
-}
-
-export const REMETENTE = {
-  nome: 'Industria Modelo Ltda',
-  cpfCnpj: '11.222.333/0001-81',
-  ie: '111222330446',
-  endereco: {
-    xLgr: 'Rua das Fabricas',
-    nro: '100',
-    xBairro: 'Distrito Industrial',
-    cMun: '3509502',
-    uf: 'SP',
-    cep: '13000000',
-  },
-};
-
-export const DESTINATARIO = {
-  nome: 'Comercio e Filhos ME',
-  cpfCnpj: '52998224725',
-  endereco: {
-    xLgr: 'Avenida Afonso Pena',
-    nro: '1500',
-    xBairro: 'Centro',
-    cMun: '3106200',
-    uf: 'MG',
-    cep: '30130000',
-  },
-};
+export { CTE_REMETENTE as REMETENTE, supplierNfeKey as nfeKey } from '../fixtures/cte-sample.ts';
 
 const customers = new Map<string, Promise<string>>();
 
@@ -63,36 +24,17 @@ async function saveCustomer(h: Harness, companyId: string): Promise<string> {
       cnpj: '11222333000181',
       xNome: 'Industria Modelo Ltda',
       ie: '111222330446',
-      endereco: REMETENTE.endereco,
+      endereco: CTE_REMETENTE.endereco,
     },
   });
   if (res.status !== 201) throw new Error(`customer: ${res.status} ${res.text}`);
   return (res.body as { id: string }).id;
 }
 
+/** The sample §2.7 payload carrying two NF-e, its taker the saved customer `customerId`. */
 export function ctePayload(
   customerId: string,
   overrides: Record<string, unknown> = {},
 ): Record<string, unknown> {
-  return {
-    customerId,
-    modal: '01',
-    cfop: '6353',
-    natOp: 'Prestacao de servico de transporte',
-    ufIni: 'SP',
-    xMunIni: 'Campinas',
-    ufFim: 'MG',
-    xMunFim: 'Belo Horizonte',
-    toma: '0',
-    remetente: REMETENTE,
-    destinatario: DESTINATARIO,
-    valorTotal: 1250.5,
-    componentesValor: [
-      { nome: 'Frete peso', valor: 1000 },
-      { nome: 'Pedagio', valor: 50.5 },
-      { nome: 'GRIS', valor: 200 },
-    ],
-    docsOriginarios: [nfeKey(101), { chave: nfeKey(102) }],
-    ...overrides,
-  };
+  return samplePayload({ customerId, docsOriginarios: bothFormsOfCarriedNfe(), ...overrides });
 }

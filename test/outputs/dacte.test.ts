@@ -4,7 +4,6 @@
 // BALCAO_UPDATE_EXAMPLES=1 also rewrites docs/dacte-example.png from the authorized CT-e.
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import type { PreparedCte } from '../../src-main/fiscal/cte/prepare.ts';
 import { cteProc } from '../../src-main/fiscal/cte/proc.ts';
@@ -14,7 +13,13 @@ import { formatChave, formatMoney, formatRate } from '../../src-main/outputs/pdf
 import { renderDacte } from '../../src-main/outputs/pdf/index.ts';
 import { projectRoot } from '../../src-main/paths.ts';
 import { emitter } from '../fixtures/fiscal.ts';
-import { protCTeFor, signedCte, supplierNfeKey as nfeKey } from '../fixtures/cte-sample.ts';
+import {
+  bothFormsOfCarriedNfe,
+  CTE_DESTINATARIO_TO_ESCAPE,
+  protCTeFor,
+  signedCte,
+  supplierNfeKey as nfeKey,
+} from '../fixtures/cte-sample.ts';
 import {
   pdfFile,
   pdfImageCount,
@@ -24,24 +29,11 @@ import {
   pdfText,
   zbar,
 } from '../fixtures/outputs/pdf-tools.ts';
+import { logoPng } from '../fixtures/outputs/logo.ts';
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ');
 }
-
-/** The recipient's name needs escaping in XML and must print as written. */
-const destinatario = {
-  nome: 'Comercio & Filhos <ME>',
-  cpfCnpj: '52998224725',
-  endereco: {
-    xLgr: 'Avenida Afonso Pena',
-    nro: '1500',
-    xBairro: 'Centro',
-    cMun: '3106200',
-    uf: 'MG',
-    cep: '30130000',
-  },
-};
 
 /** cteProc of a CTe authorized with `nProt` at `dhRecbto`, joined by the core's builder. */
 function authorized(cte: PreparedCte, nProt: string, dhRecbto: string): string {
@@ -57,21 +49,12 @@ function sample(): string {
 const SAMPLE_CHAVE = '35240118760500000000570010000000011121942170';
 const SAMPLE_QR = `https://homologacao.nfe.fazenda.sp.gov.br/CTeConsulta/qrCode?chCTe=${SAMPLE_CHAVE}&tpAmb=2`;
 
-/** A 40×40 PNG logo (a dark square on white). */
-function logoPng(): Buffer {
-  const png = new PNG({ width: 40, height: 40 });
-  for (let i = 0; i < 40 * 40; i++) {
-    const x = i % 40;
-    const y = Math.floor(i / 40);
-    const v = x > 8 && x < 32 && y > 8 && y < 32 ? 30 : 255;
-    png.data.set([v, v, 120, 255], i * 4);
-  }
-  return PNG.sync.write(png);
-}
-
 describe('renderDacte', () => {
   it('an authorized CT-e (cteProc): identification, key barcode and QR, protocol, parties, values, NF-e keys, homologação', async () => {
-    const cte = signedCte({ destinatario, docsOriginarios: [nfeKey(101), { chave: nfeKey(102) }] });
+    const cte = signedCte({
+      destinatario: CTE_DESTINATARIO_TO_ESCAPE,
+      docsOriginarios: bothFormsOfCarriedNfe(),
+    });
     const proc = authorized(cte, '135260000004242', '2026-03-10T09:31:02-03:00');
     const file = pdfFile(await renderDacte({ cteXml: proc, cancelled: false, logo: logoPng() }));
 
@@ -385,7 +368,7 @@ describe('renderDacte', () => {
       'utf8',
     );
     await expect(renderDacte({ cteXml: nfe, cancelled: false })).rejects.toThrow(OutputParseError);
-    const cte = signedCte({ docsOriginarios: [nfeKey(101), { chave: nfeKey(102) }] });
+    const cte = signedCte({ docsOriginarios: bothFormsOfCarriedNfe() });
     const model = parseCteOutput(authorized(cte, '135260000000001', '2026-03-10T09:31:02-03:00'));
     expect(model).toMatchObject({
       chave: cte.chave,

@@ -2,7 +2,6 @@
 // contingency notes signed by the same pipeline), read back with pdftotext, pdfinfo, pdfimages and zbarimg.
 // BALCAO_UPDATE_EXAMPLES=1 also rewrites docs/danfe-example.png from the multi-page note.
 import path from 'node:path';
-import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { parseOutputDocument } from '../../src-main/outputs/model.ts';
@@ -21,6 +20,7 @@ import {
   pdfText,
   zbar,
 } from '../fixtures/outputs/pdf-tools.ts';
+import { logoPng } from '../fixtures/outputs/logo.ts';
 
 let h: Harness;
 let normal: string;
@@ -65,18 +65,6 @@ function item(codigo: string, descricao: string, quantidade: number | string, va
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ');
-}
-
-/** A 40×40 PNG logo (a dark square on white). */
-function logoPng(): Buffer {
-  const png = new PNG({ width: 40, height: 40 });
-  for (let i = 0; i < 40 * 40; i++) {
-    const x = i % 40;
-    const y = Math.floor(i / 40);
-    const v = x > 8 && x < 32 && y > 8 && y < 32 ? 30 : 255;
-    png.data.set([v, v, 120, 255], i * 4);
-  }
-  return PNG.sync.write(png);
 }
 
 describe('renderDanfe', () => {

@@ -5,76 +5,28 @@ import { gzipSync } from 'node:zlib';
 import { expect } from 'vitest';
 import { responseWrapper, unwrapMessage } from '../../src-main/authority/soap.ts';
 import type { CteService } from '../../src-main/authority/types.ts';
-import { buildAccessKey } from '../../src-main/fiscal/access-key.ts';
 import { formatDateTimeTz } from '../../src-main/fiscal/datetime.ts';
 import { prepareCteEvent, type CteEventInput } from '../../src-main/fiscal/cte/events.ts';
 import { prepareCte, type CtePrepareContext } from '../../src-main/fiscal/cte/prepare.ts';
 import { CTE_NAMESPACE, validateXml, type SchemaName } from '../../src-main/fiscal/schema.ts';
 import { signXmlDetailed } from '../../src-main/fiscal/sign.ts';
 import type { A1Certificate } from '../../src-main/fiscal/certificate.ts';
-import { emitter } from '../fixtures/fiscal.ts';
+import {
+  bothFormsOfCarriedNfe,
+  cteContext,
+  ctePayload as samplePayload,
+  supplierNfeKey,
+} from '../fixtures/cte-sample.ts';
 import { EMIT_CNPJ, soapPost, T0, tag, testCertificate, type PostOptions, type Sandbox } from './harness.ts';
 
-/** A real-shaped NF-e key (model 55) of a supplier in SP, for docsOriginarios. */
+/** A real-shaped NF-e key (model 55 unless given) of a supplier in SP, for docsOriginarios. */
 export function nfeKey(nNF: number, mod: 55 | 65 = 55): string {
-  return buildAccessKey({
-    cUF: 35,
-    aamm: '2603',
-    cnpjCpf: '11222333000181',
-    mod,
-    serie: 1,
-    nNF,
-    tpEmis: 1,
-    cNF: '40817263',
-  }).chave;
+  return supplierNfeKey(nNF, { mod });
 }
 
-/** The §2.7 payload of a CT-e from Campinas/SP to Belo Horizonte/MG (interstate: CFOP 6353). */
+/** The sample §2.7 payload (Campinas/SP to Belo Horizonte/MG) carrying two NF-e. */
 export function ctePayload(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    customerId: '0b8e7a52-58a4-4f4e-9a51-2d7c3f6f1c11',
-    modal: '01',
-    cfop: '6353',
-    natOp: 'Prestacao de servico de transporte',
-    ufIni: 'SP',
-    xMunIni: 'Campinas',
-    ufFim: 'MG',
-    xMunFim: 'Belo Horizonte',
-    toma: '0',
-    remetente: {
-      nome: 'Industria Modelo Ltda',
-      cpfCnpj: '11.222.333/0001-81',
-      ie: '111222330446',
-      endereco: {
-        xLgr: 'Rua das Fabricas',
-        nro: '100',
-        xBairro: 'Distrito Industrial',
-        cMun: '3509502',
-        uf: 'SP',
-        cep: '13000000',
-      },
-    },
-    destinatario: {
-      nome: 'Comercio e Filhos',
-      cpfCnpj: '52998224725',
-      endereco: {
-        xLgr: 'Avenida Afonso Pena',
-        nro: '1500',
-        xBairro: 'Centro',
-        cMun: '3106200',
-        uf: 'MG',
-        cep: '30130000',
-      },
-    },
-    valorTotal: 1250.5,
-    componentesValor: [
-      { nome: 'Frete peso', valor: 1000 },
-      { nome: 'Pedagio', valor: 50.5 },
-      { nome: 'GRIS', valor: 200 },
-    ],
-    docsOriginarios: [nfeKey(101), { chave: nfeKey(102) }],
-    ...overrides,
-  };
+  return samplePayload({ docsOriginarios: bothFormsOfCarriedNfe(), ...overrides });
 }
 
 let nextCt = 5000;
@@ -90,17 +42,16 @@ export interface BuiltCte {
 
 /** A signed CT-e 4.00 issued at T0 by the test emitter (CNPJ of the test A1), number fresh unless given. */
 export function cte(overrides: Partial<CtePrepareContext> = {}, payload = ctePayload()): BuiltCte {
-  const result = prepareCte(payload, {
-    certificate: testCertificate(),
-    emit: emitter(3),
-    RNTRC: '12345678',
-    tpAmb: 2,
-    serie: 1,
-    nCT: freshCt(),
-    dhEmi: formatDateTimeTz(T0, 'America/Sao_Paulo'),
-    icms: { CST: '00', pICMS: '12.00' },
-    ...overrides,
-  });
+  // The key's cCT comes from the number (no fixed sample cCT), as the service makes it.
+  const result = prepareCte(
+    payload,
+    cteContext({
+      nCT: freshCt(),
+      dhEmi: formatDateTimeTz(T0, 'America/Sao_Paulo'),
+      cCT: undefined,
+      ...overrides,
+    }),
+  );
   if (!result.ok) throw new Error(`${result.stage}: ${JSON.stringify(result.errors)}`);
   return { xml: result.document.xml, chave: result.document.chave };
 }

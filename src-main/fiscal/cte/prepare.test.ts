@@ -7,9 +7,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { accessKeyCheckDigit, buildAccessKey, parseAccessKey } from '../access-key.ts';
+import { accessKeyCheckDigit, parseAccessKey } from '../access-key.ts';
 import { schemaPath } from '../schema.ts';
-import { emitter, testCertificate } from '../../../test/fixtures/fiscal.ts';
+import { emitter } from '../../../test/fixtures/fiscal.ts';
+import {
+  bothFormsOfCarriedNfe,
+  CTE_DESTINATARIO,
+  CTE_DESTINATARIO_TO_ESCAPE,
+  CTE_REMETENTE,
+  cteContext as context,
+  ctePayload,
+  supplierNfeKey as nfeKey,
+} from '../../../test/fixtures/cte-sample.ts';
 import { prepareCte, type CtePrepareContext } from './prepare.ts';
 import { CTE_REJECTIONS } from './rules.ts';
 
@@ -40,83 +49,13 @@ function xmllintValidates(xml: string): string {
   }
 }
 
-/** A real-shaped NF-e key (model 55) of a supplier in SP. */
-function nfeKey(nNF: number): string {
-  return buildAccessKey({
-    cUF: 35,
-    aamm: '2603',
-    cnpjCpf: '11222333000181',
-    mod: 55,
-    serie: 1,
-    nNF,
-    tpEmis: 1,
-    cNF: '40817263',
-  }).chave;
-}
-
-const remetente = {
-  nome: 'Industria Modelo Ltda',
-  cpfCnpj: '11.222.333/0001-81',
-  ie: '111222330446',
-  endereco: {
-    xLgr: 'Rua das Fabricas',
-    nro: '100',
-    xBairro: 'Distrito Industrial',
-    cMun: '3509502',
-    uf: 'SP',
-    cep: '13000000',
-  },
-};
-const destinatario = {
-  nome: 'Comercio & Filhos <ME>',
-  cpfCnpj: '52998224725',
-  endereco: {
-    xLgr: 'Avenida Afonso Pena',
-    nro: '1500',
-    xBairro: 'Centro',
-    cMun: '3106200',
-    uf: 'MG',
-    cep: '30130000',
-  },
-};
-
+/** The sample payload carrying two NF-e, with a recipient whose name needs escaping. */
 function payload(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    customerId: '0b8e7a52-58a4-4f4e-9a51-2d7c3f6f1c11',
-    modal: '01',
-    cfop: '6353',
-    natOp: 'Prestacao de servico de transporte',
-    ufIni: 'SP',
-    xMunIni: 'Campinas',
-    ufFim: 'MG',
-    xMunFim: 'Belo Horizonte',
-    toma: '0',
-    remetente,
-    destinatario,
-    valorTotal: 1250.5,
-    componentesValor: [
-      { nome: 'Frete peso', valor: 1000 },
-      { nome: 'Pedagio', valor: 50.5 },
-      { nome: 'GRIS', valor: 200 },
-    ],
-    docsOriginarios: [nfeKey(101), { chave: nfeKey(102) }],
+  return ctePayload({
+    destinatario: CTE_DESTINATARIO_TO_ESCAPE,
+    docsOriginarios: bothFormsOfCarriedNfe(),
     ...overrides,
-  };
-}
-
-function context(overrides: Partial<CtePrepareContext> = {}): CtePrepareContext {
-  return {
-    certificate: testCertificate(),
-    emit: emitter(3),
-    RNTRC: '12345678',
-    tpAmb: 2,
-    serie: 1,
-    nCT: 42,
-    dhEmi: '2026-03-10T09:30:00-03:00',
-    cCT: '10203040',
-    icms: { CST: '00', pICMS: '12.00' },
-    ...overrides,
-  };
+  });
 }
 
 describe('prepareCte', () => {
@@ -413,12 +352,12 @@ describe('prepareCte: expedidor and recebedor', () => {
     nome: 'Armazem Geral Campinas',
     cpfCnpj: '11444777000161',
     ie: 'ISENTO',
-    endereco: { ...remetente.endereco, xLgr: 'Rodovia Anhanguera', nro: 'KM 100' },
+    endereco: { ...CTE_REMETENTE.endereco, xLgr: 'Rodovia Anhanguera', nro: 'KM 100' },
   };
   const recebedor = {
     nome: 'Centro de Distribuicao BH',
     cpfCnpj: '39053344705',
-    endereco: { ...destinatario.endereco, xLgr: 'Anel Rodoviario', nro: 'S/N' },
+    endereco: { ...CTE_DESTINATARIO.endereco, xLgr: 'Anel Rodoviario', nro: 'S/N' },
   };
 
   it('toma 1 takes the expedidor: exped after rem, its IE indicator, schema-valid', () => {
@@ -448,7 +387,7 @@ describe('prepareCte: expedidor and recebedor', () => {
       nome: 'Operador Logistico SA',
       cpfCnpj: '11444777000161',
       ie: '111222330446',
-      endereco: { ...remetente.endereco, xLgr: 'Avenida Paulista', nro: '1000' },
+      endereco: { ...CTE_REMETENTE.endereco, xLgr: 'Avenida Paulista', nro: '1000' },
     };
     const xml = validXml(payload({ toma: '4', tomador }), context());
     expect(xml).toContain(
