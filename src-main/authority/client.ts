@@ -3,7 +3,7 @@
 import { gunzipSync } from 'node:zlib';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { ufByCode } from '../../src-shared/uf.ts';
-import { unwrapMessage, wrapRequest } from './soap.ts';
+import { responseWrapper, unwrapMessage, wrapRequest } from './soap.ts';
 import { httpStatusError, type AuthorityTransport } from './transport.ts';
 import type { AuthorityService, Endpoint } from './types.ts';
 
@@ -227,14 +227,14 @@ const envelopeParser = new XMLParser({
   htmlEntities: false,
 });
 
-type Node = Record<string, unknown>;
+export type Node = Record<string, unknown>;
 
-function isNode(value: unknown): value is Node {
+export function isNode(value: unknown): value is Node {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Text of a child element: a plain string, or '#text' when the element also has attributes. */
-function text(node: unknown, name: string): string | undefined {
+export function text(node: unknown, name: string): string | undefined {
   if (!isNode(node)) return undefined;
   const value = node[name];
   if (typeof value === 'string') return value;
@@ -256,7 +256,7 @@ function list(node: unknown, name: string): unknown[] {
 }
 
 /** Reads one answer and raises AuthorityResponseError('unexpected_message') for what is missing. */
-class Reader {
+export class Reader {
   constructor(readonly fail: (detail: string) => never) {}
 
   required(node: unknown, name: string, where: string): string {
@@ -278,7 +278,7 @@ class Reader {
   }
 }
 
-function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
+export function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
 }
 
@@ -370,7 +370,7 @@ function codeUf(value: number | string, what: string): string {
   return code;
 }
 
-function tpAmbText(tpAmb: TpAmb): string {
+export function tpAmbText(tpAmb: TpAmb): string {
   if (tpAmb !== 1 && tpAmb !== 2) throw new RangeError(`tpAmb must be 1 or 2, got ${JSON.stringify(tpAmb)}`);
   return String(tpAmb);
 }
@@ -381,17 +381,20 @@ function nsu(value: string | number, what: string): string {
   return s.padStart(15, '0');
 }
 
-// --------------------------------------------------------------------------------------------------------
-
-export function createAuthorityClient(options: AuthorityClientOptions): AuthorityClient {
+/**
+ * Sends one message to a web service of the NF-e or CT-e family and returns the result message (exact bytes)
+ * with its parsed document element `root`; a body that is not XML, a SOAP fault or another message raises
+ * AuthorityResponseError, an HTTP error status without a fault AuthorityUnavailableError.
+ */
+export function soapCaller<S extends AuthorityService>(options: {
+  transport: AuthorityTransport;
+  endpoint: (service: S) => Endpoint | string;
+  timeoutMs: number;
+  /** The reader of the result message (which elements it lists as arrays). */
+  parse: (xml: string) => unknown;
+}): (service: S, message: string, root: string) => Promise<{ xml: string; node: Node; read: Reader }> {
   const { transport, timeoutMs } = options;
-
-  /** Sends one message and returns the result message (exact bytes) with its parsed document element. */
-  async function call(
-    service: AuthorityService,
-    message: string,
-    root: string,
-  ): Promise<{ xml: string; node: Node; read: Reader }> {
+  return async (service, message, root) => {
     const target = options.endpoint(service);
     const url = typeof target === 'string' ? target : target.url;
     const envelope = wrapRequest(service, message);
@@ -423,10 +426,10 @@ export function createAuthorityClient(options: AuthorityClientOptions): Authorit
     if (fault !== undefined) fail('soap_fault', `${fault.code}: ${fault.reason}`, fault);
     if (!ok) throw httpStatusError(status, url, service);
 
-    const wrapper = service === 'NFeDistribuicaoDFe' ? 'nfeDistDFeInteresseResult' : 'nfeResultMsg';
+    const wrapper = responseWrapper(service);
     const xml = unwrapMessage(trimmed, wrapper);
     if (xml === null) fail('unexpected_message', `no <${wrapper}> in the answer`);
-    const parsed: unknown = messageParser.parse(xml);
+    const parsed: unknown = options.parse(xml);
     const node = isNode(parsed) ? parsed[root] : undefined;
     if (!isNode(node)) {
       const found = isNode(parsed) ? Object.keys(parsed).filter((k) => k !== '?xml') : [];
@@ -436,7 +439,13 @@ export function createAuthorityClient(options: AuthorityClientOptions): Authorit
       );
     }
     return { xml, node, read: new Reader((detail) => fail('unexpected_message', detail)) };
-  }
+  };
+}
+
+// --------------------------------------------------------------------------------------------------------
+
+export function createAuthorityClient(options: AuthorityClientOptions): AuthorityClient {
+  const call = soapCaller({ ...options, parse: (xml) => messageParser.parse(xml) });
 
   function protocol(raw: string, read: Reader): ProtNFe {
     const parsed: unknown = messageParser.parse(raw);

@@ -2,16 +2,10 @@
 // and in base64 inside cteDadosMsg, the others the XML itself; answers come in `<operation>Result`. The
 // authority's protCTe / retEventoCTe / procEventoCTe are kept byte for byte, as evidence and for the procs.
 import { gzipSync } from 'node:zlib';
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { XMLParser } from 'fast-xml-parser';
 import { ufByCode } from '../../../src-shared/uf.ts';
-import {
-  AuthorityResponseError,
-  rawElements,
-  soapFault,
-  type AuthorityResponseErrorKind,
-} from '../client.ts';
-import { responseWrapper, unwrapMessage, wrapRequest } from '../soap.ts';
-import { httpStatusError, type AuthorityTransport } from '../transport.ts';
+import { isNode, optional, rawElements, soapCaller, text, tpAmbText, type Reader } from '../client.ts';
+import type { AuthorityTransport } from '../transport.ts';
 import type { CteService, Endpoint } from '../types.ts';
 
 const CTE_NS = 'http://www.portalfiscal.inf.br/cte';
@@ -110,39 +104,6 @@ const parser = new XMLParser({
   isArray: (name) => REPEATING.has(name),
 });
 
-type Node = Record<string, unknown>;
-const isNode = (value: unknown): value is Node =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function text(node: unknown, name: string): string | undefined {
-  if (!isNode(node)) return undefined;
-  const value = node[name];
-  if (typeof value === 'string') return value;
-  if (isNode(value) && typeof value['#text'] === 'string') return value['#text'];
-  return undefined;
-}
-
-function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
-}
-
-/** Reads one answer; what is missing raises AuthorityResponseError('unexpected_message'). */
-class Reader {
-  constructor(readonly fail: (detail: string) => never) {}
-
-  required(node: unknown, name: string, where: string): string {
-    const value = text(node, name);
-    if (value === undefined) this.fail(`<${where}> has no <${name}>`);
-    return value;
-  }
-
-  tpAmb(node: unknown, where: string): TpAmb {
-    const value = this.required(node, 'tpAmb', where);
-    if (value !== '1' && value !== '2') this.fail(`<${where}/tpAmb> is ${JSON.stringify(value)}`);
-    return value === '1' ? 1 : 2;
-  }
-}
-
 // TChDFe: the emitter CNPJ (positions 7-20) may hold letters (alphanumeric CNPJ).
 const CH_CTE = /^[0-9]{6}[0-9A-Z]{12}[0-9]{26}$/;
 
@@ -160,62 +121,13 @@ function element(xml: string, root: string): string {
   return body;
 }
 
-function tpAmbText(tpAmb: TpAmb): string {
-  if (tpAmb !== 1 && tpAmb !== 2) throw new RangeError(`tpAmb must be 1 or 2, got ${JSON.stringify(tpAmb)}`);
-  return String(tpAmb);
-}
-
 /** The CTeRecepcaoSincV4 message: the CTe's UTF-8 bytes, gzipped, in base64 (MOC CT-e 4.00 §3.1). */
 export function compressCte(cteXml: string): string {
   return gzipSync(Buffer.from(cteXml, 'utf8')).toString('base64');
 }
 
 export function createCteAuthorityClient(options: CteAuthorityClientOptions): CteAuthorityClient {
-  const { transport, timeoutMs } = options;
-
-  async function call(service: CteService, message: string, root: string) {
-    const target = options.endpoint(service);
-    const url = typeof target === 'string' ? target : target.url;
-    const envelope = wrapRequest(service, message);
-    const { status, body } = await transport.send({ url, service, envelope, timeoutMs });
-    const fail = (
-      kind: AuthorityResponseErrorKind,
-      detail: string,
-      fault?: { code: string; reason: string },
-    ) => {
-      throw new AuthorityResponseError({
-        kind,
-        service,
-        url,
-        status,
-        body,
-        detail,
-        ...(fault === undefined ? {} : { faultCode: fault.code, faultReason: fault.reason }),
-      });
-    };
-    const ok = status >= 200 && status < 300;
-    const trimmed = body.replace(/^\uFEFF/, '').trim();
-    if (!(trimmed.startsWith('<') && XMLValidator.validate(trimmed) === true)) {
-      if (!ok) throw httpStatusError(status, url, service);
-      return fail('not_xml', `the body is not XML: ${JSON.stringify(trimmed.slice(0, 120))}`);
-    }
-    const fault = soapFault(parser.parse(trimmed));
-    if (fault !== undefined) return fail('soap_fault', `${fault.code}: ${fault.reason}`, fault);
-    if (!ok) throw httpStatusError(status, url, service);
-    const wrapper = responseWrapper(service);
-    const xml = unwrapMessage(trimmed, wrapper);
-    if (xml === null) return fail('unexpected_message', `no <${wrapper}> in the answer`);
-    const parsed: unknown = parser.parse(xml);
-    const node = isNode(parsed) ? parsed[root] : undefined;
-    if (!isNode(node)) {
-      const found = isNode(parsed) ? Object.keys(parsed).filter((k) => k !== '?xml') : [];
-      return fail(
-        'unexpected_message',
-        `expected <${root}>, got ${found.map((k) => `<${k}>`).join(', ') || 'nothing'}`,
-      );
-    }
-    return { xml, node, read: new Reader((detail) => fail('unexpected_message', detail)) };
-  }
+  const call = soapCaller<CteService>({ ...options, parse: (xml) => parser.parse(xml) });
 
   function protocol(raw: string, read: Reader): ProtCTe {
     const parsed: unknown = parser.parse(raw);
