@@ -18,6 +18,7 @@ import { accessKeyBr, brlText, dateTimeBr, taxIdBr } from '../format.ts';
 import { STATUS_PT, errorMessage, otherDetails } from '../messages.ts';
 import { href, navigate } from '../router.ts';
 import { CteCceDialog } from './CteCceDialog.tsx';
+import { EventsTable, IdentificationRows } from './document-detail-parts.tsx';
 import { routeText } from './CteList.tsx';
 import { readCteContent, type CteContent } from './cte-xml.ts';
 
@@ -211,34 +212,19 @@ export function CteDetail(props: { id: string; sendFailed?: boolean }) {
         <section className="card">
           <h2>Identificação</h2>
           <dl className="props">
-            <dt>Chave de acesso</dt>
-            <dd className="mono" data-testid="access-key">
-              {accessKeyBr(d.chave_acesso)}
-            </dd>
-            <dt>Criado em</dt>
-            <dd>{dateTimeBr(d.created_at)}</dd>
-            <dt>Ambiente</dt>
-            <dd>{d.ambiente === 'producao' ? 'Produção' : 'Homologação'}</dd>
-            <dt>Tipo de emissão</dt>
-            <dd>{TP_EMIS[d.tipo_emissao] ?? d.tipo_emissao}</dd>
-            <dt>Protocolo</dt>
-            <dd data-testid="protocol">{d.protocolo ?? '—'}</dd>
-            <dt>Autorizado em</dt>
-            <dd>{dateTimeBr(d.authorized_at)}</dd>
-            {d.cStat !== null ? (
-              <>
-                <dt>Retorno SEFAZ</dt>
-                <dd>
-                  {d.cStat} – {d.xMotivo}
-                </dd>
-              </>
-            ) : null}
-            {canCancel && cancelUntil !== null ? (
-              <>
-                <dt>Cancelamento até</dt>
-                <dd>{dateTimeBr(new Date(cancelUntil).toISOString())}</dd>
-              </>
-            ) : null}
+            <IdentificationRows
+              chave={d.chave_acesso}
+              dateLabel="Criado em"
+              date={d.created_at}
+              ambiente={d.ambiente}
+              tipoEmissao={TP_EMIS[d.tipo_emissao] ?? d.tipo_emissao}
+              protocolo={d.protocolo}
+              authorizedLabel="Autorizado em"
+              authorizedAt={d.authorized_at}
+              cStat={d.cStat}
+              xMotivo={d.xMotivo}
+              cancelUntil={canCancel ? cancelUntil : null}
+            />
           </dl>
         </section>
         <section className="card">
@@ -266,45 +252,21 @@ export function CteDetail(props: { id: string; sendFailed?: boolean }) {
 
       {content.data !== null ? <Carried content={content.data} /> : null}
 
-      <section className="card">
-        <h2>Eventos</h2>
-        {d.eventos.length === 0 ? (
-          <p className="muted">Nenhum evento.</p>
-        ) : (
-          <table className="grid" data-testid="cte-events">
-            <thead>
-              <tr>
-                <th>Evento</th>
-                <th className="num">Seq.</th>
-                <th>Situação</th>
-                <th>Retorno</th>
-                <th>Protocolo</th>
-                <th>Registrado em</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.eventos.map((e) => (
-                <tr key={e.id} data-event-type={e.tpEvento}>
-                  <td>
-                    {e.descricao} <span className="muted small">({e.tpEvento})</span>
-                  </td>
-                  <td className="num">{e.sequencia}</td>
-                  <td>
-                    <StatusBadge
-                      // A registered event wears the green of an accepted answer (the stylesheet's `homologada`).
-                      status={e.status === 'registrada' ? 'homologada' : e.status}
-                      label={EVENT_STATUS_PT[e.status] ?? e.status}
-                    />
-                  </td>
-                  <td>{answerText(e.cStat, e.xMotivo)}</td>
-                  <td>{e.protocolo ?? '—'}</td>
-                  <td>{dateTimeBr(e.registered_at ?? e.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
+      <EventsTable
+        testId="cte-events"
+        events={d.eventos.map((e) => ({
+          id: e.id,
+          tpEvento: e.tpEvento,
+          descricao: e.descricao,
+          sequencia: e.sequencia,
+          // A registered event wears the green of an accepted answer (the stylesheet's `homologada`).
+          badge: e.status === 'registrada' ? 'homologada' : e.status,
+          label: EVENT_STATUS_PT[e.status] ?? e.status,
+          retorno: answerText(e.cStat, e.xMotivo),
+          protocolo: e.protocolo,
+          at: e.registered_at ?? e.created_at,
+        }))}
+      />
 
       {debugOpen ? <DebugPanel id={d.id} /> : null}
 

@@ -14,10 +14,11 @@ import {
 } from '../components.tsx';
 import { withApproval } from '../cashier/approval.ts';
 import { useApp } from '../context.ts';
-import { accessKeyBr, brlText, dateTimeBr, quantityBr } from '../format.ts';
+import { brlText, dateTimeBr, quantityBr } from '../format.ts';
 import { STATUS_PT, errorMessage, otherDetails } from '../messages.ts';
 import { href, navigate } from '../router.ts';
 import { refreshStatus } from '../StatusBar.tsx';
+import { EventsTable, IdentificationRows } from './document-detail-parts.tsx';
 import { modelName } from './Documents.tsx';
 
 /** NF-e may be cancelled within 24 h of the authorization, NFC-e within 30 min (docs/api.md, MOC 7.0). */
@@ -184,34 +185,19 @@ export function DocumentDetail(props: { modelo: 55 | 65; id: string }) {
         <section className="card">
           <h2>Identificação</h2>
           <dl className="props">
-            <dt>Chave de acesso</dt>
-            <dd className="mono" data-testid="access-key">
-              {accessKeyBr(d.chave_acesso)}
-            </dd>
-            <dt>Emissão</dt>
-            <dd>{dateTimeBr(d.dh_emissao)}</dd>
-            <dt>Ambiente</dt>
-            <dd>{d.ambiente === 'producao' ? 'Produção' : 'Homologação'}</dd>
-            <dt>Tipo de emissão</dt>
-            <dd>{TP_EMIS[d.tipo_emissao] ?? d.tipo_emissao}</dd>
-            <dt>Protocolo</dt>
-            <dd>{d.protocolo ?? '—'}</dd>
-            <dt>Autorizada em</dt>
-            <dd>{dateTimeBr(d.autorizada_em)}</dd>
-            {d.cStat !== null ? (
-              <>
-                <dt>Retorno SEFAZ</dt>
-                <dd>
-                  {d.cStat} – {d.xMotivo}
-                </dd>
-              </>
-            ) : null}
-            {canCancel && cancelUntil !== null ? (
-              <>
-                <dt>Cancelamento até</dt>
-                <dd>{dateTimeBr(new Date(cancelUntil).toISOString())}</dd>
-              </>
-            ) : null}
+            <IdentificationRows
+              chave={d.chave_acesso}
+              dateLabel="Emissão"
+              date={d.dh_emissao}
+              ambiente={d.ambiente}
+              tipoEmissao={TP_EMIS[d.tipo_emissao] ?? d.tipo_emissao}
+              protocolo={d.protocolo}
+              authorizedLabel="Autorizada em"
+              authorizedAt={d.autorizada_em}
+              cStat={d.cStat}
+              xMotivo={d.xMotivo}
+              cancelUntil={canCancel ? cancelUntil : null}
+            />
             {d.substitui !== null ? (
               <>
                 <dt>Substitui</dt>
@@ -270,41 +256,19 @@ export function DocumentDetail(props: { modelo: 55 | 65; id: string }) {
         </table>
       </section>
 
-      <section className="card">
-        <h2>Eventos</h2>
-        {events.data === null || events.data.length === 0 ? (
-          <p className="muted">Nenhum evento.</p>
-        ) : (
-          <table className="grid" data-testid="events">
-            <thead>
-              <tr>
-                <th>Evento</th>
-                <th className="num">Seq.</th>
-                <th>Situação</th>
-                <th>Retorno</th>
-                <th>Protocolo</th>
-                <th>Registrado em</th>
-              </tr>
-            </thead>
-            <tbody>
-              {events.data.map((e) => (
-                <tr key={e.id}>
-                  <td>
-                    {e.descricao} <span className="muted small">({e.tpEvento})</span>
-                  </td>
-                  <td className="num">{e.sequencia}</td>
-                  <td>
-                    <StatusBadge status={e.status} />
-                  </td>
-                  <td>{e.cStat === null ? '—' : `${e.cStat} – ${e.xMotivo ?? ''}`}</td>
-                  <td>{e.protocolo ?? '—'}</td>
-                  <td>{dateTimeBr(e.registrada_em ?? e.criada_em)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
+      <EventsTable
+        testId="events"
+        events={(events.data ?? []).map((e) => ({
+          id: e.id,
+          tpEvento: e.tpEvento,
+          descricao: e.descricao,
+          sequencia: e.sequencia,
+          badge: e.status,
+          retorno: e.cStat === null ? '—' : `${e.cStat} – ${e.xMotivo ?? ''}`,
+          protocolo: e.protocolo,
+          at: e.registrada_em ?? e.criada_em,
+        }))}
+      />
 
       {dialog === 'cancel' ? (
         <JustifiedDialog
