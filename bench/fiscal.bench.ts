@@ -10,12 +10,12 @@ import { normalizeNfe } from '../src-main/fiscal/nfe/normalize.ts';
 import { computeTaxes } from '../src-main/fiscal/taxes/compute.ts';
 import { buildNfe } from '../src-main/fiscal/nfe/build.ts';
 import { validateXml } from '../src-main/fiscal/schema.ts';
-import { prepareCte, type CtePrepareContext } from '../src-main/fiscal/cte/prepare.ts';
+import { prepareCte } from '../src-main/fiscal/cte/prepare.ts';
 import { normalizeCte } from '../src-main/fiscal/cte/normalize.ts';
 import { buildCte } from '../src-main/fiscal/cte/build.ts';
-import { buildAccessKey } from '../src-main/fiscal/access-key.ts';
 import { cents, formatCents } from '../src-shared/money.ts';
-import { emitter, prepareContext, testCertificate } from '../test/fixtures/fiscal.ts';
+import { prepareContext, testCertificate } from '../test/fixtures/fiscal.ts';
+import { cteContext, ctePayload as samplePayload, supplierNfeKey } from '../test/fixtures/cte-sample.ts';
 
 const ITEMS = Number(process.env['BENCH_ITEMS'] ?? 5);
 const ROUNDS = 5;
@@ -60,56 +60,12 @@ const nfePayload = {
   ],
 };
 
-const nfeKey = (nNF: number): string =>
-  buildAccessKey({
-    cUF: 35,
-    aamm: '2611',
-    cnpjCpf: '11222333000181',
-    mod: 55,
-    serie: 1,
-    nNF,
-    tpEmis: 1,
-    cNF: '40817263',
-  }).chave;
-const party = (nome: string, cpfCnpj: string, cMun: string, uf: string) => ({
-  nome,
-  cpfCnpj,
-  ie: 'ISENTO',
-  endereco: { xLgr: 'Rua das Fabricas', nro: '100', xBairro: 'Centro', cMun, uf, cep: '13000000' },
-});
-/** A road CT-e carrying ITEMS NF-e, regime normal (ICMS 12 % and the 2026 IBS/CBS group). */
-const ctePayload = {
-  customerId: '0b8e7a52-58a4-4f4e-9a51-2d7c3f6f1c11',
-  modal: '01',
-  cfop: '6353',
-  natOp: 'Prestacao de servico de transporte',
-  ufIni: 'SP',
-  xMunIni: 'Campinas',
-  ufFim: 'MG',
-  xMunFim: 'Belo Horizonte',
-  toma: '0',
-  remetente: party('Industria Modelo Ltda', '11222333000181', '3509502', 'SP'),
-  destinatario: party('Comercio e Filhos Ltda', '11444777000161', '3106200', 'MG'),
-  valorTotal: 1250.5,
-  componentesValor: [
-    { nome: 'Frete peso', valor: 1000 },
-    { nome: 'Pedagio', valor: 50.5 },
-    { nome: 'GRIS', valor: 200 },
-  ],
-  docsOriginarios: Array.from({ length: ITEMS }, (_, i) => nfeKey(100 + i)),
+/** The sample road CT-e of the tests carrying ITEMS NF-e, regime normal (ICMS 12 % and the 2026 IBS/CBS group). */
+const ctePayload = samplePayload({
+  docsOriginarios: Array.from({ length: ITEMS }, (_, i) => supplierNfeKey(100 + i, { aamm: '2611' })),
   veiculo: { placa: 'ABC1D23', uf: 'SP' },
-};
-const cteCtx: CtePrepareContext = {
-  certificate: testCertificate(),
-  emit: emitter(3),
-  RNTRC: '12345678',
-  tpAmb: 2,
-  serie: 1,
-  nCT: 42,
-  dhEmi: '2026-11-22T12:30:00-03:00',
-  cCT: '10203040',
-  icms: { CST: '00', pICMS: '12.00' },
-};
+});
+const cteCtx = cteContext({ dhEmi: '2026-11-22T12:30:00-03:00' });
 
 const ctx = prepareContext(65);
 const nfeCtx = prepareContext(55);

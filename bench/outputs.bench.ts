@@ -12,9 +12,7 @@ import { renderDanfe } from '../src-main/outputs/pdf/danfe.ts';
 import { renderDanfce } from '../src-main/outputs/pdf/danfce.ts';
 import { buildNfceReceipt, renderReceiptPng } from '../src-main/outputs/escpos/index.ts';
 import { renderDacte } from '../src-main/outputs/pdf/dacte.ts';
-import { buildAccessKey } from '../src-main/fiscal/access-key.ts';
-import { prepareCte } from '../src-main/fiscal/cte/prepare.ts';
-import { emitter, testCertificate } from '../test/fixtures/fiscal.ts';
+import { signedCte, supplierNfeKey } from '../test/fixtures/cte-sample.ts';
 
 const MIN_MS = Number(process.env.BENCH_MS ?? 2000);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -57,61 +55,10 @@ function nfeWith(items: number): string {
   });
 }
 
-/** A signed road CT-e (homologação) carrying `docs` NF-e, built by the pure core as the service does. */
+/** The signed sample CT-e of the tests (homologação) carrying `docs` NF-e, built by the pure core as the service does. */
 function cteWith(docs: number): string {
-  const party = (nome: string, cpfCnpj: string, cMun: string, uf: string) => ({
-    nome,
-    cpfCnpj,
-    endereco: { xLgr: 'Rua das Fabricas', nro: '100', xBairro: 'Centro', cMun, uf, cep: '13000000' },
-  });
-  const result = prepareCte(
-    {
-      customerId: '0b8e7a52-58a4-4f4e-9a51-2d7c3f6f1c11',
-      modal: '01',
-      cfop: '6353',
-      natOp: 'Prestacao de servico de transporte',
-      ufIni: 'SP',
-      xMunIni: 'Campinas',
-      ufFim: 'MG',
-      xMunFim: 'Belo Horizonte',
-      toma: '0',
-      remetente: party('Industria Modelo Ltda', '11222333000181', '3509502', 'SP'),
-      destinatario: party('Comercio e Filhos', '52998224725', '3106200', 'MG'),
-      valorTotal: 1250.5,
-      componentesValor: [
-        { nome: 'Frete peso', valor: 1000 },
-        { nome: 'Pedagio', valor: 50.5 },
-        { nome: 'GRIS', valor: 200 },
-      ],
-      docsOriginarios: Array.from(
-        { length: docs },
-        (_, i) =>
-          buildAccessKey({
-            cUF: 35,
-            aamm: '2603',
-            cnpjCpf: '11222333000181',
-            mod: 55,
-            serie: 1,
-            nNF: 1000 + i,
-            tpEmis: 1,
-            cNF: '40817263',
-          }).chave,
-      ),
-    },
-    {
-      certificate: testCertificate(),
-      emit: emitter(3),
-      RNTRC: '12345678',
-      tpAmb: 2,
-      serie: 1,
-      nCT: 42,
-      dhEmi: '2026-03-10T09:30:00-03:00',
-      cCT: '10203040',
-      icms: { CST: '00', pICMS: '12.00' },
-    },
-  );
-  if (!result.ok) throw new Error(JSON.stringify(result.errors));
-  return result.document.xml;
+  const keys = Array.from({ length: docs }, (_, i) => supplierNfeKey(1000 + i));
+  return signedCte({ docsOriginarios: keys }).xml;
 }
 
 async function rate(label: string, run: () => unknown): Promise<number> {

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
-import { buildAccessKey } from '../../src-main/fiscal/access-key.ts';
+import { supplierNfeKey } from '../fixtures/cte-sample.ts';
 import { openUi, saveScreenshot, useRunningProduct } from './harness.ts';
 
 interface Cte {
@@ -19,19 +19,8 @@ interface Cte {
 
 const ui = useRunningProduct({ catalog: true });
 
-/** A model 55 key of a supplier in SP with a right check digit. */
-function nfeKey(nNF: number): string {
-  return buildAccessKey({
-    cUF: 35,
-    aamm: '2611',
-    cnpjCpf: '11222333000181',
-    mod: 55,
-    serie: 1,
-    nNF,
-    tpEmis: 1,
-    cNF: '40817263',
-  }).chave;
-}
+/** A model 55 key of a supplier in SP with a right check digit, issued in the month of the drafts. */
+const nfeKey = (nNF: number): string => supplierNfeKey(nNF, { aamm: '2611' });
 
 /** A draft CT-e within SP made through the API (the form is tested on its own), carrying `key`. */
 function createDraft(key: string) {
