@@ -12,12 +12,8 @@ import {
   type AuthorizeAnswer,
   type ProtocolResult,
 } from '../outbox/ports.ts';
-import {
-  createAuthorityClient,
-  AuthorityResponseError,
-  type AuthorityClient,
-  type ProtNFe,
-} from './client.ts';
+import { guarded, protocolResult } from './answers.ts';
+import { createAuthorityClient, type AuthorityClient, type ProtNFe } from './client.ts';
 import { resolveEndpoint } from './endpoints.ts';
 import { AuthorityUnavailableError, httpsTransport, type HttpsTransport } from './transport.ts';
 import type { AuthorityService, ContingencyMode } from './types.ts';
@@ -33,31 +29,8 @@ export interface SandboxTarget {
   refuses?: (organizationId: string) => boolean;
 }
 
-function protocolOf(p: ProtNFe | undefined): ProtocolResult | null {
-  if (p === undefined) return null;
-  return {
-    chave: p.chNFe,
-    cStat: p.cStat,
-    xMotivo: p.xMotivo,
-    nProt: p.nProt ?? null,
-    dhRecbto: p.dhRecbto,
-    xml: p.xml,
-  };
-}
-
-async function guarded<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof AuthorityUnavailableError)
-      throw new AuthorityUnavailable(error.message, error.mayHaveBeenReceived);
-    // A SOAP fault or an unreadable answer decided nothing we can rely on; only a Sender fault proves the
-    // message was refused before processing.
-    if (error instanceof AuthorityResponseError)
-      throw new AuthorityUnavailable(error.message, error.mayHaveBeenReceived);
-    throw error;
-  }
-}
+const protocolOf = (p: ProtNFe | undefined): ProtocolResult | null =>
+  p === undefined ? null : protocolResult(p, p.chNFe);
 
 /** tpEmis 6 and 7 are the virtual contingency authorities (MOC 7.0 B22); everything else goes to the UF. */
 const CONTINGENCY_OF_TPEMIS: Readonly<Record<string, ContingencyMode>> = { '6': 'SVC-AN', '7': 'SVC-RS' };

@@ -4,14 +4,9 @@
 // honest `mayHaveBeenReceived`, exactly as the NF-e port does.
 import type { UfSigla } from '../../../src-shared/uf.ts';
 import { ufBySigla } from '../../../src-shared/uf.ts';
-import {
-  AuthorityUnavailable,
-  type AuthorityPort,
-  type AuthorizeAnswer,
-  type ProtocolResult,
-} from '../../outbox/ports.ts';
-import { AuthorityResponseError } from '../client.ts';
-import { AuthorityUnavailableError, type AuthorityTransport } from '../transport.ts';
+import { type AuthorityPort, type AuthorizeAnswer, type ProtocolResult } from '../../outbox/ports.ts';
+import { guarded, protocolResult } from '../answers.ts';
+import type { AuthorityTransport } from '../transport.ts';
 import type { CteService } from '../types.ts';
 import { createCteAuthorityClient, type CteAuthorityClient, type ProtCTe } from './client.ts';
 import { cteModeOfTpEmis, resolveCteEndpoint, type CteContingencyMode } from './endpoints.ts';
@@ -38,31 +33,8 @@ export interface CteConnectionLike {
   timeoutMs: number;
 }
 
-function protocolOf(p: ProtCTe | undefined): ProtocolResult | null {
-  if (p === undefined) return null;
-  return {
-    chave: p.chCTe,
-    cStat: p.cStat,
-    xMotivo: p.xMotivo,
-    nProt: p.nProt ?? null,
-    dhRecbto: p.dhRecbto,
-    xml: p.xml,
-  };
-}
-
-async function guarded<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof AuthorityUnavailableError)
-      throw new AuthorityUnavailable(error.message, error.mayHaveBeenReceived);
-    // A SOAP fault or an unreadable answer decided nothing we can rely on; only a Sender fault proves the
-    // message was refused before processing.
-    if (error instanceof AuthorityResponseError)
-      throw new AuthorityUnavailable(error.message, error.mayHaveBeenReceived);
-    throw error;
-  }
-}
+const protocolOf = (p: ProtCTe | undefined): ProtocolResult | null =>
+  p === undefined ? null : protocolResult(p, p.chCTe);
 
 const modeOfKey = (chave: string): CteContingencyMode => cteModeOfTpEmis(chave.charAt(34));
 /** The mode of a CTe (its ide/tpEmis) or of an eventoCTe (its chCTe). */
