@@ -11,8 +11,16 @@
 
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { AMBIENTES, deriveArgs, readIni, UFS } from './lib/derive-common.mjs';
-import { writeOrCheck } from './lib/derive-common.mjs';
+import {
+  AMBIENTES,
+  deriveArgs,
+  readIni,
+  readSpedWebservices,
+  serviceCrossCheck,
+  svcByUfOf,
+  UFS,
+  writeOrCheck,
+} from './lib/derive-common.mjs';
 
 const { check, refDir, outFile } = deriveArgs('resources/endpoints/cte-webservices-4.00.json');
 
@@ -66,56 +74,17 @@ const SVC = {
   hosts: { 'SVC-RS': 'SVRS', 'SVC-SP': 'SVSP' },
 };
 
-/** { authority: { tpAmb: { service: url } } } from sped-cte's storage/wscte_4.00_mod57.xml. */
+/** { authority: { tpAmb: { service: url } } } from sped-cte's storage/wscte_4.00_mod57.xml. Its AN section only
+ * lists CTeDistribuicaoDFe: not an authorizer of ours, so it is left out. */
 function readSped(file) {
-  const xml = readFileSync(file, 'utf8');
-  const out = new Map();
-  for (const [, body] of xml.matchAll(/<UF>([\s\S]*?)<\/UF>/g)) {
-    const sigla = body.match(/<sigla>\s*([A-Z]+)\s*<\/sigla>/)?.[1];
-    if (sigla === undefined) throw new Error(`${file}: <UF> without <sigla>`);
-    if (out.has(sigla)) throw new Error(`${file}: duplicate <UF> ${sigla}`);
-    const byAmb = {};
-    for (const { tpAmb, sped } of AMBIENTES) {
-      const env = body.match(new RegExp(`<${sped}>([\\s\\S]*?)</${sped}>`))?.[1] ?? '';
-      const urls = {};
-      for (const service of SERVICES) {
-        const hits = [
-          ...env.matchAll(new RegExp(`<${service.sped}\\b([^>]*)>([^<]*)</${service.sped}>`, 'g')),
-        ];
-        if (hits.length > 1) throw new Error(`${file}: ${sigla}/${sped} has ${hits.length} ${service.sped}`);
-        const url = hits[0]?.[2].trim();
-        if (url === undefined || url === '') continue;
-        const attrs = hits[0][1];
-        const operation = attrs.match(/\boperation=['"]([^'"]*)['"]/)?.[1];
-        const version = attrs.match(/\bversion=['"]([^'"]*)['"]/)?.[1];
-        if (operation !== service.name || version !== '4.00') {
-          throw new Error(
-            `${file}: ${sigla}/${sped}/${service.sped} is ${operation} ${version}, not ${service.name} 4.00`,
-          );
-        }
-        if (!/^https:\/\/[^\s?#]+$/.test(url)) throw new Error(`${file}: bad URL ${sigla}/${sped}: ${url}`);
-        urls[service.name] = url;
-      }
-      if (Object.keys(urls).length > 0) byAmb[tpAmb] = urls;
-    }
-    // The AN section only lists CTeDistribuicaoDFe: not an authorizer of ours.
-    if (Object.keys(byAmb).length > 0) out.set(sigla, byAmb);
-  }
-  return out;
-}
-
-function loose(url) {
-  return url
-    .replace(/^https?:\/\//i, '')
-    .replace(/\?wsdl$/i, '')
-    .toLowerCase();
-}
-
-function compare(ours, theirs) {
-  if (theirs === undefined) return 'missing in ACBr';
-  if (ours === theirs) return 'same';
-  if (loose(ours) === loose(theirs)) return 'same service (scheme/case/"?wsdl" differ)';
-  return 'different';
+  return readSpedWebservices(file, SERVICES, {
+    checkAttributes: (where, service, attrs) => {
+      const operation = attrs.match(/\boperation=['"]([^'"]*)['"]/)?.[1];
+      const version = attrs.match(/\bversion=['"]([^'"]*)['"]/)?.[1];
+      if (operation !== service.name || version !== '4.00')
+        throw new Error(`${where} is ${operation} ${version}, not ${service.name} 4.00`);
+    },
+  });
 }
 
 const sped = readSped(resolve(refDir, 'sped-cte/wscte_4.00_mod57.xml'));
@@ -134,16 +103,8 @@ for (const uf of UFS) {
 }
 
 // --- SVC map ------------------------------------------------------------------------------------------------
-const svcByUf = {};
-for (const [svc, ufs] of Object.entries(SVC.uf)) {
-  for (const uf of ufs) {
-    if (!UFS.includes(uf)) throw new Error(`SVC map: ${uf} is not a UF`);
-    if (svcByUf[uf] !== undefined) throw new Error(`SVC map: ${uf} listed twice`);
-    svcByUf[uf] = svc;
-  }
-}
+const svcByUf = svcByUfOf(SVC.uf);
 for (const uf of UFS) {
-  if (svcByUf[uf] === undefined) throw new Error(`SVC map: ${uf} missing`);
   // A UF is never sent in contingency to the hosts that authorize it normally.
   if (
     SVC.hosts[svcByUf[uf]] === authorizer[uf] ||
@@ -180,20 +141,14 @@ for (const [svc, host] of Object.entries(SVC.hosts)) {
 }
 
 // --- Cross-check with ACBr ------------------------------------------------------------------------------------
-const report = [];
-let compared = 0;
-const check1 = (where, service, ours, theirs) => {
-  compared += 1;
-  const verdict = compare(ours, theirs);
-  if (verdict !== 'same') report.push({ where, service, ours, theirs: theirs ?? '', verdict });
-};
+const crossCheck = serviceCrossCheck();
 const acbrKey = (service) => SERVICES.find((s) => s.name === service).acbr;
 // 1. What each UF resolves to in normal operation, against ACBr's section for that UF (its Usar= followed):
 //    this compares addresses, so sped-cte's 'SVSP' and ACBr's 'SP' (same hosts) agree.
 for (const uf of UFS) {
   for (const { tpAmb, acbr: a } of AMBIENTES) {
     for (const [service, url] of Object.entries(authorities[authorizer[uf]][tpAmb])) {
-      check1(`${uf} ${tpAmb}`, service, url, acbr.lookup(`CTe_${uf}_${a}`, acbrKey(service)));
+      crossCheck.url(`${uf} ${tpAmb}`, service, url, acbr.lookup(`CTe_${uf}_${a}`, acbrKey(service)));
     }
   }
 }
@@ -201,7 +156,7 @@ for (const uf of UFS) {
 for (const svc of Object.keys(SVC.hosts)) {
   for (const { tpAmb, acbr: a } of AMBIENTES) {
     for (const [service, url] of Object.entries(authorities[svc][tpAmb])) {
-      check1(`${svc} ${tpAmb}`, service, url, acbr.lookup(`CTe_${svc}_${a}`, acbrKey(service)));
+      crossCheck.url(`${svc} ${tpAmb}`, service, url, acbr.lookup(`CTe_${svc}_${a}`, acbrKey(service)));
     }
   }
 }
@@ -230,15 +185,6 @@ parts.push('}');
 const json = `${parts.join('\n')}\n`;
 JSON.parse(json);
 
-const substantive = report.filter((r) => !r.verdict.startsWith('same service'));
-console.log('| where (UF/authority tpAmb) | service | sped-cte (used) | ACBr | verdict |');
-console.log('|---|---|---|---|---|');
-for (const r of substantive)
-  console.log(`| ${r.where} | ${r.service} | ${r.ours} | ${r.theirs} | ${r.verdict} |`);
-console.log(
-  `\n${compared - report.length} of ${compared} values identical in both sources; ` +
-    `${report.length - substantive.length} differ only by scheme, case or a trailing "?wsdl"; ` +
-    `${substantive.length} differ (table above).`,
-);
+crossCheck.print('| where (UF/authority tpAmb) | service | sped-cte (used) | ACBr | verdict |');
 
 writeOrCheck(outFile, json, check, `${all.length} authorities x ${AMBIENTES.length} environments`);

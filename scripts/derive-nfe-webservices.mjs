@@ -12,7 +12,16 @@
 
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { AMBIENTES, deriveArgs, readIni, UFS, writeOrCheck } from './lib/derive-common.mjs';
+import {
+  AMBIENTES,
+  deriveArgs,
+  readIni,
+  readSpedWebservices,
+  serviceCrossCheck,
+  svcByUfOf,
+  UFS,
+  writeOrCheck,
+} from './lib/derive-common.mjs';
 
 const { check, refDir, outFile } = deriveArgs('resources/endpoints/nfe-webservices.json');
 const MODELS = ['55', '65'];
@@ -105,56 +114,17 @@ const SVC = {
     'nfephp-org/sped-nfe pull request #988',
 };
 
-/** { authority: { tpAmb: { service: url } } } from sped-nfe's storage/wsnfe_4.00_mod<NN>.xml. */
+/** { authority: { tpAmb: { service: url } } } from sped-nfe's storage/wsnfe_4.00_mod<NN>.xml. UFs of the NFC-e
+ * table that only publish QR-code addresses are not authorities, so they are left out. */
 function readSped(file) {
-  const xml = readFileSync(file, 'utf8');
-  const out = new Map();
-  for (const [, body] of xml.matchAll(/<UF>([\s\S]*?)<\/UF>/g)) {
-    const sigla = body.match(/<sigla>\s*([A-Z]+)\s*<\/sigla>/)?.[1];
-    if (sigla === undefined) throw new Error(`${file}: <UF> without <sigla>`);
-    const authority = AUTHORITY_NAME[sigla] ?? sigla;
-    if (out.has(authority)) throw new Error(`${file}: duplicate <UF> ${sigla}`);
-    const byAmb = {};
-    for (const { tpAmb, sped } of AMBIENTES) {
-      const env = body.match(new RegExp(`<${sped}>([\\s\\S]*?)</${sped}>`))?.[1] ?? '';
-      const urls = {};
-      for (const service of SERVICES) {
-        const hits = [
-          ...env.matchAll(new RegExp(`<${service.sped}\\b([^>]*)>([^<]*)</${service.sped}>`, 'g')),
-        ];
-        if (hits.length > 1) throw new Error(`${file}: ${sigla}/${sped} has ${hits.length} ${service.sped}`);
-        const url = hits[0]?.[2].trim();
-        if (url === undefined || url === '') continue;
-        const version = hits[0][1].match(/\bversion="([^"]*)"/)?.[1];
-        if (version !== service.version) {
-          throw new Error(
-            `${file}: ${sigla}/${sped}/${service.sped} is version ${version}, not ${service.version}`,
-          );
-        }
-        if (!/^https:\/\/[^\s?#]+$/.test(url)) throw new Error(`${file}: bad URL ${sigla}/${sped}: ${url}`);
-        urls[service.name] = url;
-      }
-      if (Object.keys(urls).length > 0) byAmb[tpAmb] = urls;
-    }
-    // UFs of the NFC-e table that only publish QR-code addresses are not authorities.
-    if (Object.keys(byAmb).length > 0) out.set(authority, byAmb);
-  }
-  return out;
-}
-
-/** Scheme, case and a trailing '?wsdl' do not change which service is meant. */
-function loose(url) {
-  return url
-    .replace(/^https?:\/\//i, '')
-    .replace(/\?wsdl$/i, '')
-    .toLowerCase();
-}
-
-function compare(ours, theirs) {
-  if (theirs === undefined) return 'missing in ACBr';
-  if (ours === theirs) return 'same';
-  if (loose(ours) === loose(theirs)) return 'same service (scheme/case/"?wsdl" differ)';
-  return 'different';
+  return readSpedWebservices(file, SERVICES, {
+    authorityOf: (sigla) => AUTHORITY_NAME[sigla] ?? sigla,
+    checkAttributes: (where, service, attrs) => {
+      const version = attrs.match(/\bversion="([^"]*)"/)?.[1];
+      if (version !== service.version)
+        throw new Error(`${where} is version ${version}, not ${service.version}`);
+    },
+  });
 }
 
 const sped = {
@@ -181,15 +151,7 @@ for (const model of MODELS) {
 }
 
 // --- SVC map -----------------------------------------------------------------------------------------------
-const svcByUf = {};
-for (const [svc, ufs] of Object.entries(SVC.uf)) {
-  for (const uf of ufs) {
-    if (!UFS.includes(uf)) throw new Error(`SVC map: ${uf} is not a UF`);
-    if (svcByUf[uf] !== undefined) throw new Error(`SVC map: ${uf} listed twice`);
-    svcByUf[uf] = svc;
-  }
-}
-for (const uf of UFS) if (svcByUf[uf] === undefined) throw new Error(`SVC map: ${uf} missing`);
+const svcByUf = svcByUfOf(SVC.uf);
 
 // --- Addresses: only what can be resolved -------------------------------------------------------------------
 // Model 55 keeps every authority (UF authorizers, SVAN, SVRS, SVC-AN, SVC-RS, AN); model 65 has no SVC and no
@@ -227,13 +189,7 @@ for (const svc of ['SVC-AN', 'SVC-RS']) {
 if (authorities['55'][NATIONAL.authority] === undefined) throw new Error('sped-nfe model 55 has no AN');
 
 // --- Cross-check with ACBr -----------------------------------------------------------------------------------
-const report = [];
-let compared = 0;
-const check1 = (where, service, ours, theirs) => {
-  compared += 1;
-  const verdict = compare(ours, theirs);
-  if (verdict !== 'same') report.push({ where, service, ours, theirs: theirs ?? '', verdict });
-};
+const crossCheck = serviceCrossCheck();
 const acbrKey = (service) => SERVICES.find((s) => s.name === service).acbr;
 const prefix = { 55: 'NFe', 65: 'NFCe' };
 // 1. What each UF resolves to in normal operation, against ACBr's section for that UF.
@@ -242,7 +198,7 @@ for (const model of MODELS) {
     for (const { tpAmb, acbr: a } of AMBIENTES) {
       const own = authorities[model][authorizer[model][uf]][tpAmb];
       for (const [service, url] of Object.entries(own)) {
-        check1(
+        crossCheck.url(
           `${model} ${uf} ${tpAmb}`,
           service,
           url,
@@ -252,16 +208,17 @@ for (const model of MODELS) {
       // Which shared authorizer ACBr says the UF uses (its `Usar=`), against sped-nfe's autorizadores.json.
       const usar = acbr.usar(`${prefix[model]}_${uf}_${a}`);
       const acbrAuthority = usar === undefined ? uf : usar.replace(/^NFC?e_(.+)_[PH]$/, '$1');
-      compared += 1;
-      if (acbrAuthority !== authorizer[model][uf]) {
-        report.push({
-          where: `${model} ${uf} ${tpAmb}`,
-          service: 'authorizer',
-          ours: authorizer[model][uf],
-          theirs: acbrAuthority,
-          verdict: 'different',
-        });
-      }
+      crossCheck.record(
+        acbrAuthority === authorizer[model][uf]
+          ? null
+          : {
+              where: `${model} ${uf} ${tpAmb}`,
+              service: 'authorizer',
+              ours: authorizer[model][uf],
+              theirs: acbrAuthority,
+              verdict: 'different',
+            },
+      );
     }
   }
 }
@@ -269,7 +226,7 @@ for (const model of MODELS) {
 for (const authority of ['SVC-AN', 'SVC-RS', NATIONAL.authority]) {
   for (const { tpAmb, acbr: a } of AMBIENTES) {
     for (const [service, url] of Object.entries(authorities['55'][authority][tpAmb])) {
-      check1(
+      crossCheck.url(
         `55 ${authority} ${tpAmb}`,
         service,
         url,
@@ -315,16 +272,6 @@ const json = `${parts.join('\n')}\n`;
 JSON.parse(json); // sanity check
 
 // ACBr writes a trailing '?wsdl' on GO, MT, PE (homologação) and PR: listed as a count, not line by line.
-const substantive = report.filter((r) => !r.verdict.startsWith('same service'));
-console.log(`| where (model UF/authority tpAmb) | service | sped-nfe (used) | ACBr | verdict |`);
-console.log(`|---|---|---|---|---|`);
-for (const r of substantive) {
-  console.log(`| ${r.where} | ${r.service} | ${r.ours} | ${r.theirs} | ${r.verdict} |`);
-}
-console.log(
-  `\n${compared - report.length} of ${compared} values identical in both sources; ` +
-    `${report.length - substantive.length} differ only by scheme, case or a trailing "?wsdl"; ` +
-    `${substantive.length} differ (table above).`,
-);
+crossCheck.print('| where (model UF/authority tpAmb) | service | sped-nfe (used) | ACBr | verdict |');
 
 writeOrCheck(outFile, json, check, `${MODELS.length} models x ${AMBIENTES.length} environments`);
