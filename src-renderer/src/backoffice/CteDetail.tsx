@@ -121,6 +121,12 @@ export function CteDetail(props: { id: string; sendFailed?: boolean }) {
     await action.run(() => api.cte.send(d.id, newIdempotencyKey('cte-envio')));
     await doc.reload();
   };
+  // An event is queued (202): the page follows it until the authority answers.
+  const eventSent = (text: string) => {
+    setDialog(null);
+    setNotice(text);
+    void doc.reload();
+  };
   const downloadXml = async () => {
     const xml = await action.run(() => api.cte.xml(d.id));
     if (xml !== undefined)
@@ -275,22 +281,14 @@ export function CteDetail(props: { id: string; sendFailed?: boolean }) {
           cte={d}
           cancelUntil={cancelUntil}
           onClose={() => setDialog(null)}
-          onDone={() => {
-            setDialog(null);
-            setNotice('Pedido de cancelamento enviado à SEFAZ.');
-            void doc.reload();
-          }}
+          onDone={() => eventSent('Pedido de cancelamento enviado à SEFAZ.')}
         />
       ) : null}
       {dialog === 'cce' ? (
         <CteCceDialog
           cte={d}
           onClose={() => setDialog(null)}
-          onDone={() => {
-            setDialog(null);
-            setNotice('Carta de correção enviada à SEFAZ.');
-            void doc.reload();
-          }}
+          onDone={() => eventSent('Carta de correção enviada à SEFAZ.')}
         />
       ) : null}
       {dialog === 'delete' ? (

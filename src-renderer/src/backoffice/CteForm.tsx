@@ -13,6 +13,7 @@ import { otherDetails } from '../messages.ts';
 import { href, navigate } from '../router.ts';
 import { CustomerFormDialog } from './CustomerForm.tsx';
 import { CustomerPicker } from './CustomerPicker.tsx';
+import { SaveActions } from './SaveActions.tsx';
 import {
   EMPTY_PARTY,
   carriedKeys,
@@ -501,14 +502,7 @@ export function CteForm() {
             error={action.error}
             extra={otherDetails(action.error, Object.keys(action.fields).filter(isShown))}
           />
-          <div className="actions">
-            <button type="submit" className="primary" disabled={action.pending}>
-              {action.pending ? 'Enviando…' : 'Salvar e enviar à SEFAZ'}
-            </button>
-            <button type="button" onClick={() => void save(false)} disabled={action.pending}>
-              Salvar rascunho
-            </button>
-          </div>
+          <SaveActions pending={action.pending} onDraft={() => void save(false)} />
         </section>
       </form>
       {newCustomer ? (

@@ -16,6 +16,7 @@ import { otherDetails } from '../messages.ts';
 import { href, navigate } from '../router.ts';
 import { CustomerFormDialog } from './CustomerForm.tsx';
 import { CustomerPicker } from './CustomerPicker.tsx';
+import { SaveActions } from './SaveActions.tsx';
 import { readDraft } from './nfe-xml.ts';
 
 interface ItemRow {
@@ -580,14 +581,7 @@ export function NfeForm(props: { id: string | null }) {
               ),
             )}
           />
-          <div className="actions">
-            <button type="submit" className="primary" disabled={action.pending}>
-              {action.pending ? 'Enviando…' : 'Salvar e enviar à SEFAZ'}
-            </button>
-            <button type="button" onClick={() => void save(false)} disabled={action.pending}>
-              Salvar rascunho
-            </button>
-          </div>
+          <SaveActions pending={action.pending} onDraft={() => void save(false)} />
         </section>
       </form>
       {newCustomer ? (
