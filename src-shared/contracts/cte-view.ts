@@ -3,7 +3,7 @@
 // (cancel, CC-e, inutilizar, list filters) are here too, so routes, OpenAPI and client agree.
 import { z } from 'zod';
 import { ambienteSchema, timestampSchema } from './common.ts';
-import { eventStatusSchema } from './documents.ts';
+import { eventOutcomeShape } from './documents.ts';
 
 /** Exact decimal text of money, as the layout writes it (`"1250.50"`). */
 const decimalText = z
@@ -30,15 +30,7 @@ export const cteStatusSchema = z.enum([
 export const cteEventViewSchema = z.object({
   id: z.string(),
   cte_id: z.uuid(),
-  tpEvento: z.string(),
-  descricao: z.string(),
-  sequencia: z.number().int(),
-  status: eventStatusSchema,
-  protocolo: z.string().nullable(),
-  cStat: z.string().nullable(),
-  xMotivo: z.string().nullable(),
-  /** What was asked: `justificativa` (cancellation), `correcoes` (CC-e, the groups as sent). */
-  detalhes: z.record(z.string(), z.unknown()),
+  ...eventOutcomeShape,
   created_at: timestampSchema,
   registered_at: timestampSchema.nullable(),
 });

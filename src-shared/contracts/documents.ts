@@ -186,10 +186,8 @@ export type DocumentStatus = z.infer<typeof documentStatusSchema>;
 export const eventStatusSchema = z.enum(['processando', 'registrada', 'rejeitada']);
 export type EventStatus = z.infer<typeof eventStatusSchema>;
 
-/** GET /v1/nfe/:id/events. */
-export const eventViewSchema = z.object({
-  id: z.string(),
-  nfeId: z.string(),
+/** What an event of any document kind is and how the authority settled it (the NF-e and CT-e event views). */
+export const eventOutcomeShape = {
   tpEvento: z.string(),
   descricao: z.string(),
   sequencia: z.number().int(),
@@ -197,8 +195,15 @@ export const eventViewSchema = z.object({
   protocolo: z.string().nullable(),
   cStat: z.string().nullable(),
   xMotivo: z.string().nullable(),
-  /** correcao (CC-e) or justificativa (cancellations). */
+  /** What was asked: justificativa (cancellations), correcao (NF-e CC-e) or correcoes (CT-e CC-e, as sent). */
   detalhes: z.record(z.string(), z.unknown()),
+};
+
+/** GET /v1/nfe/:id/events. */
+export const eventViewSchema = z.object({
+  id: z.string(),
+  nfeId: z.string(),
+  ...eventOutcomeShape,
   criada_em: timestampSchema,
   registrada_em: timestampSchema.nullable(),
 });
