@@ -1,8 +1,6 @@
 // A carrier's terminal for the CT-e reliability test: the real service on a data dir against an external
 // sandbox authority, issuing CT-e (draft, then send) with NFC-e sales in between until the data dir holds
 // `target` CT-e; the test kills it at random. A restart sends the drafts a kill left unsent.
-import { createLogger } from '../../src-main/logger.ts';
-import { startService } from '../../src-main/service.ts';
 import { sellNfce } from '../../src-main/documents/issue.ts';
 import { createDraft, sendDocument } from '../../src-main/documents/lifecycle.ts';
 import { queueEvent } from '../../src-main/documents/events.ts';
@@ -11,104 +9,48 @@ import { companiesRepository } from '../../src-main/companies/repository.ts';
 import { createCustomer } from '../../src-main/customers/service.ts';
 import { customerCreateSchema } from '../../src-shared/contracts/customers.ts';
 import { ctePayload, REMETENTE } from '../api/cte-helpers.ts';
+import { runTerminal, sale } from './terminal.ts';
 
-const [dataDir, sandboxUrl, caPem, targetText] = [
-  process.env['DRIVER_DATA_DIR'],
-  process.env['DRIVER_SANDBOX_URL'],
-  process.env['DRIVER_SANDBOX_CA'],
-  process.env['DRIVER_TARGET'],
-];
-if (dataDir === undefined || sandboxUrl === undefined || caPem === undefined || targetText === undefined) {
-  throw new Error('DRIVER_DATA_DIR, DRIVER_SANDBOX_URL, DRIVER_SANDBOX_CA and DRIVER_TARGET are required');
-}
-const target = Number(targetText);
-const drainOnly = process.env['DRIVER_DRAIN'] === '1';
-
-const service = await startService(
-  { host: '127.0.0.1', port: 0, dataDir, masterKey: undefined, logLevel: 'silent' },
-  {
-    logger: createLogger('silent'),
-    sandbox: { url: sandboxUrl, caPem },
-    outbox: { pollMs: 50, baseBackoffMs: 40, maxBackoffMs: 400, requestTimeoutMs: 400 },
-  },
-);
-const companyId = service.bootstrap.sandbox?.companyId;
-if (companyId === undefined) throw new Error('no sandbox company in the data dir');
-const deps = {
-  db: service.db,
-  clock: { now: () => new Date() },
-  secrets: service.secrets,
-  worker: service.worker,
-};
-
-/** The taker as a saved customer, created by the first run. */
-async function customerId(): Promise<string> {
-  const existing = await service.db
-    .selectFrom('customers')
-    .select('id')
-    .where('company_id', '=', companyId as string)
-    .where('cnpj', '=', '11222333000181')
-    .executeTakeFirst();
-  if (existing !== undefined) return existing.id;
-  const company = await companiesRepository.findById(service.db, companyId as string);
-  if (company === undefined) throw new Error('company vanished');
-  const input = customerCreateSchema.parse({
-    cnpj: '11222333000181',
-    xNome: REMETENTE.nome,
-    ie: REMETENTE.ie,
-    endereco: REMETENTE.endereco,
-  });
-  return (await createCustomer(service.db, deps.clock, company, input)).id;
-}
-
-const sale = (n: number) => ({
-  itens: [
-    {
-      codigo: `P${n % 7}`,
-      descricao: `Produto ${n % 7}`,
-      ncm: '22011000',
-      unidade: 'UN',
-      quantidade: 1,
-      valor_unitario: `${2 + (n % 5)}.90`,
-      cfop: '5102',
-      tributacao: { ICMS: { orig: 0, CSOSN: '102' }, PIS: { CST: '49' }, COFINS: { CST: '49' } },
-    },
-  ],
-  pagamentos: [{ forma: 'dinheiro', valor: '100.00' }],
-});
-
-/** Queues a CC-e on the oldest authorized CT-e without one (none when every one has its letter). */
-async function correctOne(): Promise<void> {
-  const target = await service.db
-    .withTables<{ document_events: { document_id: string } }>()
-    .selectFrom('documents')
-    .select('id')
-    .where('modelo', '=', 57)
-    .where('status', '=', 'autorizada')
-    .where('id', 'not in', (eb) => eb.selectFrom('document_events').select('document_id'))
-    .orderBy('n_nf')
-    .executeTakeFirst();
-  if (target === undefined) return;
-  await queueEvent(deps, target.id, 'correct', { correcao: 'Entrega no portao 3 do armazem central' });
-  process.stdout.write(`cce ${target.id}\n`);
-}
-
-const ctes = () =>
-  service.db.selectFrom('documents').select(['id', 'status']).where('modelo', '=', 57).execute();
-
-process.stdout.write('ready\n');
-if (drainOnly) {
-  for (;;) {
-    const open = await service.db
-      .selectFrom('outbox')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('state', 'in', ['pending', 'unknown', 'in_flight'])
-      .executeTakeFirstOrThrow();
-    process.stdout.write(`open ${open.n}\n`);
-    if (Number(open.n) === 0) break;
-    await new Promise((r) => setTimeout(r, 200));
+await runTerminal(async ({ service, companyId, deps, target }) => {
+  /** The taker as a saved customer, created by the first run. */
+  async function customerId(): Promise<string> {
+    const existing = await service.db
+      .selectFrom('customers')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('cnpj', '=', '11222333000181')
+      .executeTakeFirst();
+    if (existing !== undefined) return existing.id;
+    const company = await companiesRepository.findById(service.db, companyId);
+    if (company === undefined) throw new Error('company vanished');
+    const input = customerCreateSchema.parse({
+      cnpj: '11222333000181',
+      xNome: REMETENTE.nome,
+      ie: REMETENTE.ie,
+      endereco: REMETENTE.endereco,
+    });
+    return (await createCustomer(service.db, deps.clock, company, input)).id;
   }
-} else {
+
+  /** Queues a CC-e on the oldest authorized CT-e without one (none when every one has its letter). */
+  async function correctOne(): Promise<void> {
+    const uncorrected = await service.db
+      .withTables<{ document_events: { document_id: string } }>()
+      .selectFrom('documents')
+      .select('id')
+      .where('modelo', '=', 57)
+      .where('status', '=', 'autorizada')
+      .where('id', 'not in', (eb) => eb.selectFrom('document_events').select('document_id'))
+      .orderBy('n_nf')
+      .executeTakeFirst();
+    if (uncorrected === undefined) return;
+    await queueEvent(deps, uncorrected.id, 'correct', { correcao: 'Entrega no portao 3 do armazem central' });
+    process.stdout.write(`cce ${uncorrected.id}\n`);
+  }
+
+  const ctes = () =>
+    service.db.selectFrom('documents').select(['id', 'status']).where('modelo', '=', 57).execute();
+
   const taker = await customerId();
   // Drafts a kill left between their creation and their send go out first.
   for (const draft of (await ctes()).filter((c) => c.status === 'rascunho')) {
@@ -131,10 +73,8 @@ if (drainOnly) {
     // Every fifth CT-e, a CC-e on an authorized CT-e that has none yet: events go through the same chaos.
     if (done % 5 === 0) await correctOne();
     // NFC-e in the mix: the same queue, the same faults.
-    const result = await sellNfce(deps, companyId, sale(done), 300);
+    const result = await sellNfce(deps, companyId, sale(done, 1), 300);
     process.stdout.write(`sale ${done} ${result.mode} ${result.document.status}\n`);
     await new Promise((resolve) => setTimeout(resolve, 15));
   }
-}
-await service.close();
-process.exit(0);
+});
