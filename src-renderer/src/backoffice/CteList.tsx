@@ -2,22 +2,12 @@
 // the address, its pages, and the void of a range of CT-e numbers.
 import { useState } from 'react';
 import type { CteView } from '../../../src-shared/contracts/cte-view.ts';
-import {
-  Banner,
-  DateInput,
-  ErrorBanner,
-  Field,
-  Modal,
-  Pager,
-  StatusBadge,
-  useAction,
-  useLoad,
-} from '../components.tsx';
+import { DateInput, ErrorBanner, Field, Pager, StatusBadge, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { brlText, dateBr, dateTimeBr } from '../format.ts';
 import { STATUS_PT, otherDetails } from '../messages.ts';
 import { href, navigate } from '../router.ts';
-import { RangeFields, StatusFilter, listPath, rangeNumbers, type RangeForm } from './document-lists.tsx';
+import { StatusFilter, VoidRangeDialog, listPath, rangeNumbers, type RangeForm } from './document-lists.tsx';
 
 const PAGE_SIZE = 20;
 const STATUS_FILTERS = ['rascunho', 'processando', 'autorizada', 'erro', 'denegada', 'cancelada'] as const;
@@ -151,69 +141,32 @@ export function CteList(props: { query: URLSearchParams }) {
 /** POST /v1/cte/inutilizar: what the authority did, and the deadline to communicate it. */
 function CteVoidDialog(props: { onClose: () => void; onDone: () => void }) {
   const { api } = useApp();
-  const [form, setForm] = useState<RangeForm>({
-    serie: '1',
-    numeroInicial: '',
-    numeroFinal: '',
-    justificativa: '',
-  });
-  const action = useAction();
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
-  const set = (k: keyof typeof form) => (e: { target: { value: string } }) =>
-    setForm({ ...form, [k]: e.target.value });
-  const submit = async () => {
-    const answer = await action.run(() =>
-      api.cte.voidRange({ ...rangeNumbers(form), justificativa: form.justificativa }),
-    );
-    if (answer !== undefined) {
-      const range = `CT-e ${answer.numeroInicial} a ${answer.numeroFinal} da série ${answer.serie}`;
-      // CT-e 4.00 authorities offer no inutilização service: the service records the range and says so.
-      const status = !answer.transmitida
-        ? `Numeração registrada como inutilizada no Balcão (${range}): as autorizadoras do CT-e 4.00 não oferecem o serviço de inutilização, então nada foi enviado à SEFAZ. Guarde a justificativa.`
-        : answer.status === 'inutilizada'
-          ? `Inutilização homologada (${range}, protocolo ${answer.protocolo ?? '—'}).`
-          : answer.status === 'rejeitada'
-            ? `Inutilização recusada${answer.cStat === null ? '' : ` (${answer.cStat} – ${answer.xMotivo ?? ''})`}.`
-            : 'Pedido enviado; aguardando a SEFAZ.';
-      setResult({
-        ok: answer.status !== 'rejeitada',
-        text: `${status} Prazo para comunicar: ${dateBr(answer.prazo)}.`,
-      });
-    }
+  const send = async (form: RangeForm) => {
+    const answer = await api.cte.voidRange({ ...rangeNumbers(form), justificativa: form.justificativa });
+    const range = `CT-e ${answer.numeroInicial} a ${answer.numeroFinal} da série ${answer.serie}`;
+    // CT-e 4.00 authorities offer no inutilização service: the service records the range and says so.
+    const status = !answer.transmitida
+      ? `Numeração registrada como inutilizada no Balcão (${range}): as autorizadoras do CT-e 4.00 não oferecem o serviço de inutilização, então nada foi enviado à SEFAZ. Guarde a justificativa.`
+      : answer.status === 'inutilizada'
+        ? `Inutilização homologada (${range}, protocolo ${answer.protocolo ?? '—'}).`
+        : answer.status === 'rejeitada'
+          ? `Inutilização recusada${answer.cStat === null ? '' : ` (${answer.cStat} – ${answer.xMotivo ?? ''})`}.`
+          : 'Pedido enviado; aguardando a SEFAZ.';
+    return {
+      ok: answer.status !== 'rejeitada',
+      text: `${status} Prazo para comunicar: ${dateBr(answer.prazo)}.`,
+    };
   };
   return (
-    <Modal title="Inutilizar numeração de CT-e" onClose={result === null ? props.onClose : props.onDone}>
-      {result !== null ? (
-        <>
-          <Banner kind={result.ok ? 'ok' : 'error'} testId="void-result">
-            {result.text}
-          </Banner>
-          <button type="button" onClick={props.onDone}>
-            Fechar
-          </button>
-        </>
-      ) : (
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            void submit();
-          }}
-        >
-          <p className="muted">
-            Números de CT-e pulados devem ser inutilizados até o dia 10 do mês seguinte.
-          </p>
-          <RangeFields form={form} set={set} fields={action.fields} />
-          <ErrorBanner
-            error={action.error}
-            extra={otherDetails(action.error, ['serie', 'numeroInicial', 'numeroFinal', 'justificativa'])}
-          />
-          <div className="actions">
-            <button type="submit" className="primary" disabled={action.pending}>
-              Inutilizar
-            </button>
-          </div>
-        </form>
-      )}
-    </Modal>
+    <VoidRangeDialog
+      title="Inutilizar numeração de CT-e"
+      initial={{ serie: '1', numeroInicial: '', numeroFinal: '', justificativa: '' }}
+      intro={
+        <p className="muted">Números de CT-e pulados devem ser inutilizados até o dia 10 do mês seguinte.</p>
+      }
+      send={send}
+      onClose={props.onClose}
+      onDone={props.onDone}
+    />
   );
 }

@@ -2,21 +2,12 @@
 // the void of a number range (inutilização) and the month's XML zip for the accountant.
 import { useState } from 'react';
 import type { DocumentView } from '../../../src-shared/contracts/api-client.ts';
-import {
-  DateInput,
-  ErrorBanner,
-  Field,
-  Modal,
-  Pager,
-  StatusBadge,
-  useAction,
-  useLoad,
-} from '../components.tsx';
+import { DateInput, ErrorBanner, Field, Modal, Pager, StatusBadge, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { brlText, dateTimeBr } from '../format.ts';
 import { STATUS_PT, otherDetails } from '../messages.ts';
 import { href, navigate } from '../router.ts';
-import { RangeFields, StatusFilter, listPath, rangeNumbers } from './document-lists.tsx';
+import { StatusFilter, VoidRangeDialog, listPath, rangeNumbers, type RangeForm } from './document-lists.tsx';
 
 const PAGE_SIZE = 20;
 const STATUS_FILTERS = [
@@ -178,7 +169,7 @@ export function DocumentList(props: { query: URLSearchParams }) {
       ) : null}
       {exporting ? <XmlExportDialog onClose={() => setExporting(false)} /> : null}
       {voiding ? (
-        <VoidRangeDialog
+        <NfVoidDialog
           onClose={() => setVoiding(false)}
           onDone={() => {
             setVoiding(false);
@@ -231,81 +222,38 @@ function XmlExportDialog(props: { onClose: () => void }) {
 }
 
 /** Inutilização of a range of numbers never used (POST /v1/nfe/inutilizar). */
-function VoidRangeDialog(props: { onClose: () => void; onDone: () => void }) {
+function NfVoidDialog(props: { onClose: () => void; onDone: () => void }) {
   const { api } = useApp();
-  const [form, setForm] = useState({
-    modelo: '55',
-    serie: '1',
-    numeroInicial: '',
-    numeroFinal: '',
-    justificativa: '',
-  });
-  const action = useAction();
-  const [result, setResult] = useState<string | null>(null);
-  const set = (k: keyof typeof form) => (e: { target: { value: string } }) =>
-    setForm({ ...form, [k]: e.target.value });
-  const submit = async () => {
-    const answer = await action.run(() =>
-      api.nfe.voidRange({
-        modelo: form.modelo === '65' ? 65 : 55,
-        ...rangeNumbers(form),
-        justificativa: form.justificativa,
-      }),
-    );
-    if (answer !== undefined)
-      setResult(
+  const send = async (form: RangeForm & { modelo: string }) => {
+    const answer = await api.nfe.voidRange({
+      modelo: form.modelo === '65' ? 65 : 55,
+      ...rangeNumbers(form),
+      justificativa: form.justificativa,
+    });
+    return {
+      ok: true,
+      text:
         answer.status === 'inutilizada'
           ? `Inutilização homologada (protocolo ${answer.protocolo ?? '—'}).`
           : `Pedido enviado; situação: ${answer.status}.`,
-      );
+    };
   };
-  const f = action.fields;
   return (
-    <Modal title="Inutilizar numeração" onClose={result === null ? props.onClose : props.onDone}>
-      {result !== null ? (
-        <>
-          <p className="banner banner-ok">{result}</p>
-          <button type="button" onClick={props.onDone}>
-            Fechar
-          </button>
-        </>
-      ) : (
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            void submit();
-          }}
-        >
-          <RangeFields
-            form={form}
-            set={set}
-            fields={f}
-            leading={
-              <Field label="Modelo" error={f['modelo']}>
-                <select value={form.modelo} onChange={set('modelo')}>
-                  <option value="55">NF-e (55)</option>
-                  <option value="65">NFC-e (65)</option>
-                </select>
-              </Field>
-            }
-          />
-          <ErrorBanner
-            error={action.error}
-            extra={otherDetails(action.error, [
-              'modelo',
-              'serie',
-              'numeroInicial',
-              'numeroFinal',
-              'justificativa',
-            ])}
-          />
-          <div className="actions">
-            <button type="submit" className="primary" disabled={action.pending}>
-              Inutilizar
-            </button>
-          </div>
-        </form>
+    <VoidRangeDialog
+      title="Inutilizar numeração"
+      initial={{ modelo: '55', serie: '1', numeroInicial: '', numeroFinal: '', justificativa: '' }}
+      leading={(form, set, f) => (
+        <Field label="Modelo" error={f['modelo']}>
+          <select value={form.modelo} onChange={set('modelo')}>
+            <option value="55">NF-e (55)</option>
+            <option value="65">NFC-e (65)</option>
+          </select>
+        </Field>
       )}
-    </Modal>
+      leadingFields={['modelo']}
+      send={send}
+      onClose={props.onClose}
+      onDone={props.onDone}
+    />
   );
 }

@@ -1,8 +1,8 @@
 // What the fiscal document lists (NF-e/NFC-e, CT-e) share: filters kept in the address, the status filter,
-// and the fields of a number range to void.
-import type { ReactNode } from 'react';
-import { Field } from '../components.tsx';
-import { STATUS_PT } from '../messages.ts';
+// and the dialog that voids a range of numbers.
+import { useState, type ReactNode } from 'react';
+import { Banner, ErrorBanner, Field, Modal, useAction } from '../components.tsx';
+import { STATUS_PT, otherDetails } from '../messages.ts';
 
 /**
  * The list's address after `changes`: a filter change goes back to page 1, and empty filters and page 1
@@ -42,8 +42,79 @@ export function StatusFilter(props: {
 
 export type RangeForm = { serie: string; numeroInicial: string; numeroFinal: string; justificativa: string };
 
+type FieldSetter<F> = (k: keyof F & string) => (e: { target: { value: string } }) => void;
+
+/**
+ * The inutilização of a range: its fields, then what was done. `send` asks the API and words its answer;
+ * a failed request stays in the form with each field's message beside it.
+ */
+export function VoidRangeDialog<F extends RangeForm>(props: {
+  title: string;
+  initial: F;
+  intro?: ReactNode;
+  /** The kind's own fields before the série (the NF model), and their names for the error banner. */
+  leading?: (form: F, set: FieldSetter<F>, fields: Readonly<Record<string, string>>) => ReactNode;
+  leadingFields?: readonly string[];
+  send: (form: F) => Promise<{ ok: boolean; text: string }>;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const [form, setForm] = useState<F>(props.initial);
+  const action = useAction();
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const set: FieldSetter<F> = (k) => (e) => setForm((current) => ({ ...current, [k]: e.target.value }));
+  const submit = async () => {
+    const answer = await action.run(() => props.send(form));
+    if (answer !== undefined) setResult(answer);
+  };
+  return (
+    <Modal title={props.title} onClose={result === null ? props.onClose : props.onDone}>
+      {result !== null ? (
+        <>
+          <Banner kind={result.ok ? 'ok' : 'error'} testId="void-result">
+            {result.text}
+          </Banner>
+          <button type="button" onClick={props.onDone}>
+            Fechar
+          </button>
+        </>
+      ) : (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void submit();
+          }}
+        >
+          {props.intro}
+          <RangeFields
+            form={form}
+            set={set}
+            fields={action.fields}
+            leading={props.leading?.(form, set, action.fields)}
+          />
+          <ErrorBanner
+            error={action.error}
+            extra={otherDetails(action.error, [
+              ...(props.leadingFields ?? []),
+              'serie',
+              'numeroInicial',
+              'numeroFinal',
+              'justificativa',
+            ])}
+          />
+          <div className="actions">
+            <button type="submit" className="primary" disabled={action.pending}>
+              Inutilizar
+            </button>
+          </div>
+        </form>
+      )}
+    </Modal>
+  );
+}
+
 /** Série, first and last number and the justification of an inutilização, each with the API's message. */
-export function RangeFields(props: {
+function RangeFields(props: {
   form: RangeForm;
   set: (k: keyof RangeForm) => (e: { target: { value: string } }) => void;
   fields: Readonly<Record<string, string>>;
