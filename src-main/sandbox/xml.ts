@@ -43,20 +43,57 @@ export function children(parent: Element, name?: string, namespace = NFE_NAMESPA
   return found;
 }
 
-/** The element at a slash-separated path of NF-e child names below `from`, if any. */
-export function at(from: Element, path: string): Element | undefined {
+/** The element at a slash-separated path of NF-e child names (or names in `namespace`) below `from`, if any. */
+export function at(from: Element, path: string, namespace = NFE_NAMESPACE): Element | undefined {
   let current: Element | undefined = from;
   for (const step of path.split('/')) {
     if (current === undefined) return undefined;
-    current = children(current, step)[0];
+    current = children(current, step, namespace)[0];
   }
   return current;
 }
 
 /** The text of the element at `path` below `from`, if present. */
-export function textAt(from: Element, path: string): string | undefined {
-  const el = at(from, path);
+export function textAt(from: Element, path: string, namespace = NFE_NAMESPACE): string | undefined {
+  const el = at(from, path, namespace);
   return el === undefined ? undefined : (el.textContent ?? '');
+}
+
+/** The infEvento of an NF-e evento or a CT-e eventoCTe: the same fields, `chave` from chNFe or chCTe. */
+export interface EventMessage {
+  xml: string;
+  id: string;
+  cOrgao: string;
+  tpAmb: string;
+  author: string;
+  chave: string;
+  dhEvento: string;
+  tpEvento: string;
+  nSeqEvento: string;
+  det: Element | undefined;
+}
+
+/** Reads an evento (NF-e namespace, chNFe) or an eventoCTe (CT-e namespace, chCTe); throws when it is none. */
+export function parseEventMessage(
+  xml: string,
+  kind: { namespace: string; keyName: 'chNFe' | 'chCTe'; root: string },
+): EventMessage {
+  const root = rootOf(parseXml(xml));
+  const inf = root && at(root, 'infEvento', kind.namespace);
+  if (inf === undefined) throw new Error(`not an ${kind.root}`);
+  const t = (p: string) => textAt(inf, p, kind.namespace) ?? '';
+  return {
+    xml,
+    id: inf.getAttribute('Id') ?? '',
+    cOrgao: t('cOrgao'),
+    tpAmb: t('tpAmb'),
+    author: textAt(inf, 'CNPJ', kind.namespace) ?? textAt(inf, 'CPF', kind.namespace) ?? '',
+    chave: t(kind.keyName),
+    dhEvento: t('dhEvento'),
+    tpEvento: t('tpEvento'),
+    nSeqEvento: t('nSeqEvento'),
+    det: at(inf, 'detEvento', kind.namespace),
+  };
 }
 
 export function rootOf(doc: Document): Element | undefined {

@@ -2,21 +2,15 @@
 // facts of one CTe the reception rules read, plus the protCTe/retCTe answers it writes.
 import type { Element } from '@xmldom/xmldom';
 import { CTE_NAMESPACE } from '../../fiscal/schema.ts';
-import { children, elementTexts, esc, parseXml, rootOf } from '../xml.ts';
+import { at, children, elementTexts, esc, parseXml, rootOf, textAt } from '../xml.ts';
 
 /** The CT-e child at a slash-separated path below `from`, if any. */
 export function cteAt(from: Element, path: string): Element | undefined {
-  let current: Element | undefined = from;
-  for (const step of path.split('/')) {
-    if (current === undefined) return undefined;
-    current = children(current, step, CTE_NAMESPACE)[0];
-  }
-  return current;
+  return at(from, path, CTE_NAMESPACE);
 }
 
 export function cteText(from: Element, path: string): string | undefined {
-  const el = cteAt(from, path);
-  return el === undefined ? undefined : (el.textContent ?? '');
+  return textAt(from, path, CTE_NAMESPACE);
 }
 
 export function cteChildren(parent: Element, name: string): Element[] {

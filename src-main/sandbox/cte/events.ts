@@ -3,14 +3,13 @@
 // the event and of its own group, signature, Id, key, organ, sequence, duplicates, author and dates, then each
 // type's rules (cancel only while authorized, within 168 hours and before the trip started; a CC-e never
 // corrects tax values, parties' identity or dates). A registered event answers 135 with its protocol.
-import type { Element } from '@xmldom/xmldom';
 import { parseAccessKey } from '../../fiscal/access-key.ts';
 import { CTE_NAMESPACE, validateXml, type SchemaName } from '../../fiscal/schema.ts';
 import { cteCceForbidden } from '../../../src-shared/tables/cte-cce-forbidden.ts';
 import { cnpjRoot } from '../certificates.ts';
 import { verifySignature } from '../signature.ts';
 import { localDateTime, nextProtocol, type SandboxDatabase } from '../store.ts';
-import { esc, parseXml, rootOf, schemaDetail } from '../xml.ts';
+import { esc, parseEventMessage, schemaDetail, type EventMessage } from '../xml.ts';
 import {
   acceptsEnvironment,
   answerEnvironment,
@@ -42,37 +41,10 @@ export const CTE_EVENT_SPECS: Readonly<Record<string, CteEventSpec>> = {
 /** Virtual contingency authorities (TCOrgaoIBGE): SVC-RS takes tpEmis 7 and SVC-SP tpEmis 8. */
 const SVC_ORGAO: Readonly<Record<number, number>> = { 7: 94, 8: 95 };
 
-interface ParsedEvent {
-  xml: string;
-  id: string;
-  cOrgao: string;
-  tpAmb: string;
-  author: string;
-  chCTe: string;
-  dhEvento: string;
-  tpEvento: string;
-  nSeqEvento: string;
-  det: Element | undefined;
-}
+type ParsedEvent = EventMessage;
 
-function parseEvent(xml: string): ParsedEvent {
-  const root = rootOf(parseXml(xml));
-  const inf = root && cteAt(root, 'infEvento');
-  if (inf === undefined) throw new Error('not an eventoCTe');
-  const t = (p: string) => cteText(inf, p) ?? '';
-  return {
-    xml,
-    id: inf.getAttribute('Id') ?? '',
-    cOrgao: t('cOrgao'),
-    tpAmb: t('tpAmb'),
-    author: cteText(inf, 'CNPJ') ?? cteText(inf, 'CPF') ?? '',
-    chCTe: t('chCTe'),
-    dhEvento: t('dhEvento'),
-    tpEvento: t('tpEvento'),
-    nSeqEvento: t('nSeqEvento'),
-    det: cteAt(inf, 'detEvento'),
-  };
-}
+const parseEvent = (xml: string): ParsedEvent =>
+  parseEventMessage(xml, { namespace: CTE_NAMESPACE, keyName: 'chCTe', root: 'eventoCTe' });
 
 export interface CteTypeContext {
   ev: ParsedEvent;
@@ -120,12 +92,12 @@ function retEventoCteXml(p: {
 }): string {
   const { ev } = p;
   const spec = ev === null ? undefined : CTE_EVENT_SPECS[ev.tpEvento];
-  const known = ev !== null && parseAccessKey(ev.chCTe).ok;
+  const known = ev !== null && parseAccessKey(ev.chave).ok;
   return (
     `<retEventoCTe xmlns="${CTE_NAMESPACE}" versao="4.00"><infEvento${p.nProt === undefined ? '' : ` Id="ID${p.nProt}"`}>` +
     `<tpAmb>${p.tpAmb}</tpAmb><verAplic>${esc(p.verAplic)}</verAplic><cOrgao>${p.cOrgao}</cOrgao>` +
     `<cStat>${p.cStat}</cStat><xMotivo>${esc(p.xMotivo)}</xMotivo>` +
-    (known ? `<chCTe>${ev.chCTe}</chCTe>` : '') +
+    (known ? `<chCTe>${ev.chave}</chCTe>` : '') +
     (ev !== null && /^[0-9]{6}$/.test(ev.tpEvento) ? `<tpEvento>${ev.tpEvento}</tpEvento>` : '') +
     (spec === undefined ? '' : `<xEvento>${spec.xEvento}</xEvento>`) +
     (ev !== null && /^[0-9]{1,3}$/.test(ev.nSeqEvento) ? `<nSeqEvento>${ev.nSeqEvento}</nSeqEvento>` : '') +
@@ -179,8 +151,8 @@ export async function cteRecepcaoEvento(message: string, ctx: ServiceContext): P
   if ([signature.cnpj, ctx.clientCnpj].some((c) => c !== null && cnpjRoot(c) !== root)) {
     return answer({ cStat: 213 });
   }
-  if (ev.id !== `ID${ev.tpEvento}${ev.chCTe}${ev.nSeqEvento.padStart(3, '0')}`) return answer({ cStat: 628 });
-  const key = parseAccessKey(ev.chCTe);
+  if (ev.id !== `ID${ev.tpEvento}${ev.chave}${ev.nSeqEvento.padStart(3, '0')}`) return answer({ cStat: 628 });
+  const key = parseAccessKey(ev.chave);
   if (!key.ok) return answer({ cStat: 236 });
   if (key.fields.mod !== 57) return answer({ cStat: 732 });
   const organ = Number(ev.cOrgao);
@@ -189,7 +161,7 @@ export async function cteRecepcaoEvento(message: string, ctx: ServiceContext): P
   const duplicate = await db
     .selectFrom('cte_events')
     .select('n_prot')
-    .where('chave', '=', ev.chCTe)
+    .where('chave', '=', ev.chave)
     .where('tp_evento', '=', ev.tpEvento)
     .where('n_seq_evento', '=', Number(ev.nSeqEvento))
     .where('tp_amb', '=', Number(ev.tpAmb))
@@ -199,7 +171,7 @@ export async function cteRecepcaoEvento(message: string, ctx: ServiceContext): P
   const cte = await db
     .selectFrom('cte_documents')
     .selectAll()
-    .where('chave', '=', ev.chCTe)
+    .where('chave', '=', ev.chave)
     .where('tp_amb', '=', Number(ev.tpAmb))
     .executeTakeFirst();
   if (cte === undefined) return answer({ cStat: 217 });
@@ -227,7 +199,7 @@ export async function cteRecepcaoEvento(message: string, ctx: ServiceContext): P
   await db
     .insertInto('cte_events')
     .values({
-      chave: ev.chCTe,
+      chave: ev.chave,
       tp_evento: ev.tpEvento,
       n_seq_evento: Number(ev.nSeqEvento),
       tp_amb: Number(ev.tpAmb),
@@ -244,7 +216,7 @@ export async function cteRecepcaoEvento(message: string, ctx: ServiceContext): P
     .execute();
   await db
     .insertInto('protocols')
-    .values({ n_prot: nProt, kind: 'evento', chave: ev.chCTe, issued_at: now.toISOString() })
+    .values({ n_prot: nProt, kind: 'evento', chave: ev.chave, issued_at: now.toISOString() })
     .execute();
   if (ev.tpEvento === '110111') {
     await db

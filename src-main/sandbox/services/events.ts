@@ -3,21 +3,22 @@
 // cOrgao 91), under the rules of MOC 7.0 "Sistema de Registro de Eventos" (lote 128, event 135/136).
 import type { Element } from '@xmldom/xmldom';
 import { parseAccessKey } from '../../fiscal/access-key.ts';
-import { validateXml, type SchemaName } from '../../fiscal/schema.ts';
+import { NFE_NAMESPACE, validateXml, type SchemaName } from '../../fiscal/schema.ts';
 import { cnpjRoot } from '../certificates.ts';
 import { clampMotivo, EVENT_213, motivo, type CStat } from '../cstat.ts';
 import { verifySignature } from '../signature.ts';
 import { localDateTime, nextProtocol, type SandboxDatabase, type SandboxTx } from '../store.ts';
 import {
-  at,
   elementTexts,
   esc,
+  parseEventMessage,
   parseXml,
   rawMessageProblem,
   rootOf,
   schemaDetail,
   textAt,
   withNfeNamespace,
+  type EventMessage,
 } from '../xml.ts';
 import { addDocument } from './authorization.ts';
 import { acceptsEnvironment, answerEnvironment, type ServiceAnswer, type ServiceContext } from './common.ts';
@@ -92,37 +93,10 @@ export const EVENT_SPECS: Readonly<Record<string, EventSpec>> = {
 /** Manifestations after which the recipient can no longer give "Ciência da Operação" (655). */
 const FINAL_MANIFESTATIONS = ['210200', '210220', '210240'];
 
-interface ParsedEvent {
-  xml: string;
-  id: string;
-  cOrgao: string;
-  tpAmb: string;
-  author: string;
-  chNFe: string;
-  dhEvento: string;
-  tpEvento: string;
-  nSeqEvento: string;
-  det: Element | undefined;
-}
+type ParsedEvent = EventMessage;
 
-function parseEvent(xml: string): ParsedEvent {
-  const root = rootOf(parseXml(xml));
-  const inf = root && at(root, 'infEvento');
-  if (inf === undefined) throw new Error('not an evento');
-  const t = (p: string) => textAt(inf, p) ?? '';
-  return {
-    xml,
-    id: inf.getAttribute('Id') ?? '',
-    cOrgao: t('cOrgao'),
-    tpAmb: t('tpAmb'),
-    author: textAt(inf, 'CNPJ') ?? textAt(inf, 'CPF') ?? '',
-    chNFe: t('chNFe'),
-    dhEvento: t('dhEvento'),
-    tpEvento: t('tpEvento'),
-    nSeqEvento: t('nSeqEvento'),
-    det: at(inf, 'detEvento'),
-  };
-}
+const parseEvent = (xml: string): ParsedEvent =>
+  parseEventMessage(xml, { namespace: NFE_NAMESPACE, keyName: 'chNFe', root: 'evento' });
 
 type Note = SandboxDatabase['notes'];
 
@@ -207,7 +181,7 @@ function retEventoXml(p: {
     `<retEvento versao="1.00"><infEvento${p.nProt === undefined ? '' : ` Id="ID${p.nProt}"`}>` +
     `<tpAmb>${p.tpAmb}</tpAmb><verAplic>${esc(p.verAplic)}</verAplic><cOrgao>${p.cOrgao}</cOrgao>` +
     `<cStat>${p.cStat}</cStat><xMotivo>${esc(p.xMotivo)}</xMotivo>` +
-    (parseAccessKey(ev.chNFe).ok || /^[0-9]{44}$/.test(ev.chNFe) ? `<chNFe>${ev.chNFe}</chNFe>` : '') +
+    (parseAccessKey(ev.chave).ok || /^[0-9]{44}$/.test(ev.chave) ? `<chNFe>${ev.chave}</chNFe>` : '') +
     (/^[0-9]{6}$/.test(ev.tpEvento) ? `<tpEvento>${ev.tpEvento}</tpEvento>` : '') +
     (p.spec === undefined ? '' : `<xEvento>${p.spec.xEvento}</xEvento>`) +
     seq +
@@ -251,15 +225,15 @@ async function processEvent(
   if ([signature.cnpj, ctx.clientCnpj].some((c) => c !== null && cnpjRoot(c) !== root)) {
     return reject(213, clampMotivo(EVENT_213));
   }
-  if (ev.id !== `ID${ev.tpEvento}${ev.chNFe}${ev.nSeqEvento.padStart(2, '0')}`) return reject(572);
-  const key = parseAccessKey(ev.chNFe);
+  if (ev.id !== `ID${ev.tpEvento}${ev.chave}${ev.nSeqEvento.padStart(2, '0')}`) return reject(572);
+  const key = parseAccessKey(ev.chave);
   if (!key.ok) return reject(236);
   if (Number(cOrgao) !== (spec.organ === 'AN' ? AN : key.fields.cUF)) return reject(657);
   if (Number(ev.nSeqEvento) > spec.maxSeq) return reject(594);
   const duplicate = await db
     .selectFrom('events')
     .select('n_prot')
-    .where('chave', '=', ev.chNFe)
+    .where('chave', '=', ev.chave)
     .where('tp_evento', '=', ev.tpEvento)
     .where('n_seq_evento', '=', Number(ev.nSeqEvento))
     .where('tp_amb', '=', Number(ev.tpAmb))
@@ -269,7 +243,7 @@ async function processEvent(
   const note = await db
     .selectFrom('notes')
     .selectAll()
-    .where('chave', '=', ev.chNFe)
+    .where('chave', '=', ev.chave)
     .where('tp_amb', '=', Number(ev.tpAmb))
     .executeTakeFirst();
   let linked = true;
@@ -311,7 +285,7 @@ async function processEvent(
     nProt,
   });
   const stored = {
-    chave: ev.chNFe,
+    chave: ev.chave,
     tp_evento: ev.tpEvento,
     n_seq_evento: Number(ev.nSeqEvento),
     tp_amb: Number(ev.tpAmb),
@@ -329,7 +303,7 @@ async function processEvent(
   await db.insertInto('events').values(stored).execute();
   await db
     .insertInto('protocols')
-    .values({ n_prot: nProt, kind: 'evento', chave: ev.chNFe, issued_at: now.toISOString() })
+    .values({ n_prot: nProt, kind: 'evento', chave: ev.chave, issued_at: now.toISOString() })
     .execute();
   if (note !== undefined) await afterEvent(db, ev, note, stored, now);
   return { retEvento, cStat };
