@@ -19,6 +19,12 @@ async function customer(): Promise<string> {
   return createCteCustomer(h, h.companyId);
 }
 
+/** A draft of the sample CT-e in the harness's company. */
+async function newDraft(): Promise<Cte> {
+  const res = await h.request('POST', '/v1/cte', { key: h.companyKey, json: ctePayload(await customer()) });
+  return res.body as Cte;
+}
+
 describe('POST /v1/cte (draft)', () => {
   it('answers 201 with the §2.7 CT-e object: number and series reserved, model 57 key, rascunho', async () => {
     const customerId = await customer();
@@ -204,9 +210,7 @@ describe('GET /v1/cte (§4.6 list)', () => {
   });
 
   it('the NF-e routes neither list nor serve a CT-e', async () => {
-    const customerId = await customer();
-    const cte = (await h.request('POST', '/v1/cte', { key: h.companyKey, json: ctePayload(customerId) }))
-      .body as Cte;
+    const cte = await newDraft();
     for (const path of ['', '/xml', '/danfe', '/events', '/correction-letters']) {
       const res = await h.request('GET', `/v1/nfe/${cte.id}${path}`, { key: h.companyKey });
       expect(res.status, `/v1/nfe/:id${path}`).toBe(404);
@@ -223,9 +227,7 @@ describe('GET /v1/cte (§4.6 list)', () => {
 
 describe('DELETE /v1/cte/:id', () => {
   it('removes a draft (204, then 404) and refuses a CT-e that is not a draft (409)', async () => {
-    const customerId = await customer();
-    const draft = (await h.request('POST', '/v1/cte', { key: h.companyKey, json: ctePayload(customerId) }))
-      .body as Cte;
+    const draft = await newDraft();
     const del = await h.request('DELETE', `/v1/cte/${draft.id}`, { key: h.companyKey });
     expect(del.status).toBe(204);
     expect(del.text).toBe('');
@@ -235,9 +237,7 @@ describe('DELETE /v1/cte/:id', () => {
 
 describe('POST /v1/cte/inutilizar', () => {
   it('records a range of unused numbers (the CT-e 4.00 authorities have no such service), steps numbering over it and reminds the 10th of the next month', async () => {
-    const customerId = await customer();
-    const last = (await h.request('POST', '/v1/cte', { key: h.companyKey, json: ctePayload(customerId) }))
-      .body as Cte;
+    const last = await newDraft();
     h.clock.set(new Date('2026-12-15T15:00:00Z'));
     const justificativa = 'Numeracao pulada por falha no sistema emissor';
     const res = await h.request('POST', '/v1/cte/inutilizar', {
@@ -262,8 +262,7 @@ describe('POST /v1/cte/inutilizar', () => {
     const voidId = (res.body as { id: string }).id;
     expect((await h.request('GET', `/v1/nfe/inutilizar/${voidId}`, { key: h.companyKey })).status).toBe(404);
 
-    const next = (await h.request('POST', '/v1/cte', { key: h.companyKey, json: ctePayload(customerId) }))
-      .body as Cte;
+    const next = await newDraft();
     expect(next.numero).toBe(last.numero + 3);
 
     // A range holding a CT-e, or one already void, is refused naming the numbers.

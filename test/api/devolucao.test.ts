@@ -49,6 +49,23 @@ const sale = () => ({
   },
 });
 
+/**
+ * What the back office's form sends for a devolução of `quantidade` units of the sale's item by code and
+ * quantity, without impostos, impostoDevol or the discount (the NF-e kind prorates them).
+ */
+function devolucaoOf(body: ReturnType<typeof sale>, chave: string, quantidade: string) {
+  return {
+    naturezaOperacao: 'Devolucao de venda',
+    tipoOperacao: 0,
+    finalidade: 4,
+    nfeReferenciada: [chave],
+    customer: body.customer,
+    itens: [
+      { ...body.itens[0], quantidade, valor_unitario: undefined, valorUnitario: '10.00', cfop: '1202' },
+    ],
+  };
+}
+
 describe('devolução of a sale by boleto', () => {
   it('the sale and its partial return are authorized; the return carries impostoDevol, no cobr', async () => {
     const draft = await req('POST', `/v1/nfe?companyId=${h.companyId}`, { json: sale() });
@@ -93,16 +110,7 @@ describe('devolução draft changed by PUT', () => {
     const dev = await req('POST', `/v1/nfe/${id}/devolucao`, { json: {} });
     expect(dev.status).toBe(201);
     const devId = (dev.body as { id: string }).id;
-    const edited = (quantidade: string) => ({
-      naturezaOperacao: 'Devolucao de venda',
-      tipoOperacao: 0,
-      finalidade: 4,
-      nfeReferenciada: [chave],
-      customer: body.customer,
-      itens: [
-        { ...body.itens[0], quantidade, valor_unitario: undefined, valorUnitario: '10.00', cfop: '1202' },
-      ],
-    });
+    const edited = (quantidade: string) => devolucaoOf(body, chave, quantidade);
     const put = await req('PUT', `/v1/nfe/${devId}`, { json: edited('2') });
     expect(put.status).toBe(200);
     const xml = (await req('GET', `/v1/nfe/${devId}/xml`)).text;
@@ -132,22 +140,7 @@ describe('devolução in a batch', () => {
     expect((await req('POST', `/v1/nfe/${id}/send?sync=true`)).body).toMatchObject({ status: 'autorizada' });
     const chave = ((await req('GET', `/v1/nfe/${id}`)).body as { chave_acesso: string }).chave_acesso;
 
-    const devolucao = {
-      naturezaOperacao: 'Devolucao de venda',
-      tipoOperacao: 0,
-      finalidade: 4,
-      nfeReferenciada: [chave],
-      customer: body.customer,
-      itens: [
-        {
-          ...body.itens[0],
-          quantidade: '2',
-          valor_unitario: undefined,
-          valorUnitario: '10.00',
-          cfop: '1202',
-        },
-      ],
-    };
+    const devolucao = devolucaoOf(body, chave, '2');
     const batch = await req('POST', `/v1/nfe/batch?companyId=${h.companyId}`, {
       json: { notas: [devolucao] },
       headers: { 'Idempotency-Key': `batch-devolucao-${id}` },

@@ -118,14 +118,20 @@ export interface Reception {
 
 /** Sends one CT-e through CTeRecepcaoSincV4; the answer must come with HTTP 200 and validate as retCTe. */
 export async function receive(sb: Sandbox, xml: string): Promise<Reception> {
-  const res = await ctePost(sb, 'CTeRecepcaoSincV4', compress(xml));
+  const { answer, ...got } = await validAnswer(sb, 'CTeRecepcaoSincV4', compress(xml), 'retCTe');
+  return { ...got, retCTe: answer };
+}
+
+/** Posts to a CT-e service; the answer must come with HTTP 200 and validate as `schema`. */
+async function validAnswer(sb: Sandbox, service: CteService, message: string, schema: SchemaName) {
+  const res = await ctePost(sb, service, message);
   if (res.status !== 200 || res.answer === null) throw new Error(`HTTP ${res.status}: ${res.body}`);
-  expectValidCte(res.answer, 'retCTe');
+  expectValidCte(res.answer, schema);
   return {
     cStat: tag(res.answer, 'cStat'),
     xMotivo: motivoOf(res.answer),
     nProt: tag(res.answer, 'nProt'),
-    retCTe: res.answer,
+    answer: res.answer,
   };
 }
 
@@ -197,15 +203,8 @@ export interface EventAnswer {
 
 /** Sends one eventoCTe; the answer must come with HTTP 200 and validate as retEventoCTe. */
 export async function sendEvent(sb: Sandbox, eventoCTe: string): Promise<EventAnswer> {
-  const res = await ctePost(sb, 'CTeRecepcaoEventoV4', eventoCTe);
-  if (res.status !== 200 || res.answer === null) throw new Error(`HTTP ${res.status}: ${res.body}`);
-  expectValidCte(res.answer, 'retEventoCTe');
-  return {
-    cStat: tag(res.answer, 'cStat'),
-    xMotivo: motivoOf(res.answer),
-    nProt: tag(res.answer, 'nProt'),
-    retEventoCTe: res.answer,
-  };
+  const { answer, ...got } = await validAnswer(sb, 'CTeRecepcaoEventoV4', eventoCTe, 'retEventoCTe');
+  return { ...got, retEventoCTe: answer };
 }
 
 /** Edits a signed eventoCTe and signs it again, to produce the events the builder refuses to make. */
