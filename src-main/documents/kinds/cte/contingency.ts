@@ -3,28 +3,20 @@
 // repeated certain failures at the UF like the NF-e's SVC, and left when the UF's status service answers 107.
 import type { Clock } from '../../../clock.ts';
 import type { Db } from '../../../db/client.ts';
-import { normalizeFreeText } from '../../../fiscal/xml.ts';
 import { cteSvcFor } from '../../../authority/cte/endpoints.ts';
 import type { UfSigla } from '../../../../src-shared/uf.ts';
-import { NORMAL_EMISSION, type ContingencyRule, type Emission } from '../../kind.ts';
+import { companiesInSvc, enterSvc, leaveSvc, svcEmission, type SvcModes } from '../../contingency-modes.ts';
+import type { ContingencyRule, Emission } from '../../kind.ts';
 import { resignSameNumber } from '../../lifecycle.ts';
 
-const CTE_MODELO = 57;
-/** tpEmis of each virtual contingency authority (MOC CT-e 4.00 ide/tpEmis: 7 SVC-RS, 8 SVC-SP). */
-const SVC_TPEMIS = { 'SVC-RS': 7, 'SVC-SP': 8 } as const;
+/** CT-e's SVC: tpEmis of each virtual contingency authority (MOC CT-e 4.00 ide/tpEmis: 7 SVC-RS, 8 SVC-SP). */
+const CTE_SVC: SvcModes = { modelo: 57, tpEmis: { 'SVC-RS': 7, 'SVC-SP': 8 } };
 /** Failed deliveries of one CT-e to its UF before switching to SVC (as the NF-e). */
 const SVC_AFTER_ATTEMPTS = 2;
 
 /** The CT-e emission in force: normal, or SVC while the company's contingency row says so. */
-export async function cteEmission(db: Db, companyId: string): Promise<Emission> {
-  const row = await db
-    .selectFrom('contingency_modes')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('modelo', '=', CTE_MODELO)
-    .executeTakeFirst();
-  if (row === undefined || (row.mode !== 'SVC-RS' && row.mode !== 'SVC-SP')) return NORMAL_EMISSION;
-  return { tpEmis: SVC_TPEMIS[row.mode], contingency: { dhCont: new Date(row.since), xJust: row.reason } };
+export function cteEmission(db: Db, companyId: string): Promise<Emission> {
+  return svcEmission(db, companyId, CTE_SVC);
 }
 
 export const cteContingency: ContingencyRule = {
@@ -37,37 +29,11 @@ export const cteContingency: ContingencyRule = {
       .where('id', '=', doc.company_id)
       .executeTakeFirstOrThrow();
     const svc = cteSvcFor(company.uf as UfSigla);
-    // xJust is 15-256 characters of free text: the reason comes from error texts, so it is normalized.
-    const xJust = normalizeFreeText(`SEFAZ ${company.uf} indisponivel: ${reason}`, 256).padEnd(15, '.');
-    await deps.db
-      .insertInto('contingency_modes')
-      .values({
-        company_id: doc.company_id,
-        modelo: CTE_MODELO,
-        mode: svc,
-        since: deps.clock.now().toISOString(),
-        reason: xJust,
-      })
-      .onConflict((oc) => oc.columns(['company_id', 'modelo']).doNothing())
-      .execute();
+    await enterSvc(deps, doc.company_id, CTE_SVC, svc, `SEFAZ ${company.uf} indisponivel: ${reason}`);
     if (doc.tp_emis !== 1) return;
     // The attempt never reached the UF: re-signed for the SVC under the same number (tpEmis changes the key).
     await resignSameNumber(deps, doc, outboxId, await cteEmission(deps.db, doc.company_id), 'processando');
   },
-  async companiesInContingency(db) {
-    const rows = await db
-      .selectFrom('contingency_modes')
-      .select('company_id')
-      .where('modelo', '=', CTE_MODELO)
-      .where('mode', 'in', ['SVC-RS', 'SVC-SP'])
-      .execute();
-    return rows.map((r) => r.company_id);
-  },
-  async leaveContingency(db, companyId) {
-    await db
-      .deleteFrom('contingency_modes')
-      .where('company_id', '=', companyId)
-      .where('modelo', '=', CTE_MODELO)
-      .execute();
-  },
+  companiesInContingency: (db) => companiesInSvc(db, CTE_SVC),
+  leaveContingency: (db, companyId) => leaveSvc(db, companyId, CTE_SVC),
 };

@@ -3,26 +3,19 @@
 // left when the UF's status service is in operation again.
 import type { Clock } from '../../../clock.ts';
 import type { Db } from '../../../db/client.ts';
-import { normalizeFreeText } from '../../../fiscal/xml.ts';
 import { svcFor } from '../../../authority/endpoints.ts';
 import type { UfSigla } from '../../../../src-shared/uf.ts';
-import { NORMAL_EMISSION, type ContingencyRule, type Emission, type KindDeps } from '../../kind.ts';
+import { companiesInSvc, enterSvc, leaveSvc, svcEmission, type SvcModes } from '../../contingency-modes.ts';
+import type { ContingencyRule, Emission, KindDeps } from '../../kind.ts';
 import type { DocumentRow } from '../../repository.ts';
 import { resignSameNumber } from '../../lifecycle.ts';
 
-/** tpEmis of each virtual contingency authority (MOC 7.0 B22: 6 SVC-AN, 7 SVC-RS). */
-const SVC_TPEMIS = { 'SVC-AN': 6, 'SVC-RS': 7 } as const;
+/** NF-e's SVC: tpEmis of each virtual contingency authority (MOC 7.0 B22: 6 SVC-AN, 7 SVC-RS). */
+const NFE_SVC: SvcModes = { modelo: 55, tpEmis: { 'SVC-AN': 6, 'SVC-RS': 7 } };
 
 /** The NF-e emission in force: normal, or SVC while the company's contingency row says so. */
-export async function nfeEmission(db: Db, companyId: string): Promise<Emission> {
-  const row = await db
-    .selectFrom('contingency_modes')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('modelo', '=', 55)
-    .executeTakeFirst();
-  if (row === undefined || (row.mode !== 'SVC-AN' && row.mode !== 'SVC-RS')) return NORMAL_EMISSION;
-  return { tpEmis: SVC_TPEMIS[row.mode], contingency: { dhCont: new Date(row.since), xJust: row.reason } };
+export function nfeEmission(db: Db, companyId: string): Promise<Emission> {
+  return svcEmission(db, companyId, NFE_SVC);
 }
 
 /**
@@ -36,19 +29,7 @@ export async function switchNfeToSvc(
   svc: 'SVC-AN' | 'SVC-RS',
   reason: string,
 ): Promise<DocumentRow | null> {
-  // xJust is TString 15-256 (MOC 7.0 B29): the reason comes from error texts, so it is normalized here.
-  const xJust = normalizeFreeText(reason, 256).padEnd(15, '.');
-  await deps.db
-    .insertInto('contingency_modes')
-    .values({
-      company_id: attempt.company_id,
-      modelo: 55,
-      mode: svc,
-      since: deps.clock.now().toISOString(),
-      reason: xJust,
-    })
-    .onConflict((oc) => oc.columns(['company_id', 'modelo']).doNothing())
-    .execute();
+  await enterSvc(deps, attempt.company_id, NFE_SVC, svc, reason);
   if (attempt.tp_emis !== 1) return null;
   return resignSameNumber(
     deps,
@@ -79,20 +60,6 @@ export const nfeContingency: ContingencyRule = {
       `SEFAZ ${company.uf} indisponivel: ${reason}`,
     );
   },
-  async companiesInContingency(db) {
-    const rows = await db
-      .selectFrom('contingency_modes')
-      .select('company_id')
-      .where('modelo', '=', 55)
-      .where('mode', 'in', ['SVC-AN', 'SVC-RS'])
-      .execute();
-    return rows.map((r) => r.company_id);
-  },
-  async leaveContingency(db, companyId) {
-    await db
-      .deleteFrom('contingency_modes')
-      .where('company_id', '=', companyId)
-      .where('modelo', '=', 55)
-      .execute();
-  },
+  companiesInContingency: (db) => companiesInSvc(db, NFE_SVC),
+  leaveContingency: (db, companyId) => leaveSvc(db, companyId, NFE_SVC),
 };
