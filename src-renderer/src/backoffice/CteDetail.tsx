@@ -1,13 +1,12 @@
 // One CT-e: identification, route, parties, the authority's answer and events, with only the actions its
 // state allows (send, delete a draft, cancel, CC-e, DACTE, XML) and the debug object for support.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { CteDebug, CteView } from '../../../src-shared/contracts/cte-view.ts';
 import {
   Banner,
   ErrorBanner,
   Field,
   Modal,
-  StatusBadge,
   downloadText,
   newIdempotencyKey,
   useAction,
@@ -15,10 +14,10 @@ import {
 } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { accessKeyBr, brlText, dateTimeBr, taxIdBr } from '../format.ts';
-import { STATUS_PT, errorMessage, otherDetails } from '../messages.ts';
-import { href, navigate } from '../router.ts';
+import { errorMessage, otherDetails } from '../messages.ts';
+import { navigate } from '../router.ts';
 import { CteCceDialog } from './CteCceDialog.tsx';
-import { EventsTable, IdentificationRows } from './document-detail-parts.tsx';
+import { DocumentHead, EventsTable, IdentificationRows, usePollWhile } from './document-detail-parts.tsx';
 import { routeText } from './CteList.tsx';
 import { readCteContent, type CteContent } from './cte-xml.ts';
 
@@ -90,12 +89,7 @@ export function CteDetail(props: { id: string; sendFailed?: boolean }) {
   // Followed until it settles: on its way to the authority, or an event waiting for its answer.
   const settling =
     d !== null && (d.status === 'processando' || d.eventos.some((e) => e.status === 'processando'));
-  const { reload } = doc;
-  useEffect(() => {
-    if (!settling) return;
-    const timer = setInterval(() => void reload(), 1500);
-    return () => clearInterval(timer);
-  }, [settling, reload]);
+  usePollWhile(settling, 1500, () => void doc.reload());
 
   if (d === null)
     return (
@@ -135,15 +129,14 @@ export function CteDetail(props: { id: string; sendFailed?: boolean }) {
 
   return (
     <div className="page" data-testid="cte-detail" data-status={d.status}>
-      <p>
-        <a href={href('/cte')}>‹ CT-e</a>
-      </p>
-      <div className="page-head">
-        <h1>
-          CT-e nº {d.numero} <span className="muted">série {d.serie}</span>{' '}
-          <StatusBadge status={d.status} label={STATUS_PT[d.status] ?? d.status} />
-        </h1>
-      </div>
+      <DocumentHead
+        back="/cte"
+        backLabel="CT-e"
+        name="CT-e"
+        numero={d.numero}
+        serie={d.serie}
+        status={d.status}
+      />
       <div className="actions" aria-label="Ações">
         {canSend ? (
           <button type="button" className="primary" onClick={() => void send()} disabled={action.pending}>

@@ -1,12 +1,11 @@
 // One note: identification, the authority's answer, items and totals, events, its XML and DANFE, and only
 // the actions its state allows (docs/api.md "NF-e and NFC-e": states and actions).
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import {
   Banner,
   ErrorBanner,
   Field,
   Modal,
-  StatusBadge,
   downloadText,
   newIdempotencyKey,
   useAction,
@@ -18,7 +17,7 @@ import { brlText, dateTimeBr, quantityBr } from '../format.ts';
 import { STATUS_PT, errorMessage, otherDetails } from '../messages.ts';
 import { href, navigate } from '../router.ts';
 import { refreshStatus } from '../StatusBar.tsx';
-import { EventsTable, IdentificationRows } from './document-detail-parts.tsx';
+import { DocumentHead, EventsTable, IdentificationRows, usePollWhile } from './document-detail-parts.tsx';
 import { modelName } from './Documents.tsx';
 
 /** NF-e may be cancelled within 24 h of the authorization, NFC-e within 30 min (docs/api.md, MOC 7.0). */
@@ -60,16 +59,10 @@ export function DocumentDetail(props: { modelo: 55 | 65; id: string }) {
     (['processando', 'contingencia'].includes(d.status) ||
       (cancelSent && d.status === 'autorizada') ||
       (events.data ?? []).some((e) => e.status === 'processando'));
-  const { reload: reloadDoc } = doc;
-  const { reload: reloadEvents } = events;
-  useEffect(() => {
-    if (!settling) return;
-    const timer = setInterval(() => {
-      void reloadDoc();
-      void reloadEvents();
-    }, 2000);
-    return () => clearInterval(timer);
-  }, [settling, reloadDoc, reloadEvents]);
+  usePollWhile(settling, 2000, () => {
+    void doc.reload();
+    void events.reload();
+  });
 
   if (d === null)
     return (
@@ -114,15 +107,14 @@ export function DocumentDetail(props: { modelo: 55 | 65; id: string }) {
 
   return (
     <div className="page" data-testid="document-detail" data-status={d.status}>
-      <p>
-        <a href={href('/documentos')}>‹ Documentos</a>
-      </p>
-      <div className="page-head">
-        <h1>
-          {modelName(modelo)} nº {d.numero} <span className="muted">série {d.serie}</span>{' '}
-          <StatusBadge status={d.status} label={STATUS_PT[d.status] ?? d.status} />
-        </h1>
-      </div>
+      <DocumentHead
+        back="/documentos"
+        backLabel="Documentos"
+        name={modelName(modelo)}
+        numero={d.numero}
+        serie={d.serie}
+        status={d.status}
+      />
       <div className="actions" aria-label="Ações">
         {canEdit ? (
           <>

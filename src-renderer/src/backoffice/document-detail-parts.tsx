@@ -1,8 +1,48 @@
-// What the page of one fiscal document shows alike whatever its kind (NF-e/NFC-e, CT-e): the identification
-// with the authority's answer, and the table of its events.
-import type { ReactNode } from 'react';
+// What the page of one fiscal document shows alike whatever its kind (NF-e/NFC-e, CT-e): its heading, the
+// identification with the authority's answer, the table of its events, and the polling while it settles.
+import { useEffect, useRef, type ReactNode } from 'react';
 import { StatusBadge } from '../components.tsx';
 import { accessKeyBr, dateTimeBr } from '../format.ts';
+import { STATUS_PT } from '../messages.ts';
+import { href } from '../router.ts';
+
+/** The way back to the list, then "CT-e nº 12 série 1" with the status badge. */
+export function DocumentHead(props: {
+  back: string;
+  backLabel: string;
+  name: string;
+  numero: number;
+  serie: number;
+  status: string;
+}) {
+  return (
+    <>
+      <p>
+        <a href={href(props.back)}>‹ {props.backLabel}</a>
+      </p>
+      <div className="page-head">
+        <h1>
+          {props.name} nº {props.numero} <span className="muted">série {props.serie}</span>{' '}
+          <StatusBadge status={props.status} label={STATUS_PT[props.status] ?? props.status} />
+        </h1>
+      </div>
+    </>
+  );
+}
+
+/** Calls `tick` every `ms` while `active`: a document on its way to the authority is followed until it settles. */
+export function usePollWhile(active: boolean, ms: number, tick: () => void): void {
+  // The latest tick is called, so the caller need not keep its identity stable.
+  const latest = useRef(tick);
+  useEffect(() => {
+    latest.current = tick;
+  });
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => latest.current(), ms);
+    return () => clearInterval(timer);
+  }, [active, ms]);
+}
 
 /** The rows of the identification card: key, date, environment, emission type and the authority's answer. */
 export function IdentificationRows(props: {
