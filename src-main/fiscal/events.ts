@@ -298,7 +298,19 @@ function checkAuthor(problems: Problems, input: EventCommon): string | undefined
 }
 
 function checkDhEvento(problems: Problems, input: EventCommon, key: KeyInfo | undefined): string | undefined {
-  const { dhEvento } = input;
+  return checkEventDateTime(problems, input.dhEvento, input.timeZone ?? (key && ufByCode(key.cUF)?.timeZone));
+}
+
+/**
+ * dhEvento of an NF-e or CT-e event as TDateTimeUTC: a string is checked as written, a Date is written in
+ * `timeZone` (the caller's, else the UF's of the key). Without a zone (no valid key) nothing is added: the key's
+ * problem already says why.
+ */
+export function checkEventDateTime(
+  problems: Problems,
+  dhEvento: unknown,
+  timeZone: string | undefined,
+): string | undefined {
   if (typeof dhEvento === 'string') {
     if (!DATE_TIME.test(dhEvento) || dhEmiLocalDate(dhEvento) === undefined) {
       problems.push({
@@ -313,8 +325,6 @@ function checkDhEvento(problems: Problems, input: EventCommon, key: KeyInfo | un
     problems.push({ field: 'dhEvento', error: 'must be a valid Date or a TDateTimeUTC string' });
     return undefined;
   }
-  const timeZone = input.timeZone ?? (key && ufByCode(key.cUF)?.timeZone);
-  // Without a valid key there is no UF to take the zone from; the key problem already says why.
   if (timeZone === undefined) return undefined;
   try {
     const text = formatDateTimeTz(dhEvento, timeZone);

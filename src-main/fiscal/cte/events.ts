@@ -4,9 +4,8 @@ import type { ErrorDetail } from '../../../src-shared/contracts/errors.ts';
 import { cteCceForbidden, cteCceForbiddenText } from '../../../src-shared/tables/cte-cce-forbidden.ts';
 import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from '../../../src-shared/tax-ids.ts';
 import { ufByCode } from '../../../src-shared/uf.ts';
-import { dhEmiLocalDate, parseAccessKey } from '../access-key.ts';
-import { formatDateTimeTz } from '../datetime.ts';
-import { checkFreeText, EventError } from '../events.ts';
+import { parseAccessKey } from '../access-key.ts';
+import { checkEventDateTime, checkFreeText, EventError } from '../events.ts';
 import { CTE_NAMESPACE, validateXml, type SchemaError } from '../schema.ts';
 import { signXmlDetailed, type SigningKey } from '../sign.ts';
 import type { A1Certificate } from '../certificate.ts';
@@ -102,8 +101,6 @@ export interface SignedCteEvent extends BuiltCteEvent {
 }
 
 const PROT = /^[0-9]{15}$/;
-const DATE_TIME =
-  /^20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[-+](?:0[0-9]|1[01]):00|\+12:00)$/;
 
 type Problems = ErrorDetail[];
 
@@ -163,29 +160,8 @@ function checkDhEvento(
   input: CteEventCommon,
   cUF: number | undefined,
 ): string | undefined {
-  const { dhEvento } = input;
-  if (typeof dhEvento === 'string') {
-    if (!DATE_TIME.test(dhEvento) || dhEmiLocalDate(dhEvento) === undefined) {
-      problems.push({
-        field: 'dhEvento',
-        error: `must be a valid AAAA-MM-DDThh:mm:ss±hh:mm (TDateTimeUTC), got ${JSON.stringify(dhEvento)}`,
-      });
-      return undefined;
-    }
-    return dhEvento;
-  }
-  if (!(dhEvento instanceof Date) || Number.isNaN(dhEvento.getTime())) {
-    problems.push({ field: 'dhEvento', error: 'must be a valid Date or a TDateTimeUTC string' });
-    return undefined;
-  }
   const timeZone = input.timeZone ?? (cUF === undefined ? undefined : ufByCode(cUF)?.timeZone);
-  if (timeZone === undefined) return undefined;
-  try {
-    return formatDateTimeTz(dhEvento, timeZone);
-  } catch {
-    problems.push({ field: 'timeZone', error: `not an IANA time zone: ${JSON.stringify(timeZone)}` });
-    return undefined;
-  }
+  return checkEventDateTime(problems, input.dhEvento, timeZone);
 }
 
 /** Plain-string fields of infCorrecao: xs:string with whiteSpace preserve, so only length and XML escaping. */
