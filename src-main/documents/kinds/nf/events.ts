@@ -21,6 +21,16 @@ function signed(xml: string, input: EventBuildInput, what: string): string {
 
 const idLoteOf = (now: Date) => now.getTime() % 1_000_000_000_000_000;
 
+/** What an event the caller asks for carries of its document, its sequence and its moment. */
+const eventHeader = (input: EventBuildInput) => ({
+  tpAmb: input.fiscal.tpAmb,
+  CNPJ: input.fiscal.emit.CNPJ,
+  chNFe: input.doc.chave,
+  nSeqEvento: input.nSeq,
+  dhEvento: input.now,
+  idLote: idLoteOf(input.now),
+});
+
 /** The text actually written (free text is cleaned for XML) as the event's payload keeps it. */
 const tag = (xml: string, name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1];
 const unescapeXml = (text: string) =>
@@ -57,12 +67,7 @@ export function nfCancelRule(deadlineMs: number, deadlineText: string): EventRul
       try {
         built = buildEvent({
           tpEvento: '110111',
-          tpAmb: input.fiscal.tpAmb,
-          CNPJ: input.fiscal.emit.CNPJ,
-          chNFe: input.doc.chave,
-          nSeqEvento: input.nSeq,
-          dhEvento: input.now,
-          idLote: idLoteOf(input.now),
+          ...eventHeader(input),
           nProt: input.doc.n_prot ?? '',
           xJust: justificativa,
         });
@@ -103,12 +108,7 @@ export const nfCorrectionRule: EventRule = {
     try {
       built = buildEvent({
         tpEvento: '110110',
-        tpAmb: input.fiscal.tpAmb,
-        CNPJ: input.fiscal.emit.CNPJ,
-        chNFe: input.doc.chave,
-        nSeqEvento: input.nSeq,
-        dhEvento: input.now,
-        idLote: idLoteOf(input.now),
+        ...eventHeader(input),
         xCorrecao: correcao,
       });
     } catch (error) {
