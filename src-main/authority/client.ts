@@ -271,6 +271,16 @@ export class Reader {
     return value === '1' ? 1 : 2;
   }
 
+  /** cStat, xMotivo, tpAmb and cUF: how most answers (retEnviNFe, retConsSitCTe ...) begin. */
+  status(node: unknown, where: string): { cStat: string; xMotivo: string; tpAmb: TpAmb; cUF: string } {
+    return {
+      cStat: this.required(node, 'cStat', where),
+      xMotivo: this.required(node, 'xMotivo', where),
+      tpAmb: this.tpAmb(node, where),
+      cUF: this.required(node, 'cUF', where),
+    };
+  }
+
   child(node: unknown, name: string, where: string): Node {
     const value = isNode(node) ? node[name] : undefined;
     if (!isNode(value)) this.fail(`<${where}> has no <${name}>`);
@@ -478,10 +488,7 @@ export function createAuthorityClient(options: AuthorityClientOptions): Authorit
       const { xml, node, read } = await call('NFeAutorizacao4', message, 'retEnviNFe');
       const infRec = isNode(node.infRec) ? node.infRec : undefined;
       return {
-        cStat: read.required(node, 'cStat', 'retEnviNFe'),
-        xMotivo: read.required(node, 'xMotivo', 'retEnviNFe'),
-        tpAmb: read.tpAmb(node, 'retEnviNFe'),
-        cUF: read.required(node, 'cUF', 'retEnviNFe'),
+        ...read.status(node, 'retEnviNFe'),
         dhRecbto: read.required(node, 'dhRecbto', 'retEnviNFe'),
         ...(infRec === undefined
           ? {}
@@ -495,10 +502,7 @@ export function createAuthorityClient(options: AuthorityClientOptions): Authorit
       const message = `<consReciNFe xmlns="${NFE_NS}" versao="4.00"><tpAmb>${tpAmbText(tpAmb)}</tpAmb><nRec>${nRec}</nRec></consReciNFe>`;
       const { xml, node, read } = await call('NFeRetAutorizacao4', message, 'retConsReciNFe');
       return {
-        cStat: read.required(node, 'cStat', 'retConsReciNFe'),
-        xMotivo: read.required(node, 'xMotivo', 'retConsReciNFe'),
-        tpAmb: read.tpAmb(node, 'retConsReciNFe'),
-        cUF: read.required(node, 'cUF', 'retConsReciNFe'),
+        ...read.status(node, 'retConsReciNFe'),
         dhRecbto: read.required(node, 'dhRecbto', 'retConsReciNFe'),
         nRec: read.required(node, 'nRec', 'retConsReciNFe'),
         protocols: rawElements(xml, ['retConsReciNFe', 'protNFe']).map((raw) => protocol(raw, read)),
@@ -512,10 +516,7 @@ export function createAuthorityClient(options: AuthorityClientOptions): Authorit
       const { xml, node, read } = await call('NFeConsultaProtocolo4', message, 'retConsSitNFe');
       const prot = rawElements(xml, ['retConsSitNFe', 'protNFe'])[0];
       return {
-        cStat: read.required(node, 'cStat', 'retConsSitNFe'),
-        xMotivo: read.required(node, 'xMotivo', 'retConsSitNFe'),
-        tpAmb: read.tpAmb(node, 'retConsSitNFe'),
-        cUF: read.required(node, 'cUF', 'retConsSitNFe'),
+        ...read.status(node, 'retConsSitNFe'),
         dhRecbto: read.required(node, 'dhRecbto', 'retConsSitNFe'),
         chNFe: read.required(node, 'chNFe', 'retConsSitNFe'),
         ...(prot === undefined ? {} : { protocol: protocol(prot, read) }),
@@ -527,10 +528,7 @@ export function createAuthorityClient(options: AuthorityClientOptions): Authorit
       const message = `<consStatServ xmlns="${NFE_NS}" versao="4.00"><tpAmb>${tpAmbText(tpAmb)}</tpAmb><cUF>${codeUf(cUF, 'cUF')}</cUF><xServ>STATUS</xServ></consStatServ>`;
       const { node, read } = await call('NFeStatusServico4', message, 'retConsStatServ');
       return {
-        cStat: read.required(node, 'cStat', 'retConsStatServ'),
-        xMotivo: read.required(node, 'xMotivo', 'retConsStatServ'),
-        tpAmb: read.tpAmb(node, 'retConsStatServ'),
-        cUF: read.required(node, 'cUF', 'retConsStatServ'),
+        ...read.status(node, 'retConsStatServ'),
         dhRecbto: read.required(node, 'dhRecbto', 'retConsStatServ'),
         ...optional('tMed', text(node, 'tMed')),
         ...optional('dhRetorno', text(node, 'dhRetorno')),

@@ -150,10 +150,7 @@ export function createCteAuthorityClient(options: CteAuthorityClientOptions): Ct
       const { xml, node, read } = await call('CTeRecepcaoSincV4', message, 'retCTe');
       const prot = rawElements(xml, ['retCTe', 'protCTe'])[0];
       return {
-        cStat: read.required(node, 'cStat', 'retCTe'),
-        xMotivo: read.required(node, 'xMotivo', 'retCTe'),
-        tpAmb: read.tpAmb(node, 'retCTe'),
-        cUF: read.required(node, 'cUF', 'retCTe'),
+        ...read.status(node, 'retCTe'),
         ...(prot === undefined ? {} : { protocol: protocol(prot, read) }),
         xml: rawElements(xml, ['retCTe'])[0] ?? xml,
       };
@@ -166,10 +163,7 @@ export function createCteAuthorityClient(options: CteAuthorityClientOptions): Ct
       const { xml, node, read } = await call('CTeConsultaV4', message, 'retConsSitCTe');
       const prot = rawElements(xml, ['retConsSitCTe', 'protCTe'])[0];
       return {
-        cStat: read.required(node, 'cStat', 'retConsSitCTe'),
-        xMotivo: read.required(node, 'xMotivo', 'retConsSitCTe'),
-        tpAmb: read.tpAmb(node, 'retConsSitCTe'),
-        cUF: read.required(node, 'cUF', 'retConsSitCTe'),
+        ...read.status(node, 'retConsSitCTe'),
         ...(prot === undefined ? {} : { protocol: protocol(prot, read) }),
         events: rawElements(xml, ['retConsSitCTe', 'procEventoCTe']),
       };
@@ -182,10 +176,7 @@ export function createCteAuthorityClient(options: CteAuthorityClientOptions): Ct
       const message = `<consStatServCTe xmlns="${CTE_NS}" versao="4.00"><tpAmb>${tpAmbText(tpAmb)}</tpAmb><cUF>${code}</cUF><xServ>STATUS</xServ></consStatServCTe>`;
       const { node, read } = await call('CTeStatusServicoV4', message, 'retConsStatServCTe');
       return {
-        cStat: read.required(node, 'cStat', 'retConsStatServCTe'),
-        xMotivo: read.required(node, 'xMotivo', 'retConsStatServCTe'),
-        tpAmb: read.tpAmb(node, 'retConsStatServCTe'),
-        cUF: read.required(node, 'cUF', 'retConsStatServCTe'),
+        ...read.status(node, 'retConsStatServCTe'),
         dhRecbto: read.required(node, 'dhRecbto', 'retConsStatServCTe'),
         ...optional('tMed', text(node, 'tMed')),
         ...optional('dhRetorno', text(node, 'dhRetorno')),
