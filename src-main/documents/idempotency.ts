@@ -181,24 +181,23 @@ export async function claimKey(
  */
 export async function releaseKey(db0: Db, scope: KeyScope): Promise<void> {
   const db = withKeys(db0);
-  const run = runOf(db0);
+  // The key's pending row, held by this run.
+  const held = {
+    company_id: scope.company_id,
+    key: scope.key,
+    route: scope.route,
+    state: 'pending',
+    owner_run: runOf(db0),
+  } as const;
   await db
     .updateTable('idempotency_keys')
     .set({ owner_run: null })
-    .where('company_id', '=', scope.company_id)
-    .where('key', '=', scope.key)
-    .where('route', '=', scope.route)
-    .where('state', '=', 'pending')
-    .where('owner_run', '=', run)
+    .where((eb) => eb.and(held))
     .where('resource', 'is not', null)
     .execute();
   await db
     .deleteFrom('idempotency_keys')
-    .where('company_id', '=', scope.company_id)
-    .where('key', '=', scope.key)
-    .where('route', '=', scope.route)
-    .where('state', '=', 'pending')
-    .where('owner_run', '=', run)
+    .where((eb) => eb.and(held))
     .where('resource', 'is', null)
     .execute();
 }
