@@ -46,6 +46,20 @@ export interface KindProtocol {
   answerText?(cStat: string): string | null;
 }
 
+/** A protocolOutcome from the kind's own code sets (each authority has its table); anything else is rejected. */
+export function protocolOutcomeOf(codes: {
+  authorized: ReadonlySet<string>;
+  denied: ReadonlySet<string>;
+  duplicate: ReadonlySet<string>;
+}): KindProtocol['protocolOutcome'] {
+  return (cStat) => {
+    if (codes.authorized.has(cStat)) return 'authorized';
+    if (codes.denied.has(cStat)) return 'denied';
+    if (codes.duplicate.has(cStat)) return 'duplicate';
+    return 'rejected';
+  };
+}
+
 /** How a document is emitted: the normal authority (tpEmis 1) or a contingency one, with its data. */
 export interface Emission {
   tpEmis: number;

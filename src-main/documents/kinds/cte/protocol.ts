@@ -1,7 +1,7 @@
 // What the CT-e authority's answers mean (MOC CT-e 4.00 cStat table): the queue asks these pure functions and
 // knows no code itself. An unknown code gets the safe meaning (rejected / unknown / not done).
 import { cteProc, procEventoCTe } from '../../../fiscal/cte/proc.ts';
-import type { KindProtocol } from '../../kind.ts';
+import { protocolOutcomeOf, type KindProtocol } from '../../kind.ts';
 
 /** 100 Autorizado o uso do CT-e; 150 the same, out of time. */
 const AUTHORIZED = new Set(['100', '150']);
@@ -31,12 +31,7 @@ const ANSWER_TEXT: Readonly<Record<string, string>> = {
 };
 
 export const cteProtocol: KindProtocol = {
-  protocolOutcome(cStat) {
-    if (AUTHORIZED.has(cStat)) return 'authorized';
-    if (DENIED.has(cStat)) return 'denied';
-    if (DUPLICATE.has(cStat)) return 'duplicate';
-    return 'rejected';
-  },
+  protocolOutcome: protocolOutcomeOf({ authorized: AUTHORIZED, denied: DENIED, duplicate: DUPLICATE }),
   messageOutcome(cStat) {
     if (PAUSED.has(cStat)) return 'paused';
     // 103/104: taken (a protocol follows); 100/110/301-303: the synchronous answer's own decision.

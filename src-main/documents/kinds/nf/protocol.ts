@@ -1,7 +1,7 @@
 // The NF-e 4.00 web services' answers (MOC 7.0, shared by models 55 and 65), classified for the generic
 // queue: the one place that knows which cStat authorizes, denies, pauses or settles an event or a void.
 import { nfeProc } from '../../../fiscal/proc.ts';
-import type { KindProtocol } from '../../kind.ts';
+import { protocolOutcomeOf, type KindProtocol } from '../../kind.ts';
 
 /** Authorized (100, 150 out of time) and use denied (110, 301, 302, 303): both settle the note. */
 const AUTHORIZED: ReadonlySet<string> = new Set(['100', '150']);
@@ -16,12 +16,7 @@ const PROCESSED: ReadonlySet<string> = new Set(['103', '104']);
 const EVENT_DONE: ReadonlySet<string> = new Set(['135', '136', '155', '573']);
 
 export const nfProtocol: KindProtocol = {
-  protocolOutcome(cStat) {
-    if (AUTHORIZED.has(cStat)) return 'authorized';
-    if (DENIED.has(cStat)) return 'denied';
-    if (DUPLICATE.has(cStat)) return 'duplicate';
-    return 'rejected';
-  },
+  protocolOutcome: protocolOutcomeOf({ authorized: AUTHORIZED, denied: DENIED, duplicate: DUPLICATE }),
   messageOutcome(cStat) {
     if (PAUSED.has(cStat)) return 'paused';
     return PROCESSED.has(cStat) ? 'processed' : 'rejected';
