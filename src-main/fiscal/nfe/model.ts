@@ -1,8 +1,7 @@
 // The one internal model of an NF-e/NFC-e 4.00 that both payload spellings normalize into; tags and codes
 // follow the Manual de Orientação do Contribuinte 7.0 so each field can be looked up there.
-import type { FiscalTaxes } from '../../../src-shared/contracts/catalog.ts';
 import type { UfSigla } from '../../../src-shared/uf.ts';
-import type { DetailedTaxes } from '../taxes/types.ts';
+import type { DetailedTaxes, TaxItemInput } from '../taxes/types.ts';
 import type { EmitModel, RespTecModel } from '../emitter.ts';
 
 export type Modelo = 55 | 65;
@@ -30,39 +29,24 @@ export interface DestModel {
   };
 }
 
-/** Item as sold: amounts are exact decimal text; note-level charges are apportioned later. */
-export interface ItemModel {
+/**
+ * Item as sold: what the tax computation reads (CFOP, quantity, unit price, the item-level vDesc/vFrete/vSeg/
+ * vOutro given by the caller before note-level ones are apportioned, the taxes, the devolução share) and what
+ * the note prints. Amounts are exact decimal text.
+ */
+export interface ItemModel extends TaxItemInput {
   cProd: string;
   cEAN: string;
   xProd: string;
   NCM: string;
   CEST: string | null;
-  CFOP: string;
   uCom: string;
-  /** Decimal text, up to 4 decimals. */
-  qCom: string;
-  /** Decimal text, up to 10 decimals. */
-  vUnCom: string;
-  /** Item-level amounts given by the caller (decimal text, 2 decimals), before apportionment of note-level ones. */
-  vDesc: string | null;
-  vFrete: string | null;
-  vSeg: string | null;
-  vOutro: string | null;
-  /** Simple mode: rules from a fiscal profile. */
-  taxes: FiscalTaxes;
-  /** Detailed mode: values the caller computed; the service checks and totals them. */
-  detailed: DetailedTaxes | null;
   infAdProd: string | null;
   /**
    * Lei 12.741/2012: the IBPT rates (percent, decimal text) the item's vTotTrib came from, for the tributos line
    * of infCpl (notices.ts); absent when the profile gave pTotTrib or the table does not list the NCM.
    */
   ibpt?: { federal: string; estadual: string; municipal: string; chave: string };
-  /**
-   * Devolução (finNFe 4, group UA): the returned share in percent (pDevol, 2 decimals) and the IPI returned
-   * (vIPIDevol), which then takes the place of the item's IPI group. Decimal text.
-   */
-  impostoDevol?: { pDevol: string; vIPIDevol: string } | null;
 }
 
 // Detailed mode's tax values are the tax computation's input type, and the emitter and its technical

@@ -55,7 +55,10 @@ export interface TaxItemInput {
   taxes: FiscalTaxes;
   /** Detailed mode: values the caller computed; the computation checks and totals them. */
   detailed: DetailedTaxes | null;
-  /** Devolução: the returned share in percent (pDevol) and the IPI returned (vIPIDevol). */
+  /**
+   * Devolução (finNFe 4, group UA): the returned share in percent (pDevol, 2 decimals) and the IPI returned
+   * (vIPIDevol), which then takes the place of the item's IPI group. Decimal text.
+   */
   impostoDevol?: { pDevol: string; vIPIDevol: string } | null;
 }
 
