@@ -22,7 +22,10 @@ export type { VoidResult, VoidStatus };
 /** What the number_voids row stores; the view calls a homologated range `inutilizada` (seed §2.9). */
 export type VoidRowStatus = 'processando' | 'homologada' | 'rejeitada';
 
-/** The number_voids table (migration 2026_11_22_0005); typed here with Kysely's withTables. */
+/**
+ * The number_voids table (migration 2026_11_22_0005; outbox_id nullable since 0023: a CT-e range is recorded
+ * without a message to the authority); typed here with Kysely's withTables.
+ */
 export interface NumberVoidsTable {
   id: string;
   company_id: string;
@@ -34,7 +37,7 @@ export interface NumberVoidsTable {
   justificativa: string;
   status: VoidRowStatus;
   xml: string;
-  outbox_id: number;
+  outbox_id: number | null;
   sequence_before: number | null;
   sequence_after: number | null;
   c_stat: string | null;
@@ -122,7 +125,7 @@ export async function settleVoid(db: Db, voidId: string): Promise<NumberVoidRow>
       .selectAll()
       .where('id', '=', voidId)
       .executeTakeFirstOrThrow();
-    if (v.status !== 'processando') return v;
+    if (v.status !== 'processando' || v.outbox_id === null) return v;
     const row = await outboxRepository.findById(trx, v.outbox_id);
     if (row === undefined || (row.state !== 'done' && row.state !== 'failed')) return v;
     const cStat = row.last_c_stat;
@@ -189,6 +192,7 @@ export async function refreshVoids(db: Db, companyId: string): Promise<void> {
 
 /** Why the queue could not deliver the inutilização yet (its last error), or null when none is recorded. */
 export async function voidQueueError(db: Db, v: NumberVoidRow): Promise<string | null> {
+  if (v.outbox_id === null) return null;
   return (await outboxRepository.findById(db, v.outbox_id))?.last_error ?? null;
 }
 
@@ -360,7 +364,7 @@ export async function voidNumbers(
       message: signed,
       now: stamp,
     });
-    const row: NumberVoidRow = {
+    const row: NumberVoidRow & { outbox_id: number } = {
       id: newId(),
       ...range,
       justificativa: request.justificativa,

@@ -10,29 +10,8 @@ import { companiesRepository } from '../../../companies/repository.ts';
 import { ufBySigla } from '../../../../src-shared/uf.ts';
 import type { CteVoidAnswer, CteVoidRequest } from '../../../../src-shared/contracts/cte-view.ts';
 import { normalizeFreeText } from '../../../fiscal/xml.ts';
+import type { NumberVoidsTable } from '../../inutilizar.ts';
 import { CTE_MODELO } from './read.ts';
-
-/** The columns of number_voids this module writes (migration 0005, outbox_id nullable since 0023). */
-interface NumberVoidsRow {
-  id: string;
-  company_id: string;
-  modelo: number;
-  serie: number;
-  ambiente: 'homologacao' | 'producao';
-  n_ini: number;
-  n_fin: number;
-  justificativa: string;
-  status: 'processando' | 'homologada' | 'rejeitada';
-  xml: string;
-  outbox_id: number | null;
-  sequence_before: number | null;
-  sequence_after: number | null;
-  c_stat: string | null;
-  x_motivo: string | null;
-  n_prot: string | null;
-  created_at: string;
-  updated_at: string;
-}
 
 /** Largest range one request records (the NF-e's inutilização takes at most 1000 numbers too). */
 export const CTE_VOID_MAX_RANGE = 1000;
@@ -90,7 +69,7 @@ export async function voidCteRange(
         used.map((d) => ({ field: 'numeroInicial', error: `CT-e ${d.n_nf} is ${d.status}` })),
       );
     }
-    const voids = trx.withTables<{ number_voids: NumberVoidsRow }>();
+    const voids = trx.withTables<{ number_voids: NumberVoidsTable }>();
     const overlapping = await voids
       .selectFrom('number_voids')
       .select(['n_ini', 'n_fin'])
