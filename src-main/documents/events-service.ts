@@ -14,6 +14,7 @@ import { queueEvent } from './events.ts';
 import { findKindById } from './registry.ts';
 import type { CorrectionLetterView, EventStatus, EventView } from '../../src-shared/contracts/documents.ts';
 import { newId } from '../ids.ts';
+import { firstElementText, unescapeText } from '../fiscal/xml.ts';
 
 export type { CorrectionLetterView, EventStatus, EventView };
 
@@ -112,18 +113,6 @@ export function outcomeOf(row: OutboxRow): {
   return null;
 }
 
-const tag = (xml: string, name: string) =>
-  new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1] ?? undefined;
-
-/** Undoes the XML escaping of a text node (xml.ts escapes &, <, > and quotes). */
-const unescapeXml = (text: string) =>
-  text
-    .replaceAll('&lt;', '<')
-    .replaceAll('&gt;', '>')
-    .replaceAll('&quot;', '"')
-    .replaceAll('&apos;', "'")
-    .replaceAll('&amp;', '&');
-
 /**
  * Brings the document's events up to date: events queued elsewhere (cancellation 110111, substitution
  * 110112) are adopted from the outbox, and every event still on its way takes the outcome of its row.
@@ -140,16 +129,16 @@ export async function refreshEvents(db: Db, documentId: string): Promise<void> {
     .orderBy('outbox.id')
     .execute();
   for (const row of orphans) {
-    const tpEvento = row.event_type ?? tag(row.message, 'tpEvento');
-    const nSeq = Number(tag(row.message, 'nSeqEvento') ?? '1');
+    const tpEvento = row.event_type ?? firstElementText(row.message, 'tpEvento');
+    const nSeq = Number(firstElementText(row.message, 'nSeqEvento') ?? '1');
     if (tpEvento === undefined || !Number.isInteger(nSeq) || nSeq < 1 || nSeq > 20) continue;
-    const xJust = tag(row.message, 'xJust');
-    const xCorrecao = tag(row.message, 'xCorrecao');
+    const xJust = firstElementText(row.message, 'xJust');
+    const xCorrecao = firstElementText(row.message, 'xCorrecao');
     const payload =
       xCorrecao !== undefined
-        ? { correcao: unescapeXml(xCorrecao) }
+        ? { correcao: unescapeText(xCorrecao) }
         : xJust !== undefined
-          ? { justificativa: unescapeXml(xJust) }
+          ? { justificativa: unescapeText(xJust) }
           : {};
     // Adopted with its outcome at once: a refused attempt and its retry may share a sequence number.
     const outcome = outcomeOf(row);

@@ -11,6 +11,7 @@ import { procEventoCTe } from '../fiscal/cte/proc.ts';
 import { DESC_EVENTO, isTpEvento } from '../fiscal/events.ts';
 import { refreshVoids, type NumberVoidsTable } from '../documents/inutilizar.ts';
 import { ufBySigla } from '../../src-shared/uf.ts';
+import { firstElementText } from '../fiscal/xml.ts';
 
 /**
  * Notes whose XML the store must keep and hand to its accountant: authorized ones, those whose use was
@@ -45,8 +46,6 @@ export interface MonthExportSummary {
   events: number;
   voids: number;
 }
-
-const tag = (xml: string, name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1];
 
 /** `2026-11` → the month of the instant `when` in `timeZone`. */
 function monthOf(when: string, timeZone: string): string | undefined {
@@ -185,7 +184,7 @@ export async function writeMonthExport(
       .limit(BATCH)
       .execute();
     for (const row of batch) {
-      const tpEvento = tag(row.message, 'tpEvento') ?? '';
+      const tpEvento = firstElementText(row.message, 'tpEvento') ?? '';
       if (!ISSUER_EVENTS.has(tpEvento) || row.answer_xml === null) continue;
       // A CT-e's event (eventoCTe) is kept as procEventoCTe, an NF-e's as procEventoNFe.
       const cte = row.message.includes('<eventoCTe');
@@ -197,11 +196,11 @@ export async function writeMonthExport(
       } catch {
         continue; // the authority answered, but not a registration (a rejection): nothing to keep
       }
-      const chave = tag(row.message, cte ? 'chCTe' : 'chNFe') ?? '';
-      if (tag(row.message, 'tpAmb') !== (company.ambiente === 'producao' ? '1' : '2')) continue;
-      const registered = tag(row.answer_xml, 'dhRegEvento') ?? '';
+      const chave = firstElementText(row.message, cte ? 'chCTe' : 'chNFe') ?? '';
+      if (firstElementText(row.message, 'tpAmb') !== (company.ambiente === 'producao' ? '1' : '2')) continue;
+      const registered = firstElementText(row.answer_xml, 'dhRegEvento') ?? '';
       if (monthOf(registered, timeZone) !== mes) continue;
-      const nSeq = (tag(row.message, 'nSeqEvento') ?? '1').padStart(2, '0');
+      const nSeq = (firstElementText(row.message, 'nSeqEvento') ?? '1').padStart(2, '0');
       const name = `Eventos/${chave}-${tpEvento}-${nSeq}-${cte ? 'procEventoCTe' : 'procEventoNFe'}.xml`;
       await add(name, proc);
       summary.events++;
@@ -213,9 +212,9 @@ export async function writeMonthExport(
         numero_final: '',
         chave,
         data: localTime(registered, timeZone),
-        status: `registrado ${tag(row.answer_xml, 'cStat') ?? ''}`.trim(),
+        status: `registrado ${firstElementText(row.answer_xml, 'cStat') ?? ''}`.trim(),
         valor_total: '',
-        protocolo: row.answer_n_prot ?? tag(row.answer_xml, 'nProt') ?? '',
+        protocolo: row.answer_n_prot ?? firstElementText(row.answer_xml, 'nProt') ?? '',
         arquivo: name,
       });
     }
@@ -252,7 +251,7 @@ export async function writeMonthExport(
       .execute();
     for (const v of batch) {
       if (v.answer_xml === null) continue;
-      const received = tag(v.answer_xml, 'dhRecbto') ?? '';
+      const received = firstElementText(v.answer_xml, 'dhRecbto') ?? '';
       if (monthOf(received, timeZone) !== mes) continue;
       let proc: string;
       try {
@@ -274,7 +273,7 @@ export async function writeMonthExport(
         data: localTime(received, timeZone),
         status: 'inutilizada',
         valor_total: '',
-        protocolo: v.n_prot ?? tag(v.answer_xml, 'nProt') ?? '',
+        protocolo: v.n_prot ?? firstElementText(v.answer_xml, 'nProt') ?? '',
         arquivo: name,
       });
     }

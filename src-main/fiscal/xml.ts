@@ -11,6 +11,21 @@ export function escapeText(value: string): string {
   );
 }
 
+/** Undoes the escaping of element text (escapeText's and the predefined entities), for a text read back. */
+export function unescapeText(text: string): string {
+  return text
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&quot;', '"')
+    .replaceAll('&apos;', "'")
+    .replaceAll('&amp;', '&');
+}
+
+/** The escaped text of the first `<name>` element without attributes in `xml`, as written. */
+export function firstElementText(xml: string, name: string): string | undefined {
+  return new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1];
+}
+
 /**
  * Free text as the schema's TString allows: no control characters, no leading/trailing or doubled spaces
  * (pattern `[!-ÿ]{1}[ -ÿ]{0,}[!-ÿ]{1}|[!-ÿ]{1}`), characters outside Latin-1 replaced, length cut to `max`.

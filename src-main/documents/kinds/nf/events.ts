@@ -5,6 +5,7 @@ import { DomainError, fiscalRejection, validationError } from '../../../errors.t
 import { buildEvent, EventError, signEvent } from '../../../fiscal/events.ts';
 import { VER_PROC, type EventBuildInput, type EventRule } from '../../kind.ts';
 import { CSTAT_TEXT, MAX_CCE, TP_CCE } from '../../events-service.ts';
+import { firstElementText, unescapeText } from '../../../fiscal/xml.ts';
 
 /** Signs a built envEvento; a schema failure is a fiscal rule failure of a well-formed request. */
 function signed(xml: string, input: EventBuildInput, what: string): string {
@@ -30,16 +31,6 @@ const eventHeader = (input: EventBuildInput) => ({
   dhEvento: input.now,
   idLote: idLoteOf(input.now),
 });
-
-/** The text actually written (free text is cleaned for XML) as the event's payload keeps it. */
-const tag = (xml: string, name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1];
-const unescapeXml = (text: string) =>
-  text
-    .replaceAll('&lt;', '<')
-    .replaceAll('&gt;', '>')
-    .replaceAll('&quot;', '"')
-    .replaceAll('&apos;', "'")
-    .replaceAll('&amp;', '&');
 
 /** Cancellation 110111, within `deadlineMs` of the authorization (MOC 7.0 rejection 501). */
 export function nfCancelRule(deadlineMs: number, deadlineText: string): EventRule {
@@ -79,10 +70,11 @@ export function nfCancelRule(deadlineMs: number, deadlineText: string): EventRul
         if (justification.length === 0) throw error;
         throw validationError(justification.map((d) => ({ field: 'justificativa', error: d.error })));
       }
-      const xJust = tag(built.xml, 'xJust');
+      // The payload keeps the text actually written (free text is cleaned for XML).
+      const xJust = firstElementText(built.xml, 'xJust');
       return {
         xml: signed(built.xml, input, 'cancellation event'),
-        payload: { justificativa: xJust === undefined ? justificativa : unescapeXml(xJust) },
+        payload: { justificativa: xJust === undefined ? justificativa : unescapeText(xJust) },
       };
     },
   };
@@ -119,7 +111,7 @@ export const nfCorrectionRule: EventRule = {
     }
     return {
       xml: signed(built.xml, input, 'correction letter'),
-      payload: { correcao: unescapeXml(tag(built.xml, 'xCorrecao') ?? correcao) },
+      payload: { correcao: unescapeText(firstElementText(built.xml, 'xCorrecao') ?? correcao) },
     };
   },
 };
