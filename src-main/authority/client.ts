@@ -207,16 +207,21 @@ export class AuthorityResponseError extends Error {
 // Elements that may repeat in the answers we read; the parser returns them as arrays even when single.
 const REPEATING = new Set(['protNFe', 'procEventoNFe', 'retEvento', 'docZip']);
 
-const messageParser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  htmlEntities: false,
-  isArray: (name) => REPEATING.has(name),
-});
+/** A reader of an authority's answers that keeps every value as text; `repeating` elements are arrays. */
+export function answerParser(repeating: ReadonlySet<string>): XMLParser {
+  return new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@_',
+    removeNSPrefix: true,
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: true,
+    htmlEntities: false,
+    isArray: (name) => repeating.has(name),
+  });
+}
+
+const messageParser = answerParser(REPEATING);
 
 const envelopeParser = new XMLParser({
   ignoreAttributes: false,

@@ -2,9 +2,17 @@
 // and in base64 inside cteDadosMsg, the others the XML itself; answers come in `<operation>Result`. The
 // authority's protCTe / retEventoCTe / procEventoCTe are kept byte for byte, as evidence and for the procs.
 import { gzipSync } from 'node:zlib';
-import { XMLParser } from 'fast-xml-parser';
 import { ufByCode } from '../../../src-shared/uf.ts';
-import { isNode, optional, rawElements, soapCaller, text, tpAmbText, type Reader } from '../client.ts';
+import {
+  answerParser,
+  isNode,
+  optional,
+  rawElements,
+  soapCaller,
+  text,
+  tpAmbText,
+  type Reader,
+} from '../client.ts';
 import type { AuthorityTransport } from '../transport.ts';
 import type { CteService, Endpoint } from '../types.ts';
 
@@ -93,16 +101,7 @@ export interface CteAuthorityClientOptions {
 }
 
 const REPEATING = new Set(['procEventoCTe']);
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  htmlEntities: false,
-  isArray: (name) => REPEATING.has(name),
-});
+const parser = answerParser(REPEATING);
 
 // TChDFe: the emitter CNPJ (positions 7-20) may hold letters (alphanumeric CNPJ).
 const CH_CTE = /^[0-9]{6}[0-9A-Z]{12}[0-9]{26}$/;
