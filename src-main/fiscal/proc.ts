@@ -262,7 +262,7 @@ export function attributeOf(startTag: string, name: string): string | undefined 
   return undefined;
 }
 
-interface Part {
+export interface Part {
   span: ElementSpan;
   /** The element as it will be embedded. */
   xml: string;
@@ -271,25 +271,27 @@ interface Part {
 }
 
 /**
- * The elements `name` of the NF-e namespace or, when there is none, unqualified ones: a fragment cut out of
+ * The elements `name` of the NF-e namespace (or `namespace`) or, when there is none, unqualified ones: a fragment cut out of
  * a larger document (a stored `<protNFe>` without xmlns) gets its namespace back from the new parent.
  */
-function candidates(xml: string, name: string): ElementSpan[] {
-  const qualified = findElements(xml, name);
+export function candidates(xml: string, name: string, namespace = NFE_NAMESPACE): ElementSpan[] {
+  const qualified = findElements(xml, name, { namespace });
   return qualified.length > 0 ? qualified : findElements(xml, name, { namespace: '' });
 }
 
-function part(xml: string, span: ElementSpan): Part {
+/** The element at `span` ready to embed in a proc whose default namespace is `namespace`, and its text. */
+export function part(xml: string, span: ElementSpan, namespace = NFE_NAMESPACE): Part {
   // An unqualified fragment takes the parent's namespace: it is given no default namespace of its own.
-  const parentDefault = span.namespace === '' ? '' : NFE_NAMESPACE;
+  const parentDefault = span.namespace === '' ? '' : namespace;
   return { span, xml: embeddableElement(xml, span, parentDefault), text: xml.slice(span.start, span.end) };
 }
 
-function hasSignature(xml: string, span: ElementSpan): boolean {
+export function hasSignature(xml: string, span: ElementSpan): boolean {
   return findElement(xml, 'Signature', { namespace: DSIG_NAMESPACE, within: span }) !== undefined;
 }
 
-function finish(xml: string, schema: SchemaName, options: ProcOptions): ProcResult {
+/** The proc as built, validated against `schema` unless the options say not to. */
+export function finish(xml: string, schema: SchemaName, options: ProcOptions): ProcResult {
   if (options.validate === false) return { xml, errors: [] };
   const result = validateXml(xml, schema, { package: options.schemaPackage });
   return { xml, errors: result.valid ? [] : result.errors };

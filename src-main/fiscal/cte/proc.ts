@@ -3,20 +3,21 @@
 import type { ErrorDetail } from '../../../src-shared/contracts/errors.ts';
 import {
   attributeOf,
-  embeddableElement,
+  candidates as procCandidates,
   findElement,
-  findElements,
+  finish,
+  hasSignature,
+  part as procPart,
   ProcError,
   textOf,
   type ElementSpan,
+  type Part,
   type ProcOptions,
   type ProcResult,
 } from '../proc.ts';
-import { CTE_NAMESPACE, validateXml, type SchemaName } from '../schema.ts';
+import { CTE_NAMESPACE } from '../schema.ts';
 
 export { ProcError } from '../proc.ts';
-
-const DSIG_NAMESPACE = 'http://www.w3.org/2000/09/xmldsig#';
 
 /**
  * protCTe cStat that make a CT-e worth distributing: authorized (100, 150 out of time) or use denied (110,
@@ -30,31 +31,9 @@ export const PROT_CTE_CSTAT: ReadonlySet<string> = new Set(['100', '150', '110',
  */
 export const RET_EVENTO_CTE_CSTAT: ReadonlySet<string> = new Set(['134', '135', '136']);
 
-interface Part {
-  xml: string;
-  text: string;
-}
-
 /** Elements `name` of the CT-e namespace or, when there is none, unqualified fragments (stored cut-outs). */
-function candidates(xml: string, name: string): ElementSpan[] {
-  const qualified = findElements(xml, name, { namespace: CTE_NAMESPACE });
-  return qualified.length > 0 ? qualified : findElements(xml, name, { namespace: '' });
-}
-
-function part(xml: string, span: ElementSpan): Part {
-  const parentDefault = span.namespace === '' ? '' : CTE_NAMESPACE;
-  return { xml: embeddableElement(xml, span, parentDefault), text: xml.slice(span.start, span.end) };
-}
-
-function signed(xml: string, span: ElementSpan): boolean {
-  return findElement(xml, 'Signature', { namespace: DSIG_NAMESPACE, within: span }) !== undefined;
-}
-
-function finish(xml: string, schema: SchemaName, options: ProcOptions): ProcResult {
-  if (options.validate === false) return { xml, errors: [] };
-  const result = validateXml(xml, schema);
-  return { xml, errors: result.valid ? [] : result.errors };
-}
+const candidates = (xml: string, name: string): ElementSpan[] => procCandidates(xml, name, CTE_NAMESPACE);
+const part = (xml: string, span: ElementSpan): Part => procPart(xml, span, CTE_NAMESPACE);
 
 /**
  * `<cteProc versao="4.00">` with the signed CTe and the authority's protCTe (procCTe_v4.00.xsd). `cteXml` may
@@ -72,7 +51,7 @@ export function cteProc(cteXml: string, protCTeXml: string, options: ProcOptions
     infCte && attributeOf(cteXml.slice(infCte.start, infCte.startTagEnd), 'Id')?.replace(/^CTe/, '');
   const problems: ErrorDetail[] = [];
   if (chave === undefined) problems.push({ field: 'CTe', error: 'no infCte/@Id' });
-  if (!signed(cteXml, cteSpan)) problems.push({ field: 'CTe', error: 'the CTe is not signed' });
+  if (!hasSignature(cteXml, cteSpan)) problems.push({ field: 'CTe', error: 'the CTe is not signed' });
 
   const prots = candidates(protCTeXml, 'protCTe').map((span) => part(protCTeXml, span));
   const prot =
@@ -133,7 +112,7 @@ export function procEventoCTe(
     throw new ProcError([{ field: 'eventoCTe', error: 'no <eventoCTe> element' }]);
   const evento = part(eventoXml, eventoSpan);
   const problems: ErrorDetail[] = [];
-  if (!signed(eventoXml, eventoSpan))
+  if (!hasSignature(eventoXml, eventoSpan))
     problems.push({ field: 'eventoCTe', error: 'the eventoCTe is not signed' });
   const ids = {
     chCTe: textOf(evento.text, 'chCTe'),
