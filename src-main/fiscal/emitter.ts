@@ -3,6 +3,17 @@
 // (documents/context.ts) depends on no one kind's model.
 import type { UfSigla } from '../../src-shared/uf.ts';
 
+/** The street part every address of the NF-e and CT-e layouts has (TEndereco, TEndeEmi, TEndereco of CT-e). */
+export interface StreetAddress {
+  xLgr: string;
+  nro: string;
+  xCpl: string | null;
+  xBairro: string;
+  cMun: string;
+  xMun: string;
+  UF: UfSigla;
+}
+
 export interface EmitModel {
   CNPJ: string;
   xNome: string;
@@ -10,17 +21,7 @@ export interface EmitModel {
   IE: string;
   IM: string | null;
   CRT: 1 | 2 | 3 | 4;
-  enderEmit: {
-    xLgr: string;
-    nro: string;
-    xCpl: string | null;
-    xBairro: string;
-    cMun: string;
-    xMun: string;
-    UF: UfSigla;
-    CEP: string;
-    fone: string | null;
-  };
+  enderEmit: StreetAddress & { CEP: string; fone: string | null };
 }
 
 /**

@@ -1,19 +1,13 @@
 // Internal model of a normal CT-e 4.00 (model 57) for the road modal, with the layout's tag names
 // (MOC CT-e 4.00, cteTiposBasico_v4.00.xsd TCTe). Money is integer cents; rates are text as written.
 import type { UfSigla } from '../../../src-shared/uf.ts';
+import type { StreetAddress } from '../emitter.ts';
 
 export const CTE_VERSAO = '4.00';
 export const CTE_MODELO = 57;
 
-export interface CteAddress {
-  xLgr: string;
-  nro: string;
-  xCpl: string | null;
-  xBairro: string;
-  cMun: string;
-  xMun: string;
+export interface CteAddress extends StreetAddress {
   CEP: string | null;
-  UF: UfSigla;
 }
 
 /** emit: the transport company (TEndeEmi has a phone, rem/dest addresses do not). */

@@ -2,7 +2,7 @@
 // follow the Manual de Orientação do Contribuinte 7.0 so each field can be looked up there.
 import type { UfSigla } from '../../../src-shared/uf.ts';
 import type { DetailedTaxes, TaxItemInput } from '../taxes/types.ts';
-import type { EmitModel, RespTecModel } from '../emitter.ts';
+import type { EmitModel, RespTecModel, StreetAddress } from '../emitter.ts';
 
 export type Modelo = 55 | 65;
 export type TpAmb = 1 | 2;
@@ -16,17 +16,7 @@ export interface DestModel {
   indIEDest: 1 | 2 | 9;
   IE?: string;
   email?: string;
-  enderDest?: {
-    xLgr: string;
-    nro: string;
-    xCpl: string | null;
-    xBairro: string;
-    cMun: string;
-    xMun: string;
-    UF: UfSigla;
-    CEP: string | null;
-    fone: string | null;
-  };
+  enderDest?: StreetAddress & { CEP: string | null; fone: string | null };
 }
 
 /**
