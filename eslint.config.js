@@ -103,7 +103,7 @@ const seams = [
     // The shared parts of outputs/: what every kind's printed document is drawn with.
     files: [
       'src-main/outputs/barcode/**/*.ts',
-      'src-main/outputs/pdf/{draw,fonts,format,document}.ts',
+      'src-main/outputs/pdf/{draw,fonts,format,document,form}.ts',
       'src-main/outputs/escpos/{code-pages,commands,decoder,font,layout,preview}.ts',
     ],
     ignores: TESTS,

@@ -122,6 +122,7 @@ describe('the shared drawing kits of outputs/ know no kind', () => {
       "no kind's printed",
     ],
     ['src-main/outputs/pdf/fonts.ts', "import { renderDacte } from './dacte.ts';", "no kind's printed"],
+    ['src-main/outputs/pdf/form.ts', "import { renderDanfe } from './danfe.ts';", "no kind's printed"],
     [
       'src-main/outputs/barcode/code128.ts',
       "import { parseCte } from '../cte-model.ts';",
