@@ -19,6 +19,7 @@ import { resourcePath } from '../paths.ts';
 
 export const NFE_NAMESPACE = 'http://www.portalfiscal.inf.br/nfe';
 export const CTE_NAMESPACE = 'http://www.portalfiscal.inf.br/cte';
+export const NFSE_NAMESPACE = 'http://www.sped.fazenda.gov.br/nfse';
 
 /**
  * NF-e schema package. PL_010 (NT 2025.002, sped-nfe PL_010_V1.30) carries the IBS/CBS/IS groups and
@@ -27,17 +28,18 @@ export const CTE_NAMESPACE = 'http://www.portalfiscal.inf.br/cte';
 export type SchemaPackage = 'PL_009' | 'PL_010';
 export const DEFAULT_SCHEMA_PACKAGE: SchemaPackage = 'PL_010';
 
-type Family = 'nfe' | 'evento' | 'cte';
+type Family = 'nfe' | 'evento' | 'cte' | 'nfse';
 
 interface SchemaEntry {
   family: Family;
   /** Root file inside the package folder; libxml2 follows its xs:include/xs:import from there. */
   file: string;
-  /** Expected root element (namespace NFE_NAMESPACE, or CTE_NAMESPACE for the `cte` family). */
+  /** Expected root element (namespace NFE_NAMESPACE; CTE_NAMESPACE or NFSE_NAMESPACE for those families). */
   root: string;
 }
 
 function namespaceOf(family: Family): string {
+  if (family === 'nfse') return NFSE_NAMESPACE;
   return family === 'cte' ? CTE_NAMESPACE : NFE_NAMESPACE;
 }
 
@@ -102,6 +104,9 @@ const SCHEMAS = {
   retEventoCTe: { family: 'cte', file: 'retEventoCTe_v4.00.xsd', root: 'retEventoCTe' },
   procCTe: { family: 'cte', file: 'procCTe_v4.00.xsd', root: 'cteProc' },
   procEventoCTe: { family: 'cte', file: 'procEventoCTe_v4.00.xsd', root: 'procEventoCTe' },
+  // National NFS-e: the DPS we sign and send, and the NFS-e the national environment returns.
+  dps: { family: 'nfse', file: 'DPS_v1.01.xsd', root: 'DPS' },
+  nfse: { family: 'nfse', file: 'NFSe_v1.01.xsd', root: 'NFSe' },
 } as const satisfies Record<string, SchemaEntry>;
 
 /**
@@ -114,7 +119,8 @@ const SCHEMAS = {
  *   response `retEnvEvento`;
  * - CT-e 4.00: `cte` (CTe) and `cteModalRodoviario` (the rodo group of infModal); the web services'
  *   `consSitCTe`, `consStatServCTe`, `eventoCTe` with the event groups `evCancCTe` and `evCCeCTe`, the answers
- *   `retCTe`, `retConsSitCTe`, `retConsStatServCTe`, `retEventoCTe`, and `procCTe` (cteProc), `procEventoCTe`.
+ *   `retCTe`, `retConsSitCTe`, `retConsStatServCTe`, `retEventoCTe`, and `procCTe` (cteProc), `procEventoCTe`;
+ * - national NFS-e 1.01: `dps` (DPS) and `nfse` (NFSe).
  */
 export type SchemaName = keyof typeof SCHEMAS;
 export const SCHEMA_NAMES = Object.keys(SCHEMAS) as readonly SchemaName[];
@@ -123,10 +129,14 @@ export const SCHEMA_NAMES = Object.keys(SCHEMAS) as readonly SchemaName[];
 // RTC edition of the 4.00 schemas (sped-cte PL_CTe_400_RTC, updated for NT 2026.002): from January 2026 the
 // authorities validate CT-e against it (IBSCBS group in imp, alphanumeric CNPJ in TCnpj), and a CT-e without
 // the optional RTC groups is still valid under it; the pre-RTC PL_CTe_400 rejects both novelties.
+// NFS-e likewise has one schema set in force: 1.01 (official package of 2026-02-09), the RTC edition with
+// the optional IBSCBS group. The national environment's Sefin/ADN APIs take DPS of versao 1.00 and 1.01
+// alike, and TVerNFSe in 1.01 accepts both values, so 1.01 also validates the notes issued as 1.00; the
+// 1.00 set's xmldsig schema pins rsa-sha1, which refuses the rsa-sha256 signature of every returned NFS-e.
 const FOLDERS: Record<SchemaPackage, Record<Family, string>> = {
-  PL_009: { nfe: 'nfe-pl009', evento: 'nfe-eventos', cte: 'cte-rtc' },
+  PL_009: { nfe: 'nfe-pl009', evento: 'nfe-eventos', cte: 'cte-rtc', nfse: 'nfse-1.01' },
   // PL_010 ships its own event schemas (alphanumeric CNPJ in the event types too).
-  PL_010: { nfe: 'nfe-pl010', evento: 'nfe-pl010', cte: 'cte-rtc' },
+  PL_010: { nfe: 'nfe-pl010', evento: 'nfe-pl010', cte: 'cte-rtc', nfse: 'nfse-1.01' },
 };
 
 export interface SchemaOptions {
