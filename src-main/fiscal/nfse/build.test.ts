@@ -63,6 +63,7 @@ function context(overrides: Partial<DpsContext> = {}): DpsContext {
     pAliq: '5.00',
     tribFed: null,
     pTotTribSN: null,
+    IBSCBS: null,
     municipioCode: (name, uf) => (uf === 'SP' && name.toLowerCase() === 'são paulo' ? SAO_PAULO : null),
     ...overrides,
   };
@@ -133,6 +134,15 @@ describe('DPS 1.01', () => {
     expect(xml).toContain('<tribFed><piscofins><CST>08</CST></piscofins><vRetIRRF>5.25</vRetIRRF></tribFed>');
     expect(xml).toContain('<totTrib><pTotTribSN>6.00</pTotTribSN></totTrib>');
     expect(xml).toContain('<regApTribSN>1</regApTribSN>');
+  });
+
+  it('writes the IBSCBS group of layout 1.01 when the service has its classification', () => {
+    const ctx = context({ IBSCBS: { cIndOp: '100301', indFinal: 1, CST: '000', cClassTrib: '000001' } });
+    const xml = expectValidSigned(modelOf(payload(), ctx));
+    expect(xml).toContain(
+      '<IBSCBS><finNFSe>0</finNFSe><indFinal>1</indFinal><cIndOp>100301</cIndOp><indDest>0</indDest>' +
+        '<valores><trib><gIBSCBS><CST>000</CST><cClassTrib>000001</cClassTrib></gIBSCBS></trib></valores></IBSCBS></infDPS>',
+    );
   });
 
   it('a CNPJ taker, a taker without address and an IBGE code as municipio', () => {

@@ -87,6 +87,18 @@ function valoresXml(v: DpsModel['valores']): string {
   );
 }
 
+function ibsCbsXml(g: DpsModel['IBSCBS']): string {
+  if (g === null) return '';
+  return group(
+    'IBSCBS',
+    el('finNFSe', 0),
+    el('indFinal', g.indFinal),
+    el('cIndOp', g.cIndOp),
+    el('indDest', 0),
+    group('valores', group('trib', group('gIBSCBS', el('CST', g.CST), el('cClassTrib', g.cClassTrib)))),
+  );
+}
+
 /** The unsigned DPS, with no XML declaration and no whitespace between elements (canonical for signing). */
 export function buildDpsXml(model: DpsModel): { id: string; xml: string } {
   const id = dpsId(model, model.prest.inscricao);
@@ -109,6 +121,7 @@ export function buildDpsXml(model: DpsModel): { id: string; xml: string } {
       group('cServ', el('cTribNac', model.serv.cTribNac), el('xDescServ', model.serv.xDescServ)),
     ) +
     valoresXml(model.valores) +
+    ibsCbsXml(model.IBSCBS) +
     '</infDPS>';
   return { id, xml: `<DPS xmlns="${NFSE_NAMESPACE}" versao="${DPS_VERSAO}">${inf}</DPS>` };
 }

@@ -49,6 +49,20 @@ export interface DpsTribFed {
   vRetCP: bigint;
 }
 
+/**
+ * The reform's IBSCBS group of layout 1.01 (TCRTCInfoIBSCBS), optional in it: written when the service has
+ * its IBS/CBS classification. Only a regular note (finNFSe 0) whose taker is also the recipient (indDest 0).
+ */
+export interface DpsIbsCbs {
+  /** Operation indicator code (cIndOp), 6 digits of the national table. */
+  cIndOp: string;
+  /** 1: for the taker's personal use or consumption (art. 57). */
+  indFinal: 0 | 1;
+  /** IBS/CBS situation code (CST, 3 digits) and tax classification (cClassTrib, 6 digits). */
+  CST: string;
+  cClassTrib: string;
+}
+
 export interface DpsModel {
   tpAmb: 1 | 2;
   /** TSDateTimeUTC: local time with offset, no fraction (e.g. 2026-03-02T10:00:00-03:00). */
@@ -74,6 +88,7 @@ export interface DpsModel {
     /** Simples Nacional total tax percent (pTotTribSN, e.g. `6.00`); without it indTotTrib 0 is written. */
     pTotTribSN: string | null;
   };
+  IBSCBS: DpsIbsCbs | null;
 }
 
 /** What the company and our sequences give the DPS; the payload gives the rest. */
@@ -89,6 +104,7 @@ export interface DpsContext {
   pAliq: string | null;
   tribFed: DpsTribFed | null;
   pTotTribSN: string | null;
+  IBSCBS: DpsIbsCbs | null;
   /** IBGE code of a municipality by its name (or code) and UF; null when unknown. */
   municipioCode: (municipio: string, uf: UfSigla) => string | null;
 }
@@ -156,6 +172,7 @@ export function dpsFromPayload(
         tribFed: ctx.tribFed,
         pTotTribSN: ctx.pTotTribSN,
       },
+      IBSCBS: ctx.IBSCBS,
     },
   };
 }
