@@ -14,6 +14,7 @@ import { schemaPath, validateXml } from '../schema.ts';
 import { testCertificate, EMIT_CNPJ } from '../../../test/fixtures/fiscal.ts';
 import { buildDpsXml, buildSignedDps, dpsId } from './build.ts';
 import { dpsFromPayload, type DpsContext, type DpsModel } from './model.ts';
+import { prepareDps } from './prepare.ts';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-nfse-'));
 
@@ -240,5 +241,39 @@ describe('§2.8 payloads', () => {
     });
     const fields = result.success ? [] : nfseFieldFaults(result.error).map((f) => f.field);
     expect(fields.sort()).toEqual(['cMotivo', 'codigoServico', 'sendImmediate', 'valorServico']);
+  });
+});
+
+describe('prepareDps', () => {
+  it('gives the signed, schema-valid DPS with its Id', () => {
+    const result = prepareDps(payload(), context(), testCertificate());
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.id).toBe('DPS355030821234567800019500001000000000000042');
+    expect(xmllintValidates(result.xml)).toBe('valid');
+    expect(xmlsecVerifies(result.xml)).toBe(true);
+  });
+
+  it('reports the body faults first, all of them', () => {
+    const result = prepareDps(
+      { ...(payload() as object), valor_servico: 0, iss_retido: 1 },
+      context(),
+      testCertificate(),
+    );
+    expect(result).toEqual({
+      ok: false,
+      errors: [
+        { field: 'valor_servico', error: expect.any(String) },
+        { field: 'iss_retido', error: expect.any(String) },
+      ],
+    });
+  });
+
+  it('reports what the national schema refuses with its layout path', () => {
+    const ctx = context({ pAliq: '12.50', prest: { ...context().prest, IM: '' } });
+    const result = prepareDps(payload(), ctx, testCertificate());
+    expect(result.ok).toBe(false);
+    const fields = result.ok ? [] : result.errors.map((e) => e.field);
+    expect(fields).toEqual(['DPS/infDPS/prest/IM', 'DPS/infDPS/valores/trib/tribMun/pAliq']);
   });
 });
