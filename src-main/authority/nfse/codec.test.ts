@@ -15,6 +15,7 @@ import {
   parseConvenioAnswer,
   parseEmitirNfseAnswer,
   parseEventoAnswer,
+  parseExisteDpsAnswer,
   registrarEventoRequest,
 } from './codec.ts';
 
@@ -228,6 +229,14 @@ describe('queries and events', () => {
       kind: 'rejeitada',
       status: 404,
     });
+  });
+
+  it('HEAD /dps/{id}: 200 and 404 are the only certain answers (Dps_Head)', () => {
+    expect(Object.keys(sefin.paths['/dps/{id}']?.head ?? {})).toContain('responses');
+    expect(parseExisteDpsAnswer(200)).toBe('existe');
+    expect(parseExisteDpsAnswer(404)).toBe('nao-existe');
+    expect(parseExisteDpsAnswer(400)).toBe('desconhecido');
+    expect(parseExisteDpsAnswer(503)).toBe('desconhecido');
   });
 
   it('events: 201 EventosPostResponseSucesso gives the registered event XML', () => {

@@ -333,3 +333,13 @@ export function parseAliquotaAnswer(status: number, body: unknown): AliquotasMun
   }
   return { kind: 'aliquotas', aliquotas: list, ...(ok.data.mensagem ? { mensagem: ok.data.mensagem } : {}) };
 }
+
+/**
+ * The answer of HEAD /dps/{id} (Dps_Head: 200, 400, 404, no body): whether the DPS already became a note.
+ * Anything else (a 5xx, a proxy's page) is `desconhecido`, and a queued DPS must then not be sent again.
+ */
+export function parseExisteDpsAnswer(status: number): 'existe' | 'nao-existe' | 'desconhecido' {
+  if (status === 200) return 'existe';
+  if (status === 404) return 'nao-existe';
+  return 'desconhecido';
+}
