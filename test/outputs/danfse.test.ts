@@ -31,6 +31,36 @@ function asProduction(xml: string): string {
   return edited;
 }
 
+/** The sample with the optional groups of the DPS filled in (a fixture edit; the signature no longer matches). */
+function withOptionalGroups(xml: string): string {
+  const edits: Array<[string, string]> = [
+    [
+      '<fone>91991230016</fone>',
+      '<end><endNac><cMun>3550308</cMun><CEP>01001000</CEP></endNac><xLgr>Rua das Flores</xLgr><nro>100</nro>' +
+        '<xCpl>Sala 2</xCpl><xBairro>Sé</xBairro></end><fone>91991230016</fone>',
+    ],
+    [
+      '</toma>',
+      '</toma><interm><CNPJ>11222333000181</CNPJ><xNome>Agência Intermediária Ltda</xNome></interm>',
+    ],
+    [
+      '<cNBS>123012100</cNBS></cServ>',
+      '<cNBS>123012100</cNBS></cServ><infoCompl><xInfComp>Pedido 4242 do cliente</xInfComp></infoCompl>',
+    ],
+    [
+      '</tribMun>',
+      '</tribMun><tribFed><piscofins><CST>01</CST><vPis>1.50</vPis><vCofins>6.90</vCofins></piscofins>' +
+        '<vRetIRRF>3.45</vRetIRRF><vRetCSLL>2.30</vRetCSLL></tribFed>',
+    ],
+  ];
+  let out = xml;
+  for (const [from, to] of edits) {
+    expect(out).toContain(from);
+    out = out.replace(from, to);
+  }
+  return out;
+}
+
 describe('parseNfseOutput', () => {
   it('reads the national sample: key, numbers, parties, service and values as signed', () => {
     const doc = parseNfseOutput(sample());
@@ -136,6 +166,34 @@ describe('renderDanfse', () => {
     expect(raw.startsWith('CANCELADA')).toBe(true);
     expect(oneLine(pdfText(file))).toContain('CANCELADA');
     expect(raw).not.toContain('SEM VALOR FISCAL');
+  });
+
+  it('the groups the sample leaves out: tomador address, intermediário, federal taxes, complementary text', async () => {
+    const xml = withOptionalGroups(sample());
+    const doc = parseNfseOutput(xml);
+    expect(doc.toma?.address).toMatchObject({ xLgr: 'Rua das Flores', cMun: '3550308', CEP: '01001000' });
+    expect(doc.interm).toMatchObject({ CNPJ: '11222333000181', xNome: 'Agência Intermediária Ltda' });
+    expect(doc).toMatchObject({ vRetIRRF: '3.45', vRetCSLL: '2.30', vPis: '1.50', vCofins: '6.90' });
+
+    const file = pdfFile(await renderDanfse({ nfseXml: xml, cancelled: false }));
+    expect(pdfInfo(file).pages).toBe(1);
+    const flat = oneLine(pdfText(file));
+    for (const expected of [
+      'Rua das Flores, 100, Sala 2, Sé',
+      '01001-000',
+      // Only the end of the name: in a process that already printed a DANFSe, pdftotext reads the bold "c" of
+      // "Agência" back as a space although the page shows it (the PDF's text map, not the drawing).
+      'Intermediária Ltda',
+      '11.222.333/0001-81',
+      '3,45',
+      '2,30',
+      '1,50',
+      '6,90',
+      'Pedido 4242 do cliente',
+    ]) {
+      expect(flat).toContain(expected);
+    }
+    expect(flat).not.toContain('NÃO IDENTIFICADO NA NFS-e');
   });
 
   it('rejects what is not an NFS-e', async () => {
