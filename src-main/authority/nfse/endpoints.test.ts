@@ -2,7 +2,9 @@
 // path, parameters are checked and encoded, and the resource is exactly what the derivation script builds from
 // the OpenAPI documents of Sefin Nacional and the ADN.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { NFSE_OPERATIONS, resolveNfseEndpoint } from './endpoints.ts';
@@ -124,5 +126,27 @@ describe('resolveNfseEndpoint', () => {
     // Exits non-zero (and execFileSync throws) when the JSON differs from a fresh derivation.
     const log = execFileSync(process.execPath, [script, '--check'], { encoding: 'utf8', stdio: 'pipe' });
     expect(log).toBe('');
+  });
+
+  it('the script refuses documents where an operation is missing in one environment', () => {
+    const script = fileURLToPath(new URL('scripts/derive-nfse-endpoints.mjs', repoRoot));
+    const work = mkdtempSync(join(tmpdir(), 'nfse-endpoints-'));
+    try {
+      cpSync(fileURLToPath(refDir), join(work, 'nfse-nacional'), { recursive: true });
+      const prod = join(work, 'nfse-nacional', 'prod - API NFS-e - Sefin Nacional (v1).json');
+      const doc = JSON.parse(readFileSync(prod, 'utf8')) as {
+        paths: Record<string, Record<string, unknown>>;
+      };
+      delete doc.paths['/dps/{id}']?.head;
+      writeFileSync(prod, JSON.stringify(doc));
+      expect(() =>
+        execFileSync(process.execPath, [script, work, join(work, 'out.json')], {
+          encoding: 'utf8',
+          stdio: 'pipe',
+        }),
+      ).toThrow(/HEAD \/dps\/\{id\} missing from prod - API NFS-e - Sefin Nacional/);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 });
