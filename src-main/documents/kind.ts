@@ -12,8 +12,9 @@ import type { DocumentRow } from './repository.ts';
 /** This application as the documents name it (verProc, verAplic of events). */
 export const VER_PROC = 'Balcao 0.1.0';
 
-export type KindId = 'nfe' | 'nfce' | 'cte';
-export type Modelo = 55 | 65 | 57;
+export type KindId = 'nfe' | 'nfce' | 'cte' | 'nfse';
+/** 98 is internal: the national NFS-e has no model number, our tables still need one (docs/nfse.md). */
+export type Modelo = 55 | 65 | 57 | 98;
 
 /** Outbox operations: every message the queue carries is one of these (outbox.kind column). */
 export type OutboxOperation = 'autorizacao' | 'evento' | 'inutilizacao';
@@ -204,6 +205,12 @@ export interface DocumentKind {
   beforeIssue?(fiscal: CompanyFiscal, payload: unknown): void;
   /** In the transaction that wrote the row (insert or change): what goes with it (the sale's PIX charges). */
   afterWrite?(trx: Db, row: DocumentRow, payload: unknown): Promise<void>;
+  /**
+   * In the transaction that settles `doc` as authorized: what its authorization changes in other documents
+   * (an NFS-e that substitutes another marks that one `substituida`). Returns the ids of the documents it
+   * changed, which the queue announces like the settled one.
+   */
+  afterAuthorized?(trx: Db, doc: DocumentRow): Promise<string[]>;
   contingency?: ContingencyRule;
   events?: readonly EventRule[];
   voids?: VoidRule;

@@ -388,6 +388,8 @@ export class OutboxWorker {
       const fresh = (await documentsRepository.findById(trx, doc.id)) ?? doc;
       await documentsRepository.update(trx, doc.id, {
         status: authorized ? 'autorizada' : 'denegada',
+        // The authority may assign the document's final key (the NFS-e's 50-digit key replaces the DPS Id).
+        ...(protocol.chave !== '' && protocol.chave !== fresh.chave ? { chave: protocol.chave } : {}),
         c_stat: protocol.cStat,
         x_motivo: protocol.xMotivo,
         n_prot: protocol.nProt,
@@ -403,17 +405,28 @@ export class OutboxWorker {
         last_error: null,
         updated_at: now,
       });
+      // What the authorization changed in other documents (a substituted NFS-e), in the same transaction.
+      const touched =
+        authorized && kind.afterAuthorized !== undefined
+          ? await kind.afterAuthorized(trx, (await documentsRepository.findById(trx, doc.id)) ?? fresh)
+          : [];
       if (authorized && fresh.replaced_by !== null) {
         const replacement = await documentsRepository.findById(trx, fresh.replaced_by);
-        return replacement === undefined
-          ? null
-          : { attempt: { ...fresh, status: 'autorizada' as const, n_prot: protocol.nProt }, replacement };
+        return {
+          touched,
+          substitution:
+            replacement === undefined
+              ? null
+              : { attempt: { ...fresh, status: 'autorizada' as const, n_prot: protocol.nProt }, replacement },
+        };
       }
-      return null;
+      return { touched, substitution: null };
     });
     this.changed(doc.id);
+    for (const id of followUp.touched) this.changed(id);
     // The sale was re-issued in contingency while this attempt was in doubt: cancel it by substitution.
-    if (followUp !== null) await this.queueSubstitution(followUp.attempt, followUp.replacement);
+    if (followUp.substitution !== null)
+      await this.queueSubstitution(followUp.substitution.attempt, followUp.substitution.replacement);
   }
 
   /** `consulted`: the consultation's answer that showed the attempt never arrived, if it was consulted. */
