@@ -248,6 +248,24 @@ export interface Database {
   ncm_tables: NcmTablesTable;
   ibpt_tables: IbptTablesTable;
   ibpt_rates: IbptRatesTable;
+  services: ServicesTable;
+}
+
+/** A service the company sells (migration 0025), the catalogue of the NFS-e. */
+export interface ServicesTable {
+  id: string;
+  company_id: string;
+  codigo: string;
+  descricao: string;
+  /** cTribNac, 6 digits. */
+  codigo_tributacao_nacional: string;
+  /** ISS percent as decimal text with 2 places; null = the municipality's rate. */
+  aliquota_iss: string | null;
+  /** Default price as exact decimal text; null = typed on each note. */
+  valor: string | null;
+  active: number;
+  created_at: IsoTimestamp;
+  updated_at: IsoTimestamp;
 }
 
 /** An NCM table the store imported (migration 0020); the newest is the one in use. */

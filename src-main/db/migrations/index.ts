@@ -23,6 +23,7 @@ import * as companyRespTec from './2026_11_24_0021_company_resp_tec.ts';
 import * as outboxOperation from './2026_11_24_0022_outbox_operation.ts';
 import * as cteModelo from './2026_11_24_0023_cte_modelo.ts';
 import * as nfse from './2026_11_24_0024_nfse.ts';
+import * as services from './2026_11_24_0025_services.ts';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_0001_foundation': foundation,
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0022_outbox_operation': outboxOperation,
   '2026_11_24_0023_cte_modelo': cteModelo,
   '2026_11_24_0024_nfse': nfse,
+  '2026_11_24_0025_services': services,
 };
 
 export const migrationProvider: MigrationProvider = {
