@@ -3,7 +3,7 @@
 import type { ErrorBody, ErrorCode, ErrorDetail } from '../src-shared/contracts/errors.ts';
 
 /** Extra members of the error body some failures carry (§7: a rejection's cStat, an approval's acao). */
-export type ErrorExtra = Pick<ErrorBody, 'cStat' | 'xMotivo' | 'pending' | 'acao'>;
+export type ErrorExtra = Pick<ErrorBody, 'cStat' | 'xMotivo' | 'pending' | 'acao' | 'document'>;
 
 /**
  * A few codes mean two different things at the transport level; the reason says which, so that `api/`

@@ -68,6 +68,11 @@ export const errorBodySchema = z.object({
    * state and where to follow it until the authority answers.
    */
   pending: z.object({ id: z.string(), status: z.literal('processando'), url: z.string() }).optional(),
+  /**
+   * Only on a 422 `fiscal_rejection` of a document that was kept (an NFS-e the national environment refused
+   * stays in `erro`, to be corrected with PUT and sent again): its id, its state and where to read it.
+   */
+  document: z.object({ id: z.string(), status: z.string(), url: z.string() }).optional(),
   /** Only on 403 `autorizacao_necessaria`: the action a supervisor must approve (POST /v1/operators/authorize). */
   acao: z.string().optional(),
 });
