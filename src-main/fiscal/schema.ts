@@ -107,6 +107,9 @@ const SCHEMAS = {
   // National NFS-e: the DPS we sign and send, and the NFS-e the national environment returns.
   dps: { family: 'nfse', file: 'DPS_v1.01.xsd', root: 'DPS' },
   nfse: { family: 'nfse', file: 'NFSe_v1.01.xsd', root: 'NFSe' },
+  // NFS-e events: the pedido de registro we sign and send, and the event the national environment registers.
+  'nfse-evento': { family: 'nfse', file: 'pedRegEvento_v1.01.xsd', root: 'pedRegEvento' },
+  'nfse-evento-registrado': { family: 'nfse', file: 'evento_v1.01.xsd', root: 'evento' },
 } as const satisfies Record<string, SchemaEntry>;
 
 /**
@@ -120,7 +123,8 @@ const SCHEMAS = {
  * - CT-e 4.00: `cte` (CTe) and `cteModalRodoviario` (the rodo group of infModal); the web services'
  *   `consSitCTe`, `consStatServCTe`, `eventoCTe` with the event groups `evCancCTe` and `evCCeCTe`, the answers
  *   `retCTe`, `retConsSitCTe`, `retConsStatServCTe`, `retEventoCTe`, and `procCTe` (cteProc), `procEventoCTe`;
- * - national NFS-e 1.01: `dps` (DPS) and `nfse` (NFSe).
+ * - national NFS-e 1.01: `dps` (DPS) and `nfse` (NFSe), `nfse-evento` (pedRegEvento, the request of an
+ *   event) and `nfse-evento-registrado` (evento, the event as the national environment registered it).
  */
 export type SchemaName = keyof typeof SCHEMAS;
 export const SCHEMA_NAMES = Object.keys(SCHEMAS) as readonly SchemaName[];

@@ -16,7 +16,7 @@ import { createHash, createPrivateKey, sign as rsaSign } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import type { A1Certificate } from './certificate.ts';
 
-export type SignedTag = 'infNFe' | 'infEvento' | 'infInut' | 'infCte' | 'infDPS';
+export type SignedTag = 'infNFe' | 'infEvento' | 'infInut' | 'infCte' | 'infDPS' | 'infPedReg';
 
 /** What signing needs, prepared once per certificate: parsing the key PEM costs more than an RSA sign. */
 export interface SigningKey {
@@ -101,6 +101,7 @@ const ANOTHER_ELEMENT: Record<SignedTag, RegExp> = {
   infInut: /<infInut[\s>/]/,
   infCte: /<infCte[\s>/]/,
   infDPS: /<infDPS[\s>/]/,
+  infPedReg: /<infPedReg[\s>/]/,
 };
 
 const keyCache = new WeakMap<A1Certificate, SigningKey>();

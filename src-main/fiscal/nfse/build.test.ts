@@ -146,6 +146,32 @@ describe('DPS 1.01', () => {
     );
   });
 
+  it('a substitute DPS carries the subst group after cLocEmi (TCSubstituicao)', () => {
+    const subst = {
+      // The key of the real note in the reference samples.
+      chSubstda: '15054862231305199000190000000000000225121645026250',
+      cMotivo: '99',
+      xMotivo: 'Outros: valor do serviço informado errado',
+    };
+    const xml = expectValidSigned(modelOf(payload(), context({ subst })));
+    expect(xml).toContain(
+      `<cLocEmi>3550308</cLocEmi><subst><chSubstda>${subst.chSubstda}</chSubstda><cMotivo>99</cMotivo>` +
+        '<xMotivo>Outros: valor do serviço informado errado</xMotivo></subst><prest>',
+    );
+    // xMotivo is optional; without subst (absent or null) no group is written.
+    const bare = expectValidSigned(modelOf(payload(), context({ subst: { ...subst, xMotivo: null } })));
+    expect(bare).toContain('<cMotivo>99</cMotivo></subst>');
+    expect(expectValidSigned(modelOf(payload(), context({ subst: null })))).not.toContain('<subst>');
+    expect(expectValidSigned(modelOf(payload()))).not.toContain('<subst>');
+  });
+
+  it('the XSD refuses a substitution reason outside TSCodJustSubst and a short xMotivo', () => {
+    const subst = { chSubstda: '1'.repeat(50), cMotivo: '07', xMotivo: 'curto' };
+    const result = prepareDps(payload(), context({ subst }), testCertificate());
+    const fields = result.ok ? [] : result.errors.map((e) => e.field);
+    expect(fields).toEqual(['DPS/infDPS/subst/cMotivo', 'DPS/infDPS/subst/xMotivo']);
+  });
+
   it('a CNPJ taker, a taker without address and an IBGE code as municipio', () => {
     const company = payload({
       tomador: { cpf_cnpj: '11.222.333/0001-81', razao_social: 'Empresa Cliente Ltda' },

@@ -31,6 +31,11 @@ function enderecoXml(end: DpsEndereco): string {
   );
 }
 
+function substXml(s: DpsModel['subst']): string {
+  if (s === null) return '';
+  return group('subst', el('chSubstda', s.chSubstda), el('cMotivo', s.cMotivo), opt('xMotivo', s.xMotivo));
+}
+
 function prestXml(p: DpsModel['prest']): string {
   return group(
     'prest',
@@ -113,6 +118,7 @@ export function buildDpsXml(model: DpsModel): { id: string; xml: string } {
     // tpEmit 1: the provider issues its own DPS.
     el('tpEmit', 1) +
     el('cLocEmi', model.cLocEmi) +
+    substXml(model.subst) +
     prestXml(model.prest) +
     tomaXml(model.toma) +
     group(

@@ -63,6 +63,20 @@ export interface DpsIbsCbs {
   cClassTrib: string;
 }
 
+/**
+ * The subst group (TCSubstituicao): this DPS replaces an authorized note, which the national environment then
+ * cancels by substitution (event e105102) when it generates the new one.
+ */
+export interface DpsSubst {
+  /** The 50-digit key of the note being replaced. */
+  chSubstda: string;
+  /** TSCodJustSubst: 01 simples nacional desenquadramento, 02 enquadramento, 03 immunity for a sale, 04 judicial
+   * decision, 05 judicial rejection, 99 others. The XSD checks the value. */
+  cMotivo: string;
+  /** TSMotivo, 15 to 255 characters, optional in the layout. */
+  xMotivo: string | null;
+}
+
 export interface DpsModel {
   tpAmb: 1 | 2;
   /** TSDateTimeUTC: local time with offset, no fraction (e.g. 2026-03-02T10:00:00-03:00). */
@@ -75,6 +89,7 @@ export interface DpsModel {
   dCompet: string;
   /** IBGE code of the issuing municipality (the provider's). */
   cLocEmi: string;
+  subst: DpsSubst | null;
   prest: DpsPrestador;
   toma: DpsTomador | null;
   serv: { cLocPrestacao: string; cTribNac: string; xDescServ: string };
@@ -105,6 +120,8 @@ export interface DpsContext {
   tribFed: DpsTribFed | null;
   pTotTribSN: string | null;
   IBSCBS: DpsIbsCbs | null;
+  /** Set when the DPS replaces an authorized note; absent or null for a regular one. */
+  subst?: DpsSubst | null;
   /** IBGE code of a municipality by its name (or code) and UF; null when unknown. */
   municipioCode: (municipio: string, uf: UfSigla) => string | null;
 }
@@ -151,6 +168,7 @@ export function dpsFromPayload(
       nDPS: ctx.nDPS,
       dCompet: ctx.dCompet,
       cLocEmi: ctx.cLocEmi,
+      subst: ctx.subst ?? null,
       prest: ctx.prest,
       toma: {
         inscricao: inscricaoOf(payload.tomador.cpf_cnpj),
