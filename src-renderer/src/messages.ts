@@ -129,6 +129,8 @@ export const STATUS_PT: Readonly<Record<string, string>> = {
   processando: 'Processando',
   contingencia: 'Contingência',
   autorizada: 'Autorizada',
+  /** The NFS-e's authorized status as the API writes it (spec §3). */
+  authorized: 'Autorizada',
   erro: 'Rejeitada',
   denegada: 'Denegada',
   cancelada: 'Cancelada',

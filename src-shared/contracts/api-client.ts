@@ -24,6 +24,8 @@ import type {
   QueuedPrint,
 } from './printers.ts';
 import type { ErrorBody, ErrorDetail } from './errors.ts';
+import type { nfsePayloadSchema, nfseSubstitutePayloadSchema } from './nfse-payload.ts';
+import type { NfseCancelAnswer, NfseCancelRequest, NfseView, NfseXmlAnswer } from './nfse-view.ts';
 import type { PixChargeView, PixConfigInput, PixConfigView, PixConnectionTest } from './pix.ts';
 import type {
   BatchProgress,
@@ -64,6 +66,13 @@ import type {
 export type CteCreateBody = z.input<typeof ctePayloadSchema>;
 
 /** POST /v1/nfe/:id/send?sync=true. */
+/** POST /v1/nfse and PUT /v1/nfse/:id (§2.8) as a client writes them: the schema's input. */
+export type NfseCreateBody = z.input<typeof nfsePayloadSchema>;
+/** POST /v1/nfse/:id/substituir (§2.8 substitute body, all optional). */
+export type NfseSubstituteBody = z.input<typeof nfseSubstitutePayloadSchema>;
+/** The substitution's answer: the new note, with the one it replaces. */
+export type NfseSubstituteAnswer = NfseView & { substitui_nfse_id: string };
+
 export interface SyncSendAnswer {
   id: string;
   numero: number;
@@ -514,6 +523,31 @@ export function createApiClient(options: ApiClientOptions) {
           ...(options.download === true ? { download: 'true' } : {}),
           ...(options.regenerate === true ? { regenerate: 'true' } : {}),
         }),
+    },
+    /** /v1/nfse (§4.4): the national NFS-e, its drafts, cancellation, substitution and files. */
+    nfse: {
+      /** Issued at once: 200 authorized within the wait, 202 queued (`message` says how to follow it). */
+      issue: (body: NfseCreateBody, idempotencyKey?: string) =>
+        post<NfseView>(
+          '/nfse',
+          body,
+          scoped(),
+          idempotencyKey === undefined ? undefined : { 'Idempotency-Key': idempotencyKey },
+        ),
+      list: (query?: { status?: string; from?: string; to?: string } & ListQuery) =>
+        get<DataList<NfseView>>('/nfse', scoped(query)),
+      get: (id: string) => get<NfseView>(`/nfse/${id}`),
+      update: (id: string, body: NfseCreateBody) => put<NfseView>(`/nfse/${id}`, body),
+      send: (id: string, idempotencyKey: string) =>
+        post<NfseView>(`/nfse/${id}/send`, undefined, undefined, { 'Idempotency-Key': idempotencyKey }),
+      remove: (id: string) => del(`/nfse/${id}`),
+      cancel: (id: string, body: NfseCancelRequest) => post<NfseCancelAnswer>(`/nfse/${id}/cancel`, body),
+      substitute: (id: string, body: NfseSubstituteBody) =>
+        post<NfseSubstituteAnswer>(`/nfse/${id}/substituir`, body),
+      xml: (id: string) => get<NfseXmlAnswer>(`/nfse/${id}/xml`),
+      /** The DANFSe a browser opens by itself; `download` asks for an attachment. */
+      danfseUrl: (id: string, options: { download?: boolean } = {}) =>
+        link(`/nfse/${id}/danfse`, options.download === true ? { download: 'true' } : {}),
     },
     documents: {
       get: (modelo: 55 | 65, id: string) => get<DocumentView>(`${docBase(modelo)}/${id}`),

@@ -149,7 +149,7 @@ export function carriedKeys(text: string): { key: string; problem: string | null
  * to here; the decimal text of those cents is read as a number only at this boundary, and the service parses
  * it back to cents with at most two places.
  */
-function wireAmount(text: string): number {
+export function wireAmount(text: string): number {
   const cents = parseBrMoney(text);
   return cents === null ? Number.NaN : Number(formatScaled(cents, SCALE.money));
 }
