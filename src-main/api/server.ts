@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { companyRoutes } from './routes/companies.ts';
 import { customerRoutes } from './routes/customers.ts';
 import { fiscalProfileRoutes, productRoutes } from './routes/catalog.ts';
+import { serviceRoutes } from './routes/services.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { documentRoutes } from './routes/documents.ts';
@@ -140,6 +141,7 @@ export function createApp(options: AppOptions): Express {
   v1.use('/customers', customerRoutes(options));
   v1.use('/fiscal-profiles', fiscalProfileRoutes(options));
   v1.use('/products', productRoutes(options));
+  v1.use('/services', serviceRoutes(options));
   v1.use('/api-keys', apiKeyRoutes(options));
   v1.use('/webhooks', webhookRoutes(options));
   v1.use('/sandbox', sandboxControlRoutes(options));

@@ -22,6 +22,8 @@ import * as printers from './printers.ts';
 import { PIX_ROUTES } from './pix-routes.ts';
 import { CTE_ROUTES } from './cte-routes.ts';
 import { REFERENCE_ROUTES } from './reference-routes.ts';
+import { SERVICES_ROUTES } from './services-routes.ts';
+import * as services from './services.ts';
 import * as operators from './operators.ts';
 import * as register from './register.ts';
 import * as requests from './requests.ts';
@@ -449,6 +451,8 @@ export const ROUTES: readonly RouteSpec[] = [
     listFilters: catalog.productListQuerySchema.shape,
     remove: true,
   }),
+  // --- services catalogue (services-routes.ts) ---
+  ...SERVICES_ROUTES,
   // --- operators (issue 13) ---
   {
     method: 'get',
@@ -1222,6 +1226,7 @@ export const COMPONENTS: ComponentNames = {
     ['CustomerCreate', customers.customerCreateSchema],
     ['FiscalProfileCreate', catalog.fiscalProfileCreateSchema],
     ['ProductCreate', catalog.productCreateSchema],
+    ['ServiceCreate', services.serviceFieldsSchema],
     ['ApiKeyCreate', apiKeys.apiKeyCreateSchema],
     ['WebhookCreate', webhooks.webhookCreateSchema],
     ['WebhookUpdate', webhooks.webhookUpdateSchema],
@@ -1249,6 +1254,7 @@ export const COMPONENTS: ComponentNames = {
     ['CustomerView', customers.customerViewSchema],
     ['FiscalProfileView', catalog.fiscalProfileViewSchema],
     ['ProductView', catalog.productViewSchema],
+    ['ServiceView', services.serviceViewSchema],
     ['ApiKeyView', apiKeys.apiKeyViewSchema],
     ['ApiKeyCreated', apiKeys.apiKeyCreatedSchema],
     ['WebhookView', webhookView],
