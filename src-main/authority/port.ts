@@ -170,23 +170,23 @@ export function authorityResolver(options: AuthorityResolverOptions) {
     });
     const refuses = sandbox?.refuses;
     const organizationId = fiscal.company.organization_id;
+    const refused = (url: string, service: string) =>
+      Promise.reject(
+        new AuthorityUnavailableError({
+          kind: 'refused',
+          mayHaveBeenReceived: false,
+          url,
+          service,
+          code: 'ECONNREFUSED',
+          message: `${service} at ${url}: refused (the sandbox authority is offline for this organization); the request was not received`,
+        }),
+      );
     const transport: HttpsTransport =
       refuses === undefined
         ? https
         : {
-            send: (req) =>
-              refuses(organizationId)
-                ? Promise.reject(
-                    new AuthorityUnavailableError({
-                      kind: 'refused',
-                      mayHaveBeenReceived: false,
-                      url: req.url,
-                      service: req.service,
-                      code: 'ECONNREFUSED',
-                      message: `${req.service} at ${req.url}: refused (the sandbox authority is offline for this organization); the request was not received`,
-                    }),
-                  )
-                : https.send(req),
+            send: (req) => (refuses(organizationId) ? refused(req.url, req.service) : https.send(req)),
+            request: (req) => (refuses(organizationId) ? refused(req.url, req.label) : https.request(req)),
             close: () => https.close(),
           };
     const entry = {

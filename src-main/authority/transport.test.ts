@@ -241,6 +241,93 @@ describe('httpsTransport against a local mutual-TLS server', () => {
   });
 });
 
+describe('httpsTransport REST requests (the national NFS-e APIs)', () => {
+  it('sends a JSON POST with the A1 as client certificate and returns status, headers and body', async () => {
+    let seen: { method?: string; body: string; type?: string; length?: string; peerCn: unknown } | undefined;
+    handler = (req, res) => {
+      const peer = (req.socket as TLSSocket).getPeerCertificate();
+      seen = {
+        ...(req.method === undefined ? {} : { method: req.method }),
+        body: req.body,
+        ...(req.headers['content-type'] === undefined ? {} : { type: req.headers['content-type'] }),
+        ...(req.headers['content-length'] === undefined ? {} : { length: req.headers['content-length'] }),
+        peerCn: peer.subject.CN,
+      };
+      res.writeHead(201, { 'Content-Type': 'application/json' });
+      res.end('{"ok":"é"}');
+    };
+    const answer = await transport().request({
+      method: 'POST',
+      url: `${base}/SefinNacional/nfse`,
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"dpsXmlGZipB64":"é"}',
+      timeoutMs: 2000,
+      label: 'NFSe emitirNfse',
+    });
+    expect(answer).toMatchObject({ status: 201, body: '{"ok":"é"}' });
+    expect(answer.headers['content-type']).toBe('application/json');
+    expect(seen).toEqual({
+      method: 'POST',
+      body: '{"dpsXmlGZipB64":"é"}',
+      type: 'application/json',
+      length: String(Buffer.byteLength('{"dpsXmlGZipB64":"é"}')),
+      peerCn: 'EMPRESA CLIENTE LTDA:12345678000195',
+    });
+  });
+
+  it('sends GET and HEAD without a body', async () => {
+    const seen: { method?: string; body: string; length?: string }[] = [];
+    handler = (req, res) => {
+      seen.push({
+        ...(req.method === undefined ? {} : { method: req.method }),
+        body: req.body,
+        ...(req.headers['content-length'] === undefined ? {} : { length: req.headers['content-length'] }),
+      });
+      res.writeHead(404, { 'Content-Type': 'application/json' });
+      res.end(req.method === 'HEAD' ? undefined : '{"erro":{}}');
+    };
+    const t = transport();
+    const common = { url: `${base}/dps/DPS1`, timeoutMs: 2000, label: 'NFSe consultarDps' };
+    expect(await t.request({ ...common, method: 'GET' })).toMatchObject({ status: 404, body: '{"erro":{}}' });
+    expect(await t.request({ ...common, method: 'HEAD' })).toMatchObject({ status: 404, body: '' });
+    expect(seen).toEqual([
+      { method: 'GET', body: '' },
+      { method: 'HEAD', body: '' },
+    ]);
+  });
+
+  it('classifies failures as the SOAP sends do, naming the call', async () => {
+    handler = () => undefined; // never answers
+    const slow = await failure(
+      transport().request({
+        method: 'GET',
+        url: `${base}/slow`,
+        timeoutMs: 300,
+        label: 'NFSe consultarNfse',
+      }),
+    );
+    expect(slow).toMatchObject({
+      kind: 'response_timeout',
+      mayHaveBeenReceived: true,
+      service: 'NFSe consultarNfse',
+    });
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const refused = await failure(
+      transport().request({
+        method: 'POST',
+        url: `https://127.0.0.1:${port}/x`,
+        body: '{}',
+        timeoutMs: 500,
+        label: 'x',
+      }),
+    );
+    expect(refused).toMatchObject({ kind: 'refused', mayHaveBeenReceived: false });
+  });
+});
+
 describe('classifyNetworkError', () => {
   it('says not received for failures before the request could flow', () => {
     expect(classifyNetworkError('ENOTFOUND', 'connecting')).toEqual({

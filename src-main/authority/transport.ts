@@ -1,5 +1,6 @@
-// The port through which SOAP envelopes reach the authority, and its HTTPS implementation (mutual TLS with
-// the emitter's A1 certificate, MOC 7.0 §3.1). Failures say whether the request may have been received.
+// The port through which SOAP envelopes (and the national NFS-e's REST calls) reach the authority, and its HTTPS
+// implementation (mutual TLS with the emitter's A1 certificate, MOC 7.0 §3.1). Failures say whether the request
+// may have been received.
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
@@ -27,6 +28,33 @@ export interface AuthorityTransport {
   send(req: AuthorityRequest): Promise<AuthorityResponse>;
 }
 
+/** A REST call (the national NFS-e APIs: JSON over HTTPS), with the same mutual TLS as the SOAP sends. */
+export interface RestRequest {
+  method: 'GET' | 'HEAD' | 'POST';
+  url: string;
+  /** Sent as given; Content-Length is added for a body. */
+  headers?: Record<string, string>;
+  /** UTF-8 text (JSON); none for GET and HEAD. */
+  body?: string;
+  /** Time allowed for the answer once the request is on its way (connection established). */
+  timeoutMs: number;
+  /** What the call is, for errors and logs (e.g. 'NFSe emitirNfse'). */
+  label: string;
+}
+
+export interface RestResponse {
+  status: number;
+  /** Header names in lower case; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  /** The body as UTF-8 text ('' for HEAD and empty answers). */
+  body: string;
+}
+
+export interface RestTransport {
+  /** Resolves with every complete HTTP response, whatever its status; rejects with AuthorityUnavailableError. */
+  request(req: RestRequest): Promise<RestResponse>;
+}
+
 export type AuthorityUnavailableKind =
   'refused' | 'dns' | 'connect_timeout' | 'response_timeout' | 'tls' | 'reset' | 'http_status';
 
@@ -40,7 +68,8 @@ export class AuthorityUnavailableError extends Error {
   readonly kind: AuthorityUnavailableKind;
   readonly mayHaveBeenReceived: boolean;
   readonly url: string;
-  readonly service: AuthorityService;
+  /** The SOAP service, or the label of a REST call (RestRequest.label). */
+  readonly service: string;
   /** HTTP status for kind 'http_status'. */
   readonly status: number | undefined;
   /** Node's error code when there was one (ECONNREFUSED, ERR_SSL_..., ...). */
@@ -51,7 +80,7 @@ export class AuthorityUnavailableError extends Error {
       kind: AuthorityUnavailableKind;
       mayHaveBeenReceived: boolean;
       url: string;
-      service: AuthorityService;
+      service: string;
       status?: number;
       code?: string;
       message?: string;
@@ -161,7 +190,7 @@ export interface HttpsTransportOptions {
   maxSockets?: number;
 }
 
-export interface HttpsTransport extends AuthorityTransport {
+export interface HttpsTransport extends AuthorityTransport, RestTransport {
   /** Closes the kept-alive connections; later sends fail. */
   close(): void;
 }
@@ -194,16 +223,24 @@ export function httpsTransport(options: HttpsTransportOptions): HttpsTransport {
   });
   let closed = false;
 
-  function send(req: AuthorityRequest): Promise<AuthorityResponse> {
-    const { url, service, envelope, timeoutMs } = req;
+  /** One HTTPS exchange over the agent, with the connect and response timers and the failure classification. */
+  function exchange(req: {
+    method: string;
+    url: string;
+    label: string;
+    headers: Record<string, string>;
+    body: Buffer | null;
+    timeoutMs: number;
+  }): Promise<{ status: number; headers: IncomingMessage['headers']; body: string }> {
+    const { url, label: service, timeoutMs } = req;
     const target = URL.canParse(url) ? new URL(url) : undefined;
     if (target?.protocol !== 'https:') {
       return Promise.reject(new TypeError(`authority URLs must be https: ${url}`));
     }
     if (closed) return Promise.reject(new Error('the transport is closed'));
-    const body = Buffer.from(envelope, 'utf8');
+    const body = req.body;
 
-    return new Promise<AuthorityResponse>((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       let phase: RequestPhase = 'connecting';
       let settled = false;
       // Set when one of our timers destroyed the request: whatever error follows is that timeout.
@@ -240,12 +277,9 @@ export function httpsTransport(options: HttpsTransportOptions): HttpsTransport {
       };
 
       const request = https.request(target, {
-        method: 'POST',
+        method: req.method,
         agent,
-        headers: {
-          'Content-Type': soapContentType(service),
-          'Content-Length': String(body.length),
-        },
+        headers: body === null ? req.headers : { ...req.headers, 'Content-Length': String(body.length) },
       });
       request.on('socket', (socket: Socket) => {
         // A kept-alive socket is already connected and past its handshake.
@@ -271,7 +305,11 @@ export function httpsTransport(options: HttpsTransportOptions): HttpsTransport {
           }
           settled = true;
           clearTimers();
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') });
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          });
         });
         // 'close' without 'end': the connection died mid-body.
         res.on('close', () => {
@@ -279,12 +317,42 @@ export function httpsTransport(options: HttpsTransportOptions): HttpsTransport {
             fail(Object.assign(new Error('connection closed mid-response'), { code: 'ECONNRESET' }));
         });
       });
-      request.end(body);
+      if (body === null) request.end();
+      else request.end(body);
     });
+  }
+
+  async function send(req: AuthorityRequest): Promise<AuthorityResponse> {
+    const { status, body } = await exchange({
+      method: 'POST',
+      url: req.url,
+      label: req.service,
+      headers: { 'Content-Type': soapContentType(req.service) },
+      body: Buffer.from(req.envelope, 'utf8'),
+      timeoutMs: req.timeoutMs,
+    });
+    return { status, body };
+  }
+
+  async function request(req: RestRequest): Promise<RestResponse> {
+    const answer = await exchange({
+      method: req.method,
+      url: req.url,
+      label: req.label,
+      headers: req.headers ?? {},
+      body: req.body === undefined ? null : Buffer.from(req.body, 'utf8'),
+      timeoutMs: req.timeoutMs,
+    });
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    return { status: answer.status, headers, body: answer.body };
   }
 
   return {
     send,
+    request,
     close() {
       closed = true;
       agent.destroy();
@@ -296,7 +364,7 @@ function toUnavailable(
   error: unknown,
   phase: RequestPhase,
   url: string,
-  service: AuthorityService,
+  service: string,
 ): AuthorityUnavailableError {
   if (error instanceof TimerExpired) {
     return new AuthorityUnavailableError(
