@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { testCertificate, EMIT_CNPJ } from '../../../test/fixtures/fiscal.ts';
 import { nfseAccessKey, isNfseAccessKey } from '../../fiscal/nfse/access-key.ts';
 import { buildSignedDps } from '../../fiscal/nfse/build.ts';
+import { buildSignedPedRegEvento, cancelMotivoOf } from '../../fiscal/nfse/events.ts';
 import type { DpsModel } from '../../fiscal/nfse/model.ts';
 import { schemaPath, validateXml, type SchemaName } from '../../fiscal/schema.ts';
 import { firstElementText } from '../../fiscal/xml.ts';
@@ -282,6 +283,30 @@ describe('sandbox registered events', () => {
     expect(xmlsec(xml.replace('<nDFSe>55</nDFSe>', '<nDFSe>56</nDFSe>'), 'infEvento', OUTER_SIGNATURE)).toBe(
       false,
     );
+  });
+
+  it("e101101: the issuer's signed cancellation request, registered with both signatures intact", () => {
+    const ped = buildSignedPedRegEvento(
+      {
+        tpAmb: 2,
+        dhEvento: '2026-03-03T09:00:00-03:00',
+        verAplic: 'Balcao 1.0',
+        autor: { CNPJ: EMIT_CNPJ },
+        chNFSe: CHAVE,
+        evento: { tipo: 'e101101', ...cancelMotivoOf(3, 'Emitida duas vezes para o mesmo serviço') },
+      },
+      testCertificate(),
+    ).xml;
+    const { id, xml } = buildRegisteredEvento(
+      { pedRegEventoXml: ped, nSeqEvento: 1, dhProc: '2026-03-03T09:00:01-03:00', nDFSe: 56 },
+      SIGNER,
+    );
+    expect(id).toBe(`EVT${CHAVE}101101001`);
+    expectValid(xml, 'nfse-evento-registrado');
+    expect(xml).toContain(ped);
+    expect(readPedRegEvento(ped)).toMatchObject({ tipo: 'e101101', cMotivo: '9', chNFSe: CHAVE });
+    expect(xmlsec(xml, 'infEvento', OUTER_SIGNATURE)).toBe(true);
+    expect(xmlsec(xml, 'infPedReg')).toBe(true);
   });
 
   it('the pedRegEvento XSD refuses what the layout does not allow', () => {

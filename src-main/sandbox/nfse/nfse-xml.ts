@@ -9,6 +9,7 @@ import { SignedXml } from 'xml-crypto';
 import type { Element } from '@xmldom/xmldom';
 import { cents, formatCents, parseScaled, roundDiv } from '../../../src-shared/money.ts';
 import { NFSE_NAMESPACE } from '../../fiscal/schema.ts';
+import { pedRegEventoId } from '../../fiscal/nfse/events.ts';
 import type { Inscricao } from '../../fiscal/nfse/model.ts';
 import { el, group, opt } from '../../fiscal/xml.ts';
 import { findMunicipio } from '../../reference/ibge.ts';
@@ -364,10 +365,7 @@ export function readPedRegEvento(xml: string): PedRegEventoFacts {
   };
 }
 
-/** TSIdPedRegEvt of layout 1.01: "PRE" + chNFSe (50) + event code (6); 1.01 dropped nPedRegEvento. */
-export function pedRegEventoId(chNFSe: string, tipo: NfseEventoTipo | string): string {
-  return `PRE${chNFSe}${tipo.slice(1)}`;
-}
+export { pedRegEventoId };
 
 /**
  * The pedRegEvento of a cancellation by substitution (e105102), which the national environment writes itself
