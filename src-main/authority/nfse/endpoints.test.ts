@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { NFSE_OPERATIONS, resolveNfseEndpoint } from './endpoints.ts';
+import { NFSE_OPERATIONS, resolveNfseEndpoint, sandboxNfseBases } from './endpoints.ts';
 
 const repoRoot = new URL('../../../', import.meta.url);
 const refDir = new URL('../shared/reference/webservices/nfse-nacional/', repoRoot);
@@ -107,6 +107,29 @@ describe('resolveNfseEndpoint', () => {
   it('encodes parameters, so a value cannot change the path', () => {
     expect(resolveNfseEndpoint(2, 'consultarDps', { id: '../nfse' }).url).toBe(
       'https://sefin.producaorestrita.nfse.gov.br/SefinNacional/dps/..%2Fnfse',
+    );
+  });
+
+  it('puts the same paths under other bases (the embedded sandbox)', () => {
+    const bases = sandboxNfseBases('https://127.0.0.1:4443/');
+    expect(resolveNfseEndpoint(2, 'emitirNfse', {}, bases).url).toBe(
+      'https://127.0.0.1:4443/nfse/SefinNacional/nfse',
+    );
+    expect(resolveNfseEndpoint(2, 'existeDps', { id: ID_DPS }, bases)).toEqual({
+      method: 'HEAD',
+      url: `https://127.0.0.1:4443/nfse/SefinNacional/dps/${ID_DPS}`,
+      success: 200,
+    });
+    expect(
+      resolveNfseEndpoint(
+        2,
+        'aliquotaMunicipal',
+        { codigoMunicipio: '3550308', codigoServico: '010101', competencia: '2026-11-24' },
+        bases,
+      ).url,
+    ).toBe('https://127.0.0.1:4443/nfse/parametrizacao/3550308/010101/2026-11-24/aliquota');
+    expect(resolveNfseEndpoint(2, 'danfse', { chaveAcesso: CHAVE }, bases).url).toBe(
+      `https://127.0.0.1:4443/nfse/danfse/${CHAVE}`,
     );
   });
 

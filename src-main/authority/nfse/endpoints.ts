@@ -102,6 +102,8 @@ export function resolveNfseEndpoint<O extends NfseOperation>(
   tpAmb: 1 | 2,
   operation: O,
   params: NfseOperationParams[O],
+  /** Other bases per API (the embedded sandbox's); omitted: the national environment's of `tpAmb`. */
+  bases?: Readonly<Record<NfseApi, string>>,
 ): NfseRequestTarget {
   const t = data();
   if (tpAmb !== 1 && tpAmb !== 2) throw new Error(`tpAmb must be 1 or 2, got ${String(tpAmb)}`);
@@ -117,5 +119,16 @@ export function resolveNfseEndpoint<O extends NfseOperation>(
   });
   if (given.size > 0)
     throw new Error(`${operation}: unexpected parameter(s) ${[...given.keys()].join(', ')}`);
-  return { method: op.method, url: t.environments[tpAmb][op.api] + path, success: op.success };
+  const base = (bases ?? t.environments[tpAmb])[op.api].replace(/\/+$/, '');
+  return { method: op.method, url: base + path, success: op.success };
+}
+
+/** The bases of the embedded sandbox's national environment, all under its one HTTPS server. */
+export function sandboxNfseBases(sandboxUrl: string): Record<NfseApi, string> {
+  const root = sandboxUrl.replace(/\/+$/, '');
+  return {
+    sefin: `${root}/nfse/SefinNacional`,
+    parametros: `${root}/nfse/parametrizacao`,
+    danfse: `${root}/nfse/danfse`,
+  };
 }
