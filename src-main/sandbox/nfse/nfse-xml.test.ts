@@ -12,6 +12,7 @@ import { buildSignedPedRegEvento, cancelMotivoOf } from '../../fiscal/nfse/event
 import type { DpsModel } from '../../fiscal/nfse/model.ts';
 import { schemaPath, validateXml, type SchemaName } from '../../fiscal/schema.ts';
 import { firstElementText } from '../../fiscal/xml.ts';
+import { parseNfseOutput } from '../../outputs/nfse-model.ts';
 import { generateServerIdentity } from '../certificates.ts';
 import {
   buildAuthorizedNfse,
@@ -160,6 +161,34 @@ describe('sandbox authorized NFSe', () => {
     expect(xmlsec(nfse, 'infNFSe', OUTER_SIGNATURE)).toBe(true);
     // The first Signature in document order is the DPS's, inside infNFSe: still the taxpayer's, still valid.
     expect(xmlsec(nfse, 'infDPS')).toBe(true);
+  });
+
+  it('what the DANFSe model reads back from the note is what the DPS declared and the sandbox computed', () => {
+    const { nfse } = authorized(model());
+    expect(parseNfseOutput(nfse)).toMatchObject({
+      chave: CHAVE,
+      nNFSe: '7',
+      cStat: '100',
+      dhProc: '2026-03-02T10:15:02-03:00',
+      xLocEmi: 'São Paulo - SP',
+      xLocIncid: 'São Paulo - SP',
+      tpAmb: '2',
+      nDPS: '42',
+      cTribNac: '140101',
+      xDescServ: 'Manutenção & reparo <split>',
+      emit: {
+        CNPJ: EMIT_CNPJ,
+        xNome: 'Oficina Balcão Ltda',
+        address: { cMun: SAO_PAULO, UF: 'SP', CEP: '00000000' },
+      },
+      toma: { CPF: '52998224725', xNome: 'Maria da Silva' },
+      vServ: '350.10',
+      vBC: '350.10',
+      pAliqAplic: '5.00',
+      vISSQN: '17.51',
+      vTotalRet: '0.00',
+      vLiq: '350.10',
+    });
   });
 
   it('a tampered note fails xmlsec1', () => {
