@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SignedXml } from 'xml-crypto';
 import { testCertificate, EMIT_CNPJ } from '../../../test/fixtures/fiscal.ts';
 import { schemaPath, validateXml } from '../schema.ts';
 import {
@@ -81,6 +82,28 @@ describe('pedRegEvento e101101', () => {
         '<e101101><xDesc>Cancelamento de NFS-e</xDesc><cMotivo>1</cMotivo>' +
         '<xMotivo>Valor do serviço digitado errado</xMotivo></e101101></infPedReg><Signature',
     );
+  });
+
+  it("the signed request equals xml-crypto's for the same algorithms (C14N 1.0, RSA-SHA1, SHA-1)", () => {
+    const cert = testCertificate();
+    const { xml: unsigned } = buildPedRegEventoXml(input());
+    const C14N = 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315';
+    const reference = new SignedXml({
+      privateKey: cert.privateKeyPem,
+      canonicalizationAlgorithm: C14N,
+      signatureAlgorithm: 'http://www.w3.org/2000/09/xmldsig#rsa-sha1',
+      getKeyInfoContent: () =>
+        `<X509Data><X509Certificate>${cert.certificateDerBase64}</X509Certificate></X509Data>`,
+    });
+    reference.addReference({
+      xpath: "//*[local-name(.)='infPedReg']",
+      transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', C14N],
+      digestAlgorithm: 'http://www.w3.org/2000/09/xmldsig#sha1',
+    });
+    reference.computeSignature(unsigned, {
+      location: { reference: "//*[local-name(.)='infPedReg']", action: 'after' },
+    });
+    expect(buildSignedPedRegEvento(input(), cert).xml).toBe(reference.getSignedXml());
   });
 
   it('a tampered request fails xmlsec1', () => {
