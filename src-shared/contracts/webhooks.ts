@@ -15,6 +15,8 @@ export const WEBHOOK_EVENTS = [
   'nfce.contingencia',
   'nfce.cancelada',
   'nfse.autorizada',
+  'nfse.cancelada',
+  'nfse.rejeitada',
   'cte.autorizada',
   'cte.rejeitada',
   'cte.cancelada',
@@ -25,7 +27,7 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** What publishers may emit: every event but the test-connection ping. */
 export type PublishableEvent = Exclude<WebhookEvent, 'ping'>;
 
-export const WEBHOOK_WILDCARDS = ['nfe.*', 'nfce.*', 'cte.*', '*'] as const;
+export const WEBHOOK_WILDCARDS = ['nfe.*', 'nfce.*', 'nfse.*', 'cte.*', '*'] as const;
 export type WebhookEventPattern = WebhookEvent | (typeof WEBHOOK_WILDCARDS)[number];
 const PATTERNS: readonly string[] = [...WEBHOOK_EVENTS, ...WEBHOOK_WILDCARDS];
 

@@ -4,9 +4,11 @@ import { registerKind } from '../registry.ts';
 import { nfeKind } from './nfe/kind.ts';
 import { nfceKind } from './nfce/kind.ts';
 import { cteKind } from './cte/kind.ts';
+import { nfseKind } from './nfse/kind.ts';
 
 registerKind(nfeKind);
 registerKind(nfceKind);
 registerKind(cteKind);
+registerKind(nfseKind);
 
-export { nfeKind, nfceKind, cteKind };
+export { nfeKind, nfceKind, cteKind, nfseKind };

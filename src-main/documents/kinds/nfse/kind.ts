@@ -1,0 +1,63 @@
+// The national NFS-e (layout 1.01) as a kind of the generic lifecycle: a DPS prepared from the §2.8 body and
+// numbered by our sequences, the national environment's answer codes, its cancellation event, its webhook
+// names, and the substitution: the old note becomes `substituida` when the new one is authorized.
+import type { Db } from '../../../db/client.ts';
+import type { DocumentKind } from '../../kind.ts';
+import { documentsRepository, type DocumentRow } from '../../repository.ts';
+import { nfseEventRules } from './events.ts';
+import { prepareNfseDocument, splitPayload } from './prepare.ts';
+import { nfseProtocol } from './protocol.ts';
+
+/**
+ * The NFS-e has no official model number; our documents, sequences and voids tables key on one, so the kind
+ * takes 98, outside the SEFAZ models (55, 57, 65). Internal only: it is in no XML and no API field.
+ */
+export const NFSE_MODELO = 98;
+
+const substitutionOf = (row: Pick<DocumentRow, 'payload_json'>) => {
+  try {
+    return splitPayload(JSON.parse(row.payload_json) as unknown).kept.subst;
+  } catch {
+    return null;
+  }
+};
+
+/** The replaced note's id: a re-sign (rowFrom) writes `replaces` null, the kept payload still names it. */
+async function linkReplaced(trx: Db, row: DocumentRow): Promise<string | null> {
+  const subst = substitutionOf(row);
+  if (subst === null) return null;
+  if (row.replaces !== subst.documentId) {
+    await documentsRepository.update(trx, row.id, { replaces: subst.documentId });
+  }
+  return subst.documentId;
+}
+
+export const nfseKind: DocumentKind = {
+  id: 'nfse',
+  modelo: NFSE_MODELO,
+  label: 'NFS-e',
+  webhookEvents: {
+    autorizada: 'nfse.autorizada',
+    erro: 'nfse.rejeitada',
+    cancelada: 'nfse.cancelada',
+    // Substituted: the national environment registers it as cancelled by substitution (e105102).
+    substituida: 'nfse.cancelada',
+  },
+  protocol: nfseProtocol,
+  prepare: prepareNfseDocument,
+  // The DPS series comes from our sequences (default 1): the §2.8 body names none.
+  serieOf: () => null,
+  async afterWrite(trx, row) {
+    await linkReplaced(trx, row);
+  },
+  async afterAuthorized(trx, doc) {
+    const replacedId = await linkReplaced(trx, doc);
+    if (replacedId === null) return [];
+    const old = await documentsRepository.findById(trx, replacedId);
+    if (old?.status !== 'autorizada') return [];
+    // `replaced_by` stays null: the queue's NFC-e recovery reads it as "a contingency re-issue owes an event".
+    await documentsRepository.update(trx, old.id, { status: 'substituida', updated_at: doc.updated_at });
+    return [old.id];
+  },
+  events: nfseEventRules,
+};
