@@ -2,7 +2,8 @@
 // what each answer means), the NFS-e authority port and the sandbox (the codes and texts it answers with).
 // E001, E004 and E012 are the API specification's (§7); the other rejection codes are the sandbox's own
 // numbering in the same style, since the national environment's own rule annex is not in our reference data.
-// cStat 100/101 are the NFS-e's own infNFSe/cStat (TSCodStatus of the XSD 1.01).
+// cStat 100 is the NFS-e's own infNFSe/cStat (TStat of the XSD 1.01, which also has 102, 103 and 107);
+// 101 (substitute note) exists only in layout 1.00: a 1.01 substitute is a 100 whose DPS carries `subst`.
 
 export interface NfseCode {
   code: string;
@@ -15,7 +16,7 @@ export interface NfseCode {
 export const NFSE_CODES = {
   /** infNFSe/cStat of a regular note. */
   gerada: { code: '100', text: 'NFS-e gerada', meaning: 'authorized' },
-  /** infNFSe/cStat of a note that substitutes another. */
+  /** infNFSe/cStat of a substitute note in layout 1.00 only; still read as authorized. */
   substituta: { code: '101', text: 'NFS-e de substituição gerada', meaning: 'authorized' },
   /** An event (cancellation) registered: what the port reports for POST /nfse/{chave}/eventos 201. */
   eventoRegistrado: { code: '135', text: 'Evento registrado e vinculado a NFS-e', meaning: 'event_done' },
