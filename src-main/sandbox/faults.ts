@@ -6,12 +6,21 @@ import type { AuthorityService } from '../authority/types.ts';
 import { SERVICE_WSDL } from '../authority/types.ts';
 import { CSTAT, type CStat } from './cstat.ts';
 import { isCteCStat } from './cte/cstat.ts';
+import { nfseCode } from '../../src-shared/tables/nfse-codes.ts';
 
 export const AUTHORITY_SERVICES = Object.keys(SERVICE_WSDL) as readonly AuthorityService[];
 
+/** The national NFS-e REST APIs the sandbox plays (nfse/): Sefin Nacional, and the ADN municipal parameters. */
+export const NFSE_SANDBOX_SERVICES = ['NFSeSefinNacional', 'NFSeParametrosMunicipais'] as const;
+export type NfseSandboxService = (typeof NFSE_SANDBOX_SERVICES)[number];
+
+/** Everything a fault can be scoped to: the SOAP services and the NFS-e APIs. */
+export type FaultService = AuthorityService | NfseSandboxService;
+export const FAULT_SERVICES: readonly FaultService[] = [...AUTHORITY_SERVICES, ...NFSE_SANDBOX_SERVICES];
+
 export interface FaultScope {
-  /** Services the fault applies to; default all seven. */
-  services?: readonly AuthorityService[];
+  /** Services the fault applies to; default all. */
+  services?: readonly FaultService[];
   /** Apply to the next `times` matching requests only, then clear itself; default until cleared. */
   times?: number;
 }
@@ -28,7 +37,7 @@ export interface RandomFaults {
   /** Delay of a "slow" draw; default 2000 ms. */
   slowMs?: number;
   /** Services the draws apply to; default all. */
-  services?: readonly AuthorityService[];
+  services?: readonly FaultService[];
 }
 
 /** What the server does with one request. */
@@ -45,6 +54,8 @@ export interface FaultDecision {
   lose: boolean;
   /** Reject the next note with this cStat instead of applying the rules (authorization only). */
   reject: CStat | null;
+  /** The same for the national NFS-e: reject the next DPS with this code of NFSE_CODES (e.g. E001). */
+  nfseReject: string | null;
 }
 
 /** JSON view of the switches, as GET/POST /_sandbox/faults return it. */
@@ -55,16 +66,17 @@ export interface FaultState {
   paused: (ScopedState & { cStat: 108 | 109 }) | null;
   loseResponse: ScopedState | null;
   reject: (ScopedState & { cStat: CStat }) | null;
+  nfseReject: (ScopedState & { code: string }) | null;
   random: RandomFaults | null;
 }
 
 interface ScopedState {
-  services: AuthorityService[] | 'all';
+  services: FaultService[] | 'all';
   remaining: number | null;
 }
 
 interface Scoped {
-  services: ReadonlySet<AuthorityService> | null;
+  services: ReadonlySet<FaultService> | null;
   remaining: number | null;
 }
 
@@ -74,12 +86,12 @@ function scoped(scope: FaultScope = {}): Scoped {
     throw new RangeError(`times must be a positive integer, got ${String(times)}`);
   }
   for (const s of scope.services ?? []) {
-    if (!AUTHORITY_SERVICES.includes(s)) throw new RangeError(`unknown service ${JSON.stringify(s)}`);
+    if (!FAULT_SERVICES.includes(s)) throw new RangeError(`unknown service ${JSON.stringify(s)}`);
   }
   return { services: scope.services ? new Set(scope.services) : null, remaining: times ?? null };
 }
 
-function matches(fault: Scoped | null, service: AuthorityService): fault is Scoped {
+function matches(fault: Scoped | null, service: FaultService): fault is Scoped {
   return fault !== null && (fault.services === null || fault.services.has(service));
 }
 
@@ -106,6 +118,7 @@ export class FaultControl {
   private pausedFault: (Scoped & { cStat: 108 | 109 }) | null = null;
   private loseFault: Scoped | null = null;
   private rejectFault: (Scoped & { cStat: CStat }) | null = null;
+  private nfseRejectFault: (Scoped & { code: string }) | null = null;
   private randomConfig: RandomFaults | null = null;
   private draw: (() => number) | null = null;
   private pending: Promise<void> = Promise.resolve();
@@ -140,7 +153,7 @@ export class FaultControl {
   }
 
   /** Decides for one request of `scope`: this control's own (global) switches, then the scope's. */
-  decideFor(service: AuthorityService, scope: string | null): FaultDecision {
+  decideFor(service: FaultService, scope: string | null): FaultDecision {
     const own = this.decide(service);
     const scoped = scope === null ? undefined : this.scopes.get(scope);
     if (scoped === undefined) return own;
@@ -152,6 +165,7 @@ export class FaultControl {
       slowMs: Math.max(own.slowMs, theirs.slowMs),
       lose: own.lose || theirs.lose,
       reject: own.reject ?? theirs.reject,
+      nfseReject: own.nfseReject ?? theirs.nfseReject,
     };
   }
 
@@ -210,9 +224,20 @@ export class FaultControl {
    * way to play a refusal that no well-built note triggers, so that correcting and resending can be tested.
    * Applies to NFeAutorizacao4 unless the scope says otherwise; `times` defaults to 1.
    */
-  reject(cStat: number | null, scope?: FaultScope): void {
+  reject(cStat: number | string | null, scope?: FaultScope): void {
     if (cStat === null) {
       this.rejectFault = null;
+      this.nfseRejectFault = null;
+      return;
+    }
+    if (typeof cStat === 'string') {
+      // A national NFS-e code (E001, E004, E012...): the next DPS sent to Sefin Nacional unless scoped.
+      if (nfseCode(cStat)?.meaning !== 'rejected')
+        throw new RangeError(`reject takes a rejection code of the NFS-e table, got ${cStat}`);
+      this.nfseRejectFault = {
+        ...scoped({ services: ['NFSeSefinNacional'], times: 1, ...scope }),
+        code: cStat,
+      };
       return;
     }
     // A code of the NF-e table or of the CT-e one (pass services: ['CTeRecepcaoSincV4'] for a CT-e).
@@ -250,6 +275,7 @@ export class FaultControl {
     this.pausedFault = null;
     this.loseFault = null;
     this.rejectFault = null;
+    this.nfseRejectFault = null;
     this.random(null);
   }
 
@@ -261,17 +287,21 @@ export class FaultControl {
       paused: this.pausedFault && { ...stateOf(this.pausedFault), cStat: this.pausedFault.cStat },
       loseResponse: this.loseFault && stateOf(this.loseFault),
       reject: this.rejectFault && { ...stateOf(this.rejectFault), cStat: this.rejectFault.cStat },
+      nfseReject: this.nfseRejectFault && {
+        ...stateOf(this.nfseRejectFault),
+        code: this.nfseRejectFault.code,
+      },
       random: this.randomConfig,
     };
   }
 
   /** The pause in force for `service`, without consuming it (the status service and the registry read it). */
-  pausedFor(service: AuthorityService): 108 | 109 | null {
+  pausedFor(service: FaultService): 108 | 109 | null {
     return matches(this.pausedFault, service) ? this.pausedFault.cStat : null;
   }
 
   /** Decides, and consumes the counted faults, for one request to `service`. */
-  decide(service: AuthorityService): FaultDecision {
+  decide(service: FaultService): FaultDecision {
     const decision: FaultDecision = {
       refuse: false,
       timeout: false,
@@ -279,6 +309,7 @@ export class FaultControl {
       slowMs: 0,
       lose: false,
       reject: null,
+      nfseReject: null,
     };
     const take = (fault: Scoped | null, clear: () => void): boolean => {
       if (!matches(fault, service)) return false;
@@ -293,6 +324,9 @@ export class FaultControl {
     if (take(this.loseFault, () => (this.loseFault = null))) decision.lose = true;
     const reject = this.rejectFault;
     if (take(reject, () => (this.rejectFault = null)) && reject !== null) decision.reject = reject.cStat;
+    const nfseReject = this.nfseRejectFault;
+    if (take(nfseReject, () => (this.nfseRejectFault = null)) && nfseReject !== null)
+      decision.nfseReject = nfseReject.code;
 
     const config = this.randomConfig;
     if (config !== null && this.draw !== null && (!config.services || config.services.includes(service))) {
@@ -327,7 +361,7 @@ export class FaultControl {
       if (services !== undefined && !Array.isArray(services)) throw new RangeError('services must be a list');
       if (times !== undefined && typeof times !== 'number') throw new RangeError('times must be a number');
       return {
-        ...(services === undefined ? {} : { services: services as AuthorityService[] }),
+        ...(services === undefined ? {} : { services: services as FaultService[] }),
         ...(times === undefined ? {} : { times }),
       };
     };
@@ -355,8 +389,11 @@ export class FaultControl {
     if ('reject' in b) {
       const v = b['reject'];
       if (v === null || v === false) this.reject(null);
-      else if (typeof v === 'number') this.reject(v);
-      else this.reject(Number((v as { cStat?: unknown }).cStat), scope(v));
+      else if (typeof v === 'number' || typeof v === 'string') this.reject(v);
+      else {
+        const code = (v as { cStat?: unknown }).cStat;
+        this.reject(typeof code === 'string' ? code : Number(code), scope(v));
+      }
     }
     if ('random' in b) {
       const v = b['random'];

@@ -1,5 +1,6 @@
 // The sandbox authority: an HTTPS server with mutual TLS that speaks the NF-e 4.00 SOAP 1.2 web services
-// (POST /ws/<service>) against its own SQLite state, with fault injection and a small control API.
+// (POST /ws/<service>) and the national NFS-e REST APIs (/nfse/..., see nfse/http.ts) against its own SQLite
+// state, with fault injection and a small control API.
 import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -29,6 +30,8 @@ import { tripStartedRequest } from './cte/control.ts';
 import { cteRecepcaoEvento } from './cte/events.ts';
 import { cteRecepcaoSinc } from './cte/reception.ts';
 import { openSandboxStore, type SandboxDb } from './store.ts';
+import { handleNfseRequest, type ClientCertificate } from './nfse/http.ts';
+import { NfseSandboxRegistry } from './nfse/registry.ts';
 import type { SecretBox } from '../security/secret-box.ts';
 
 export interface StartSandboxOptions {
@@ -64,6 +67,8 @@ export interface SandboxAuthority {
   caPem: string;
   faults: FaultControl;
   registry: SandboxRegistry;
+  /** The national NFS-e environment under /nfse/ (nfse/): municipal parameters, notes and events. */
+  nfse: NfseSandboxRegistry;
   /**
    * The secret every `/_sandbox/*` control request carries in `X-Sandbox-Token`: generated at each start and
    * written (mode 0600) to `controlTokenFile`, so only who can read the data directory switches the faults.
@@ -220,6 +225,26 @@ export async function startSandboxAuthority(options: StartSandboxOptions): Promi
 
   const faults = new FaultControl((online) => (online ? listen() : stopListening()));
   const registry = new SandboxRegistry(store.db, serialized, clock, faults, settings, store.vault);
+  const nfse = new NfseSandboxRegistry(store.db, serialized);
+
+  /** Mutual TLS: the request's client certificate, refused when absent or (with a trust list) not trusted. */
+  const clientCertificate = (req: IncomingMessage): ClientCertificate => {
+    const peer = (req.socket as TLSSocket).getPeerCertificate();
+    const raw = (peer as { raw?: Buffer }).raw;
+    if (raw === undefined || raw.length === 0) {
+      return { ok: false, reason: 'Certificado digital do cliente (TLS) não informado' };
+    }
+    if (trusted !== null) {
+      const cert = new X509Certificate(raw);
+      const accepted = trusted.some(
+        (ca) =>
+          ca.fingerprint256 === cert.fingerprint256 || (cert.checkIssued(ca) && cert.verify(ca.publicKey)),
+      );
+      if (!accepted)
+        return { ok: false, reason: 'Certificado digital do cliente não emitido por uma AC confiável' };
+    }
+    return { ok: true, cnpj: cnpjFromCertificateDer(raw) };
+  };
 
   const logExchange = (
     service: AuthorityService,
@@ -247,6 +272,8 @@ export async function startSandboxAuthority(options: StartSandboxOptions): Promi
    * - POST /_sandbox/companies: {cnpj, csc?: [{id, token, revoked?}], emitterDenied?, recipientDenied?}.
    * - POST /_sandbox/cte/trip-started: {chave, evidence?: 'mdfe' | 'circulacao'}: the trip of that CT-e
    *   started, so its cancellation is refused (528 / 219), as an MDF-e or a checkpoint would tell the authority.
+   * - POST /_sandbox/nfse/municipios: {cMun, aderente?, aliquotas?: {cTribNac: "2.50" | null}}: the national
+   *   NFS-e's municipal parameters (default: joined, 5.00 % for every service).
    */
   async function handleControl(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     // Any local process could reach this port: the faults (offline, lost answers) are switched only with the
@@ -311,6 +338,14 @@ export async function startSandboxAuthority(options: StartSandboxOptions): Promi
       }
       return;
     }
+    if (path === '/_sandbox/nfse/municipios' && req.method === 'POST') {
+      try {
+        sendJson(res, 200, await nfse.configureMunicipio(JSON.parse((await readBody(req)) ?? '')));
+      } catch (error) {
+        sendJson(res, 400, { error: error instanceof Error ? error.message : String(error) });
+      }
+      return;
+    }
     sendJson(res, 404, { error: `no such control endpoint: ${req.method ?? ''} ${path}` });
   }
 
@@ -318,6 +353,19 @@ export async function startSandboxAuthority(options: StartSandboxOptions): Promi
     const path = new URL(req.url ?? '/', 'https://sandbox.invalid').pathname;
     if (path.startsWith('/_sandbox/')) {
       await handleControl(req, res, path);
+      return;
+    }
+    if (path.startsWith('/nfse/')) {
+      await handleNfseRequest(req, res, path, {
+        db: store.db,
+        clock,
+        serialized,
+        faults,
+        settings,
+        signer: identity,
+        clientCertificate,
+        readBody,
+      });
       return;
     }
     const service = /^\/ws\/([A-Za-z0-9]+)\/?$/.exec(path)?.[1] as AuthorityService | undefined;
@@ -331,24 +379,12 @@ export async function startSandboxAuthority(options: StartSandboxOptions): Promi
       return;
     }
     // Mutual TLS: IIS-based authorities answer 403 ("client certificate required") at the HTTP level.
-    const peer = (req.socket as TLSSocket).getPeerCertificate();
-    const raw = (peer as { raw?: Buffer }).raw;
-    if (raw === undefined || raw.length === 0) {
-      sendFault(res, 403, 'Sender', 'Certificado digital do cliente (TLS) não informado');
+    const client = clientCertificate(req);
+    if (!client.ok) {
+      sendFault(res, 403, 'Sender', client.reason);
       return;
     }
-    if (trusted !== null) {
-      const cert = new X509Certificate(raw);
-      const accepted = trusted.some(
-        (ca) =>
-          ca.fingerprint256 === cert.fingerprint256 || (cert.checkIssued(ca) && cert.verify(ca.publicKey)),
-      );
-      if (!accepted) {
-        sendFault(res, 403, 'Sender', 'Certificado digital do cliente não emitido por uma AC confiável');
-        return;
-      }
-    }
-    const clientCnpj = cnpjFromCertificateDer(raw);
+    const clientCnpj = client.cnpj;
     const contentType = req.headers['content-type'] ?? '';
     if (!/application\/soap\+xml/i.test(contentType)) {
       sendFault(res, 415, 'Sender', 'Content-Type deve ser application/soap+xml (SOAP 1.2)');
@@ -426,6 +462,7 @@ export async function startSandboxAuthority(options: StartSandboxOptions): Promi
     caPem: identity.certPem,
     faults,
     registry,
+    nfse,
     controlToken,
     controlTokenFile,
     close: async () => {

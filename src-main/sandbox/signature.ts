@@ -9,7 +9,8 @@ import type { CStat } from './cstat.ts';
 import { DSIG_NAMESPACE, parseXml } from './xml.ts';
 import { NFE_NAMESPACE } from '../fiscal/schema.ts';
 
-export type SignedElement = 'infNFe' | 'infEvento' | 'infInut' | 'infCte';
+// infDPS and infPedReg: the national NFS-e's DPS and event request (namespace NFSE_NAMESPACE).
+export type SignedElement = 'infNFe' | 'infEvento' | 'infInut' | 'infCte' | 'infDPS' | 'infPedReg';
 
 export type SignatureCheck =
   | {

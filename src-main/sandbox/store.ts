@@ -151,6 +151,41 @@ export interface SandboxDatabase {
     xml: string;
     ret_xml: string;
   };
+  /** The national NFS-e environment: see nfse/ and migration 0004. */
+  nfse_notes: {
+    chave: string;
+    id_dps: string;
+    prestador: string;
+    tomador: string | null;
+    c_loc_emi: string;
+    tp_amb: number;
+    n_nfse: number;
+    n_dfse: string;
+    c_stat: string;
+    status: 'autorizada' | 'cancelada' | 'substituida';
+    dh_proc: string;
+    authorized_at: string;
+    c_trib_nac: string;
+    v_serv: string;
+    ch_substda: string | null;
+    substituida_por: string | null;
+    dps_xml: string;
+    xml: string;
+  };
+  nfse_events: {
+    id: Generated<number>;
+    chave: string;
+    tipo_evento: string;
+    n_seq_evento: number;
+    id_ped_reg: string | null;
+    author: string;
+    n_dfe: string;
+    dh_proc: string;
+    registered_at: string;
+    ped_xml: string | null;
+    xml: string;
+  };
+  nfse_municipios: { c_mun: string; aderente: number; aliquotas: string; updated_at: string };
   exchanges: {
     id: Generated<number>;
     at: string;
