@@ -199,9 +199,12 @@ export const sequencesQuerySchema = z.object({
     .optional(),
 });
 
-/** A fiscal sequence (seed §2.9): one model (55 NF-e, 65 NFC-e, 57 CT-e) and series in one environment. */
+/**
+ * A fiscal sequence (seed §2.9): one model (55 NF-e, 65 NFC-e, 57 CT-e, 98 the DPS of the NFS-e, which has no
+ * official model number) and series in one environment.
+ */
 export const nfeSequenceViewSchema = z.object({
-  modelo: z.enum(['55', '65', '57']),
+  modelo: z.enum(['55', '65', '57', '98']),
   serie: z.number().int(),
   /** Highest number already reserved (issued, voided or held by a draft), 0 when none. */
   last_numero: z.number().int(),

@@ -6,6 +6,9 @@ import { pageOf } from '../../../db/paginate.ts';
 import type { DocumentRow } from '../../repository.ts';
 import { eventTables, refreshEvents, type DocumentEventRow } from '../../events-service.ts';
 import { nfseQrCodeUrl } from '../../../outputs/pdf/danfse.ts';
+import { NFSE_MODELO as MODELO } from './kind.ts';
+import { nfseXmlOf } from './danfse.ts';
+import { NFSE_TP_CANCEL as TP_CANCELAMENTO } from './events.ts';
 import { ufByCode } from '../../../../src-shared/uf.ts';
 import type {
   NfseCancelamento,
@@ -13,11 +16,6 @@ import type {
   NfseTomadorView,
   NfseView,
 } from '../../../../src-shared/contracts/nfse-view.ts';
-
-/** The NFS-e's internal model number (it has no official one); the kind exports the same value. */
-const MODELO = 98;
-/** tpEvento of the cancellation (e101101) as the kind's event rule records it. */
-const TP_CANCELAMENTO = '101101';
 
 const parser = new XMLParser({ ignoreAttributes: true, parseTagValue: false, removeNSPrefix: true });
 
@@ -122,7 +120,7 @@ export function nfseView(doc: DocumentRow, options: NfseViewOptions = {}): NfseV
   const cServ = obj(obj(inf['serv'])['cServ']);
   const valores = obj(inf['valores']);
   const tribMun = obj(obj(valores['trib'])['tribMun']);
-  const authorized = doc.proc_xml !== null && doc.proc_xml !== '' ? doc.proc_xml : null;
+  const authorized = nfseXmlOf(doc).nfse || null;
   const infNfse = authorized === null ? {} : obj(obj(parser.parse(authorized)['NFSe'])['infNFSe']);
   const nNfse = text(infNfse['nNFSe']);
   const chave50 = /^\d{50}$/.test(doc.chave) ? doc.chave : null;
