@@ -74,7 +74,7 @@ export function dpsContextOf(
   const timeZone = ufBySigla(company.uf)?.timeZone ?? 'America/Sao_Paulo';
   const dhEmi = formatDateTimeTz(doc.now, timeZone);
   const email = company.email !== null && company.email.length <= 80 ? company.email : null;
-  const ctx: DpsContext = {
+  return {
     tpAmb: fiscal.tpAmb,
     dhEmi,
     // The competence is the day the service is declared: the DPS's own date.
@@ -98,16 +98,12 @@ export function dpsContextOf(
     tribFed: null,
     pTotTribSN: null,
     IBSCBS: null,
+    subst:
+      kept.subst === null
+        ? null
+        : { chSubstda: kept.subst.chSubstda, cMotivo: kept.subst.cMotivo, xMotivo: kept.subst.xMotivo },
     municipioCode: (name, uf) => findMunicipioByName(name, uf).found?.cMun ?? null,
   };
-  return withSubst(ctx, kept.subst);
-}
-
-/** The layout's subst group, where the pure model offers it (part A adds `subst` to DpsContext). */
-function withSubst(ctx: DpsContext, subst: NfseSubstitution | null): DpsContext {
-  const value =
-    subst === null ? null : { chSubstda: subst.chSubstda, cMotivo: subst.cMotivo, xMotivo: subst.xMotivo };
-  return Object.assign(ctx, { subst: value });
 }
 
 const PAYLOAD_FIELDS = new Set(Object.keys(nfsePayloadSchema.shape));

@@ -254,9 +254,18 @@ const DEFAULT_SUBST_TEXT = 'Substituicao da NFS-e pelo prestador';
 export async function substituteNfse(deps: NfseDeps, id: string, body: unknown): Promise<DocumentRow> {
   const doc = await findNfse(deps, id);
   const parsed = nfseSubstituteBodySchema.safeParse(body ?? {});
-  if (!parsed.success) throw validationError(zodDetails(parsed.error));
+  const faults: ErrorDetail[] = parsed.success ? [] : zodDetails(parsed.error);
+  const motivo =
+    typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['cMotivo'] : undefined;
+  if (
+    typeof motivo === 'string' &&
+    !SUBST_MOTIVOS.has(motivo) &&
+    !faults.some((f) => f.field === 'cMotivo')
+  ) {
+    faults.push({ field: 'cMotivo', error: 'must be 01, 02, 03, 04, 05 or 99' });
+  }
+  if (!parsed.success) throw validationError(faults);
   const input = parsed.data;
-  const faults: ErrorDetail[] = [];
   const pairs = [
     ['codigoServico', 'codigo_tributacao_nacional'],
     ['descricao', 'descricao_servico'],
@@ -266,9 +275,6 @@ export async function substituteNfse(deps: NfseDeps, id: string, body: unknown):
     if (input[camel] !== undefined && input[snake] !== undefined) {
       faults.push({ field: snake, error: `give either ${camel} or ${snake}, not both` });
     }
-  }
-  if (input.cMotivo !== undefined && !SUBST_MOTIVOS.has(input.cMotivo)) {
-    faults.push({ field: 'cMotivo', error: 'must be 01, 02, 03, 04, 05 or 99' });
   }
   if (faults.length > 0) throw validationError(faults);
   if (doc.status !== 'autorizada') throw invalidState(doc.status, 'substitute');
@@ -304,7 +310,9 @@ export async function substituteNfse(deps: NfseDeps, id: string, body: unknown):
     documentId: doc.id,
   };
   const payload = await checked(deps, doc.company_id, next, subst);
-  if (!input.sendImmediate) return createDraft(deps, nfseKind, doc.company_id, payload);
+  // Read back: the kind's afterWrite linked `replaces` in the same transaction.
+  if (!input.sendImmediate)
+    return current(deps, (await createDraft(deps, nfseKind, doc.company_id, payload)).id);
   const { document } = await issueDocument(deps, nfseKind, doc.company_id, payload);
   return current(deps, document.id);
 }
