@@ -1,11 +1,10 @@
 // The sandbox authority's registry: what a real SEFAZ knows about companies (CSC of the NFC-e QR code,
 // irregular emitters and recipients for 301/302), its runtime settings, and read access to everything it
 // registered (notes, authorizations per key, events, inutilizações, distribution documents, exchanges).
-import type { AuthorityService } from '../authority/types.ts';
 import type { Clock } from '../clock.ts';
 import { normalizeCnpj } from '../../src-shared/tax-ids.ts';
 import { cnpjRoot } from './certificates.ts';
-import type { FaultControl } from './faults.ts';
+import type { FaultControl, FaultService } from './faults.ts';
 import { processDueLotes } from './services/authorization.ts';
 import type { SandboxSettings } from './services/common.ts';
 import type { CscVault, NoteStatus, SandboxDb, SandboxTx } from './store.ts';
@@ -105,7 +104,8 @@ export type ExchangeOutcome = 'answered' | 'lost' | 'timeout' | 'refused' | 'fau
 
 export interface SandboxExchange {
   at: Date;
-  service: AuthorityService;
+  /** A SOAP service, or NFSeSefinNacional / NFSeParametrosMunicipais for the national NFS-e's REST calls. */
+  service: FaultService;
   clientCnpj: string | null;
   cStat: string | null;
   outcome: ExchangeOutcome;
@@ -393,7 +393,7 @@ export class SandboxRegistry {
     );
     return rows.map((r) => ({
       at: new Date(r.at),
-      service: r.service as AuthorityService,
+      service: r.service as FaultService,
       clientCnpj: r.client_cnpj,
       cStat: r.c_stat,
       outcome: r.outcome as ExchangeOutcome,
