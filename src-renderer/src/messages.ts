@@ -36,6 +36,11 @@ export const ERROR_TITLES: Readonly<Record<ErrorCode, string>> = {
   pix_nao_pago: 'O PIX desta venda ainda não foi pago.',
 };
 
+/** A percentage as the API writes it ("2.50") the Brazilian way ("2,50"). */
+function pctBr(text: string | undefined): string {
+  return (text ?? '').replace('.', ',');
+}
+
 /** Whole messages the API sends that deserve a precise translation. */
 const MESSAGES: Readonly<Record<string, string>> = {
   'The certificate password is wrong.':
@@ -59,6 +64,24 @@ const DETAILS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => string]> 
     (m) => `no máximo 2000×2000 pixels (a imagem tem ${m[1]}×${m[2]})`,
   ],
   [/^required$/, () => 'obrigatório'],
+  // NFS-e: the national tax code (E001) and the ISS rate (E012) as the service words them.
+  [
+    /^must be the 6-digit national tax code/,
+    () => 'deve ter 6 dígitos (item, subitem e desdobro da lista nacional)',
+  ],
+  [
+    /^(item|subitem|desdobro) (\d+) is not in the national list$/,
+    (m) => `${m[1]} ${m[2]} não está na lista nacional de serviços`,
+  ],
+  [
+    /^ISS rate (\S+) % of the catalogue service differs from the (\S+) % the municipality registers for (\d+)$/,
+    (m) =>
+      `a alíquota do ISS do serviço no catálogo (${pctBr(m[1])} %) difere da cadastrada pelo município para ${m[3]} (${pctBr(m[2])} %)`,
+  ],
+  [
+    /^ISS rate (\S+) % is outside 2\.00 % to 5\.00 %$/,
+    (m) => `alíquota do ISS de ${pctBr(m[1])} % fora do intervalo de 2 % a 5 %`,
+  ],
   [/^too easy to guess/, () => 'fácil demais de adivinhar: nem um dígito repetido nem sequência como 1234'],
   [/^must be 4 to 8 digits$/, () => 'deve ter de 4 a 8 dígitos'],
   [/^must be 1 to 6 digits$/, () => 'deve ter de 1 a 6 dígitos'],

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { nfsePayloadSchema } from '../../src-shared/contracts/nfse-payload.ts';
 import { nfseViewSchema, type NfseView } from '../../src-shared/contracts/nfse-view.ts';
 import { nationalServiceCodeFault } from '../../src-shared/nfse-service-code.ts';
+import { detailPt } from '../../src-renderer/src/messages.ts';
 import {
   EMPTY_TOMADOR,
   amountToInput,
@@ -83,13 +84,22 @@ describe('NFS-e form model', () => {
   });
 
   it('checks the national tax code as the service does (E001), in Portuguese', () => {
+    // The service's own words for the field read the same once translated.
+    expect(detailPt('item 41 is not in the national list')).toBe(serviceCodeProblem('410101'));
+    expect(
+      detailPt(
+        'ISS rate 2.50 % of the catalogue service differs from the 5.00 % the municipality registers for 140201',
+      ),
+    ).toBe(
+      'a alíquota do ISS do serviço no catálogo (2,50 %) difere da cadastrada pelo município para 140201 (5,00 %)',
+    );
     expect(serviceCodeProblem('')).toBeNull();
     expect(serviceCodeProblem('140101')).toBeNull();
     expect(serviceCodeProblem('1401')).toBe(
       'deve ter 6 dígitos (item, subitem e desdobro da lista nacional)',
     );
-    expect(serviceCodeProblem('410101')).toBe('não está na lista nacional de serviços (item 41)');
-    expect(serviceCodeProblem('140001')).toBe('não está na lista nacional de serviços (subitem 00)');
+    expect(serviceCodeProblem('410101')).toBe('item 41 não está na lista nacional de serviços');
+    expect(serviceCodeProblem('140001')).toBe('subitem 00 não está na lista nacional de serviços');
     // Whatever the form lets pass, the shared check lets pass too, and the other way round.
     for (const code of ['140101', '990101', '010100', '000101', '12345'])
       expect(serviceCodeProblem(code) === null).toBe(nationalServiceCodeFault(code) === null);

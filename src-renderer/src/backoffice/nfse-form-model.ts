@@ -5,6 +5,7 @@ import type { NfseCreateBody } from '../../../src-shared/contracts/api-client.ts
 import { nationalServiceCodeFault } from '../../../src-shared/nfse-service-code.ts';
 import { SCALE, parseScaled } from '../../../src-shared/money.ts';
 import { centsToInput } from '../format.ts';
+import { detailPt } from '../messages.ts';
 import { wireAmount } from './cte-form-model.ts';
 
 export interface TomadorForm {
@@ -67,14 +68,13 @@ export function amountToInput(value: number | null): string {
   return centsToInput(parseScaled(value.toFixed(2), SCALE.money));
 }
 
-/** The pt-BR reason a typed national tax code fails the structural check, null when it passes or is empty. */
+/** The pt-BR reason a typed national tax code fails the service's structural check (E001), null when it passes. */
 export function serviceCodeProblem(code: string): string | null {
   const c = code.trim();
   if (c === '') return null;
   const fault = nationalServiceCodeFault(c);
-  if (fault === null) return null;
-  if (!/^\d{6}$/.test(c)) return 'deve ter 6 dígitos (item, subitem e desdobro da lista nacional)';
-  return `não está na lista nacional de serviços (${fault.replace(/ is not in the national list$/, '')})`;
+  // The same words as the service's own answer for the field, translated the same way.
+  return fault === null ? null : detailPt(fault);
 }
 
 /** The §2.8 create body (the same body PUT /v1/nfse/:id takes). */
