@@ -1,6 +1,6 @@
 // What the national NFS-e environment's answers mean, read from the one table of its codes
 // (src-shared/tables/nfse-codes.ts): the queue asks these pure functions and knows no code itself.
-import { NFSE_CODES, nfseCode, nfseCodeMeaning } from '../../../../src-shared/tables/nfse-codes.ts';
+import { nfseCode, nfseCodeMeaning } from '../../../../src-shared/tables/nfse-codes.ts';
 import type { KindProtocol } from '../../kind.ts';
 
 /**
@@ -31,6 +31,3 @@ export const nfseProtocol: KindProtocol = {
   eventProc: (_signedEvent, answerXml) => answerXml,
   answerText: (cStat) => nfseCode(cStat)?.text ?? null,
 };
-
-/** The infNFSe/cStat of a note that substitutes another (101). */
-export const NFSE_SUBSTITUTA = NFSE_CODES.substituta.code;

@@ -90,7 +90,8 @@ class ScriptedNfse implements AuthorityPort, NfseMunicipalParams {
     }
     const n = ++this.seq;
     const chave = `35503082${'12345678000195'}${String(n).padStart(28, '0')}`;
-    const status = dps.includes('<chSubstda>') ? NFSE_CODES.substituta : NFSE_CODES.gerada;
+    // Layout 1.01 answers a substitute note with 100 as well (its DPS carries subst); 101 was layout 1.00's.
+    const status = NFSE_CODES.gerada;
     const protocol: ProtocolResult = {
       chave,
       cStat: status.code,
@@ -473,7 +474,7 @@ describe('NFS-e events', () => {
     await deleteNfse(deps(), draft.id);
   });
 
-  it('substitution: a draft naming the old key, authorized with cStat 101; the old note becomes substituida', async () => {
+  it('substitution: a draft naming the old key, authorized; the old note becomes substituida', async () => {
     const old = await issueNfse(deps(), companyId, body(), 2000);
     expect(old.status).toBe('autorizada');
     const draft = await substituteNfse(deps(), old.id, {
@@ -493,7 +494,7 @@ describe('NFS-e events', () => {
     clock.advance(10 * 60_000);
     const sent = await sendNfse(deps(), draft.id, 2000);
     expect(sent.status).toBe('autorizada');
-    expect(sent.c_stat).toBe(NFSE_CODES.substituta.code);
+    expect(sent.c_stat).toBe(NFSE_CODES.gerada.code);
     expect(sent.replaces).toBe(old.id);
     expect(authority.dpsXml.at(-1)).toContain(`<chSubstda>${old.chave}</chSubstda>`);
     const replaced = await reload(old);
