@@ -204,6 +204,27 @@ describe('/v1/sandbox/faults', () => {
     expect(cleared.body).toMatchObject({ reject: null });
   });
 
+  it('reject and service scopes take the national NFS-e too: an NFS-e rejection code, NFSeSefinNacional', async () => {
+    const set = await h.request('POST', '/v1/sandbox/faults', {
+      json: {
+        reject: { cStat: 'E012', services: ['NFSeSefinNacional'], times: 2 },
+        timeout: { services: ['NFSeParametrosMunicipais'] },
+      },
+    });
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({
+      nfseReject: { code: 'E012', services: ['NFSeSefinNacional'], remaining: 2 },
+      timeout: { services: ['NFSeParametrosMunicipais'] },
+    });
+    for (const reject of ['E999', '100', { cStat: 'E001', services: ['NFSeNada'] }]) {
+      const bad = await h.request('POST', '/v1/sandbox/faults', { json: { reject } });
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({ details: [{ field: 'reject' }] });
+    }
+    const cleared = await h.request('POST', '/v1/sandbox/faults', { json: { clear: true } });
+    expect(cleared.body).toMatchObject({ nfseReject: null, timeout: null });
+  });
+
   it('offline for a while comes back by itself', async () => {
     const res = await h.request('POST', '/v1/sandbox/faults', { json: { online: false, forMs: 200 } });
     expect(res.body).toMatchObject({ online: false });

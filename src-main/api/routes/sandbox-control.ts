@@ -7,11 +7,13 @@ import type { ApiDeps } from '../context.ts';
 import { authOf } from '../middleware/auth.ts';
 import { parseOrThrow } from '../validation.ts';
 import { forbidden, notFound, validationError } from '../errors.ts';
-import { AUTHORITY_SERVICES, type FaultControl } from '../../sandbox/faults.ts';
+import { FAULT_SERVICES, type FaultControl } from '../../sandbox/faults.ts';
 import { CSTAT } from '../../sandbox/cstat.ts';
+import { nfseCode } from '../../../src-shared/tables/nfse-codes.ts';
 import { statusRepository } from '../../status/repository.ts';
 
-const serviceList = z.array(z.enum(AUTHORITY_SERVICES as [string, ...string[]])).min(1);
+// The SOAP services and the national NFS-e APIs (NFSeSefinNacional, NFSeParametrosMunicipais).
+const serviceList = z.array(z.enum(FAULT_SERVICES as [string, ...string[]])).min(1);
 const scope = {
   services: serviceList.optional(),
   times: z.number().int().positive().optional(),
@@ -20,11 +22,19 @@ const onOff = z.union([z.boolean(), z.null(), z.strictObject(scope)], {
   error: 'true, false, null or {services?, times?} with known services and times >= 1',
 });
 const probability = z.number().min(0).max(1).optional();
-/** A rejection the sandbox's cStat table knows (201-999), as FaultControl.reject takes it. */
-const rejection = z
-  .number()
-  .int()
-  .refine((c) => c >= 201 && c in CSTAT, { error: 'a rejection cStat of the sandbox table (201-999)' });
+/**
+ * A rejection the sandbox's cStat table knows (201-999), or a rejection code of the NFS-e table (e.g. "E012"),
+ * as FaultControl.reject takes them.
+ */
+const rejection = z.union([
+  z
+    .number()
+    .int()
+    .refine((c) => c >= 201 && c in CSTAT, { error: 'a rejection cStat of the sandbox table (201-999)' }),
+  z
+    .string()
+    .refine((c) => nfseCode(c)?.meaning === 'rejected', { error: 'a rejection code of the NFS-e table' }),
+]);
 
 /** The body of the authority's POST /_sandbox/faults (sandbox/server.ts), validated field by field. */
 const faultsBodySchema = z.strictObject({
