@@ -21,7 +21,12 @@ import { startSandboxAuthority, type SandboxAuthority } from './sandbox/server.t
 import { activeNcmTable } from './reference/ncm-store.ts';
 import { authorityResolver, type AuthorityConnection } from './authority/port.ts';
 import { createCteAuthorityPortFor } from './authority/cte/port.ts';
-import type { AuthorityPort } from './outbox/ports.ts';
+import {
+  createNfseAuthorityPortFor,
+  type NfseAuthorityPort,
+  type NfseMunicipalParams,
+} from './authority/nfse/port.ts';
+import { AuthorityUnavailable, type AuthorityPort } from './outbox/ports.ts';
 import { OutboxWorker } from './outbox/worker.ts';
 import { followUpsFor } from './documents/kinds/nfce/follow-ups.ts';
 // Registers the document kinds (NF-e, NFC-e, CT-e) before anything asks the registry for one.
@@ -228,9 +233,51 @@ export async function startService(
             }),
       timeoutMs: options.outbox?.requestTimeoutMs ?? 15_000,
     });
-    // One CT-e port per connection (the connection is rebuilt when the certificate changes).
+    // One CT-e and one NFS-e port per connection (the connection is rebuilt when the certificate changes).
     const ctePorts = new WeakMap<AuthorityConnection, AuthorityPort>();
+    const nfsePorts = new WeakMap<AuthorityConnection, NfseAuthorityPort>();
+    const nfsePortFor = async (companyId: string, ambiente?: Ambiente): Promise<NfseAuthorityPort> => {
+      const connection = await resolver.connection(companyId, ambiente);
+      let port = nfsePorts.get(connection);
+      if (port === undefined) {
+        port = createNfseAuthorityPortFor(connection, {
+          now: () => clock.now().getTime(),
+          // The sandbox's municipal parameters change whenever its control endpoint says so: never kept.
+          ...(connection.sandboxUrl === null ? {} : { municipalCacheMs: 0 }),
+        });
+        nfsePorts.set(connection, port);
+      }
+      return port;
+    };
+    // A company whose authority cannot be reached (the sandbox not running) gets "could not tell", as an
+    // unreachable national environment would give; other faults (no certificate) are the caller's to report.
+    hooks.nfseMunicipal = (companyId, ambiente): Promise<NfseMunicipalParams> => {
+      const reachable = async <T>(
+        ask: (p: NfseAuthorityPort) => Promise<T>,
+        unknown: (reason: string) => T,
+      ) => {
+        try {
+          return await ask(await nfsePortFor(companyId, ambiente));
+        } catch (error) {
+          if (error instanceof AuthorityUnavailable) return unknown(error.message);
+          throw error;
+        }
+      };
+      return Promise.resolve({
+        convenio: (cMun) =>
+          reachable(
+            (p) => p.convenio(cMun),
+            (reason) => ({ aderente: null, mensagem: reason }),
+          ),
+        aliquota: (cMun, cTribNac, competencia) =>
+          reachable(
+            (p) => p.aliquota(cMun, cTribNac, competencia),
+            (reason) => ({ state: 'unknown' as const, reason }),
+          ),
+      });
+    };
     const authorityFor = async (companyId: string, kind: KindId, ambiente?: Ambiente) => {
+      if (kind === 'nfse') return nfsePortFor(companyId, ambiente);
       if (kind !== 'cte') return resolver.resolve(companyId, kind === 'nfce' ? 65 : 55, ambiente);
       const connection = await resolver.connection(companyId, ambiente);
       let port = ctePorts.get(connection);

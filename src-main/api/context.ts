@@ -7,6 +7,8 @@ import type { OutboxWorker } from '../outbox/worker.ts';
 import type { FaultControl } from '../sandbox/faults.ts';
 import type { IssueDeps } from '../documents/issue.ts';
 import type { PixRuntime } from '../pix/service.ts';
+import type { Ambiente } from '../db/schema.ts';
+import type { NfseMunicipalParams } from '../authority/nfse/port.ts';
 import { ApiError } from './errors.ts';
 
 export interface ApiDeps {
@@ -26,6 +28,11 @@ export interface ServiceHooks {
   sandboxFaults?: FaultControl | null;
   /** The embedded sandbox PSP and the service's address for PSP webhooks; set once the service listens. */
   pix?: PixRuntime;
+  /**
+   * The national NFS-e environment's municipal parameters (convênio, ISS rate) for a company, asked over its
+   * A1 like the DPS itself; set by the service once its authority connections exist.
+   */
+  nfseMunicipal?: (companyId: string, ambiente?: Ambiente) => Promise<NfseMunicipalParams>;
 }
 
 /** What the document services need; the queue exists only once the service has started it. */
