@@ -166,3 +166,26 @@ describe('ADN Parâmetros Municipais', () => {
     expect((await rest(sb, 'GET', `${PARAMETROS}/${CAMPINAS}/abc/${competencia}/aliquota`)).status).toBe(400);
   });
 });
+
+describe('state in rows', () => {
+  it('a restart on the same file keeps the notes, their DPS Ids and the configured municipalities', async () => {
+    const first = await startSandbox();
+    let built;
+    try {
+      built = await authorized(first);
+      await configureMunicipio(first, { cMun: CAMPINAS, aderente: false });
+    } finally {
+      await first.close();
+    }
+    const again = await startSandbox({ dataFile: first.dataFile });
+    try {
+      const found = await rest(again, 'GET', `${SEFIN}/dps/${built.id}`);
+      expect(parseConsultarDpsAnswer(found.status, found.json)).toMatchObject({ chaveAcesso: built.chave });
+      expect(codesOf((await emitir(again, built.xml)).answer)).toEqual([NFSE_CODES.dpsDuplicada.code]);
+      const convenio = await rest(again, 'GET', `${PARAMETROS}/${CAMPINAS}/convenio`);
+      expect(parseConvenioAnswer(convenio.status, convenio.json)).toMatchObject({ aderente: false });
+    } finally {
+      await again.close();
+    }
+  });
+});

@@ -17,7 +17,7 @@ import { formatDateTimeTz } from '../../src-main/fiscal/datetime.ts';
 import { buildSignedPedRegEvento } from '../../src-main/fiscal/nfse/events.ts';
 import type { DpsContext } from '../../src-main/fiscal/nfse/model.ts';
 import { prepareDps } from '../../src-main/fiscal/nfse/prepare.ts';
-import { validateXml, type SchemaName } from '../../src-main/fiscal/schema.ts';
+import { schemaPath, validateXml, type SchemaName } from '../../src-main/fiscal/schema.ts';
 import { signXml } from '../../src-main/fiscal/sign.ts';
 import { EMIT_CNPJ, T0, tempDir, testCertificate, type Sandbox } from './harness.ts';
 
@@ -223,9 +223,15 @@ export async function configureMunicipio(sb: Sandbox, body: unknown): Promise<Re
   });
 }
 
+/** Valid against the national XSD both in-process (libxml2) and with the xmllint command. */
 export function expectValidNfse(xml: string, schema: SchemaName): void {
   const result = validateXml(xml, schema);
   if (!result.valid) throw new Error(`${schema} invalid: ${JSON.stringify(result.errors)}\n${xml}`);
+  const file = path.join(tempDir(), 'document.xml');
+  fs.writeFileSync(file, xml);
+  const run = spawnSync('xmllint', ['--noout', '--schema', schemaPath(schema), file], { encoding: 'utf8' });
+  if (run.error !== undefined) throw run.error;
+  if (run.status !== 0) throw new Error(`xmllint ${schema}: ${run.stderr}\n${xml}`);
 }
 
 /**
