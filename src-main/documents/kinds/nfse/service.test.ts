@@ -332,6 +332,19 @@ describe('NFS-e local rejections (nothing created, no number consumed)', () => {
     expect(high.extra).toMatchObject({ cStat: NFSE_CODES.aliquotaIss.code });
     expect({ next: await nextNumber(), count: await nfseCount() }).toEqual(before);
 
+    // No rate registered for the service: the national environment would refuse it as well.
+    authority.aliquotaAnswer = { state: 'none', mensagem: null };
+    const none = await rejected(() => issueNfse(deps(), companyId, body(), 1000));
+    expect(none.extra).toMatchObject({ cStat: NFSE_CODES.aliquotaIss.code });
+    expect(none.details[0]?.field).toBe('codigo_tributacao_nacional');
+    expect({ next: await nextNumber(), count: await nfseCount() }).toEqual(before);
+
+    // Could not tell (unreachable): the DPS goes without pAliq and the national environment decides.
+    authority.aliquotaAnswer = { state: 'unknown', reason: 'timeout' };
+    const unknown = await createNfseDraft(deps(), companyId, body());
+    expect(unknown.xml).not.toContain('<pAliq>');
+    await deleteNfse(deps(), unknown.id);
+
     // The municipality's rate equal to the catalogue's: accepted, and the DPS carries it.
     authority.aliquotaAnswer = { state: 'found', aliquota: '3.00' };
     const doc = await createNfseDraft(deps(), companyId, body({ codigo_tributacao_nacional: '070201' }));

@@ -108,6 +108,19 @@ async function resolveIss(deps: NfseDeps, companyId: string, payload: NfsePayloa
   const lookup = await params
     .aliquota(cMun, code, competenciaOf(deps, company.uf))
     .catch((error: unknown) => ({ state: 'unknown' as const, reason: String(error) }));
+  if (lookup.state === 'none') {
+    // The national environment refuses a service the municipality registers no rate for (docs/nfse.md).
+    throw rejection(
+      NFSE_CODES.aliquotaIss,
+      `The national environment would reject this DPS (cStat ${NFSE_CODES.aliquotaIss.code}).`,
+      [
+        {
+          field: 'codigo_tributacao_nacional',
+          error: lookup.mensagem ?? `the municipality ${cMun} registers no ISS rate for ${code}`,
+        },
+      ],
+    );
+  }
   const municipal = lookup.state === 'found' ? lookup.aliquota : null;
   const catalogue =
     (await servicesRepository.findActiveByNationalCode(deps.db, companyId, code))?.aliquota_iss ?? null;
