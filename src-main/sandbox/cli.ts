@@ -22,10 +22,14 @@ console.log(`Balcão sandbox authority listening on ${authority.url}`);
 console.log(
   `  services:  ${authority.url}/ws/<NFeAutorizacao4|NFeRetAutorizacao4|NFeConsultaProtocolo4|...>`,
 );
+console.log(
+  `  NFS-e:     ${authority.url}/nfse/SefinNacional, ${authority.url}/nfse/parametrizacao (REST, JSON)`,
+);
 console.log(`  CA (trust this certificate): ${caFile}`);
 console.log(`  state: ${dataFile}`);
 console.log(`  control: GET ${authority.url}/_sandbox/health, POST ${authority.url}/_sandbox/faults (JSON),`);
 console.log(`           POST ${authority.url}/_sandbox/companies {"cnpj", "csc": [{"id", "token"}], ...}`);
+console.log(`           POST ${authority.url}/_sandbox/nfse/municipios {"cMun", "aderente", "aliquotas"}`);
 console.log(
   `           with the header X-Sandbox-Token: <the token in ${authority.controlTokenFile}> (new each start)`,
 );
