@@ -1,0 +1,73 @@
+// The service's NFS-e wiring: the queue reaches the embedded sandbox's national environment through
+// authorityFor(companyId, 'nfse') (the company's NFS-e port over its A1), so a DPS issued on the real service
+// comes back as an authorized note with its 50-digit key, and a cancellation is registered.
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src-main/logger.ts';
+import { startService, type RunningService } from '../../src-main/service.ts';
+import { cancelNfse, issueNfse, type NfseDeps } from '../../src-main/documents/kinds/nfse/service.ts';
+import { NFSE_CODES } from '../../src-shared/tables/nfse-codes.ts';
+import { tempDataDir } from './harness.ts';
+
+let service: RunningService;
+let dataDir: string;
+let companyId: string;
+
+beforeAll(async () => {
+  dataDir = tempDataDir();
+  service = await startService(
+    { host: '127.0.0.1', port: 0, dataDir, masterKey: undefined, logLevel: 'warn' },
+    { logger: createLogger('silent'), shutdownGraceMs: 2000, outbox: { pollMs: 50 } },
+  );
+  if (service.bootstrap.sandbox === null) throw new Error('expected the sandbox company');
+  companyId = service.bootstrap.sandbox.companyId;
+});
+
+afterAll(async () => {
+  await service.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+// The municipal checks are not what this file is about: the rate is left to the municipality's (none written).
+const deps = (): NfseDeps => ({
+  db: service.db,
+  clock: { now: () => new Date() },
+  secrets: service.secrets,
+  worker: service.worker,
+  municipal: () =>
+    Promise.resolve({
+      convenio: () => Promise.resolve({ aderente: true, mensagem: null }),
+      aliquota: () => Promise.resolve({ state: 'unknown' as const, reason: 'not asked in this test' }),
+    }),
+});
+
+const body = {
+  codigo_tributacao_nacional: '140101',
+  descricao_servico: 'Manutenção de ar-condicionado split',
+  valor_servico: 350.1,
+  iss_retido: false,
+  tomador: { cpf_cnpj: '529.982.247-25', razao_social: 'Maria da Silva', email: 'maria@example.com' },
+};
+
+describe('NFS-e through the service queue and the sandbox national environment', () => {
+  it('a DPS issued on the service is authorized by the sandbox and its row takes the 50-digit key', async () => {
+    const doc = await issueNfse(deps(), companyId, body, 10_000);
+    expect({ status: doc.status, c_stat: doc.c_stat }).toEqual({
+      status: 'autorizada',
+      c_stat: NFSE_CODES.gerada.code,
+    });
+    expect(doc.chave).toMatch(/^\d{50}$/);
+    expect(doc.n_prot).toMatch(/^\d+$/);
+    expect(doc.proc_xml).toContain(`<infNFSe Id="NFS${doc.chave}"`);
+    const notes = (await service.sandbox?.registry.exchanges()) ?? [];
+    expect(notes.some((e) => e.service === 'NFSeSefinNacional')).toBe(true);
+
+    const { document } = await cancelNfse(
+      deps(),
+      doc.id,
+      { codigo_motivo: 1, justificativa: 'Valor do serviço digitado errado' },
+      10_000,
+    );
+    expect(document.status).toBe('cancelada');
+  });
+});
