@@ -8,7 +8,7 @@ import {
   parseConsultarDpsAnswer,
   parseConvenioAnswer,
 } from '../../src-main/authority/nfse/codec.ts';
-import { startSandbox, type Sandbox } from './harness.ts';
+import { EMIT_CNPJ, recipientCertificate, startSandbox, type Sandbox } from './harness.ts';
 import {
   authorized,
   CAMPINAS,
@@ -128,6 +128,23 @@ describe('fault switches on the NFS-e APIs', () => {
       expect(codesOf(got.answer)).toEqual([NFSE_CODES.municipioNaoConveniado.code]);
     }
     await authorized(sb);
+  });
+});
+
+describe('faults of one organization (the embedding service scopes them by certificate)', () => {
+  it("a scope's switches apply to its certificates' NFS-e requests only", async () => {
+    const faults = sb.authority.faults;
+    faults.scopeOfClient = (cnpj) => Promise.resolve(cnpj === EMIT_CNPJ ? 'org-emitente' : null);
+    try {
+      faults.forScope('org-emitente').timeout({ services: ['NFSeParametrosMunicipais'] });
+      const path = `${PARAMETROS}/${SAO_PAULO}/convenio`;
+      await expect(rest(sb, 'GET', path, { timeoutMs: 300 })).rejects.toMatchObject({ code: 'ETIMEDOUT' });
+      const other = await rest(sb, 'GET', path, { cert: recipientCertificate() });
+      expect(parseConvenioAnswer(other.status, other.json)).toMatchObject({ aderente: true });
+    } finally {
+      faults.forScope('org-emitente').clear();
+      faults.scopeOfClient = null;
+    }
   });
 });
 
