@@ -20,6 +20,8 @@ import { webhookRoutes } from './routes/webhooks.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { cteRoutes } from './routes/cte.ts';
 import { cteSettingsRoutes } from './routes/cte-settings.ts';
+import { nfseRoutes } from './routes/nfse.ts';
+import { nfseSettingsRoutes } from './routes/nfse-settings.ts';
 import { documentFileRoutes } from './routes/document-files.ts';
 import { batchRoutes } from './routes/batch.ts';
 import { receivedRoutes } from './routes/received.ts';
@@ -138,6 +140,7 @@ export function createApp(options: AppOptions): Express {
   v1.use('/companies', companyRoutes(options));
   v1.use('/companies', statusRoutes(options));
   v1.use('/companies', cteSettingsRoutes(options));
+  v1.use('/companies', nfseSettingsRoutes(options));
   v1.use('/customers', customerRoutes(options));
   v1.use('/fiscal-profiles', fiscalProfileRoutes(options));
   v1.use('/products', productRoutes(options));
@@ -153,6 +156,7 @@ export function createApp(options: AppOptions): Express {
   v1.use('/nfe', documentRoutes(options, 55));
   v1.use('/nfce', documentRoutes(options, 65));
   v1.use('/cte', cteRoutes(options));
+  v1.use('/nfse', nfseRoutes(options));
   // Mounted on /v1 itself: its routes live under /nfe/… and /companies/:id/abandoned-numbers.
   v1.use(documentActionRoutes(options));
   // Also on /v1 itself: /companies/:id/printers, /nfce/:id/print and /print-jobs.

@@ -144,6 +144,8 @@ export const sandboxFaultsSchema = z.object({
   paused: z.object({ ...scopedFault, cStat: z.union([z.literal(108), z.literal(109)]) }).nullable(),
   loseResponse: z.object(scopedFault).nullable(),
   reject: z.object({ ...scopedFault, cStat: int() }).nullable(),
+  /** The national NFS-e's: the next DPS refused with this code of the NFS-e table (e.g. `E001`). */
+  nfseReject: z.object({ ...scopedFault, code: z.string() }).nullable(),
   random: z
     .object({
       seed: int(),

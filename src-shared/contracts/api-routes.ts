@@ -21,6 +21,7 @@ import { spellingBName } from './spelling.ts';
 import * as printers from './printers.ts';
 import { PIX_ROUTES } from './pix-routes.ts';
 import { CTE_ROUTES } from './cte-routes.ts';
+import { NFSE_ROUTES } from './nfse-routes.ts';
 import { REFERENCE_ROUTES } from './reference-routes.ts';
 import { SERVICES_ROUTES } from './services-routes.ts';
 import * as services from './services.ts';
@@ -1042,6 +1043,8 @@ export const ROUTES: readonly RouteSpec[] = [
   },
   // --- CT-e (cte-routes.ts) ---
   ...CTE_ROUTES,
+  // --- NFS-e (nfse-routes.ts) ---
+  ...NFSE_ROUTES,
   // --- dynamic PIX (pix-routes.ts) ---
   ...PIX_ROUTES,
   ...REFERENCE_ROUTES,

@@ -22,9 +22,11 @@ import {
   xmlOf,
   type Contract,
   type Doc,
+  type Res,
   ACCESS_KEY,
 } from './harness.ts';
 import { createCteCustomer, ctePayload } from '../api/cte-helpers.ts';
+import { issueNfse, NFSE_KEY, nfsePayload } from './nfse.ts';
 
 let c: Contract;
 beforeAll(async () => {
@@ -617,16 +619,128 @@ describe('§4.3 CT-e', () => {
 });
 
 describe('§4.4 NFS-e', () => {
-  for (const row of [
-    'POST /v1/nfse',
-    'GET /v1/nfse/:id',
-    'GET /v1/nfse/:id/danfse',
-    'GET /v1/nfse/:id/xml',
-    'POST /v1/nfse/:id/cancel',
-    'POST /v1/nfse/:id/substituir',
-  ]) {
-    it.todo(`§4.4 ${row} — CT-e/NFS-e/DC-e issue`);
-  }
+  const nfse = once(() => issueNfse(c));
+
+  it('§4.4 POST /v1/nfse — 200; creates the DPS, signs, transmits in real time; response of 2.8', async () => {
+    const res = await c.call('POST', '/v1/nfse', { json: nfsePayload() });
+    expect(res.status, res.text).toBe(200);
+    expectFields(res.body, {
+      id: 'uuid',
+      status: 'string',
+      numero_nfse: 'integer',
+      chave_acesso_50: 'string',
+      data_emissao: 'iso',
+      valor_total: 'number',
+      danfse_url: 'string',
+      xml_url: 'string',
+      qr_code_url: 'string',
+    });
+    const doc = res.body as Doc;
+    expect(doc.status).toBe('authorized');
+    expect(doc.chave_acesso_50).toMatch(NFSE_KEY);
+    // When the national environment does not answer, the DPS stays queued (202, how to follow it) and is
+    // sent once it is back, never twice.
+    await c.call('POST', '/v1/sandbox/faults', { key: c.orgKey, json: { online: false } });
+    let queued: Res;
+    try {
+      queued = await c.call('POST', '/v1/nfse', { json: nfsePayload() });
+    } finally {
+      await c.call('POST', '/v1/sandbox/faults', { key: c.orgKey, json: { online: true } });
+    }
+    expect(queued.status, queued.text).toBe(202);
+    const pending = queued.body as Doc & { message: string };
+    expect(pending.status).toBe('processando');
+    expect(pending.message).toContain(`/v1/nfse/${pending.id}`);
+    expect(pending.message).toContain('nfse.autorizada');
+    const later = await waitFor(c, '/v1/nfse/:id', pending.id, (d) => {
+      if (d.status === 'processando') c.h.clock.advance(60_000);
+      return d.status !== 'processando';
+    });
+    expect(later.status).toBe('authorized');
+  });
+
+  it('§4.4 GET /v1/nfse/:id — status, 50-digit national key, protocol', async () => {
+    const doc = await nfse();
+    const res = await c.call('GET', '/v1/nfse/:id', { params: { id: doc.id } });
+    expect(res.status, res.text).toBe(200);
+    expectFields(res.body, { status: 'string', chave_acesso_50: 'string', protocolo: 'string' });
+    expect(res.body).toMatchObject({ status: 'authorized', chave_acesso_50: doc.chave_acesso_50 });
+    expect((res.body as Doc).chave_acesso_50).toMatch(NFSE_KEY);
+    expectErrorBody(await c.call('GET', '/v1/nfse/:id', { params: { id: (await authorized()).id } }), 404);
+  });
+
+  it('§4.4 GET /v1/nfse/:id/danfse — public URL of the PDF with QR code', async () => {
+    const doc = await nfse();
+    const res = await c.call('GET', '/v1/nfse/:id/danfse', { params: { id: doc.id } });
+    expect(res.status).toBe(200);
+    expect(res.contentType).toContain('application/pdf');
+    expect(res.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    // A browser opens the public URL by itself: the key goes in the query.
+    const url = new URL(String(doc.danfse_url));
+    url.searchParams.set('api_key', c.key);
+    const opened = await fetch(url);
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('content-type')).toContain('application/pdf');
+    expect(String(doc.qr_code_url)).toMatch(/^https:\/\//);
+  });
+
+  it('§4.4 GET /v1/nfse/:id/xml — signed XML of the DPS and of the authorized note', async () => {
+    const doc = await nfse();
+    const res = await c.call('GET', '/v1/nfse/:id/xml', { params: { id: doc.id } });
+    expect(res.status, res.text).toBe(200);
+    const body = res.body as { dps_xml: string; nfse_xml: string };
+    expect(body.dps_xml).toContain('<DPS');
+    expect(body.dps_xml).toContain('<Signature');
+    expect(body.nfse_xml).toContain('<NFSe');
+    expect(body.nfse_xml).toContain(String(doc.chave_acesso_50));
+    expect(body.nfse_xml).toContain('<Signature');
+    const nfseOnly = await c.call('GET', '/v1/nfse/:id/xml', {
+      params: { id: doc.id },
+      query: { formato: 'nfse' },
+    });
+    expect(nfseOnly.contentType).toContain('application/xml');
+    expect(nfseOnly.text).toBe(body.nfse_xml);
+  });
+
+  it('§4.4 POST /v1/nfse/:id/cancel — {codigo_motivo, justificativa}; cancellation', async () => {
+    const doc = await issueNfse(c);
+    const res = await c.call('POST', '/v1/nfse/:id/cancel', {
+      params: { id: doc.id },
+      json: { codigo_motivo: 1, justificativa: 'Erro na emissao da nota de servico' },
+    });
+    expect([200, 202], res.text).toContain(res.status);
+    expectFields(res.body, { id: 'uuid', status: 'string', cancelamento: 'object' });
+    const cancelled = await waitFor(c, '/v1/nfse/:id', doc.id, (d) => d.status === 'cancelada');
+    expect(cancelled.cancelamento).toMatchObject({ status: 'registrada', codigo_motivo: 1 });
+    const xml = await c.call('GET', '/v1/nfse/:id/xml', { params: { id: doc.id } });
+    expect((xml.body as { eventos: { tpEvento: string }[] }).eventos.map((e) => e.tpEvento)).toContain(
+      '101101',
+    );
+    // Only an authorized note is cancelled.
+    expectErrorBody(
+      await c.call('POST', '/v1/nfse/:id/cancel', {
+        params: { id: doc.id },
+        json: { codigo_motivo: 1, justificativa: 'Erro na emissao da nota de servico' },
+      }),
+      409,
+    );
+  });
+
+  it('§4.4 POST /v1/nfse/:id/substituir — body of 2.8; draft of the new note', async () => {
+    const doc = await issueNfse(c);
+    const res = await c.call('POST', '/v1/nfse/:id/substituir', {
+      params: { id: doc.id },
+      json: { valorServico: 1200, xMotivo: 'Valor do servico informado errado' },
+    });
+    expect(res.status, res.text).toBe(201);
+    expectFields(res.body, { id: 'uuid', substitui_nfse_id: 'uuid', status: 'string', numero: 'integer' });
+    expect(res.body).toMatchObject({ substitui_nfse_id: doc.id, status: 'rascunho', valor_servico: 1200 });
+    // A second substitution while the first is pending is refused.
+    expectErrorBody(
+      await c.call('POST', '/v1/nfse/:id/substituir', { params: { id: doc.id }, json: {} }),
+      409,
+    );
+  });
 });
 
 describe('§4.5 Company and webhooks', () => {
