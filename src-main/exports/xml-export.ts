@@ -21,6 +21,8 @@ const EXPORTED_STATUSES = ['autorizada', 'denegada', 'cancelada'] as const;
 /** The issuer's own events; the recipient's manifestations of received notes are not the store's notes. */
 const ISSUER_EVENTS: ReadonlySet<string> = new Set(['110110', '110111', '110112']);
 const BATCH = 200;
+/** Folder of each model's notes in the zip; 98 is the NFS-e's internal model (docs/nfse.md). */
+const FOLDERS: Readonly<Record<number, string>> = { 55: 'NFe', 65: 'NFCe', 57: 'CTe', 98: 'NFSe' };
 
 export const CSV_HEADER = [
   'tipo',
@@ -145,8 +147,10 @@ export async function writeMonthExport(
       .execute();
     for (const doc of batch) {
       if (doc.proc_xml === null || monthOf(doc.dh_emi, timeZone) !== mes) continue;
-      const folder = doc.modelo === 65 ? 'NFCe' : doc.modelo === 57 ? 'CTe' : 'NFe';
-      const name = `${folder}/${doc.chave}-${doc.modelo === 57 ? 'procCTe' : 'procNFe'}.xml`;
+      const folder = FOLDERS[doc.modelo] ?? 'NFe';
+      // The NFS-e's proc_xml is the <NFSe> as the national environment returned it (no proc wrapper).
+      const suffix = doc.modelo === 57 ? 'procCTe' : doc.modelo === 98 ? 'NFSe' : 'procNFe';
+      const name = `${folder}/${doc.chave}-${suffix}.xml`;
       await add(name, doc.proc_xml);
       summary.notes++;
       rows.push({
