@@ -102,7 +102,7 @@ describe('NFS-e through the service queue and the sandbox national environment',
       await offline.setOnline(true);
     }
     let row = await documentsRepository.findById(service.db, id);
-    for (let i = 0; i < 100 && row?.status === 'processando'; i++) {
+    for (let i = 0; i < 300 && row?.status === 'processando'; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       row = await documentsRepository.findById(service.db, id);
     }
