@@ -23,7 +23,7 @@ const substitutionOf = (row: Pick<DocumentRow, 'payload_json'>) => {
 };
 
 /** The replaced note's id: a re-sign (rowFrom) writes `replaces` null, the kept payload still names it. */
-async function linkReplaced(trx: Db, row: DocumentRow): Promise<string | null> {
+export async function linkReplaced(trx: Db, row: DocumentRow): Promise<string | null> {
   const subst = substitutionOf(row);
   if (subst === null) return null;
   if (row.replaces !== subst.documentId) {

@@ -420,6 +420,16 @@ describe('NFS-e issue on the queue', () => {
     expect(settled.n_prot).toBe(authority.byDps.get(draft.chave)?.nProt);
   });
 
+  it("a draft sent after the municipality's rate changed goes with the new rate, under its number", async () => {
+    const draft = await createNfseDraft(deps(), companyId, body());
+    expect(draft.xml).toContain('<pAliq>5.00</pAliq>');
+    authority.aliquotaAnswer = { state: 'found', aliquota: '4.00' };
+    const sent = await sendNfse(deps(), draft.id, 2000);
+    expect(sent.status).toBe('autorizada');
+    expect(sent.n_nf).toBe(draft.n_nf);
+    expect(authority.dpsXml.at(-1)).toContain('<pAliq>4.00</pAliq>');
+  });
+
   it('a rejection keeps the note in erro with the code; changed by PUT and sent again under the same number', async () => {
     authority.mode = 'reject';
     authority.rejectWith = NFSE_CODES.schema;
@@ -503,8 +513,14 @@ describe('NFS-e events', () => {
     const again = await rejected(() => substituteNfse(deps(), old.id, {}));
     expect(again.code).toBe('invalid_state');
 
-    // A stale draft is re-signed at send: the substitution survives it.
+    // A stale draft is re-signed at send: the substitution survives it, refused or authorized.
     clock.advance(10 * 60_000);
+    authority.mode = 'reject';
+    const refused = await sendNfse(deps(), draft.id, 2000);
+    expect(refused.status).toBe('erro');
+    expect(refused.replaces).toBe(old.id);
+    expect((await reload(old)).status).toBe('autorizada');
+    authority.mode = 'ok';
     const sent = await sendNfse(deps(), draft.id, 2000);
     expect(sent.status).toBe('autorizada');
     expect(sent.c_stat).toBe(NFSE_CODES.gerada.code);

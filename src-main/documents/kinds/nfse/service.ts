@@ -4,6 +4,7 @@
 // (e101101) and substitution (a new DPS whose subst group names the old note).
 import { z } from 'zod';
 import { companiesRepository } from '../../../companies/repository.ts';
+import { inTransaction } from '../../../db/client.ts';
 import { servicesRepository } from '../../../catalog/services-repository.ts';
 import { DomainError, fiscalRejection, invalidState, notFound, validationError } from '../../../errors.ts';
 import { formatDateTimeTz } from '../../../fiscal/datetime.ts';
@@ -27,12 +28,12 @@ import {
   createDraft,
   deleteDocument,
   issueDocument,
-  sendDocument,
+  queueSend,
   updateDraft,
   type LifecycleDeps,
 } from '../../lifecycle.ts';
 import { documentsRepository, type DocumentRow } from '../../repository.ts';
-import { NFSE_MODELO, nfseKind } from './kind.ts';
+import { linkReplaced, NFSE_MODELO, nfseKind } from './kind.ts';
 import type { NfseMunicipalParams } from './municipal.ts';
 import { joinPayload, splitPayload, type NfseKept, type NfseSubstitution } from './prepare.ts';
 
@@ -202,14 +203,25 @@ export async function updateNfse(deps: NfseDeps, id: string, body: unknown): Pro
   return updateDraft(deps, id, await checked(deps, doc.company_id, body, subst), nfseKind);
 }
 
-/** Sends a draft or a rejected note, its municipal parameters checked again first (they may have changed). */
+/**
+ * Sends a draft or a rejected note. Its municipal parameters are checked again first (they may have changed
+ * since it was written): a rate that changed is written into the DPS under the same number before it goes.
+ */
 export async function sendNfse(deps: NfseDeps, id: string, waitMs: number | null): Promise<DocumentRow> {
   const doc = await findNfse(deps, id);
   if (doc.status === 'rascunho' || doc.status === 'erro') {
-    const { body } = splitPayload(JSON.parse(doc.payload_json) as unknown);
-    await resolveIss(deps, doc.company_id, parseBody(body));
+    const { body, kept } = splitPayload(JSON.parse(doc.payload_json) as unknown);
+    const pAliq = await resolveIss(deps, doc.company_id, parseBody(body));
+    if (pAliq !== kept.pAliq) await updateDraft(deps, id, joinPayload(body, { ...kept, pAliq }), nfseKind);
   }
-  return sendDocument(deps, id, waitMs, nfseKind);
+  const outboxId = await queueSend(deps, id, nfseKind);
+  // A stale draft is re-signed by the send, which writes the row afresh: the substitute's link comes back.
+  await inTransaction(deps.db, async (trx) => {
+    const row = await documentsRepository.findById(trx, id);
+    if (row !== undefined) await linkReplaced(trx, row);
+  });
+  if (waitMs !== null) await awaitRow(deps, outboxId, waitMs);
+  return current(deps, id);
 }
 
 export async function deleteNfse(deps: NfseDeps, id: string): Promise<void> {
