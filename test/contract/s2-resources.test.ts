@@ -24,6 +24,7 @@ import {
   type Doc,
 } from './harness.ts';
 import { createCteCustomer, ctePayload } from '../api/cte-helpers.ts';
+import { issueNfse, NFSE_KEY, nfsePayload, SERVICE_CODE, settledNfse } from './nfse.ts';
 
 let c: Contract;
 beforeAll(async () => {
@@ -782,18 +783,218 @@ describe('§2.7 CT-e', () => {
 });
 
 describe('§2.8 NFS-e', () => {
-  for (const row of [
-    'codigo_tributacao_nacional',
-    'descricao_servico',
-    'valor_servico',
-    'iss_retido',
-    'tomador',
-    'response',
-    'cancel body',
-    'substitute body',
-  ]) {
-    it.todo(`§2.8 ${row} — CT-e/NFS-e/DC-e issue`);
-  }
+  // One authorized note read by the field rows; its DPS (as signed) is where each field must land.
+  const plainNfse = once(async () => {
+    const doc = await issueNfse(c, nfsePayload());
+    const xml = await c.call('GET', '/v1/nfse/:id/xml', { params: { id: doc.id } });
+    expect(xml.status, xml.text).toBe(200);
+    return { doc, dps: (xml.body as { dps_xml: string }).dps_xml };
+  });
+
+  it('§2.8 codigo_tributacao_nacional — string, the national tax code', async () => {
+    const { doc, dps } = await plainNfse();
+    expect(doc.codigo_tributacao_nacional).toBe(SERVICE_CODE);
+    expect(tagOf(dps, 'cTribNac')).toBe(SERVICE_CODE);
+    // Not a code of the national list: the national environment's E001, caught before anything is created.
+    const bad = await c.call('POST', '/v1/nfse', {
+      json: nfsePayload({ codigo_tributacao_nacional: '010100' }),
+    });
+    const body = expectErrorBody(bad, 422);
+    expect(body.cStat).toBe('E001');
+    expect(body.details.map((d) => d.field)).toContain('codigo_tributacao_nacional');
+  });
+
+  it('§2.8 descricao_servico — string', async () => {
+    const { doc, dps } = await plainNfse();
+    expect(doc.descricao_servico).toBe('Desenvolvimento de sistema de controle de estoque');
+    expect(tagOf(dps, 'xDescServ')).toBe('Desenvolvimento de sistema de controle de estoque');
+    const missing = { ...nfsePayload() };
+    delete missing['descricao_servico'];
+    expectFieldError(await c.call('POST', '/v1/nfse', { json: missing }), 'descricao_servico');
+  });
+
+  it('§2.8 valor_servico — number', async () => {
+    const { doc, dps } = await plainNfse();
+    expect(doc.valor_servico).toBe(1500.5);
+    expect(doc.valor_total).toBe(1500.5);
+    expect(tagOf(dps, 'vServ')).toBe('1500.50');
+    expectFieldError(
+      await c.call('POST', '/v1/nfse', { json: nfsePayload({ valor_servico: 'mil' }) }),
+      'valor_servico',
+    );
+  });
+
+  it('§2.8 iss_retido — boolean', async () => {
+    const { doc, dps } = await plainNfse();
+    expect(doc.iss_retido).toBe(false);
+    expect(tagOf(dps, 'tpRetISSQN')).toBe('1');
+    const withheld = await issueNfse(c, nfsePayload({ iss_retido: true }));
+    expect(withheld.iss_retido).toBe(true);
+    const xml = await c.call('GET', '/v1/nfse/:id/xml', {
+      params: { id: withheld.id },
+      query: { formato: 'dps' },
+    });
+    expect(tagOf(xml.text, 'tpRetISSQN')).toBe('2');
+    expectFieldError(
+      await c.call('POST', '/v1/nfse', { json: nfsePayload({ iss_retido: 'sim' }) }),
+      'iss_retido',
+    );
+  });
+
+  it('§2.8 tomador — cpf_cnpj, razao_social, email, endereco (logradouro, numero, bairro, municipio, uf, cep)', async () => {
+    const { doc, dps } = await plainNfse();
+    expect(doc.tomador).toEqual({
+      cpf_cnpj: VALID_CPF,
+      razao_social: 'Maria da Silva',
+      email: 'maria@example.com.br',
+      endereco: {
+        logradouro: 'Avenida Paulista',
+        numero: '1000',
+        bairro: 'Bela Vista',
+        municipio: 'São Paulo',
+        uf: 'SP',
+        cep: '01310100',
+      },
+    });
+    expect(tagOf(dps, 'CPF')).toBe(VALID_CPF);
+    expect(tagOf(dps, 'xNome')).toBe('Maria da Silva');
+    expect(tagOf(dps, 'cMun')).toBe('3550308');
+    expect(tagOf(dps, 'CEP')).toBe('01310100');
+    expect(tagOf(dps, 'xLgr')).toBe('Avenida Paulista');
+    // Every faulty field of the taker at once.
+    const bad = await c.call('POST', '/v1/nfse', {
+      json: nfsePayload({
+        tomador: {
+          cpf_cnpj: '12345678900',
+          razao_social: 'Maria da Silva',
+          endereco: {
+            logradouro: 'Rua A',
+            numero: '1',
+            bairro: 'Centro',
+            municipio: 'São Paulo',
+            uf: 'XX',
+            cep: '1',
+          },
+        },
+      }),
+    });
+    const body = expectFieldError(bad, 'tomador.cpf_cnpj');
+    const fields = body.details.map((d) => d.field);
+    expect(fields).toEqual(expect.arrayContaining(['tomador.endereco.uf', 'tomador.endereco.cep']));
+  });
+
+  it('§2.8 response — id, status, numero_nfse, chave_acesso_50, data_emissao, valor_total, danfse_url, xml_url, qr_code_url', async () => {
+    const { doc } = await plainNfse();
+    expectFields(doc, {
+      id: 'uuid',
+      status: 'string',
+      numero_nfse: 'integer',
+      chave_acesso_50: 'string',
+      data_emissao: 'iso',
+      valor_total: 'number',
+      danfse_url: 'string',
+      xml_url: 'string',
+      qr_code_url: 'string',
+    });
+    expect(doc.status).toBe('authorized');
+    expect(doc.chave_acesso_50).toMatch(NFSE_KEY);
+    expect(String(doc.qr_code_url)).toContain(String(doc.chave_acesso_50));
+    // The URLs are absolute and answer.
+    const danfse = await fetch(String(doc.danfse_url), { headers: { 'X-API-Key': c.key } });
+    expect(danfse.status).toBe(200);
+    expect(danfse.headers.get('content-type')).toContain('application/pdf');
+    const xml = await fetch(String(doc.xml_url), { headers: { 'X-API-Key': c.key } });
+    expect(xml.status).toBe(200);
+    // GET answers the same fields.
+    const read = await c.call('GET', '/v1/nfse/:id', { params: { id: doc.id } });
+    expect(read.body).toMatchObject({
+      id: doc.id,
+      status: 'authorized',
+      numero_nfse: doc.numero_nfse,
+      chave_acesso_50: doc.chave_acesso_50,
+    });
+  });
+
+  it('§2.8 cancel body — codigo_motivo (integer 1, 2, 3) and justificativa (string)', async () => {
+    const doc = await issueNfse(c);
+    const bad = await c.call('POST', '/v1/nfse/:id/cancel', {
+      params: { id: doc.id },
+      json: { codigo_motivo: 4, justificativa: 'curta' },
+    });
+    const body = expectFieldError(bad, 'codigo_motivo');
+    expect(body.details.map((d) => d.field)).toContain('justificativa');
+    expectFieldError(
+      await c.call('POST', '/v1/nfse/:id/cancel', {
+        params: { id: doc.id },
+        json: { codigo_motivo: '1', justificativa: 'Servico nao foi prestado ao cliente' },
+      }),
+      'codigo_motivo',
+    );
+    const res = await c.call('POST', '/v1/nfse/:id/cancel', {
+      params: { id: doc.id },
+      json: { codigo_motivo: 2, justificativa: 'Servico nao foi prestado ao cliente' },
+    });
+    expect([200, 202], res.text).toContain(res.status);
+    expect((res.body as { cancelamento: unknown }).cancelamento).toMatchObject({
+      codigo_motivo: 2,
+      justificativa: 'Servico nao foi prestado ao cliente',
+    });
+    const cancelled = await waitFor(c, '/v1/nfse/:id', doc.id, (d) => d.status === 'cancelada');
+    expect(cancelled.cancelamento).toMatchObject({ status: 'registrada', codigo_motivo: 2 });
+  });
+
+  it('§2.8 substitute body — codigoServico, descricao, valorServico, cMotivo, xMotivo, sendImmediate (all optional)', async () => {
+    const original = await issueNfse(c);
+    // All optional: an empty body copies the note into a draft that names it.
+    const empty = await c.call('POST', '/v1/nfse/:id/substituir', { params: { id: original.id }, json: {} });
+    expect(empty.status, empty.text).toBe(201);
+    expectFields(empty.body, { id: 'uuid', substitui_nfse_id: 'uuid', status: 'string', numero: 'integer' });
+    const draft = empty.body as Doc;
+    expect(draft).toMatchObject({
+      substitui_nfse_id: original.id,
+      status: 'rascunho',
+      descricao_servico: original.descricao_servico,
+      valor_servico: original.valor_servico,
+    });
+    expect((await c.call('DELETE', '/v1/nfse/:id', { params: { id: draft.id } })).status).toBe(204);
+    expectFieldError(
+      await c.call('POST', '/v1/nfse/:id/substituir', {
+        params: { id: original.id },
+        json: { valorServico: 'cem' },
+      }),
+      'valorServico',
+    );
+    const res = await c.call('POST', '/v1/nfse/:id/substituir', {
+      params: { id: original.id },
+      json: {
+        codigoServico: '010701',
+        descricao: 'Suporte tecnico em informatica',
+        valorServico: 980.25,
+        cMotivo: '01',
+        xMotivo: 'Desenquadramento do servico prestado',
+        sendImmediate: true,
+      },
+    });
+    expect(res.status, res.text).toBe(201);
+    const replacement = res.body as Doc;
+    expect(replacement).toMatchObject({
+      substitui_nfse_id: original.id,
+      codigo_tributacao_nacional: '010701',
+      descricao_servico: 'Suporte tecnico em informatica',
+      valor_servico: 980.25,
+    });
+    expect(replacement.status).not.toBe('rascunho');
+    const authorized = await settledNfse(c, replacement.id);
+    expect(authorized.status).toBe('authorized');
+    const dps = await c.call('GET', '/v1/nfse/:id/xml', {
+      params: { id: replacement.id },
+      query: { formato: 'dps' },
+    });
+    expect(tagOf(dps.text, 'chSubstda')).toBe(original.chave_acesso_50);
+    expect(tagOf(dps.text, 'cMotivo')).toBe('01');
+    const old = await waitFor(c, '/v1/nfse/:id', original.id, (d) => d.status === 'substituida');
+    expect(old.substituida_por_nfse_id).toBe(replacement.id);
+  });
 });
 
 describe('§2.9 Other records', () => {

@@ -18,6 +18,7 @@ import {
   type Doc,
 } from './harness.ts';
 import { createCteCustomer, ctePayload } from '../api/cte-helpers.ts';
+import { issueNfse, settledNfse } from './nfse.ts';
 
 let c: Contract;
 beforeAll(async () => {
@@ -184,5 +185,28 @@ describe('§3 status values', () => {
     expect((listed.body as { data: Doc[] }).data.map((d) => d.id)).toContain(doc.id);
     expectErrorBody(await c.call('DELETE', '/v1/cte/:id', { params: { id: doc.id } }), 409);
   });
-  it.todo('§3 NFS-e states — CT-e/NFS-e/DC-e issue');
+  it('§3 NFS-e states — authorized and rascunho shown; substitution creates a rascunho', async () => {
+    const doc = await issueNfse(c);
+    expect(doc.status).toBe('authorized');
+    const listed = await c.call('GET', '/v1/nfse', { query: { status: 'authorized', limit: 100 } });
+    expect(listed.status, listed.text).toBe(200);
+    const data = (listed.body as { data: Doc[] }).data;
+    expect(data.map((d) => d.id)).toContain(doc.id);
+    for (const item of data) expect(item.status).toBe('authorized');
+    const substitute = await c.call('POST', '/v1/nfse/:id/substituir', {
+      params: { id: doc.id },
+      json: { descricao: 'Desenvolvimento de sistema de estoque e vendas' },
+    });
+    expect(substitute.status, substitute.text).toBe(201);
+    const draft = substitute.body as Doc;
+    expect(draft).toMatchObject({ status: 'rascunho', substitui_nfse_id: doc.id });
+    const drafts = await c.call('GET', '/v1/nfse', { query: { status: 'rascunho', limit: 100 } });
+    expect((drafts.body as { data: Doc[] }).data.map((d) => d.id)).toContain(draft.id);
+    // Sending the draft authorizes the substitute and the replaced note leaves `authorized`.
+    const sent = await c.call('POST', '/v1/nfse/:id/send', { params: { id: draft.id } });
+    expect([200, 202], sent.text).toContain(sent.status);
+    expect((await settledNfse(c, draft.id)).status).toBe('authorized');
+    const old = await waitFor(c, '/v1/nfse/:id', doc.id, (d) => d.status !== 'authorized');
+    expect(old).toMatchObject({ status: 'substituida', substituida_por_nfse_id: draft.id });
+  });
 });

@@ -12,6 +12,7 @@ import {
   waitFor,
   type Contract,
 } from './harness.ts';
+import { issueNfse } from './nfse.ts';
 
 interface Delivery {
   headers: IncomingHttpHeaders;
@@ -118,7 +119,24 @@ describe('§6 Events', () => {
     await delivered(exact, 'nfe.cancelada', (d) => d.raw.includes(String(doc.chave_acesso)));
   });
 
-  it.todo('§6 nfse.autorizada — CT-e/NFS-e/DC-e issue');
+  it('§6 nfse.autorizada — an NFS-e is authorized', async () => {
+    const receiver = new Receiver();
+    await receiver.start();
+    try {
+      await subscribe(receiver, ['nfse.autorizada']);
+      const doc = await issueNfse(c);
+      const key = String(doc.chave_acesso_50);
+      const delivery = await delivered(receiver, 'nfse.autorizada', (d) => d.raw.includes(key));
+      expect(delivery.raw).toContain(doc.id);
+      expect(delivery.raw).toMatch(/"\d{50}"/);
+      for (const d of receiver.deliveries) {
+        const event = String(d.headers['x-svc-event']);
+        expect(event === 'ping' || event === 'nfse.autorizada', event).toBe(true);
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
 
   it('§6 nfe.* — wildcard subscription for all nfe. events', async () => {
     await delivered(wildcard, 'nfe.autorizada', (d) => d.raw.includes(authorized.chave_acesso));

@@ -23,6 +23,7 @@ import {
   type Doc,
 } from './harness.ts';
 import { createCteCustomer, ctePayload } from '../api/cte-helpers.ts';
+import { companyMunicipio, configureMunicipio, issueNfse, nfsePayload } from './nfse.ts';
 
 let c: Contract;
 beforeAll(async () => {
@@ -341,7 +342,55 @@ describe('§7 Authority codes — NFC-e rejections', () => {
 });
 
 describe('§7 other rejections', () => {
-  for (const code of ['E001', 'E004', 'E012']) it.todo(`§7 NFS-e ${code} — CT-e/NFS-e/DC-e issue`);
+  /** A local rejection of POST /v1/nfse: 422 fiscal_rejection with the code, and no DPS number used. */
+  async function nfseRefused(contract: Contract, payload: unknown, code: string): Promise<void> {
+    const before = await contract.call('GET', '/v1/nfse', { query: { limit: 1 } });
+    const total = (before.body as { meta: { total: number } }).meta.total;
+    const res = await contract.call('POST', '/v1/nfse', { json: payload });
+    const body = expectErrorBody(res, 422);
+    expect(body.error).toBe('fiscal_rejection');
+    expect(body.cStat, res.text).toBe(code);
+    const after = await contract.call('GET', '/v1/nfse', { query: { limit: 1 } });
+    expect((after.body as { meta: { total: number } }).meta.total).toBe(total);
+  }
+
+  it('§7 NFS-e E001 — invalid national tax code (6 digits)', async () => {
+    await nfseRefused(c, nfsePayload({ codigo_tributacao_nacional: '01010' }), 'E001');
+    await nfseRefused(c, nfsePayload({ codigo_tributacao_nacional: '010100' }), 'E001');
+    // The correction: a code of the national list is authorized.
+    expect((await issueNfse(c, nfsePayload())).status).toBe('authorized');
+  });
+
+  it('§7 NFS-e E004 — municipality not part of the national agreement', async () => {
+    // A service of its own: the municipal parameters are remembered for an hour once asked.
+    const own = await startContract();
+    try {
+      const cMun = await companyMunicipio(own);
+      await configureMunicipio(own, { cMun, aderente: false });
+      await nfseRefused(own, nfsePayload(), 'E004');
+    } finally {
+      await own.stop();
+    }
+  });
+
+  it('§7 NFS-e E012 — ISS rate differs from municipal registration (below 2% or above 5%)', async () => {
+    const cMun = await companyMunicipio(c);
+    // The municipality registers 1.50 % for this service: below the 2 % floor.
+    await configureMunicipio(c, { cMun, aliquotas: { '140101': '1.50' } });
+    await nfseRefused(c, nfsePayload({ codigo_tributacao_nacional: '140101' }), 'E012');
+    // It registers 3.00 % for another, while the shop's catalogue gives that service 5.00 %.
+    await configureMunicipio(c, { cMun, aliquotas: { '171901': '3.00' } });
+    const service = await c.call('POST', '/v1/services', {
+      json: {
+        codigo: 'CONSULT',
+        descricao: 'Consultoria',
+        codigoTributacaoNacional: '171901',
+        aliquotaIss: '5.00',
+      },
+    });
+    expect(service.status, service.text).toBe(201);
+    await nfseRefused(c, nfsePayload({ codigo_tributacao_nacional: '171901' }), 'E012');
+  });
   const cteRejections: Array<[string, string, Record<string, unknown>]> = [
     ['512', 'total differs from the sum of componentesValor', { valorTotal: 1250.49 }],
     ['522', 'invalid CFOP (5353 within a state, 6353 between states)', { cfop: '5353' }],
