@@ -113,18 +113,24 @@ async function nextNumber(): Promise<number> {
   return row?.next_number ?? 1;
 }
 
-async function deliveries(webhookId: string): Promise<Array<{ event: string; documentId: string }>> {
-  await new Promise((r) => setTimeout(r, 50));
-  const rows = await h.service.db
-    .selectFrom('webhook_deliveries')
-    .select(['event', 'payload'])
-    .where('webhook_id', '=', webhookId)
-    .orderBy('created_at')
-    .execute();
-  return rows.map((r) => ({
-    event: r.event,
-    documentId: (JSON.parse(r.payload) as { data: { documentId: string } }).data.documentId,
-  }));
+/** Whether the webhook got `event` for the document; polled (publishing runs after the queue's commit). */
+async function delivered(webhookId: string, event: string, documentId: string): Promise<boolean> {
+  for (let i = 0; i < 100; i++) {
+    const rows = await h.service.db
+      .selectFrom('webhook_deliveries')
+      .select(['event', 'payload'])
+      .where('webhook_id', '=', webhookId)
+      .where('event', '=', event)
+      .execute();
+    if (
+      rows.some(
+        (r) => (JSON.parse(r.payload) as { data: { documentId: string } }).data.documentId === documentId,
+      )
+    )
+      return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
 }
 
 describe('NFS-e through the sandbox national environment', () => {
@@ -140,7 +146,7 @@ describe('NFS-e through the sandbox national environment', () => {
     const row = await sandbox().nfse.note(note.chave_acesso_50 ?? '');
     expect(row).toBeDefined();
     const hookId = (hook.body as { id: string }).id;
-    expect(await deliveries(hookId)).toContainEqual({ event: 'nfse.autorizada', documentId: note.id });
+    expect(await delivered(hookId, 'nfse.autorizada', note.id)).toBe(true);
 
     const pdf = await h.request('GET', `/v1/nfse/${note.id}/danfse`, { key: h.companyKey });
     expect(pdf.status).toBe(200);
