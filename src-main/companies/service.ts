@@ -312,7 +312,8 @@ export async function listSequences(
     environment === 'all' ? null : environment,
   );
   return rows.map((r) => ({
-    modelo: r.modelo === 65 ? '65' : r.modelo === 57 ? '57' : '55',
+    // 98 is the NFS-e's DPS series (internal: the NFS-e has no official model number).
+    modelo: r.modelo === 65 ? '65' : r.modelo === 57 ? '57' : r.modelo === 98 ? '98' : '55',
     serie: r.serie,
     last_numero: r.next_number - 1,
     proximo_numero: r.next_number,

@@ -180,4 +180,14 @@ describe('/v1/nfse routes', () => {
     const dps = await call('GET', `/v1/nfse/${note.id}/xml?formato=dps`);
     expect(dps.text).toContain('<regApTribSN>2</regApTribSN>');
   });
+
+  it('the DPS series is listed with the fiscal sequences under the internal model 98', async () => {
+    const note = await issued();
+    const res = await call('GET', `/v1/companies/${h.companyId}/nfe-sequences`);
+    expect(res.status, res.text).toBe(200);
+    const sequences = (res.body as { sequences: { modelo: string; serie: number; last_numero: number }[] })
+      .sequences;
+    const dps = sequences.find((s) => s.modelo === '98' && s.serie === note.serie);
+    expect(dps?.last_numero).toBeGreaterThanOrEqual(note.numero);
+  });
 });
