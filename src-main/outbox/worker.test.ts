@@ -216,6 +216,60 @@ describe('the worker settles through the kind', () => {
     expect(asked).toEqual([{ companyId: 'company-1', kind: 'cte' }]);
   });
 
+  it("writes the key the authority assigns, and runs the kind's afterAuthorized in the settling transaction", async () => {
+    await insertDocument();
+    await documentsRepository.insert(db, {
+      ...(await doc()),
+      id: 'doc-old',
+      n_nf: 0,
+      chave: 'OLD',
+      status: 'autorizada',
+    });
+    const assigned = '7'.repeat(50);
+    const seen: string[] = [];
+    const announced: string[] = [];
+    const own: DocumentKind = {
+      ...testKind,
+      afterAuthorized: async (trx, settled) => {
+        seen.push(`${settled.status} ${settled.chave}`);
+        await documentsRepository.update(trx, 'doc-old', { status: 'substituida' });
+        return ['doc-old'];
+      },
+    };
+    const local = new OutboxWorker({
+      db,
+      clock,
+      logger: createLogger('error', () => undefined),
+      authorityFor: () => Promise.resolve(authority),
+      followUps: {
+        substitution: () => Promise.reject(new Error('not expected')),
+        voidNumber: () => Promise.reject(new Error('not expected')),
+      },
+      onDocumentChanged: (changed) => announced.push(`${changed.id} ${changed.status}`),
+      kinds: { byId: () => own, all: () => [own] },
+    });
+    const id = await queue('autorizacao');
+    authority.authorizeAnswers.push({
+      cStat: '960',
+      xMotivo: 'processado',
+      protocol: { ...protocol('900'), chave: assigned },
+    });
+    await local.process(id);
+    expect((await doc()).chave).toBe(assigned);
+    expect(seen).toEqual([`autorizada ${assigned}`]);
+    expect((await documentsRepository.findById(db, 'doc-old'))?.status).toBe('substituida');
+    for (let i = 0; i < 50 && announced.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(announced.sort()).toEqual(['doc-1 autorizada', 'doc-old substituida']);
+    // A rejected answer runs no hook.
+    seen.length = 0;
+    await documentsRepository.update(db, 'doc-1', { status: 'processando', chave: CHAVE });
+    const again = await queue('autorizacao');
+    authority.authorizeAnswers.push({ cStat: '960', xMotivo: 'processado', protocol: protocol('100') });
+    await local.process(again);
+    expect(seen).toEqual([]);
+    expect((await doc()).chave).toBe(CHAVE);
+  });
+
   it("an NF-e authorization code means nothing to this kind: '100' is a rejection", async () => {
     await insertDocument();
     const id = await queue('autorizacao');
