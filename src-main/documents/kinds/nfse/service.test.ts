@@ -569,6 +569,20 @@ describe('NFS-e settings', () => {
       reg_esp_trib: 0,
       padrao: true,
     });
+    // CRT 3 (regime normal) is outside the Simples; CRT 4 is the MEI.
+    for (const [crt, op] of [
+      [3, 1],
+      [4, 2],
+    ] as const) {
+      await service.db.updateTable('companies').set({ crt }).where('id', '=', companyId).execute();
+      expect(await nfseSettingsOf(service.db, companyId)).toEqual({
+        op_simp_nac: op,
+        reg_ap_trib_sn: null,
+        reg_esp_trib: 0,
+        padrao: true,
+      });
+    }
+    await service.db.updateTable('companies').set({ crt: 1 }).where('id', '=', companyId).execute();
     const invalid = await rejected(() =>
       saveNfseSettings(service.db, companyId, { op_simp_nac: 1, reg_ap_trib_sn: 2, reg_esp_trib: 7 }),
     );
