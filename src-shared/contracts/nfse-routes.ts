@@ -7,6 +7,7 @@ import { nfsePayloadSchema, nfseSubstitutePayloadSchema } from './nfse-payload.t
 import {
   nfseCancelAnswerSchema,
   nfseCancelRequestSchema,
+  nfseDanfseLinkSchema,
   nfseDanfseQuerySchema,
   nfseListFilterShape,
   nfseSettingsSchema,
@@ -130,11 +131,17 @@ export const NFSE_ROUTES: RouteSpec[] = [
     summary: 'The DANFSe (PDF with the QR code of the public consultation)',
     description:
       'Rendered locally on A4 from the authorized note (the national layout; SEM VALOR FISCAL in homologação; a cancelled or substituted note is marked). Cached once built. ' +
-      '`download=true` adds `Content-Disposition: attachment`; `regenerate=true` rebuilds it. 409 before authorization.',
+      '`download=true` adds `Content-Disposition: attachment`; `regenerate=true` rebuilds it. 409 before authorization. ' +
+      'With `Accept: application/json` (and not `application/pdf`) the answer is `{id, danfse_url, qr_code_url}`: the PDF’s absolute URL and the public consultation the QR code opens.',
     tags: [TAG],
     auth: 'key-or-query',
     query: nfseDanfseQuerySchema,
-    responses: { 200: { description: 'The PDF.', content: { 'application/pdf': { binary: true } } } },
+    responses: {
+      200: {
+        description: 'The PDF, or its links.',
+        content: { 'application/pdf': { binary: true }, 'application/json': nfseDanfseLinkSchema },
+      },
+    },
     errors: [409],
   },
   {

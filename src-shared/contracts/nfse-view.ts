@@ -151,6 +151,13 @@ export const nfseXmlQuerySchema = z.object({
   formato: z.enum(['dps', 'nfse']).optional(),
 });
 
+/** GET /v1/nfse/:id/danfse with `Accept: application/json`: where the PDF is, and the public consultation. */
+export const nfseDanfseLinkSchema = z.object({
+  id: z.uuid(),
+  danfse_url: z.string(),
+  qr_code_url: z.string().nullable(),
+});
+
 export const nfseDanfseQuerySchema = z.object({
   download: z.enum(['true', 'false']).optional(),
   regenerate: z.enum(['true', 'false']).optional(),

@@ -98,6 +98,16 @@ describe('/v1/nfse routes', () => {
     expect(danfse.headers.get('content-disposition')).toBe(
       `attachment; filename="${note.chave_acesso_50}-danfse.pdf"`,
     );
+    // Asked for JSON, the same route answers where the PDF is (§4.4 "public URL of the PDF with QR code").
+    const links = await fetch(note.danfse_url, {
+      headers: { 'X-API-Key': h.companyKey, Accept: 'application/json' },
+    });
+    expect(links.status).toBe(200);
+    expect(await links.json()).toEqual({
+      id: note.id,
+      danfse_url: note.danfse_url,
+      qr_code_url: expect.stringContaining(String(note.chave_acesso_50)) as unknown,
+    });
     const xml = await fetch(`${note.xml_url}?api_key=${h.companyKey}&formato=nfse`);
     expect(xml.status).toBe(200);
     expect(await xml.text()).toContain(`<nNFSe>${note.numero_nfse}</nNFSe>`);

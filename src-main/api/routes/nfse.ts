@@ -183,6 +183,13 @@ export function nfseRoutes(deps: ApiDeps): Router {
   router.get('/:id/danfse', async (req, res) => {
     const query = parseQuery(req, nfseDanfseQuerySchema);
     const doc = await nfseOf(req, res);
+    // §4.4 answers "the public URL of the PDF": a client that asks for JSON gets the links, anything else the PDF.
+    if (req.accepts(['application/pdf', 'application/json']) === 'application/json') {
+      const view = await nfseViewOf(db, doc, { base: baseOf(req) });
+      if (view.chave_acesso_50 === null) throw invalidState(doc.status, 'print the DANFSe of');
+      res.json({ id: view.id, danfse_url: view.danfse_url, qr_code_url: view.qr_code_url });
+      return;
+    }
     const pdf = await danfseOf({ db, clock: deps.clock }, doc, { regenerate: query.regenerate === 'true' });
     const disposition = query.download === 'true' ? 'attachment' : 'inline';
     res
