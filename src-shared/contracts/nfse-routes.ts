@@ -53,7 +53,7 @@ export const NFSE_ROUTES: RouteSpec[] = [
       201: ok(queuedView, 'The draft (`?rascunho=true`).'),
       202: ok(queuedView, 'Queued: the national environment did not answer in time.'),
     },
-    errors: [409, 422, 502, 503],
+    errors: [409, 422, 503],
   },
   {
     method: 'get',
