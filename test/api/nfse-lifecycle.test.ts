@@ -157,6 +157,32 @@ describe('NFS-e through the sandbox national environment', () => {
     expect(text).toContain('AUTORIZADA');
   });
 
+  it('the DANFSe: 409 before the note exists, the same file again from the cache until the note changes', async () => {
+    const draft = await h.request('POST', '/v1/nfse?rascunho=true', { key: h.companyKey, json: body() });
+    expect(draft.status, draft.text).toBe(201);
+    const id = (draft.body as Nfse).id;
+    const early = await h.request('GET', `/v1/nfse/${id}/danfse`, { key: h.companyKey });
+    expect(early.status, early.text).toBe(409);
+    expect(early.body).toMatchObject({ error: 'invalid_state' });
+    const sent = await h.request('POST', `/v1/nfse/${id}/send`, { key: h.companyKey });
+    expect(sent.status, sent.text).toBe(200);
+    const pdf = async () => {
+      const res = await fetch(`${h.service.url}/v1/nfse/${id}/danfse`, {
+        headers: { 'X-API-Key': h.companyKey },
+      });
+      return Buffer.from(await res.arrayBuffer());
+    };
+    const first = await pdf();
+    expect(first.subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await pdf()).equals(first)).toBe(true);
+    const cached = await h.service.db
+      .selectFrom('document_outputs')
+      .select('output')
+      .where('document_id', '=', id)
+      .execute();
+    expect(cached).toEqual([{ output: 'danfse' }]);
+  });
+
   it('E004 and E012 from the municipal parameters: 422, nothing created, no DPS number consumed', async () => {
     const before = await nextNumber();
     await sandbox().nfse.configureMunicipio({ cMun: SAO_PAULO, aderente: false });
