@@ -10,7 +10,10 @@ import { dpsIdOf, nfseStatusOf, nfseView, storedStatusOf } from './view.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const samples = path.resolve(here, '../../../../../shared/reference/samples/nfse');
-const dpsXml = fs.readFileSync(path.join(samples, 'ExemploPisZeradoCofinsSobreFaturamentoPreenchido.xml'), 'utf8');
+const dpsXml = fs.readFileSync(
+  path.join(samples, 'ExemploPisZeradoCofinsSobreFaturamentoPreenchido.xml'),
+  'utf8',
+);
 const nfseXml = fs.readFileSync(path.join(samples, 'nfse.xml'), 'utf8');
 const CHAVE = '15054862231305199000190000000000000225121645026250';
 const DPS_ID = 'DPS330455721190597100010500333000000000000006';
