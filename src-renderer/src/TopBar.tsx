@@ -22,7 +22,14 @@ const MENU: readonly (MenuLink | MenuGroup)[] = [
   { path: '/cte', label: 'CT-e' },
   { path: '/lotes', label: 'Lotes' },
   { path: '/recebidas', label: 'Recebidas' },
-  { path: '/produtos', label: 'Produtos' },
+  {
+    // What the shop sells: goods for the NF-e/NFC-e, services for the NFS-e.
+    label: 'Catálogo',
+    links: [
+      { path: '/produtos', label: 'Produtos' },
+      { path: '/servicos', label: 'Serviços' },
+    ],
+  },
   {
     // People, registers and figures: what the owner checks after hours, not while selling.
     label: 'Gestão',

@@ -10,6 +10,7 @@ import { OperatorsScreen } from './backoffice/Operators.tsx';
 import { ProductsScreen } from './backoffice/Products.tsx';
 import { ReceivedScreen } from './backoffice/Received.tsx';
 import { ReportsScreen } from './backoffice/Reports.tsx';
+import { ServicesScreen } from './backoffice/Services.tsx';
 import { SessionsScreen } from './backoffice/Sessions.tsx';
 import { CashierGate } from './operators/CashierGate.tsx';
 import { ApiReference } from './help/ApiReference.tsx';
@@ -42,6 +43,8 @@ export function Screen(props: { route: { path: string; parts: string[]; query: U
       return <ReceivedScreen />;
     case 'produtos':
       return <ProductsScreen />;
+    case 'servicos':
+      return <ServicesScreen />;
     case 'operadores':
       return <OperatorsScreen />;
     case 'caixas':

@@ -2,6 +2,7 @@
 // Type-only imports: the client carries no zod into the browser bundle.
 import type { ApiKeyCreate, ApiKeyCreated, ApiKeyView } from './api-keys.ts';
 import type { FiscalProfileView, ProductView } from './catalog.ts';
+import type { ServiceView } from './services.ts';
 import type { DataList, OffsetList, PageList } from './common.ts';
 import type { CertificateStatusView, CompanyUpdateInput, CompanyView, NfeSequences } from './companies.ts';
 import type { CustomerView } from './customers.ts';
@@ -454,6 +455,16 @@ export function createApiClient(options: ApiClientOptions) {
       create: (body: Record<string, unknown>) => post<ProductView>('/products', body, scoped()),
       update: (id: string, body: Record<string, unknown>) => put<ProductView>(`/products/${id}`, body),
       remove: (id: string) => del(`/products/${id}`),
+    },
+    /** The services catalogue of the NFS-e; `remove` deactivates and answers the service. */
+    services: {
+      list: (
+        query?: { q?: string; ativo?: 'true' | 'false'; codigoTributacaoNacional?: string } & ListQuery,
+      ) => get<DataList<ServiceView>>('/services', scoped(query)),
+      get: (id: string) => get<ServiceView>(`/services/${id}`),
+      create: (body: Record<string, unknown>) => post<ServiceView>('/services', body, scoped()),
+      update: (id: string, body: Record<string, unknown>) => put<ServiceView>(`/services/${id}`, body),
+      remove: (id: string) => json<ServiceView>('DELETE', `/services/${id}`),
     },
     fiscalProfiles: {
       list: (query?: ListQuery) => get<DataList<FiscalProfileView>>('/fiscal-profiles', scoped(query)),
