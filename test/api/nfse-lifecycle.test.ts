@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useHarness } from './harness.ts';
 import { NFSE_CODES } from '../../src-shared/tables/nfse-codes.ts';
@@ -175,11 +176,11 @@ describe('NFS-e through the sandbox national environment', () => {
     const first = await pdf();
     expect(first.subarray(0, 5).toString()).toBe('%PDF-');
     expect((await pdf()).equals(first)).toBe(true);
-    const cached = await h.service.db
-      .selectFrom('document_outputs')
-      .select('output')
-      .where('document_id', '=', id)
-      .execute();
+    const cached = (
+      await sql<{ output: string }>`SELECT output FROM document_outputs WHERE document_id = ${id}`.execute(
+        h.service.db,
+      )
+    ).rows;
     expect(cached).toEqual([{ output: 'danfse' }]);
   });
 

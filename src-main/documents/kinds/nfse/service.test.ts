@@ -3,7 +3,9 @@
 // queued in one transaction, a lost answer settled by consulting the DPS Id (never a blind second send), a
 // rejection kept in `erro` and sent again under its number, cancellation 1/2/3, substitution, webhooks.
 // The same flows over real HTTPS against the embedded sandbox are in test/api/nfse-*.test.ts.
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../clock.ts';
 import { createLogger } from '../../../logger.ts';
@@ -24,6 +26,7 @@ import { servicesRepository } from '../../../catalog/services-repository.ts';
 import { newId } from '../../../ids.ts';
 import { DomainError } from '../../../errors.ts';
 import { NFSE_CODES } from '../../../../src-shared/tables/nfse-codes.ts';
+import { schemaPath, type SchemaName } from '../../../fiscal/schema.ts';
 import { tempDataDir } from '../../../../test/api/harness.ts';
 import { documentsRepository, type DocumentRow } from '../../repository.ts';
 import type { AliquotaLookup, NfseMunicipalParams } from './municipal.ts';
@@ -558,6 +561,41 @@ describe('NFS-e events', () => {
     const bad = await rejected(() => substituteNfse(deps(), queued.id, { cMotivo: '07', valorServico: -2 }));
     expect(bad.code).toBe('validation_error');
     expect(bad.details.map((d) => d.field).sort()).toEqual(['cMotivo', 'valorServico']);
+  });
+});
+
+/** xmllint against the national XSD and xmlsec1 on the enveloped signature, both outside our own code. */
+function checkedByTools(
+  xml: string,
+  schema: SchemaName,
+  signedTag: string,
+): { xsd: string; signature: boolean } {
+  const file = path.join(dataDir, `${Math.random().toString(36).slice(2)}.xml`);
+  fs.writeFileSync(file, xml);
+  let xsd = 'valid';
+  try {
+    execFileSync('xmllint', ['--noout', '--schema', schemaPath(schema), file], { stdio: 'pipe' });
+  } catch (error) {
+    xsd = String((error as { stderr?: Buffer }).stderr ?? error);
+  }
+  const run = spawnSync(
+    'xmlsec1',
+    ['--verify', '--insecure', '--id-attr:Id', `http://www.sped.fazenda.gov.br/nfse:${signedTag}`, file],
+    { encoding: 'utf8' },
+  );
+  return { xsd, signature: run.status === 0 && /^OK$/m.test(`${run.stdout}${run.stderr}`) };
+}
+
+describe('what the kind sends, checked by xmllint and xmlsec1', () => {
+  it('every DPS sent and every cancellation request sent in this file', async () => {
+    expect(authority.dpsXml.length).toBeGreaterThan(5);
+    for (const dps of new Set(authority.dpsXml)) {
+      expect(checkedByTools(dps, 'dps', 'infDPS')).toEqual({ xsd: 'valid', signature: true });
+    }
+    expect(authority.events.length).toBeGreaterThanOrEqual(3);
+    for (const ped of authority.events) {
+      expect(checkedByTools(ped, 'nfse-evento', 'infPedReg')).toEqual({ xsd: 'valid', signature: true });
+    }
   });
 });
 
