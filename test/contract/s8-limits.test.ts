@@ -14,6 +14,7 @@ import {
   type Doc,
 } from './harness.ts';
 import { createCteCustomer, ctePayload } from '../api/cte-helpers.ts';
+import { issueNfse } from './nfse.ts';
 
 let c: Contract;
 beforeAll(async () => {
@@ -118,6 +119,17 @@ describe('§8 Limits', () => {
   it('§8 Access key length — 44 digits (NF-e, NFC-e)', async () => {
     expect((await note()).chave_acesso).toMatch(/^\d{44}$/);
     expect((await receipt()).chave_acesso).toMatch(/^\d{44}$/);
+  });
+
+  it('§8 Access key length — 50 digits (NFS-e)', async () => {
+    const doc = await issueNfse(c);
+    expect(doc.chave_acesso_50).toMatch(/^\d{50}$/);
+    // The key is the one the national environment wrote in the note it returned.
+    const xml = await c.call('GET', '/v1/nfse/:id/xml', {
+      params: { id: doc.id },
+      query: { formato: 'nfse' },
+    });
+    expect(xml.text).toContain(`Id="NFS${String(doc.chave_acesso_50)}"`);
   });
 
   it('§8 Rate limit — X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (Unix epoch seconds), Retry-After on 429', async () => {
