@@ -32,9 +32,9 @@ describe('services screen', () => {
       await expect.poll(() => page.evaluate<string>('location.hash')).toBe('#/servicos');
       // The list closes once a link is chosen; the heading and the hidden link still say where we are.
       const hiddenLink = menu.getByRole('link', { name: 'Serviços', includeHidden: true });
-      expect(await hiddenLink.getAttribute('aria-current')).toBe('page');
-      expect(await heading.getAttribute('class')).toContain('active');
       await page.getByText('Nenhum serviço. Cadastre os serviços que a loja presta').waitFor();
+      await expect.poll(() => hiddenLink.getAttribute('aria-current')).toBe('page');
+      await expect.poll(() => heading.getAttribute('class')).toContain('active');
 
       await page.getByRole('button', { name: 'Novo serviço' }).click();
       const dialog = page.getByRole('dialog', { name: 'Novo serviço' });
@@ -43,7 +43,7 @@ describe('services screen', () => {
       // The structural check speaks before any request.
       await dialog.getByText('o item 41 não está na lista nacional de serviços').waitFor();
       await dialog.getByLabel('Código de tributação nacional').fill('140101');
-      expect(await dialog.getByText('o item 41').count()).toBe(0);
+      await expect.poll(() => dialog.getByText('o item 41').count()).toBe(0);
       await dialog.getByLabel('Descrição').fill('Instalação de ar-condicionado split');
       await dialog.getByLabel('Alíquota ISS (%)').fill('6');
       await dialog.getByLabel('Preço (R$)').fill('1.250,00');
