@@ -20,6 +20,7 @@ const MENU: readonly (MenuLink | MenuGroup)[] = [
   { path: '/documentos', label: 'Documentos' },
   { path: '/nfe/nova', label: 'Nova NF-e' },
   { path: '/cte', label: 'CT-e' },
+  { path: '/nfse', label: 'NFS-e' },
   { path: '/lotes', label: 'Lotes' },
   { path: '/recebidas', label: 'Recebidas' },
   {

@@ -6,6 +6,9 @@ import { CteList } from './backoffice/CteList.tsx';
 import { DocumentDetail } from './backoffice/DocumentDetail.tsx';
 import { DocumentList } from './backoffice/Documents.tsx';
 import { NfeForm } from './backoffice/NfeForm.tsx';
+import { NfseDetail } from './backoffice/NfseDetail.tsx';
+import { NfseForm } from './backoffice/NfseForm.tsx';
+import { NfseList } from './backoffice/NfseList.tsx';
 import { OperatorsScreen } from './backoffice/Operators.tsx';
 import { ProductsScreen } from './backoffice/Products.tsx';
 import { ReceivedScreen } from './backoffice/Received.tsx';
@@ -37,6 +40,14 @@ export function Screen(props: { route: { path: string; parts: string[]; query: U
           <CteDetail key={second} id={second} sendFailed={props.route.query.get('envio') === 'falhou'} />
         );
       return <CteList query={props.route.query} />;
+    case 'nfse':
+      if (second === 'nova') return <NfseForm key="new" id={null} />;
+      if (second !== undefined && third === 'editar') return <NfseForm key={`${second}-edit`} id={second} />;
+      if (second !== undefined)
+        return (
+          <NfseDetail key={second} id={second} sendFailed={props.route.query.get('envio') === 'falhou'} />
+        );
+      return <NfseList query={props.route.query} />;
     case 'lotes':
       return <BatchScreen batchId={second ?? null} />;
     case 'recebidas':

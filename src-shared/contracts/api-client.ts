@@ -545,6 +545,14 @@ export function createApiClient(options: ApiClientOptions) {
           scoped(),
           idempotencyKey === undefined ? undefined : { 'Idempotency-Key': idempotencyKey },
         ),
+      /** A draft (`rascunho`, 201), sent later with `send`. */
+      createDraft: (body: NfseCreateBody, idempotencyKey?: string) =>
+        post<NfseView>(
+          '/nfse',
+          body,
+          scoped({ rascunho: 'true' }),
+          idempotencyKey === undefined ? undefined : { 'Idempotency-Key': idempotencyKey },
+        ),
       list: (query?: { status?: string; from?: string; to?: string } & ListQuery) =>
         get<DataList<NfseView>>('/nfse', scoped(query)),
       get: (id: string) => get<NfseView>(`/nfse/${id}`),
