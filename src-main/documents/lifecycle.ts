@@ -291,6 +291,10 @@ export async function rebuild(
     now.toISOString(),
   );
   row.created_at = doc.created_at;
+  // The same document under its own number: its links to the documents it replaces or that replaced it
+  // (a substitution, a contingency re-issue) are not the kind's to rebuild.
+  row.replaces = doc.replaces;
+  row.replaced_by = doc.replaced_by;
   return row;
 }
 

@@ -564,6 +564,35 @@ describe('NFS-e events', () => {
   });
 });
 
+describe('a re-sign under the same number (generic lifecycle)', () => {
+  it("keeps the row's replaces and replaced_by links, on PUT and on the send of a stale draft", async () => {
+    const [a, b] = [
+      await issueNfse(deps(), companyId, body(), WAIT),
+      await issueNfse(deps(), companyId, body(), WAIT),
+    ];
+    const draft = await createNfseDraft(deps(), companyId, body());
+    // Links written by another flow (a contingency re-issue, a substitution): the kind's payload names neither.
+    await service.db
+      .updateTable('documents')
+      .set({ replaces: a.id, replaced_by: b.id })
+      .where('id', '=', draft.id)
+      .execute();
+    const changed = await updateNfse(deps(), draft.id, body({ descricao_servico: 'Instalação de tomada' }));
+    expect(changed.xml).toContain('Instalação de tomada');
+    expect(await reload(draft)).toMatchObject({ replaces: a.id, replaced_by: b.id });
+    clock.advance(10 * 60_000);
+    const before = (await reload(draft)).xml;
+    const queued = await sendNfse(deps(), draft.id, null);
+    expect(queued.status).toBe('processando');
+    // Stale: the send re-signed it (a new dhEmi), and the links are still there.
+    expect(queued.xml).not.toBe(before);
+    expect(queued).toMatchObject({ replaces: a.id, replaced_by: b.id });
+    // Not for the queue: replaced_by would make the worker look for a contingency re-issue.
+    await service.db.deleteFrom('outbox').where('document_id', '=', draft.id).execute();
+    await service.db.deleteFrom('documents').where('id', '=', draft.id).execute();
+  });
+});
+
 /** xmllint against the national XSD and xmlsec1 on the enveloped signature, both outside our own code. */
 function checkedByTools(
   xml: string,
