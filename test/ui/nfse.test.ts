@@ -9,6 +9,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { NFSE_CODES } from '../../src-shared/tables/nfse-codes.ts';
 import { openUi, saveScreenshot, useRunningProduct } from './harness.ts';
 
 interface Nfse {
@@ -97,6 +98,21 @@ async function detailStatus(page: Page, status: string): Promise<void> {
   await expect
     .poll(() => page.getByTestId('nfse-detail').getAttribute('data-status'), { timeout: 30_000 })
     .toBe(status);
+}
+
+/** Sets the embedded sandbox's fault switches (organization key), as support does from the API. */
+async function setFaults(body: Record<string, unknown>): Promise<void> {
+  const res = await ui.product.api('POST', '/sandbox/faults', body, ui.product.organizationApiKey);
+  if (res.status !== 200) throw new Error(`faults: ${JSON.stringify(res.body)}`);
+}
+
+/** Fills the form with a service by its national code and a typed taker. */
+async function fillTyped(page: Page, descricao: string, valor: string): Promise<void> {
+  await page.getByLabel('Código de tributação nacional').fill('140101');
+  await page.getByLabel('Descrição do serviço').fill(descricao);
+  await page.getByLabel('Valor do serviço').fill(valor);
+  await page.getByLabel('Tomador: Nome / razão social').fill(TOMADOR.razao_social);
+  await page.getByLabel('Tomador: CPF ou CNPJ').fill(TOMADOR.cpf_cnpj);
 }
 
 /** The text of a PDF, as pdftotext reads it. */
@@ -368,6 +384,82 @@ describe('NFS-e in the back office', () => {
       const replaced = (await ui.product.api<Nfse>('GET', `/nfse/${old.id}`)).body;
       expect(replaced.substituida_por_nfse_id).toBe(newId);
       await saveScreenshot(page, 'nfse-substituted.png');
+    },
+  );
+
+  it(
+    'opens a note the national environment refused on its page, where it is edited and sent again',
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      // The next DPS is refused by the national environment itself (after the local checks passed).
+      const refused = NFSE_CODES.municipioNaoConveniado;
+      await setFaults({ reject: refused.code });
+      const page = await openUi(ui.browser, ui.product, '/nfse/nova');
+      await page.getByTestId('nfse-form').waitFor();
+      await fillTyped(page, 'Troca de capacitor', '60,00');
+      await page.getByRole('button', { name: 'Emitir NFS-e' }).click();
+      // The note was kept in erro: its page says why, and offers editing and sending again.
+      await page.getByTestId('nfse-detail').waitFor();
+      await detailStatus(page, 'erro');
+      // The code once, then the national environment's text (which repeats the code: shown without it).
+      expect(await page.getByTestId('rejection').textContent()).toContain(
+        `Rejeição ${refused.code}: ${refused.text}`,
+      );
+      expect(await page.getByRole('button', { name: 'Reenviar' }).count()).toBe(1);
+      // It reached the national environment: no longer deleted, and no DANFSe before authorization.
+      expect(await page.getByRole('button', { name: 'Excluir' }).count()).toBe(0);
+      expect(await page.getByRole('link', { name: 'DANFSe (PDF)' }).count()).toBe(0);
+      await saveScreenshot(page, 'nfse-rejected.png');
+      const id = ((await page.evaluate('location.hash')) as string).replace('#/nfse/', '');
+      const numero = (await ui.product.api<Nfse>('GET', `/nfse/${id}`)).body.numero;
+
+      await page.getByRole('link', { name: 'Editar' }).click();
+      await page.getByTestId('nfse-form').waitFor();
+      await expect
+        .poll(() => page.getByLabel('Descrição do serviço').inputValue())
+        .toBe('Troca de capacitor');
+      await page.getByLabel('Descrição do serviço').fill('Troca de capacitor do compressor');
+      await page.getByRole('button', { name: 'Salvar e enviar' }).click();
+      await page.getByTestId('nfse-detail').waitFor();
+      await detailStatus(page, 'authorized');
+      const sent = (await ui.product.api<Nfse>('GET', `/nfse/${id}`)).body;
+      // The same note under the same DPS number: a rejection never spends a second one.
+      expect(sent.numero).toBe(numero);
+      expect(await page.getByTestId('nfse-descricao').textContent()).toBe('Troca de capacitor do compressor');
+    },
+  );
+
+  it(
+    'follows a note queued while the national environment is down until it is authorized',
+    {
+      timeout: 180_000,
+    },
+    async () => {
+      await setFaults({ online: false });
+      let page: Page;
+      try {
+        page = await openUi(ui.browser, ui.product, '/nfse/nova');
+        await page.getByTestId('nfse-form').waitFor();
+        await fillTyped(page, 'Carga de gás refrigerante', '150,00');
+        await page.getByRole('button', { name: 'Emitir NFS-e' }).click();
+        // Answered 202 after the bounded wait: the note's page shows it queued, with nothing to do but wait.
+        await page.getByTestId('nfse-detail').waitFor({ timeout: 30_000 });
+        await detailStatus(page, 'processando');
+        expect(await page.getByTestId('queued').textContent()).toContain('Na fila de transmissão');
+        expect(await page.getByRole('button', { name: 'Atualizar' }).count()).toBe(1);
+        for (const name of ['Reenviar', 'Editar', 'Excluir', 'Cancelar NFS-e', 'Substituir'])
+          expect(await page.getByRole('button', { name, exact: true }).count()).toBe(0);
+        await saveScreenshot(page, 'nfse-queued.png');
+      } finally {
+        await setFaults({ online: true });
+      }
+      // The page polls by itself: the queue sends the DPS (after looking it up) once the service is back.
+      await expect
+        .poll(() => page.getByTestId('nfse-detail').getAttribute('data-status'), { timeout: 150_000 })
+        .toBe('authorized');
+      expect(await page.getByTestId('numero-nfse').textContent()).toMatch(/^\d+$/);
     },
   );
 });

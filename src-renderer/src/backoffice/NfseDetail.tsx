@@ -28,10 +28,20 @@ const CANCEL_STATUS_PT: Readonly<Record<string, string>> = {
   rejeitada: 'recusado',
 };
 
+/**
+ * The national environment's text without the code it repeats: its answers list each error as "E004 text"
+ * (several joined by "; "), and the code is already shown beside it.
+ */
+function reason(cStat: string | null, xMotivo: string | null): string {
+  const text = xMotivo ?? '';
+  return cStat === null ? text : text.replace(new RegExp(`^${cStat}[\\s:–-]+`), '');
+}
+
 /** "E012 – Alíquota do ISS difere…", the code alone when the text was not kept. */
 function answerText(cStat: string | null, xMotivo: string | null): string {
   if (cStat === null) return '—';
-  return xMotivo === null || xMotivo === '' ? cStat : `${cStat} – ${xMotivo}`;
+  const text = reason(cStat, xMotivo);
+  return text === '' ? cStat : `${cStat} – ${text}`;
 }
 
 /** The 50-digit key in groups of five, as the DANFSe prints it; the DPS Id as it is. */
@@ -158,7 +168,7 @@ export function NfseDetail(props: { id: string; sendFailed?: boolean }) {
       ) : null}
       {d.status === 'erro' && d.cStat !== null ? (
         <Banner kind="error" testId="rejection">
-          Rejeição {d.cStat}: {d.xMotivo ?? ''}. Corrija em “Editar” e reenvie.
+          Rejeição {d.cStat}: {reason(d.cStat, d.xMotivo)}. Corrija em “Editar” e reenvie.
         </Banner>
       ) : null}
       {d.cancelamento?.status === 'rejeitada' ? (
