@@ -9,6 +9,7 @@ import { companyOfRequest, documentOfRequest } from './scoping.ts';
 import { DomainError, invalidState, notFound } from '../../errors.ts';
 import { documentCompanyOf, idempotency } from '../middleware/idempotency.ts';
 import type { DocumentRow } from '../../documents/repository.ts';
+import type { Ambiente } from '../../db/schema.ts';
 import { documentsRepository } from '../../documents/repository.ts';
 import { NFSE_MODELO } from '../../documents/kinds/nfse/kind.ts';
 import {
@@ -50,7 +51,10 @@ export function nfseRoutes(deps: ApiDeps): Router {
     const municipal = deps.hooks.nfseMunicipal;
     if (municipal === undefined)
       throw new ApiError(503 as number, 'internal_error', 'The transmission queue is starting.');
-    return { ...issueDepsOf(deps), municipal: (companyId: string) => municipal(companyId) };
+    return {
+      ...issueDepsOf(deps),
+      municipal: (companyId: string, ambiente?: Ambiente) => municipal(companyId, ambiente),
+    };
   };
 
   /** Scheme, host and port of this request: the links of the answers are absolute (§2.8 public URLs). */

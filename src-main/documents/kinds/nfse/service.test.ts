@@ -593,6 +593,25 @@ describe('a re-sign under the same number (generic lifecycle)', () => {
   });
 });
 
+describe("the municipal parameters are asked in the note's environment", () => {
+  it("a draft changed or sent asks them for its own ambiente; a new note for the company's", async () => {
+    const asked: (string | undefined)[] = [];
+    const recording = (): NfseDeps => ({
+      ...deps(),
+      municipal: async (_companyId, ambiente) => {
+        asked.push(ambiente);
+        return authority;
+      },
+    });
+    const draft = await createNfseDraft(recording(), companyId, body());
+    expect(draft.ambiente).toBe('homologacao');
+    await updateNfse(recording(), draft.id, body({ valor_servico: 120 }));
+    await sendNfse(recording(), draft.id, WAIT);
+    expect(asked).toEqual([undefined, 'homologacao', 'homologacao']);
+    expect((await reload(draft)).status).toBe('autorizada');
+  });
+});
+
 /** xmllint against the national XSD and xmlsec1 on the enveloped signature, both outside our own code. */
 function checkedByTools(
   xml: string,

@@ -4,6 +4,7 @@
 // (e101101) and substitution (a new DPS whose subst group names the old note).
 import { z } from 'zod';
 import { companiesRepository } from '../../../companies/repository.ts';
+import type { Ambiente } from '../../../db/schema.ts';
 import { inTransaction } from '../../../db/client.ts';
 import { servicesRepository } from '../../../catalog/services-repository.ts';
 import { DomainError, fiscalRejection, invalidState, notFound, validationError } from '../../../errors.ts';
@@ -38,8 +39,11 @@ import type { NfseMunicipalParams } from './municipal.ts';
 import { joinPayload, splitPayload, type NfseKept, type NfseSubstitution } from './prepare.ts';
 
 export type NfseDeps = LifecycleDeps & {
-  /** The national environment's municipal parameters for the company (its A1 opens the TLS session). */
-  municipal(companyId: string): Promise<NfseMunicipalParams>;
+  /**
+   * The national environment's municipal parameters for the company (its A1 opens the TLS session), in the
+   * note's environment (`ambiente` absent: the company's, for a note not written yet).
+   */
+  municipal(companyId: string, ambiente?: Ambiente): Promise<NfseMunicipalParams>;
 };
 
 /** §7 E012: the ISS rate of the national NFS-e lies between 2 % and 5 % (LC 116/2003 art. 8-A, art. 8 II). */
@@ -92,12 +96,17 @@ function competenciaOf(deps: LifecycleDeps, uf: string): string {
  * and the ISS rate must be 2–5 % and the municipality's (E012). Returns the rate the DPS carries: the
  * catalogue service's for this national code, else the municipality's, else none (its own applies).
  */
-async function resolveIss(deps: NfseDeps, companyId: string, payload: NfsePayload): Promise<string | null> {
+async function resolveIss(
+  deps: NfseDeps,
+  companyId: string,
+  payload: NfsePayload,
+  ambiente: Ambiente | undefined,
+): Promise<string | null> {
   const company = await companiesRepository.findById(deps.db, companyId);
   if (company === undefined) throw notFound('Company');
   const cMun = company.c_mun;
   const code = payload.codigo_tributacao_nacional;
-  const params = await deps.municipal(companyId);
+  const params = await deps.municipal(companyId, ambiente);
   const convenio = await params.convenio(cMun).catch(() => ({ aderente: null, mensagem: null }));
   if (convenio.aderente === false) {
     throw rejection(
@@ -154,9 +163,10 @@ async function checked(
   companyId: string,
   body: unknown,
   subst: NfseSubstitution | null,
+  ambiente?: Ambiente,
 ): Promise<unknown> {
   const payload = parseBody(body);
-  const kept: NfseKept = { pAliq: await resolveIss(deps, companyId, payload), subst };
+  const kept: NfseKept = { pAliq: await resolveIss(deps, companyId, payload, ambiente), subst };
   return joinPayload(payload, kept);
 }
 
@@ -200,7 +210,7 @@ export async function createNfseDraft(
 export async function updateNfse(deps: NfseDeps, id: string, body: unknown): Promise<DocumentRow> {
   const doc = await findNfse(deps, id);
   const { subst } = splitPayload(JSON.parse(doc.payload_json) as unknown).kept;
-  return updateDraft(deps, id, await checked(deps, doc.company_id, body, subst), nfseKind);
+  return updateDraft(deps, id, await checked(deps, doc.company_id, body, subst, doc.ambiente), nfseKind);
 }
 
 /**
@@ -211,7 +221,7 @@ export async function sendNfse(deps: NfseDeps, id: string, waitMs: number | null
   const doc = await findNfse(deps, id);
   if (doc.status === 'rascunho' || doc.status === 'erro') {
     const { body, kept } = splitPayload(JSON.parse(doc.payload_json) as unknown);
-    const pAliq = await resolveIss(deps, doc.company_id, parseBody(body));
+    const pAliq = await resolveIss(deps, doc.company_id, parseBody(body), doc.ambiente);
     if (pAliq !== kept.pAliq) await updateDraft(deps, id, joinPayload(body, { ...kept, pAliq }), nfseKind);
   }
   const outboxId = await queueSend(deps, id, nfseKind);
@@ -334,6 +344,7 @@ export async function substituteNfse(deps: NfseDeps, id: string, body: unknown):
     xMotivo: input.xMotivo ?? (input.cMotivo === undefined ? DEFAULT_SUBST_TEXT : null),
     documentId: doc.id,
   };
+  // A new note: it is issued in the company's environment, so its parameters are asked there (no ambiente).
   const payload = await checked(deps, doc.company_id, next, subst);
   // Read back: the kind's afterWrite linked `replaces` in the same transaction.
   if (!input.sendImmediate)
