@@ -82,6 +82,7 @@ const DETAILS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => string]> 
     /^ISS rate (\S+) % is outside 2\.00 % to 5\.00 %$/,
     (m) => `alíquota do ISS de ${pctBr(m[1])} % fora do intervalo de 2 % a 5 %`,
   ],
+  [/^municipality (\d+) not joined$/, (m) => `o município ${m[1]} não aderiu ao convênio da NFS-e nacional`],
   [/^too easy to guess/, () => 'fácil demais de adivinhar: nem um dígito repetido nem sequência como 1234'],
   [/^must be 4 to 8 digits$/, () => 'deve ter de 4 a 8 dígitos'],
   [/^must be 1 to 6 digits$/, () => 'deve ter de 1 a 6 dígitos'],

@@ -86,6 +86,10 @@ describe('NFS-e form model', () => {
   it('checks the national tax code as the service does (E001), in Portuguese', () => {
     // The service's own words for the field read the same once translated.
     expect(detailPt('item 41 is not in the national list')).toBe(serviceCodeProblem('410101'));
+    // E004's field message when the company's municipality has not joined the agreement.
+    expect(detailPt('municipality 3550308 not joined')).toBe(
+      'o município 3550308 não aderiu ao convênio da NFS-e nacional',
+    );
     expect(
       detailPt(
         'ISS rate 2.50 % of the catalogue service differs from the 5.00 % the municipality registers for 140201',

@@ -144,6 +144,9 @@ describe('NFS-e in the back office', () => {
         .getByRole('button')
         .click();
       await expect.poll(() => page.getByLabel('Código de tributação nacional').inputValue()).toBe('140101');
+      expect(await page.getByTestId('chosen-service').textContent()).toBe(
+        'Do catálogo: AC-MANUT – Manutenção de ar-condicionado split · ISS 5,00 %',
+      );
       expect(await page.getByLabel('Descrição do serviço').inputValue()).toBe(
         'Manutenção de ar-condicionado split',
       );

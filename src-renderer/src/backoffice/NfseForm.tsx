@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 import type { NfseCreateBody } from '../../../src-shared/contracts/api-client.ts';
 import { ApiRequestError } from '../../../src-shared/contracts/api-client.ts';
 import type { CustomerView } from '../../../src-shared/contracts/customers.ts';
+import type { ServiceView } from '../../../src-shared/contracts/services.ts';
 import { UFS } from '../../../src-shared/uf.ts';
 import { ErrorBanner, Field, newIdempotencyKey, useAction, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
@@ -55,6 +56,8 @@ export function NfseForm(props: { id: string | null }) {
   const { api } = useApp();
   const [form, setForm] = useState<FormState>(newNfseForm);
   const [customer, setCustomer] = useState<CustomerView | null>(null);
+  // The catalogue service whose code the form holds: shown until the code is typed over.
+  const [service, setService] = useState<ServiceView | null>(null);
   const [newCustomer, setNewCustomer] = useState(false);
   const action = useAction();
   // The body of the last save: an API field error shows while its field still holds what was sent.
@@ -160,16 +163,25 @@ export function NfseForm(props: { id: string | null }) {
         <section className="card">
           <h2>Serviço prestado</h2>
           <NfseServicePicker
-            onChoose={(s) =>
+            onChoose={(s) => {
+              setService(s);
               setForm((cur) => ({
                 ...cur,
                 serviceId: s.id,
                 codigo: s.codigoTributacaoNacional,
                 descricao: cur.descricao.trim() === '' ? s.descricao : cur.descricao,
                 valor: cur.valor.trim() === '' && s.valor !== null ? s.valor.replace('.', ',') : cur.valor,
-              }))
-            }
+              }));
+            }}
           />
+          {service !== null && form.serviceId === service.id ? (
+            <p className="chosen" data-testid="chosen-service">
+              Do catálogo: <strong>{service.codigo}</strong> – {service.descricao} · ISS{' '}
+              {service.aliquotaIss === null
+                ? 'com a alíquota do município'
+                : `${service.aliquotaIss.replace('.', ',')} %`}
+            </p>
+          ) : null}
           <div className="form-grid">
             <Field
               label="Código de tributação nacional"
