@@ -2,6 +2,7 @@
 // numbered by our sequences, the national environment's answer codes, its cancellation event, its webhook
 // names, and the substitution: the old note becomes `substituida` when the new one is authorized.
 import type { Db } from '../../../db/client.ts';
+import { DomainError, invalidState } from '../../../errors.ts';
 import type { DocumentKind } from '../../kind.ts';
 import { documentsRepository, type DocumentRow } from '../../repository.ts';
 import { nfseEventRules } from './events.ts';
@@ -32,6 +33,33 @@ export async function linkReplaced(trx: Db, row: DocumentRow): Promise<string | 
   return subst.documentId;
 }
 
+/** A substitute still on its way (or authorized) for the same note: a note is substituted once. */
+const OPEN_SUBSTITUTE: readonly DocumentRow['status'][] = ['rascunho', 'processando', 'autorizada'];
+
+/**
+ * In the transaction that writes a substitute: the note it replaces must still be authorized and have no
+ * other open substitute. The service checks the same before it asks the municipal parameters, but two
+ * requests can both pass that check; transactions run one after the other, so only the first write wins.
+ */
+async function assertSoleSubstitute(trx: Db, row: DocumentRow, replacedId: string): Promise<void> {
+  const other = await trx
+    .selectFrom('documents')
+    .select(['id', 'status'])
+    .where('replaces', '=', replacedId)
+    .where('id', '!=', row.id)
+    .where('status', 'in', OPEN_SUBSTITUTE)
+    .executeTakeFirst();
+  if (other !== undefined) {
+    throw new DomainError('invalid_state', `The NFS-e is already being substituted by ${other.id}.`, [
+      { field: 'id', error: `substitute ${other.id} is ${other.status}` },
+    ]);
+  }
+  const replaced = await documentsRepository.findById(trx, replacedId);
+  if (replaced !== undefined && replaced.status !== 'autorizada') {
+    throw invalidState(replaced.status, 'substitute');
+  }
+}
+
 export const nfseKind: DocumentKind = {
   id: 'nfse',
   modelo: NFSE_MODELO,
@@ -48,7 +76,8 @@ export const nfseKind: DocumentKind = {
   // The DPS series comes from our sequences (default 1): the §2.8 body names none.
   serieOf: () => null,
   async afterWrite(trx, row) {
-    await linkReplaced(trx, row);
+    const replacedId = await linkReplaced(trx, row);
+    if (replacedId !== null) await assertSoleSubstitute(trx, row, replacedId);
   },
   async afterAuthorized(trx, doc) {
     const replacedId = await linkReplaced(trx, doc);

@@ -612,6 +612,42 @@ describe("the municipal parameters are asked in the note's environment", () => {
   });
 });
 
+describe('two substitutions of one note at the same time', () => {
+  it('exactly one substitute is written; the other is refused and consumes no DPS number', async () => {
+    for (const sendImmediate of [false, true]) {
+      const old = await issueNfse(deps(), companyId, body(), WAIT);
+      expect(old.status).toBe('autorizada');
+      const next = await nextNumber();
+      const results = await Promise.allSettled(
+        [1, 2, 3].map((n) =>
+          substituteNfse(deps(), old.id, {
+            valorServico: 100 + n,
+            xMotivo: 'Valor corrigido',
+            sendImmediate,
+          }),
+        ),
+      );
+      const written = results.filter((r) => r.status === 'fulfilled');
+      const refused = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+      expect(written).toHaveLength(1);
+      expect(refused).toHaveLength(2);
+      for (const error of refused) {
+        expect(error).toBeInstanceOf(DomainError);
+        expect((error as DomainError).code).toBe('invalid_state');
+      }
+      const substitutes = await service.db
+        .selectFrom('documents')
+        .select(['id', 'n_nf'])
+        .where('replaces', '=', old.id)
+        .execute();
+      expect(substitutes).toHaveLength(1);
+      expect(substitutes[0]?.n_nf).toBe(next);
+      expect(await nextNumber()).toBe(next + 1);
+      await drain();
+    }
+  });
+});
+
 /** xmllint against the national XSD and xmlsec1 on the enveloped signature, both outside our own code. */
 function checkedByTools(
   xml: string,
