@@ -163,22 +163,41 @@ export const nfseDanfseQuerySchema = z.object({
   regenerate: z.enum(['true', 'false']).optional(),
 });
 
-/** The provider's NFS-e settings (regTrib of the DPS): PUT /v1/companies/:id/nfse-settings. */
-export const nfseSettingsSchema = z.strictObject({
-  /** 1 not in the Simples Nacional, 2 MEI, 3 ME/EPP. */
-  op_simp_nac: z.union([z.literal(1), z.literal(2), z.literal(3)]),
-  /** Only with op_simp_nac 3: 1 every tax by the Simples, 2 federal by the Simples and ISS outside, 3 none. */
-  reg_ap_trib_sn: z
-    .union([z.literal(1), z.literal(2), z.literal(3)])
-    .nullable()
-    .optional(),
-  /** Special regime: 0 none, 1 cooperative, 2 estimate, 3 ME municipal, 4 notary, 5 professional, 6 society of professionals, 9 others. */
-  reg_esp_trib: z
-    .union(
-      [0, 1, 2, 3, 4, 5, 6, 9].map((n) => z.literal(n)) as [z.ZodLiteral<number>, ...z.ZodLiteral<number>[]],
-    )
-    .optional(),
-});
+const REG_ESP_TRIB: readonly number[] = [0, 1, 2, 3, 4, 5, 6, 9];
+
+/**
+ * The provider's NFS-e settings (regTrib of the DPS): PUT /v1/companies/:id/nfse-settings. The one schema of
+ * the body: the route, the kind's save and the OpenAPI document all read it.
+ */
+export const nfseSettingsSchema = z
+  .strictObject({
+    /** 1 not in the Simples Nacional, 2 MEI, 3 ME/EPP. */
+    op_simp_nac: z.union([z.literal(1), z.literal(2), z.literal(3)], { error: 'must be 1, 2 or 3' }),
+    /** Only with op_simp_nac 3: 1 every tax by the Simples, 2 federal by the Simples and ISS outside, 3 none. */
+    reg_ap_trib_sn: z
+      .union([z.literal(1), z.literal(2), z.literal(3)], { error: 'must be 1, 2, 3 or null' })
+      .nullable()
+      .default(null),
+    // A refinement rather than a union of literals: a failed union stops the object's own check below, and
+    // every faulty field is reported at once.
+    reg_esp_trib: z
+      .number()
+      .int()
+      .refine((n) => REG_ESP_TRIB.includes(n), { error: 'must be 0 to 6 or 9' })
+      .default(0)
+      .meta({
+        description:
+          'Special regime: 0 none, 1 cooperative, 2 estimate, 3 ME municipal, 4 notary, 5 professional, 6 society of professionals, 9 others',
+        enum: [...REG_ESP_TRIB],
+      }),
+  })
+  .superRefine((value, ctx) => {
+    // TCRegTrib: regApTribSN exists only for the ME/EPP of the Simples Nacional.
+    if (value.op_simp_nac !== 3 && value.reg_ap_trib_sn !== null) {
+      ctx.addIssue({ code: 'custom', path: ['reg_ap_trib_sn'], message: 'only with op_simp_nac 3 (ME/EPP)' });
+    }
+  });
+export type NfseSettingsRequest = z.input<typeof nfseSettingsSchema>;
 
 export const nfseSettingsViewSchema = z.object({
   op_simp_nac: z.number().int(),

@@ -181,6 +181,13 @@ describe('/v1/nfse routes', () => {
       'op_simp_nac',
       'reg_esp_trib',
     ]);
+    // One schema with every rule: a field-level fault does not hide the regime rule across fields.
+    const both = await call('PUT', url, { op_simp_nac: 1, reg_ap_trib_sn: 2, reg_esp_trib: 7 });
+    expect(both.status).toBe(400);
+    expect((both.body as { details: { field: string; error: string }[] }).details).toEqual([
+      { field: 'reg_esp_trib', error: 'must be 0 to 6 or 9' },
+      { field: 'reg_ap_trib_sn', error: 'only with op_simp_nac 3 (ME/EPP)' },
+    ]);
     const saved = await call('PUT', url, { op_simp_nac: 3, reg_ap_trib_sn: 2, reg_esp_trib: 0 });
     expect(saved.status, saved.text).toBe(200);
     expect(saved.body).toEqual({ op_simp_nac: 3, reg_ap_trib_sn: 2, reg_esp_trib: 0, padrao: false });

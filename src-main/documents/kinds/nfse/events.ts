@@ -5,16 +5,19 @@ import { DomainError, validationError } from '../../../errors.ts';
 import { formatDateTimeTz } from '../../../fiscal/datetime.ts';
 import { buildSignedPedRegEvento, cancelMotivoOf } from '../../../fiscal/nfse/events.ts';
 import { validateXml } from '../../../fiscal/schema.ts';
+import { zodDetails } from '../../../validation.ts';
+import { nfseCancelRequestSchema } from '../../../../src-shared/contracts/nfse-view.ts';
 import { ufBySigla } from '../../../../src-shared/uf.ts';
 import { VER_PROC, type BuiltEvent, type EventBuildInput, type EventRule } from '../../kind.ts';
 
 /** tpEvento of the cancellation as the queue and document_events record it (the layout's e101101). */
 export const NFSE_TP_CANCEL = '101101';
 
+/** The request's reason by the contract's rule (a caller other than POST /v1/nfse/:id/cancel may reach here). */
 function motivoOf(details: Readonly<Record<string, unknown>>): 1 | 2 | 3 {
-  const codigo = details['codigo_motivo'];
-  if (codigo === 1 || codigo === 2 || codigo === 3) return codigo;
-  throw validationError([{ field: 'codigo_motivo', error: 'must be 1, 2 or 3' }]);
+  const parsed = nfseCancelRequestSchema.shape.codigo_motivo.safeParse(details['codigo_motivo']);
+  if (parsed.success) return parsed.data;
+  throw validationError(zodDetails(parsed.error).map((d) => ({ ...d, field: 'codigo_motivo' })));
 }
 
 export const nfseCancelRule: EventRule = {

@@ -1,8 +1,8 @@
 // The provider's NFS-e tax settings (DPS prest/regTrib: Simples Nacional option, its regime of taxation and
 // the special regime), one row per company (migration 0024); a company without a row gets them from its CRT.
-import { z } from 'zod';
 import type { Db } from '../../../db/client.ts';
 import { parseOrThrow } from '../../../validation.ts';
+import { nfseSettingsSchema, type NfseSettingsRequest } from '../../../../src-shared/contracts/nfse-view.ts';
 
 export interface CompanyNfseSettingsTable {
   company_id: string;
@@ -29,27 +29,7 @@ export interface NfseSettingsView {
   padrao: boolean;
 }
 
-const REG_ESP_TRIB: readonly number[] = [0, 1, 2, 3, 4, 5, 6, 9];
-
-export const nfseSettingsInputSchema = z
-  .strictObject({
-    op_simp_nac: z.union([z.literal(1), z.literal(2), z.literal(3)], { error: 'must be 1, 2 or 3' }),
-    reg_ap_trib_sn: z
-      .union([z.literal(1), z.literal(2), z.literal(3)], { error: 'must be 1, 2, 3 or null' })
-      .nullable()
-      .default(null),
-    reg_esp_trib: z
-      .number()
-      .refine((n) => REG_ESP_TRIB.includes(n), { error: 'must be 0 to 6 or 9' })
-      .default(0),
-  })
-  .superRefine((value, ctx) => {
-    // TCRegTrib: regApTribSN exists only for the ME/EPP of the Simples Nacional.
-    if (value.op_simp_nac !== 3 && value.reg_ap_trib_sn !== null) {
-      ctx.addIssue({ code: 'custom', path: ['reg_ap_trib_sn'], message: 'only with op_simp_nac 3 (ME/EPP)' });
-    }
-  });
-export type NfseSettingsInput = z.input<typeof nfseSettingsInputSchema>;
+export type NfseSettingsInput = NfseSettingsRequest;
 
 const table = (db: Db) => db.withTables<{ company_nfse_settings: CompanyNfseSettingsTable }>();
 
@@ -89,7 +69,7 @@ export async function saveNfseSettings(
   input: unknown,
   now: string = new Date().toISOString(),
 ): Promise<NfseSettingsView> {
-  const parsed = parseOrThrow(nfseSettingsInputSchema, input);
+  const parsed = parseOrThrow(nfseSettingsSchema, input);
   const values = {
     company_id: companyId,
     op_simp_nac: parsed.op_simp_nac,
