@@ -117,6 +117,29 @@ await runTerminal(async ({ service, companyId, target }) => {
     return { status: res.status, id: view.id, state: view.status };
   }
 
+  async function cancelOne(): Promise<void> {
+    const uncancelled = await service.db
+      .withTables<{ document_events: { document_id: string } }>()
+      .selectFrom('documents')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('modelo', '=', NFSE_MODELO)
+      .where('status', '=', 'autorizada')
+      .where('id', 'not in', (eb) => eb.selectFrom('document_events').select('document_id'))
+      .orderBy('n_nf')
+      .executeTakeFirst();
+    if (uncancelled === undefined) return;
+    const res = await fetch(`${service.url}/v1/nfse/${uncancelled.id}/cancel`, {
+      method: 'POST',
+      headers: { 'X-API-Key': apiKey ?? '', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ codigo_motivo: 2, justificativa: 'Servico nao prestado, visita desmarcada' }),
+    });
+    const text = await res.text();
+    if (res.status !== 200 && res.status !== 202) throw new Error(`cancel: ${res.status} ${text}`);
+    fs.appendFileSync(answerLog, `cancel ${uncancelled.id} ${res.status}\n`);
+    process.stdout.write(`cancel ${uncancelled.id} ${res.status}\n`);
+  }
+
   let made = await notes();
   if (made.length > 0) {
     // The last request may have been cut by the kill: repeated with its key, it answers the note it made.
@@ -135,6 +158,8 @@ await runTerminal(async ({ service, companyId, target }) => {
     process.stdout.write(`nfse ${i} ${answer.status} ${answer.state}\n`);
     made = await notes();
     if (made.length !== i + 1) throw new Error(`after request ${i} the data dir holds ${made.length} NFS-e`);
+    // Every eighth note, a cancellation of the oldest authorized note without one: events meet the same chaos.
+    if ((i + 1) % 8 === 0) await cancelOne();
     await new Promise((resolve) => setTimeout(resolve, 15));
   }
 });

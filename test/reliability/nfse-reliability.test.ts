@@ -3,8 +3,8 @@
 // 503 and loses answers after it made the note; for a while it is offline altogether; the process is killed
 // (SIGKILL) and restarted. Afterwards every DPS became exactly one NFS-e at the national environment (asked by
 // DPS Id), our DPS numbers run 1..N without a gap or a repeat, every note is authorized here with the key,
-// number and XML the national environment gave it, and no DPS was sent again without first being consulted
-// when its previous send may have arrived.
+// number and XML the national environment gave it, the cancellations asked in between are registered once
+// each, and no DPS was sent again without first being consulted when its previous send may have arrived.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -67,7 +67,7 @@ function requestsOf(file: string): LoggedRequest[] {
 }
 
 describe('NFS-e reliability under faults, an offline period and kills', () => {
-  it(`issues ${NOTES} NFS-e through POST /v1/nfse: one note per DPS, no gap, all authorized`, async () => {
+  it(`issues ${NOTES} NFS-e through POST /v1/nfse: one note per DPS, no gap, all authorized (some then cancelled)`, async () => {
     sandbox = await authorityWithTerminalCompany(root, dataDir);
     const half = Math.floor(NOTES / 2);
 
@@ -125,6 +125,12 @@ describe('NFS-e reliability under faults, an offline period and kills', () => {
       .where('state', '=', 'failed')
       .where('doc_kind', '=', 'nfse')
       .execute();
+    const cancellations = await db
+      .withTables<{ document_events: { document_id: string; tp_evento: string; status: string } }>()
+      .selectFrom('document_events')
+      .select(['document_id', 'status'])
+      .where('tp_evento', '=', '101101')
+      .execute();
     await close();
 
     const atNational = await sandbox.nfse.notes();
@@ -144,13 +150,15 @@ describe('NFS-e reliability under faults, an offline period and kills', () => {
     const lastSend = new Map<string, LoggedRequest>();
     const consultedSince = new Set<string>();
     let resends = 0;
+    let resendsAfterConsult = 0;
     for (const r of requests) {
       if (r.op === 'consult-dps') consultedSince.add(r.ref);
       if (r.op !== 'send') continue;
       const previous = lastSend.get(r.ref);
       if (previous !== undefined) {
         resends++;
-        if (previous.events.includes('connected') && !consultedSince.has(r.ref)) blind.push(r.ref);
+        if (consultedSince.has(r.ref)) resendsAfterConsult++;
+        else if (previous.events.includes('connected')) blind.push(r.ref);
       }
       lastSend.set(r.ref, r);
       consultedSince.delete(r.ref);
@@ -170,8 +178,11 @@ describe('NFS-e reliability under faults, an offline period and kills', () => {
           runs,
           answers: count(answers, (a) => `${a[0]} ${a[2]}`),
           notesAtNational: atNational.length,
+          cancellations: cancellations.length,
           requests: count(requests, (r) => r.op),
           sendsOfADpsAlreadySent: resends,
+          ofWhichAfterAConsult: resendsAfterConsult,
+          refusedWhileOffline: requests.filter((r) => r.events.includes('error-ECONNREFUSED')).length,
           consultsByDpsId: count(
             consults,
             (r) => r.events.find((e) => e !== 'start' && e !== 'connected') ?? 'cut by a kill',
@@ -202,9 +213,21 @@ describe('NFS-e reliability under faults, an offline period and kills', () => {
     expect(new Set(dpsIds).size).toBe(NOTES);
     expect(atNational).toHaveLength(NOTES);
     expect(new Set(atNational.map((n) => n.id_dps))).toEqual(new Set(dpsIds));
+    // The cancellations asked went through the same chaos: each registered once there, the note cancelled here.
+    const cancelled = new Set(cancellations.map((c) => c.document_id));
+    expect(cancelled.size).toBe(cancellations.length);
+    expect(cancelled.size).toBeGreaterThan(0);
+    for (const asked of answers.filter((a) => a[0] === 'cancel'))
+      expect(cancelled.has(asked[1] ?? '')).toBe(true);
     for (const [i, d] of notes.entries()) {
-      expect(d.status, `DPS ${d.n_nf}: ${d.c_stat ?? ''} ${d.x_motivo ?? ''}`).toBe('autorizada');
+      const expected = cancelled.has(d.id) ? 'cancelada' : 'autorizada';
+      expect(d.status, `DPS ${d.n_nf}: ${d.c_stat ?? ''} ${d.x_motivo ?? ''}`).toBe(expected);
       const national = atNational.filter((n) => n.id_dps === dpsIds[i]);
+      expect(national[0]?.status, `DPS ${d.n_nf} at the national environment`).toBe(expected);
+      if (expected === 'cancelada') {
+        const events = await sandbox.nfse.events(d.chave);
+        expect(events.map((e) => e.tipo_evento.replace(/^e/, ''))).toEqual(['101101']);
+      }
       expect(national, `DPS ${d.n_nf} at the national environment`).toHaveLength(1);
       expect(d.chave).toBe(national[0]?.chave);
       expect(d.chave).toMatch(/^\d{50}$/);
