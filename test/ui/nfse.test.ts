@@ -302,6 +302,34 @@ describe('NFS-e in the back office', () => {
     await detailStatus(page, 'authorized');
   });
 
+  it('deletes a draft never sent', { timeout: 60_000 }, async () => {
+    const draft = await ui.product.api<Nfse>(
+      'POST',
+      `/nfse?companyId=${ui.product.companyId}&rascunho=true`,
+      {
+        codigo_tributacao_nacional: '140101',
+        descricao_servico: 'Orçamento não aprovado',
+        valor_servico: 50,
+        iss_retido: false,
+        tomador: TOMADOR,
+      },
+    );
+    expect(draft.status).toBe(201);
+    const page = await openUi(ui.browser, ui.product, `/nfse/${draft.body.id}`);
+    await detailStatus(page, 'rascunho');
+    await page.getByRole('button', { name: 'Excluir' }).click();
+    const dialog = page.getByRole('dialog');
+    expect(await dialog.textContent()).toContain('nada foi registrado no ambiente nacional');
+    await dialog.getByRole('button', { name: 'Excluir' }).click();
+    await poll(() => page.evaluate('location.hash')).toBe('#/nfse');
+    expect((await ui.product.api('GET', `/nfse/${draft.body.id}`)).status).toBe(404);
+    // The list, once loaded with the other notes, does not hold it.
+    await poll(() => page.getByTestId('nfse-list').locator('tbody tr[data-nfse-id]').count()).toBeGreaterThan(
+      0,
+    );
+    expect(await page.locator(`tr[data-nfse-id="${draft.body.id}"]`).count()).toBe(0);
+  });
+
   it(
     'cancels an authorized NFS-e with its reason code, and the list filters by status',
     {
@@ -328,6 +356,11 @@ describe('NFS-e in the back office', () => {
       await detailStatus(page, 'cancelada');
       await poll(() => page.getByTestId('nfse-cancelamento').textContent()).toContain('registrado');
       expect(await page.getByTestId('nfse-cancelamento').textContent()).toContain('2 – Serviço não prestado');
+      // The DANFSe opened from the page now says the note is cancelled.
+      const href = await page.getByRole('link', { name: 'DANFSe (PDF)' }).getAttribute('href');
+      const danfse = await page.request.get(href ?? '');
+      expect(danfse.headers()['content-type']).toBe('application/pdf');
+      expect(pdfText(await danfse.body())).toMatch(/SITUAÇÃO[\s\S]*CANCELADA/);
       // A cancelled note keeps its DANFSe and XML, and nothing else.
       expect(await page.getByRole('link', { name: 'DANFSe (PDF)' }).count()).toBe(1);
       for (const name of ['Cancelar NFS-e', 'Substituir', 'Editar'])
