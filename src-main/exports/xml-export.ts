@@ -1,5 +1,6 @@
-// The accountant's monthly package: every authorized, denied or cancelled note's nfeProc, the issuer's events
-// (procEventoNFe) and the voids (ProcInutNFe) of a month, as one zip with a summary CSV, streamed in batches.
+// The accountant's monthly package: every authorized, denied, cancelled or substituted note's distribution XML,
+// the issuer's events (procEventoNFe / procEventoCTe / the NFS-e's <evento>) and the voids (ProcInutNFe) of a
+// month, as one zip with a summary CSV, streamed in batches.
 import { sql } from 'kysely';
 import { Zip, ZipDeflate } from 'fflate';
 import type { Db } from '../db/client.ts';
@@ -17,9 +18,11 @@ import { firstElementText } from '../fiscal/xml.ts';
  * Notes whose XML the store must keep and hand to its accountant: authorized ones, those whose use was
  * denied (they carry the authority's protocol too) and cancelled ones (with their cancellation event).
  */
-const EXPORTED_STATUSES = ['autorizada', 'denegada', 'cancelada'] as const;
+const EXPORTED_STATUSES = ['autorizada', 'denegada', 'cancelada', 'substituida'] as const;
 /** The issuer's own events; the recipient's manifestations of received notes are not the store's notes. */
 const ISSUER_EVENTS: ReadonlySet<string> = new Set(['110110', '110111', '110112']);
+/** The NFS-e provider's own events (pedRegEvento): its cancellation e101101. */
+const NFSE_ISSUER_EVENTS: Readonly<Record<string, string>> = { '101101': 'Cancelamento de NFS-e' };
 const BATCH = 200;
 /** Folder of each model's notes in the zip; 98 is the NFS-e's internal model (docs/nfse.md). */
 const FOLDERS: Readonly<Record<number, string>> = { 55: 'NFe', 65: 'NFCe', 57: 'CTe', 98: 'NFSe' };
@@ -82,6 +85,49 @@ function csvLine(values: readonly string[]): string {
 
 const decimalComma = (value: string) => value.replace('.', ',');
 const encoder = new TextEncoder();
+
+/**
+ * An NFS-e event registered by the national environment, as `Eventos/<chNFSe>-<tpEvento>-<nSeq>-evento.xml`:
+ * the <evento> it answered, byte for byte (it embeds our signed pedRegEvento: the layout has no proc wrapper).
+ * Null when it is not the provider's, not of this environment or month, or not a registration.
+ */
+function nfseEventFile(
+  row: { message: string; answer_xml: string | null; answer_n_prot: string | null },
+  ambiente: string,
+  mes: string,
+  timeZone: string,
+): { name: string; xml: string; row: CsvRow } | null {
+  const answer = row.answer_xml;
+  if (answer === null || !/<(?:\w+:)?infEvento\b/.test(answer)) return null;
+  // The event's group names its type: <e101101> in infPedReg.
+  const tpEvento = /<(?:\w+:)?e(\d{6})\b/.exec(row.message)?.[1] ?? '';
+  const descricao = NFSE_ISSUER_EVENTS[tpEvento];
+  if (descricao === undefined) return null;
+  if (firstElementText(row.message, 'tpAmb') !== (ambiente === 'producao' ? '1' : '2')) return null;
+  const registered = firstElementText(answer, 'dhProc') ?? '';
+  if (monthOf(registered, timeZone) !== mes) return null;
+  const chave = firstElementText(row.message, 'chNFSe') ?? '';
+  const nSeq = (firstElementText(row.message, 'nPedRegEvento') ?? '1').padStart(2, '0');
+  const name = `Eventos/${chave}-${tpEvento}-${nSeq}-evento.xml`;
+  return {
+    name,
+    xml: answer,
+    row: {
+      tipo: `evento ${tpEvento} ${descricao}`,
+      modelo: '98',
+      serie: '',
+      // The note's own number (nNFSe), read from its national key.
+      numero: /^\d{50}$/.test(chave) ? String(Number(chave.slice(23, 36))) : '',
+      numero_final: '',
+      chave,
+      data: localTime(registered, timeZone),
+      status: 'registrado',
+      valor_total: '',
+      protocolo: row.answer_n_prot ?? firstElementText(answer, 'nDFSe') ?? '',
+      arquivo: name,
+    },
+  };
+}
 
 /**
  * Writes the month's zip to `sink`: `NFe/` and `NFCe/` (`<chave>-procNFe.xml`), `Eventos/`
@@ -188,6 +234,14 @@ export async function writeMonthExport(
       .limit(BATCH)
       .execute();
     for (const row of batch) {
+      if (row.message.includes('<pedRegEvento')) {
+        const filed = nfseEventFile(row, company.ambiente, mes, timeZone);
+        if (filed === null) continue;
+        await add(filed.name, filed.xml);
+        summary.events++;
+        rows.push(filed.row);
+        continue;
+      }
       const tpEvento = firstElementText(row.message, 'tpEvento') ?? '';
       if (!ISSUER_EVENTS.has(tpEvento) || row.answer_xml === null) continue;
       // A CT-e's event (eventoCTe) is kept as procEventoCTe, an NF-e's as procEventoNFe.

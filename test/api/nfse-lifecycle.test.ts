@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { useHarness } from './harness.ts';
 import { NFSE_CODES } from '../../src-shared/tables/nfse-codes.ts';
 import { NFSE_MODELO } from '../../src-main/documents/kinds/nfse/kind.ts';
+import { eventTables } from '../../src-main/documents/events-service.ts';
 
 const h = useHarness();
 
@@ -321,6 +322,32 @@ describe('NFS-e through the sandbox national environment', () => {
         .where('id', '=', note.id)
         .executeTakeFirstOrThrow();
       expect(execFileSync('unzip', ['-p', zip, name], { encoding: 'utf8' })).toBe(stored.proc_xml);
+      // The notes cancelled and substituted above, and each cancellation registered (e101101) as the
+      // national environment answered it, as the NF-e's and CT-e's events are filed.
+      const events = await eventTables(h.service.db)
+        .selectFrom('document_events')
+        .innerJoin('documents', 'documents.id', 'document_events.document_id')
+        .select(['documents.chave', 'document_events.proc_xml'])
+        .where('documents.modelo', '=', NFSE_MODELO)
+        .where('document_events.status', '=', 'registrada')
+        .execute();
+      expect(events.length).toBeGreaterThanOrEqual(3);
+      const csv = execFileSync('unzip', ['-p', zip, 'resumo.csv'], { encoding: 'utf8' });
+      for (const event of events) {
+        const file = `Eventos/${event.chave}-101101-01-evento.xml`;
+        expect(names).toContain(file);
+        expect(execFileSync('unzip', ['-p', zip, file], { encoding: 'utf8' })).toBe(event.proc_xml);
+        expect(csv).toContain(`evento 101101 Cancelamento de NFS-e;98;;`);
+        expect(csv).toContain(file);
+        expect(names).toContain(`NFSe/${event.chave}-NFSe.xml`);
+      }
+      const substituted = await h.service.db
+        .selectFrom('documents')
+        .select('chave')
+        .where('status', '=', 'substituida')
+        .execute();
+      expect(substituted).toHaveLength(1);
+      expect(names).toContain(`NFSe/${substituted[0]?.chave}-NFSe.xml`);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
