@@ -297,7 +297,7 @@ export async function startService(
         // Webhooks (nfe.autorizada, nfce.contingencia, ...): queued rows, delivered on their own timers.
         // The NFC-e's automatic print is queued the same way; neither ever fails the queue's work.
         onDocumentChanged: (doc) => {
-          void publishDocumentChange(db, clock, doc, logger);
+          void publishDocumentChange(db, clock, doc, logger, { baseUrl: url });
           void autoPrintDocument({ db, clock, logger }, doc);
         },
         // The kind's contingency rule switches the company over (NF-e: SVC-AN / SVC-RS) and re-signs the note.

@@ -189,6 +189,12 @@ export interface DocumentKind {
   label: string;
   /** Webhook event per state reached: { autorizada: 'cte.autorizada', erro: 'cte.rejeitada', ... }. */
   webhookEvents: Partial<Record<DocumentStatus, string>>;
+  /**
+   * The `data` of the kind's document webhooks when its API shows its documents its own way (the NFS-e's
+   * view: `authorized`, the 50-digit key); absent: the generic document data. `baseUrl` is the service's
+   * own address for the links ('' when unknown: the links are then paths).
+   */
+  webhookData?(db: Db, doc: DocumentRow, context: { baseUrl: string }): Promise<Record<string, unknown>>;
   /** Webhook event for each correction letter the authority registers (`nfe.cce`); absent: none is sent. */
   correctionWebhookEvent?: string;
   protocol: KindProtocol;

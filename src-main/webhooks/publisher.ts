@@ -171,12 +171,47 @@ export function documentEventOf(doc: Pick<DocumentRow, 'modelo' | 'status'>): Pu
 const PUBLISHABLE: ReadonlySet<string> = new Set(WEBHOOK_EVENTS.filter((e) => e !== 'ping'));
 const isPublishable = (name: string): name is PublishableEvent => PUBLISHABLE.has(name);
 
+/** Where the service answers, for the links a kind's webhook data carries. */
+export interface DocumentEventOptions {
+  /** Scheme, host and port of this service (`http://127.0.0.1:3000`); absent: links are paths. */
+  baseUrl?: string;
+}
+
+/** The generic data of a document event, or the kind's own (its API's view of the document). */
+async function documentData(
+  db: Db,
+  doc: DocumentRow,
+  options: DocumentEventOptions,
+): Promise<Record<string, unknown>> {
+  const kind = findKindOfModelo(doc.modelo);
+  if (kind?.webhookData !== undefined) {
+    return kind.webhookData(db, doc, { baseUrl: options.baseUrl ?? '' });
+  }
+  return {
+    documentId: doc.id,
+    chave: doc.chave,
+    modelo: doc.modelo,
+    serie: doc.serie,
+    nNF: doc.n_nf,
+    ambiente: doc.ambiente,
+    tpEmis: doc.tp_emis,
+    status: doc.status,
+    cStat: doc.c_stat,
+    xMotivo: doc.x_motivo,
+    nProt: doc.n_prot,
+    vNF: doc.v_nf,
+    dhEmi: doc.dh_emi,
+    authorizedAt: doc.authorized_at,
+  };
+}
+
 /** For the outbox worker's onDocumentChanged: a state reported twice is queued once (dedupe key). */
 export async function publishDocumentEvent(
   db: Db,
   clock: Clock,
   doc: DocumentRow,
   logger?: Logger,
+  options: DocumentEventOptions = {},
 ): Promise<Published | null> {
   const event = documentEventOf(doc);
   if (event === null) return null;
@@ -187,22 +222,7 @@ export async function publishDocumentEvent(
       companyId: doc.company_id,
       event,
       dedupeKey: `${doc.id}:${doc.status}`,
-      data: {
-        documentId: doc.id,
-        chave: doc.chave,
-        modelo: doc.modelo,
-        serie: doc.serie,
-        nNF: doc.n_nf,
-        ambiente: doc.ambiente,
-        tpEmis: doc.tp_emis,
-        status: doc.status,
-        cStat: doc.c_stat,
-        xMotivo: doc.x_motivo,
-        nProt: doc.n_prot,
-        vNF: doc.v_nf,
-        dhEmi: doc.dh_emi,
-        authorizedAt: doc.authorized_at,
-      },
+      data: await documentData(db, doc, options),
     },
     logger === undefined ? {} : { logger },
   );
@@ -260,9 +280,10 @@ export async function publishDocumentChange(
   clock: Clock,
   doc: DocumentRow,
   logger?: Logger,
+  options: DocumentEventOptions = {},
 ): Promise<void> {
   try {
-    await publishDocumentEvent(db, clock, doc, logger);
+    await publishDocumentEvent(db, clock, doc, logger, options);
     await publishCorrectionLetters(db, clock, doc, logger);
   } catch (error) {
     logger?.error('document change not announced', { documentId: doc.id, error: String(error) });

@@ -149,6 +149,21 @@ describe('NFS-e through the sandbox national environment', () => {
     expect(row).toBeDefined();
     const hookId = (hook.body as { id: string }).id;
     expect(await delivered(hookId, 'nfse.autorizada', note.id)).toBe(true);
+    // The data is the note as GET /v1/nfse/:id shows it (`authorized`, links on the service's own address).
+    const delivery = await h.service.db
+      .selectFrom('webhook_deliveries')
+      .select('payload')
+      .where('webhook_id', '=', hookId)
+      .where('event', '=', 'nfse.autorizada')
+      .executeTakeFirstOrThrow();
+    const data = (JSON.parse(delivery.payload) as { data: Record<string, unknown> }).data;
+    const shown = await h.request('GET', `/v1/nfse/${note.id}`, { key: h.companyKey });
+    expect(data).toEqual({ documentId: note.id, ...(shown.body as object) });
+    expect(data).toMatchObject({
+      status: 'authorized',
+      chave_acesso_50: note.chave_acesso_50,
+      danfse_url: `${h.service.url}/v1/nfse/${note.id}/danfse`,
+    });
 
     const pdf = await h.request('GET', `/v1/nfse/${note.id}/danfse`, { key: h.companyKey });
     expect(pdf.status).toBe(200);

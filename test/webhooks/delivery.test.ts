@@ -494,6 +494,13 @@ describe('publishing', () => {
     const row = await deliveryRow(first?.deliveryIds[0] ?? '');
     expect(row.event).toBe('nfce.contingencia');
     expect(JSON.parse(row.payload)).toMatchObject({ data: { chave: '3'.repeat(44), tpEmis: 9, nNF: 7 } });
+    // A kind without its own webhook data (only the NFS-e has one) keeps the generic data, key for key.
+    const data = JSON.stringify((JSON.parse(row.payload) as { data: unknown }).data);
+    expect(data).toBe(
+      `{"documentId":"doc_1","chave":"${'3'.repeat(44)}","modelo":65,"serie":1,"nNF":7,"ambiente":"homologacao",` +
+        '"tpEmis":9,"status":"contingencia","cStat":null,"xMotivo":null,"nProt":null,"vNF":"10.00",' +
+        '"dhEmi":"2026-11-22T12:00:00-03:00","authorizedAt":null}',
+    );
     expect(await publishDocumentEvent(db(), env.h.clock, { ...docRow, status: 'rascunho' })).toBeNull();
   });
 });

@@ -8,6 +8,8 @@ import { documentsRepository, type DocumentRow } from '../../repository.ts';
 import { nfseEventRules } from './events.ts';
 import { prepareNfseDocument, splitPayload } from './prepare.ts';
 import { nfseProtocol } from './protocol.ts';
+// view.ts reads NFSE_MODELO from here only inside its functions, so this cycle is safe at load.
+import { nfseViewOf } from './view.ts';
 
 /**
  * The NFS-e has no official model number; our documents, sequences and voids tables key on one, so the kind
@@ -70,6 +72,11 @@ export const nfseKind: DocumentKind = {
     cancelada: 'nfse.cancelada',
     // Substituted: the national environment registers it as cancelled by substitution (e105102).
     substituida: 'nfse.cancelada',
+  },
+  // §3: a receiver reads the note as GET /v1/nfse/:id shows it (`authorized`, the 50-digit key, the links),
+  // with the `documentId` every document event carries.
+  async webhookData(db, doc, { baseUrl }) {
+    return { documentId: doc.id, ...(await nfseViewOf(db, doc, { base: baseUrl })) };
   },
   protocol: nfseProtocol,
   prepare: prepareNfseDocument,

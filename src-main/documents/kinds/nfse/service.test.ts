@@ -42,6 +42,7 @@ import {
 } from './service.ts';
 import { NFSE_MODELO } from './kind.ts';
 import { nfseSettingsOf, saveNfseSettings } from './settings.ts';
+import { nfseViewOf } from './view.ts';
 
 type Mode = 'ok' | 'refuse' | 'lose' | 'reject';
 
@@ -387,7 +388,8 @@ describe('NFS-e issue on the queue', () => {
       .execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ kind: 'autorizacao', doc_kind: 'nfse', state: 'done', message: doc.xml });
-    expect(await delivered('nfse.autorizada', doc.id, 'autorizada')).toBe(true);
+    // §3: the webhook shows the note as the NFS-e API does.
+    expect(await delivered('nfse.autorizada', doc.id, 'authorized')).toBe(true);
   });
 
   it('a body the DPS cannot take (unknown municipality) fails the transaction: no number consumed', async () => {
@@ -645,6 +647,57 @@ describe('two substitutions of one note at the same time', () => {
       expect(await nextNumber()).toBe(next + 1);
       await drain();
     }
+  });
+});
+
+/** The data of the delivery of `event` for the document (polled: publishing runs after the queue's commit). */
+async function deliveryData(event: string, documentId: string): Promise<Record<string, unknown>> {
+  for (let i = 0; i < 100; i++) {
+    const rows = await service.db
+      .selectFrom('webhook_deliveries')
+      .select('payload')
+      .where('event', '=', event)
+      .execute();
+    const found = rows
+      .map((r) => (JSON.parse(r.payload) as { data: Record<string, unknown> }).data)
+      .find((d) => d['documentId'] === documentId);
+    if (found !== undefined) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no ${event} delivery for ${documentId}`);
+}
+
+describe('NFS-e webhook data: the note as GET /v1/nfse/:id shows it', () => {
+  it('nfse.autorizada carries status authorized, the NFS-e number, the 50-digit key and the links', async () => {
+    const doc = await issueNfse(deps(), companyId, body(), WAIT);
+    expect(doc.status).toBe('autorizada');
+    const data = await deliveryData('nfse.autorizada', doc.id);
+    const view = await nfseViewOf(service.db, await reload(doc));
+    expect(data).toEqual({ documentId: doc.id, ...view });
+    expect(data).toMatchObject({
+      id: doc.id,
+      status: 'authorized',
+      chave_acesso_50: doc.chave,
+      data_emissao: doc.dh_emi,
+      valor_total: 350.1,
+      // This queue was given no base URL: the links are paths (the service's own worker gives its address).
+      danfse_url: `/v1/nfse/${doc.id}/danfse`,
+      xml_url: `/v1/nfse/${doc.id}/xml`,
+    });
+    expect(data['numero_nfse']).toEqual(expect.any(Number));
+    expect(String(data['qr_code_url'])).toContain(doc.chave);
+    // The generic document data is not what an NFS-e receiver gets.
+    expect(data).not.toHaveProperty('nNF');
+
+    await cancelNfse(
+      deps(),
+      doc.id,
+      { codigo_motivo: 1, justificativa: 'Servico lancado com valor errado' },
+      WAIT,
+    );
+    const cancelled = await deliveryData('nfse.cancelada', doc.id);
+    expect(cancelled).toMatchObject({ status: 'cancelada', chave_acesso_50: doc.chave });
+    expect(cancelled['cancelamento']).toMatchObject({ codigo_motivo: 1, status: 'registrada' });
   });
 });
 
