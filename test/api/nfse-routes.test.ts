@@ -198,6 +198,28 @@ describe('/v1/nfse routes', () => {
     expect(dps.text).toContain('<regApTribSN>2</regApTribSN>');
   });
 
+  it('concurrent POST /substituir on one note: one 201, the others 409, one substitute listed', async () => {
+    const old = await issued();
+    const answers = await Promise.all(
+      [1, 2, 3, 4].map((n) =>
+        call('POST', `/v1/nfse/${old.id}/substituir`, { valorServico: 100 + n, xMotivo: 'Valor corrigido' }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409]);
+    for (const refused of answers.filter((a) => a.status === 409)) {
+      expect(refused.body).toMatchObject({ error: 'invalid_state' });
+    }
+    const created = answers.find((a) => a.status === 201)?.body as Nfse & { substitui_nfse_id: string };
+    expect(created.substitui_nfse_id).toBe(old.id);
+    const shown = (await call('GET', `/v1/nfse/${old.id}`)).body as { substituida_por_nfse_id: string };
+    expect(shown.substituida_por_nfse_id).toBe(created.id);
+    const drafts = (await call('GET', '/v1/nfse?status=rascunho&limit=100')).body as { data: Nfse[] };
+    const substitutes = drafts.data.filter(
+      (d) => (d as Nfse & { substitui_nfse_id: string | null }).substitui_nfse_id === old.id,
+    );
+    expect(substitutes.map((d) => d.id)).toEqual([created.id]);
+  });
+
   it('the DPS series is listed with the fiscal sequences under the internal model 98', async () => {
     const note = await issued();
     const res = await call('GET', `/v1/companies/${h.companyId}/nfe-sequences`);
