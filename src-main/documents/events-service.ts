@@ -189,6 +189,50 @@ export async function refreshEvents(db: Db, documentId: string): Promise<void> {
   }
 }
 
+/** The events of each of `ids`, oldest first: what a kind's list and read views show beside each document. */
+export async function eventsByDocument(
+  db: Db,
+  ids: readonly string[],
+): Promise<Map<string, DocumentEventRow[]>> {
+  const byDoc = new Map<string, DocumentEventRow[]>();
+  if (ids.length === 0) return byDoc;
+  const rows = await eventTables(db)
+    .selectFrom('document_events')
+    .selectAll()
+    .where('document_id', 'in', ids)
+    .orderBy('created_at')
+    .orderBy('n_seq')
+    .execute();
+  for (const row of rows) byDoc.set(row.document_id, [...(byDoc.get(row.document_id) ?? []), row]);
+  return byDoc;
+}
+
+/** Those of `ids` with an event on its way to the authority (pending, in flight or of unknown outcome). */
+export async function withPendingEvents(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('outbox')
+    .select('document_id')
+    .where('document_id', 'in', ids)
+    .where('kind', '=', 'evento')
+    .where('state', 'in', ['pending', 'in_flight', 'unknown'])
+    .execute();
+  return new Set(rows.map((r) => r.document_id).filter((id): id is string => id !== null));
+}
+
+/** Events of `ids` still on their way take the outcome the queue reached meanwhile (registered or rejected). */
+export async function refreshOpenEvents(db: Db, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const open = await eventTables(db)
+    .selectFrom('document_events')
+    .select('document_id')
+    .distinct()
+    .where('document_id', 'in', ids)
+    .where('status', '=', 'processando')
+    .execute();
+  for (const { document_id } of open) await refreshEvents(db, document_id);
+}
+
 export async function listEvents(db: Db, documentId: string, tpEvento?: string): Promise<DocumentEventRow[]> {
   await refreshEvents(db, documentId);
   let query = eventTables(db).selectFrom('document_events').selectAll().where('document_id', '=', documentId);

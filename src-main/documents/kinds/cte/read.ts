@@ -3,66 +3,17 @@
 import type { Db } from '../../../db/client.ts';
 import { pageOf } from '../../../db/paginate.ts';
 import { documentsRepository, type DocumentRow } from '../../repository.ts';
-import { refreshEvents } from '../../events-service.ts';
+import { eventsByDocument, refreshOpenEvents, withPendingEvents } from '../../events-service.ts';
 import type { CteDebug, CteView } from '../../../../src-shared/contracts/cte-view.ts';
-import { cteEventView, cteView, type CteEventRow, type CteViewOptions } from './view.ts';
+import { cteEventView, cteView, type CteViewOptions } from './view.ts';
 import { cteProtocol } from './protocol.ts';
 
 export const CTE_MODELO = 57;
 
-interface DocumentEventsTable extends CteEventRow {
-  company_id: string;
-  xml: string;
-  outbox_id: number | null;
-  proc_xml: string | null;
-  updated_at: string;
-}
-const events = (db: Db) => db.withTables<{ document_events: DocumentEventsTable }>();
-
-async function eventsOf(db: Db, ids: readonly string[]): Promise<Map<string, DocumentEventsTable[]>> {
-  const byDoc = new Map<string, DocumentEventsTable[]>();
-  if (ids.length === 0) return byDoc;
-  const rows = await events(db)
-    .selectFrom('document_events')
-    .selectAll()
-    .where('document_id', 'in', ids)
-    .orderBy('created_at')
-    .orderBy('n_seq')
-    .execute();
-  for (const row of rows) byDoc.set(row.document_id, [...(byDoc.get(row.document_id) ?? []), row]);
-  return byDoc;
-}
-
-/** Documents with an event on its way to the authority (pending, in flight or of unknown outcome). */
-async function pendingEvents(db: Db, ids: readonly string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('outbox')
-    .select('document_id')
-    .where('document_id', 'in', ids)
-    .where('kind', '=', 'evento')
-    .where('state', 'in', ['pending', 'in_flight', 'unknown'])
-    .execute();
-  return new Set(rows.map((r) => r.document_id).filter((id): id is string => id !== null));
-}
-
-/** Events still on their way take the outcome the queue reached meanwhile (registered or rejected). */
-async function refreshPending(db: Db, ids: readonly string[]): Promise<void> {
-  if (ids.length === 0) return;
-  const open = await events(db)
-    .selectFrom('document_events')
-    .select('document_id')
-    .distinct()
-    .where('document_id', 'in', ids)
-    .where('status', '=', 'processando')
-    .execute();
-  for (const { document_id } of open) await refreshEvents(db, document_id);
-}
-
 export async function cteViews(db: Db, docs: readonly DocumentRow[]): Promise<CteView[]> {
   const ids = docs.map((d) => d.id);
-  await refreshPending(db, ids);
-  const [byDoc, pending] = await Promise.all([eventsOf(db, ids), pendingEvents(db, ids)]);
+  await refreshOpenEvents(db, ids);
+  const [byDoc, pending] = await Promise.all([eventsByDocument(db, ids), withPendingEvents(db, ids)]);
   return docs.map((doc) =>
     cteView(doc, { events: byDoc.get(doc.id) ?? [], eventPending: pending.has(doc.id) }),
   );
@@ -124,7 +75,7 @@ export async function cteDebug(db: Db, doc: DocumentRow): Promise<CteDebug> {
     .where('document_id', '=', doc.id)
     .orderBy('id')
     .execute();
-  const eventRows = (await eventsOf(db, [doc.id])).get(doc.id) ?? [];
+  const eventRows = (await eventsByDocument(db, [doc.id])).get(doc.id) ?? [];
   const transmitted = outbox.find((r) => r.kind === 'autorizacao' && r.attempts > 0) ?? null;
   const fresh = await documentsRepository.findById(db, doc.id);
   return {

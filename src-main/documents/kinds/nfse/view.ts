@@ -4,7 +4,12 @@ import { XMLParser } from 'fast-xml-parser';
 import type { Db } from '../../../db/client.ts';
 import { pageOf } from '../../../db/paginate.ts';
 import type { DocumentRow } from '../../repository.ts';
-import { eventTables, refreshEvents, type DocumentEventRow } from '../../events-service.ts';
+import {
+  eventsByDocument,
+  refreshOpenEvents,
+  withPendingEvents,
+  type DocumentEventRow,
+} from '../../events-service.ts';
 import { nfseQrCodeUrl } from '../../../outputs/pdf/danfse.ts';
 import { NFSE_MODELO as MODELO } from './kind.ts';
 import { nfseXmlOf } from './danfse.ts';
@@ -164,33 +169,6 @@ export function dpsIdOf(xml: string): string {
   return /<(?:\w+:)?infDPS\b[^>]*\bId="([^"]+)"/.exec(xml)?.[1] ?? '';
 }
 
-async function eventsOf(db: Db, ids: readonly string[]): Promise<Map<string, DocumentEventRow[]>> {
-  const byDoc = new Map<string, DocumentEventRow[]>();
-  if (ids.length === 0) return byDoc;
-  const rows = await eventTables(db)
-    .selectFrom('document_events')
-    .selectAll()
-    .where('document_id', 'in', ids)
-    .orderBy('created_at')
-    .orderBy('n_seq')
-    .execute();
-  for (const row of rows) byDoc.set(row.document_id, [...(byDoc.get(row.document_id) ?? []), row]);
-  return byDoc;
-}
-
-/** Notes with an event on its way to the national environment (pending, in flight or of unknown outcome). */
-async function pendingEvents(db: Db, ids: readonly string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('outbox')
-    .select('document_id')
-    .where('document_id', 'in', ids)
-    .where('kind', '=', 'evento')
-    .where('state', 'in', ['pending', 'in_flight', 'unknown'])
-    .execute();
-  return new Set(rows.map((r) => r.document_id).filter((id): id is string => id !== null));
-}
-
 /**
  * The note that replaced each of `ids`: the authorized substitute when there is one, else the newest (a
  * substitute still on its way or in draft).
@@ -217,21 +195,10 @@ async function replacementsOf(db: Db, ids: readonly string[]): Promise<Map<strin
 
 export async function nfseViews(db: Db, docs: readonly DocumentRow[], base = ''): Promise<NfseView[]> {
   const ids = docs.map((d) => d.id);
-  const open =
-    docs.length === 0
-      ? []
-      : await eventTables(db)
-          .selectFrom('document_events')
-          .select('document_id')
-          .distinct()
-          .where('document_id', 'in', ids)
-          .where('status', '=', 'processando')
-          .execute();
-  // Events still on their way take the outcome the queue reached meanwhile (registered or rejected).
-  for (const { document_id } of open) await refreshEvents(db, document_id);
+  await refreshOpenEvents(db, ids);
   const [events, pending, replaced] = await Promise.all([
-    eventsOf(db, ids),
-    pendingEvents(db, ids),
+    eventsByDocument(db, ids),
+    withPendingEvents(db, ids),
     replacementsOf(db, ids),
   ]);
   return docs.map((doc) =>
@@ -285,6 +252,6 @@ export async function listNfse(
 
 /** The events' XML of GET /v1/nfse/:id/xml: the registered <evento> once answered, else the pedRegEvento sent. */
 export async function nfseEventXml(db: Db, documentId: string): Promise<{ tpEvento: string; xml: string }[]> {
-  const rows = (await eventsOf(db, [documentId])).get(documentId) ?? [];
+  const rows = (await eventsByDocument(db, [documentId])).get(documentId) ?? [];
   return rows.map((e) => ({ tpEvento: e.tp_evento, xml: e.proc_xml ?? e.xml }));
 }
