@@ -1,7 +1,8 @@
 // What the /v1/cte read routes show: the CT-e with its events, the §4.6 list with its filters, and the §2.7
 // debug object (the request as received, the queue's log, the CC-e, the XML at each step, the rows).
 import type { Db } from '../../../db/client.ts';
-import { pageOf } from '../../../db/paginate.ts';
+import type { RowWindow } from '../../../db/paginate.ts';
+import { pageOfKind } from '../../list.ts';
 import { documentsRepository, type DocumentRow } from '../../repository.ts';
 import { eventsByDocument, refreshOpenEvents, withPendingEvents } from '../../events-service.ts';
 import type { CteDebug, CteView } from '../../../../src-shared/contracts/cte-view.ts';
@@ -35,27 +36,15 @@ export interface CteListFilter {
   to?: string | undefined;
 }
 
-/** A bare date ends at the end of its day; an instant is taken as given (exclusive). */
-const endOf = (to: string) => (/^\d{4}-\d{2}-\d{2}$/.test(to) ? `${to}T99` : to);
-
 export async function listCte(
   db: Db,
   companyId: string,
   filter: CteListFilter,
-  window: { limit: number; offset: number },
+  window: RowWindow,
 ): Promise<{ items: CteView[]; total: number }> {
-  let query = db.selectFrom('documents').where('company_id', '=', companyId).where('modelo', '=', CTE_MODELO);
-  if (filter.status !== undefined) {
-    query = query.where('status', '=', filter.status === 'rejeitada' ? 'erro' : (filter.status as 'erro'));
-  }
-  if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
-  if (filter.to !== undefined) query = query.where('created_at', '<', endOf(filter.to));
-  const { rows, total } = await pageOf(
-    query,
-    (q) => q.selectAll().orderBy('created_at', 'desc').orderBy('id'),
-    window.limit,
-    window.offset,
-  );
+  const status =
+    filter.status === 'rejeitada' ? 'erro' : (filter.status as DocumentRow['status'] | undefined);
+  const { rows, total } = await pageOfKind(db, companyId, CTE_MODELO, { ...filter, status }, window);
   return { items: await cteViews(db, rows), total };
 }
 

@@ -2,7 +2,8 @@
 // documents of record), with its cancellation and substitution links; and the §4.6 list of /v1/nfse.
 import { XMLParser } from 'fast-xml-parser';
 import type { Db } from '../../../db/client.ts';
-import { pageOf } from '../../../db/paginate.ts';
+import type { RowWindow } from '../../../db/paginate.ts';
+import { pageOfKind } from '../../list.ts';
 import type { DocumentRow } from '../../repository.ts';
 import {
   eventsByDocument,
@@ -227,26 +228,15 @@ export interface NfseListFilter {
   to?: string | undefined;
 }
 
-/** A bare date ends at the end of its day; an instant is taken as given (exclusive). */
-const endOf = (to: string) => (/^\d{4}-\d{2}-\d{2}$/.test(to) ? `${to}T99` : to);
-
 export async function listNfse(
   db: Db,
   companyId: string,
   filter: NfseListFilter,
-  window: { limit: number; offset: number },
+  window: RowWindow,
   base = '',
 ): Promise<{ items: NfseView[]; total: number }> {
-  let query = db.selectFrom('documents').where('company_id', '=', companyId).where('modelo', '=', MODELO);
-  if (filter.status !== undefined) query = query.where('status', '=', storedStatusOf(filter.status));
-  if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
-  if (filter.to !== undefined) query = query.where('created_at', '<', endOf(filter.to));
-  const { rows, total } = await pageOf(
-    query,
-    (q) => q.selectAll().orderBy('created_at', 'desc').orderBy('id'),
-    window.limit,
-    window.offset,
-  );
+  const status = filter.status === undefined ? undefined : storedStatusOf(filter.status);
+  const { rows, total } = await pageOfKind(db, companyId, MODELO, { ...filter, status }, window);
   return { items: await nfseViews(db, rows, base), total };
 }
 

@@ -1,0 +1,36 @@
+// One page of a kind's documents for its §4.6 list (status and creation period filters, newest first): the
+// query every kind's list route runs; the kind maps its filter's status names and draws each row's view.
+import type { Db } from '../db/client.ts';
+import { pageOf, type RowWindow } from '../db/paginate.ts';
+import type { DocumentRow } from './repository.ts';
+
+export interface KindListFilter {
+  /** The stored status (the kind maps its API's names, e.g. `rejeitada` is stored `erro`). */
+  status?: DocumentRow['status'] | undefined;
+  /** Created at or after: a date or an instant. */
+  from?: string | undefined;
+  /** Created before the end of this date, or before this instant. */
+  to?: string | undefined;
+}
+
+/** A bare date ends at the end of its day; an instant is taken as given (exclusive). */
+const endOf = (to: string) => (/^\d{4}-\d{2}-\d{2}$/.test(to) ? `${to}T99` : to);
+
+export async function pageOfKind(
+  db: Db,
+  companyId: string,
+  modelo: number,
+  filter: KindListFilter,
+  window: RowWindow,
+): Promise<{ rows: DocumentRow[]; total: number }> {
+  let query = db.selectFrom('documents').where('company_id', '=', companyId).where('modelo', '=', modelo);
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
+  if (filter.to !== undefined) query = query.where('created_at', '<', endOf(filter.to));
+  return pageOf(
+    query,
+    (q) => q.selectAll().orderBy('created_at', 'desc').orderBy('id'),
+    window.limit,
+    window.offset,
+  );
+}
