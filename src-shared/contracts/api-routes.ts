@@ -29,13 +29,8 @@ import * as operators from './operators.ts';
 import * as register from './register.ts';
 import * as requests from './requests.ts';
 import * as webhooks from './webhooks.ts';
-import {
-  buildOpenApiDocument,
-  type ComponentNames,
-  type Content,
-  type JsonSchema,
-  type RouteSpec,
-} from './openapi.ts';
+import { buildOpenApiDocument, type ComponentNames, type JsonSchema, type RouteSpec } from './openapi.ts';
+import { idempotencyKey, json, jsonBody, ok } from './route-spec.ts';
 
 const documentView = documents.documentViewSchema;
 const voidResult = documents.voidResultSchema;
@@ -89,19 +84,7 @@ const payloadEither: JsonSchema = {
 
 // --- helpers for the route list --------------------------------------------------------------------------
 
-const json = (schema: z.ZodType): Record<string, Content> => ({ 'application/json': schema });
-const ok = (schema: z.ZodType, description = 'OK.') => ({ description, content: json(schema) });
 const noContent = { description: 'Done; no body.' };
-const jsonBody = (schema: z.ZodType, required = true, description?: string) => ({
-  required,
-  ...(description === undefined ? {} : { description }),
-  content: json(schema),
-});
-const idempotencyKey = {
-  name: 'Idempotency-Key',
-  description:
-    'Up to 255 characters: a retry with the same key returns the first answer (kept 24 h) and never transmits twice; the same key with another body answers 409.',
-};
 const fileAnswer = (type: string, description: string) => ({
   description,
   content: { [type]: { binary: true } as const },

@@ -1,6 +1,7 @@
 // The /v1/cte routes (§4.3) for the OpenAPI document (api-routes.ts spreads them into ROUTES).
 import { z } from 'zod';
-import type { Content, RouteSpec } from './openapi.ts';
+import type { RouteSpec } from './openapi.ts';
+import { idempotencyKey, jsonBody, ok } from './route-spec.ts';
 import { dataListSchema, pageLimitQueryShape } from './common.ts';
 import { ctePayloadSchema } from './cte-payload.ts';
 import {
@@ -18,14 +19,6 @@ import {
 } from './cte-view.ts';
 
 const TAG = 'CT-e';
-const json = (schema: z.ZodType): Record<string, Content> => ({ 'application/json': schema });
-const ok = (schema: z.ZodType, description = 'OK.') => ({ description, content: json(schema) });
-const body = (schema: z.ZodType) => ({ required: true, content: json(schema) });
-const idempotencyKey = {
-  name: 'Idempotency-Key',
-  description:
-    'Up to 255 characters: a retry with the same key returns the first answer (kept 24 h) and never transmits twice; the same key with another body answers 409.',
-};
 
 export const CTE_ROUTES: RouteSpec[] = [
   {
@@ -38,7 +31,7 @@ export const CTE_ROUTES: RouteSpec[] = [
     tags: [TAG],
     company: true,
     headers: [idempotencyKey],
-    body: body(ctePayloadSchema),
+    body: jsonBody(ctePayloadSchema),
     responses: { 201: ok(cteViewSchema, 'The CT-e draft.') },
     errors: [409, 422, 503],
   },
@@ -111,7 +104,7 @@ export const CTE_ROUTES: RouteSpec[] = [
     description:
       '`justificativa` 15–255 characters. Within 7 days (168 h) of the authorization (422 with `cStat` 220 after); the authority also refuses it once the trip started (a later MDF-e). 202 with the event, the CT-e ends `cancelada`.',
     tags: [TAG],
-    body: body(cteCancelRequestSchema),
+    body: jsonBody(cteCancelRequestSchema),
     responses: { 202: ok(cteEventViewSchema, 'Cancellation queued.') },
     errors: [409, 422, 503],
   },
@@ -122,7 +115,7 @@ export const CTE_ROUTES: RouteSpec[] = [
     description:
       '`correcao` (free text, at least 15 characters: sent as `compl/xObs`) or `correcoes` (`{grupoAlterado, campoAlterado, valorAlterado, nroItemAlterado?}`), and `sequencia` (next free one when omitted, at most 20). Tax values, rates, the parties’ identity and dates cannot be corrected (422).',
     tags: [TAG],
-    body: body(cteCceRequestSchema),
+    body: jsonBody(cteCceRequestSchema),
     responses: { 202: ok(cteEventViewSchema, 'CC-e queued.') },
     errors: [409, 422, 503],
   },
@@ -134,7 +127,7 @@ export const CTE_ROUTES: RouteSpec[] = [
       '`{serie, numeroInicial, numeroFinal, justificativa}`; the answer says what the authority did and `prazo`, the 10th day of the following month.',
     tags: [TAG],
     company: true,
-    body: body(cteVoidRequestSchema),
+    body: jsonBody(cteVoidRequestSchema),
     responses: { 200: ok(cteVoidAnswerSchema, 'The outcome.') },
     errors: [409, 422, 503],
   },
@@ -162,7 +155,7 @@ export const CTE_ROUTES: RouteSpec[] = [
     description:
       '`rntrc` (8 digits or `ISENTO`) and `icms` (`{cst: "00", aliquota: "12.00"}`, `{cst: "40" | "41" | "51" | "SN"}` or null for the regime’s default); used by the CT-e created afterwards.',
     tags: [TAG],
-    body: body(cteSettingsSchema),
+    body: jsonBody(cteSettingsSchema),
     responses: { 200: ok(cteSettingsViewSchema) },
   },
 ];

@@ -1,7 +1,8 @@
 // The /v1/nfse routes (§4.4) and the provider's NFS-e settings for the OpenAPI document (api-routes.ts
 // spreads them into ROUTES).
 import { z } from 'zod';
-import type { Content, RouteSpec } from './openapi.ts';
+import type { RouteSpec } from './openapi.ts';
+import { idempotencyKey, jsonBody, ok } from './route-spec.ts';
 import { dataListSchema, pageLimitQueryShape } from './common.ts';
 import { nfsePayloadSchema, nfseSubstitutePayloadSchema } from './nfse-payload.ts';
 import {
@@ -18,14 +19,6 @@ import {
 } from './nfse-view.ts';
 
 const TAG = 'NFS-e';
-const json = (schema: z.ZodType): Record<string, Content> => ({ 'application/json': schema });
-const ok = (schema: z.ZodType, description = 'OK.') => ({ description, content: json(schema) });
-const body = (schema: z.ZodType) => ({ required: true, content: json(schema) });
-const idempotencyKey = {
-  name: 'Idempotency-Key',
-  description:
-    'Up to 255 characters: a retry with the same key returns the first answer (kept 24 h) and never transmits twice; the same key with another body answers 409.',
-};
 const queuedView = nfseViewSchema.extend({ message: z.string() });
 
 const TRANSMITTED =
@@ -47,7 +40,7 @@ export const NFSE_ROUTES: RouteSpec[] = [
     company: true,
     headers: [idempotencyKey],
     query: z.object({ rascunho: z.enum(['true', 'false']).optional() }),
-    body: body(nfsePayloadSchema),
+    body: jsonBody(nfsePayloadSchema),
     responses: {
       200: ok(nfseViewSchema, 'Authorized.'),
       201: ok(queuedView, 'The draft (`?rascunho=true`).'),
@@ -80,7 +73,7 @@ export const NFSE_ROUTES: RouteSpec[] = [
     description:
       'The §2.8 payload again; only `rascunho` or `erro` (409 otherwise). The DPS keeps its number and is signed again; a substitute keeps its link to the note it replaces.',
     tags: [TAG],
-    body: body(nfsePayloadSchema),
+    body: jsonBody(nfsePayloadSchema),
     responses: { 200: ok(nfseViewSchema) },
     errors: [409, 422, 503],
   },
@@ -153,7 +146,7 @@ export const NFSE_ROUTES: RouteSpec[] = [
       '200 `{id, status, cancelamento}` when the national environment registered it within 10 s (the note is `cancelada`); 202 with `message` while it is on its way (the note reads `processando`); ' +
       '422 `fiscal_rejection` with `cStat` when refused. 409 when the note is not authorized or a cancellation is already on its way.',
     tags: [TAG],
-    body: body(nfseCancelRequestSchema),
+    body: jsonBody(nfseCancelRequestSchema),
     responses: {
       200: ok(nfseCancelAnswerSchema, 'Registered.'),
       202: ok(nfseCancelAnswerSchema, 'Queued.'),
@@ -169,7 +162,7 @@ export const NFSE_ROUTES: RouteSpec[] = [
       'Creates a new NFS-e whose DPS names the replaced note (`subst`): 201 `rascunho`, or `processando` with `sendImmediate: true`; `substitui_nfse_id` names the replaced note. ' +
       'When the substitute is authorized, the replaced note becomes `substituida` (and its `substituida_por_nfse_id` names the new one). 409 unless the note is authorized and not already being substituted.',
     tags: [TAG],
-    body: { required: false, content: json(nfseSubstitutePayloadSchema) },
+    body: jsonBody(nfseSubstitutePayloadSchema, false),
     responses: { 201: ok(queuedView, 'The substitute.') },
     errors: [409, 422, 503],
   },
@@ -188,7 +181,7 @@ export const NFSE_ROUTES: RouteSpec[] = [
     description:
       '`op_simp_nac` (1 not in the Simples Nacional, 2 MEI, 3 ME/EPP), `reg_ap_trib_sn` (only with 3), `reg_esp_trib` (0–6 or 9); used by the DPS signed afterwards.',
     tags: [TAG],
-    body: body(nfseSettingsSchema),
+    body: jsonBody(nfseSettingsSchema),
     responses: { 200: ok(nfseSettingsViewSchema) },
   },
 ];

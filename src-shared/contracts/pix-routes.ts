@@ -1,6 +1,6 @@
 // The dynamic PIX routes for the OpenAPI document (api-routes.ts spreads them into ROUTES).
-import type { z } from 'zod';
-import type { Content, RouteSpec } from './openapi.ts';
+import type { RouteSpec } from './openapi.ts';
+import { jsonBody, ok } from './route-spec.ts';
 import { queuedPrintSchema } from './printers.ts';
 import {
   pixChargeCreateSchema,
@@ -13,9 +13,6 @@ import {
 } from './pix.ts';
 
 const TAG = 'PIX dinâmico';
-const json = (schema: z.ZodType): Record<string, Content> => ({ 'application/json': schema });
-const ok = (schema: z.ZodType, description = 'OK.') => ({ description, content: json(schema) });
-const body = (schema: z.ZodType) => ({ required: true, content: json(schema) });
 const txid = { txid: 'The charge’s txid (26–35 letters or digits).' };
 const companyId = { companyId: 'Id of the company.' };
 
@@ -36,7 +33,7 @@ export const PIX_ROUTES: RouteSpec[] = [
       '`provedor` `sandbox` uses the PSP embedded in the service (credentials and client certificate generated); `psp` needs `base_url`, `client_id`, `client_secret`, `certificado_pfx` and `cnpj_psp`. Omitted secrets keep the stored ones.',
     tags: [TAG],
     params: companyId,
-    body: body(pixConfigSchema),
+    body: jsonBody(pixConfigSchema),
     responses: { 200: ok(pixConfigViewSchema) },
     errors: [409, 422],
   },
@@ -75,7 +72,7 @@ export const PIX_ROUTES: RouteSpec[] = [
         description: 'A retry with the same key answers the first charge instead of creating another.',
       },
     ],
-    body: body(pixChargeCreateSchema),
+    body: jsonBody(pixChargeCreateSchema),
     responses: { 201: ok(pixChargeViewSchema, 'The charge.') },
     errors: [409, 422, 502],
   },
@@ -125,7 +122,7 @@ export const PIX_ROUTES: RouteSpec[] = [
     path: '/v1/sandbox/pix/faults',
     summary: 'Switch faults of the embedded sandbox PSP (organization key)',
     tags: [TAG],
-    body: body(pixSandboxFaultsSchema),
+    body: jsonBody(pixSandboxFaultsSchema),
     responses: { 200: ok(pixSandboxFaultsViewSchema) },
   },
   {

@@ -1,11 +1,10 @@
 // The reference-table routes (NCM table of rule 778, IBPT table of Lei 12.741) for the OpenAPI document
 // (api-routes.ts spreads them into ROUTES), with the answers' schemas.
 import { z } from 'zod';
-import type { Content, RouteSpec } from './openapi.ts';
+import type { RouteSpec } from './openapi.ts';
+import { ok } from './route-spec.ts';
 
 const TAG = 'Tabelas de referência';
-const json = (schema: z.ZodType): Record<string, Content> => ({ 'application/json': schema });
-const ok = (schema: z.ZodType, description = 'OK.') => ({ description, content: json(schema) });
 
 export const ncmTableViewSchema = z
   .object({

@@ -1,19 +1,18 @@
 // The /v1/services routes (the services catalogue of the NFS-e) for the OpenAPI document (api-routes.ts
 // spreads them into ROUTES).
 import { z } from 'zod';
-import type { Content, RouteSpec } from './openapi.ts';
+import type { RouteSpec } from './openapi.ts';
+import { jsonBody, ok } from './route-spec.ts';
 import { dataListSchema, pageLimitQueryShape } from './common.ts';
 import { serviceFieldsSchema, serviceListQuerySchema, serviceViewSchema } from './services.ts';
 
 const TAG = 'Serviços';
-const json = (schema: z.ZodType): Record<string, Content> => ({ 'application/json': schema });
-const ok = (schema: z.ZodType, description = 'OK.') => ({ description, content: json(schema) });
-const body = (schema: z.ZodType) => ({
-  required: true,
-  description:
+const body = (schema: z.ZodType) =>
+  jsonBody(
+    schema,
+    true,
     '`codigoTributacaoNacional` and `aliquotaIss` are also accepted as `codigo_tributacao_nacional` and `aliquota_iss` (the NFS-e payload’s spelling).',
-  content: json(schema),
-});
+  );
 const RULES =
   '`codigoTributacaoNacional`: the 6-digit national tax code (item, subitem, desdobro of the national list). ' +
   '`aliquotaIss`: percent with up to 2 places, 2.00 to 5.00 (LC 116/2003), answered with 2 places; null = the ' +
