@@ -26,7 +26,14 @@ import type {
 } from './printers.ts';
 import type { ErrorBody, ErrorDetail } from './errors.ts';
 import type { nfsePayloadSchema, nfseSubstitutePayloadSchema } from './nfse-payload.ts';
-import type { NfseCancelAnswer, NfseCancelRequest, NfseView, NfseXmlAnswer } from './nfse-view.ts';
+import type {
+  NfseCancelAnswer,
+  NfseCancelRequest,
+  NfseSettingsRequest,
+  NfseSettingsViewBody,
+  NfseView,
+  NfseXmlAnswer,
+} from './nfse-view.ts';
 import type { PixChargeView, PixConfigInput, PixConfigView, PixConnectionTest } from './pix.ts';
 import type {
   BatchProgress,
@@ -441,6 +448,10 @@ export function createApiClient(options: ApiClientOptions) {
         );
       },
       removeLogo: (id: string) => json<undefined>('DELETE', `/companies/${id}/logo`),
+      /** The provider's NFS-e tax regime (DPS regTrib); `padrao` while it still comes from the CRT. */
+      nfseSettings: (id: string) => get<NfseSettingsViewBody>(`/companies/${id}/nfse-settings`),
+      saveNfseSettings: (id: string, body: NfseSettingsRequest) =>
+        put<NfseSettingsViewBody>(`/companies/${id}/nfse-settings`, body),
       status: (id: string) => get<CompanyStatus>(`/companies/${id}/status`),
       abandonedNumbers: (id: string, olderThanHours = 24) =>
         get<{ total: number; items: { id: string; modelo: number; serie: number; numero: number }[] }>(

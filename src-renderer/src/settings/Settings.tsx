@@ -1,11 +1,13 @@
 // Settings, one section per concern (#/configuracoes/<section>): the first-setup guide, company, certificate,
-// NFC-e CSC, series, environment, printers, this terminal and the sandbox authority; what connects other
-// systems (API keys, webhooks) is grouped apart under "Integrações", away from the store's own settings.
+// NFC-e CSC, the NFS-e tax regime, series, environment, printers, this terminal and the sandbox authority;
+// what connects other systems (API keys, webhooks) is grouped apart under "Integrações", away from the
+// store's own settings.
 import type { ReactNode } from 'react';
 import { href } from '../router.ts';
 import { ApiKeysSection } from './ApiKeys.tsx';
 import { CertificateSection } from './Certificate.tsx';
 import { CompanySection, CscSection, EnvironmentSection, SeriesSection } from './Company.tsx';
+import { NfseSettingsSection } from './NfseSettings.tsx';
 import { PixSection } from './Pix.tsx';
 import { PrintersSection } from './Printers.tsx';
 import { SetupGuide } from './SetupGuide.tsx';
@@ -22,6 +24,8 @@ const SECTIONS: readonly {
   { id: 'empresa', label: 'Empresa', render: () => <CompanySection /> },
   { id: 'certificado', label: 'Certificado digital', render: () => <CertificateSection /> },
   { id: 'nfce', label: 'NFC-e (CSC)', render: () => <CscSection /> },
+  // The provider's tax regime that every NFS-e's DPS carries (regTrib).
+  { id: 'nfse', label: 'NFS-e', render: () => <NfseSettingsSection /> },
   { id: 'series', label: 'Séries e numeração', render: () => <SeriesSection /> },
   { id: 'ambiente', label: 'Ambiente', render: () => <EnvironmentSection /> },
   // Payments the store receives: where an owner looks for the bank's PIX settings, not among integrations.
