@@ -166,3 +166,23 @@ export const dataListSchema = <T extends z.ZodType>(item: T) =>
 
 /** Timestamps of the answers: ISO 8601 (UTC `Z` from our clock; the authority's own carry an offset). */
 export const timestampSchema = z.iso.datetime({ offset: true });
+
+/** The reason a cancellation or a void of numbers carries (xJust of the layouts: 15 to 255 characters). */
+export const justificativaSchema = z
+  .string()
+  .trim()
+  .min(15, { error: 'must have at least 15 characters' })
+  .max(255, { error: 'must have at most 255 characters' });
+
+const dateOrInstant = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}(T.*)?$/, { error: 'must be a date AAAA-MM-DD or an ISO 8601 instant' })
+  .optional();
+
+/** The creation period filters of a kind's §4.6 list (the specification leaves them to us). */
+export const createdPeriodFilterShape = {
+  /** created_at from this day (AAAA-MM-DD) or instant, inclusive. */
+  from: dateOrInstant,
+  /** created_at up to this day (inclusive, the whole day) or instant (exclusive). */
+  to: dateOrInstant,
+};

@@ -2,7 +2,7 @@
 // answer; shared by the service that builds them and the clients that read them. Requests of the routes
 // (cancel, CC-e, inutilizar, list filters) are here too, so routes, OpenAPI and client agree.
 import { z } from 'zod';
-import { ambienteSchema, timestampSchema } from './common.ts';
+import { ambienteSchema, createdPeriodFilterShape, justificativaSchema, timestampSchema } from './common.ts';
 import { eventOutcomeShape } from './documents.ts';
 
 /** Exact decimal text of money, as the layout writes it (`"1250.50"`). */
@@ -84,25 +84,12 @@ export const cteListFilterShape = {
     .enum(['rascunho', 'processando', 'autorizada', 'erro', 'rejeitada', 'denegada', 'cancelada'])
     .optional()
     .meta({ description: '`rejeitada` is an alias of `erro`' }),
-  /** created_at from this day (AAAA-MM-DD) or instant, inclusive. */
-  from: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}(T.*)?$/, { error: 'must be a date AAAA-MM-DD or an ISO 8601 instant' })
-    .optional(),
-  /** created_at up to this day (inclusive, the whole day) or instant (exclusive). */
-  to: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}(T.*)?$/, { error: 'must be a date AAAA-MM-DD or an ISO 8601 instant' })
-    .optional(),
+  ...createdPeriodFilterShape,
 };
 
 /** POST /v1/cte/:id/cancel. */
 export const cteCancelRequestSchema = z.strictObject({
-  justificativa: z
-    .string()
-    .trim()
-    .min(15, { error: 'must have at least 15 characters' })
-    .max(255, { error: 'must have at most 255 characters' }),
+  justificativa: justificativaSchema,
 });
 
 /** One structured correction (infCorrecao of evCCeCTe). */
@@ -142,11 +129,7 @@ export const cteVoidRequestSchema = z.strictObject({
   serie: z.number().int().min(0).max(999),
   numeroInicial: z.number().int().min(1).max(999_999_999),
   numeroFinal: z.number().int().min(1).max(999_999_999),
-  justificativa: z
-    .string()
-    .trim()
-    .min(15, { error: 'must have at least 15 characters' })
-    .max(255, { error: 'must have at most 255 characters' }),
+  justificativa: justificativaSchema,
 });
 export type CteVoidRequest = z.infer<typeof cteVoidRequestSchema>;
 

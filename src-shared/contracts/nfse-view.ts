@@ -1,7 +1,7 @@
 // The answers of /v1/nfse (§2.8, §4.4): the NFS-e object, the cancellation, the XML answer and the provider's
 // NFS-e settings; and the requests of the routes (cancel, list filters), so routes, OpenAPI and clients agree.
 import { z } from 'zod';
-import { ambienteSchema, timestampSchema } from './common.ts';
+import { ambienteSchema, createdPeriodFilterShape, justificativaSchema, timestampSchema } from './common.ts';
 
 /**
  * Statuses as the NFS-e API shows them: §3 names `authorized` for an authorized NFS-e (the stored
@@ -104,16 +104,7 @@ export const nfseListFilterShape = {
     .enum([...NFSE_STATUSES, 'autorizada', 'rejeitada'])
     .optional()
     .meta({ description: '`autorizada` is an alias of `authorized`, `rejeitada` of `erro`' }),
-  /** created_at from this day (AAAA-MM-DD) or instant, inclusive. */
-  from: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}(T.*)?$/, { error: 'must be a date AAAA-MM-DD or an ISO 8601 instant' })
-    .optional(),
-  /** created_at up to this day (inclusive, the whole day) or instant (exclusive). */
-  to: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}(T.*)?$/, { error: 'must be a date AAAA-MM-DD or an ISO 8601 instant' })
-    .optional(),
+  ...createdPeriodFilterShape,
 };
 
 /** POST /v1/nfse/:id/cancel (§2.8 cancel body). */
@@ -121,11 +112,7 @@ export const nfseCancelRequestSchema = z.strictObject({
   codigo_motivo: z.union([z.literal(1), z.literal(2), z.literal(3)], {
     error: 'must be 1 (issue error), 2 (service not rendered) or 3 (duplicate note)',
   }),
-  justificativa: z
-    .string()
-    .trim()
-    .min(15, { error: 'must have at least 15 characters' })
-    .max(255, { error: 'must have at most 255 characters' }),
+  justificativa: justificativaSchema,
 });
 export type NfseCancelRequest = z.infer<typeof nfseCancelRequestSchema>;
 

@@ -2,14 +2,9 @@
 // module of their own, so the routes that parse them and the OpenAPI document share one definition.
 import { z } from 'zod';
 import { decimalText } from '../decimal-text.ts';
+import { justificativaSchema as justificativa } from './common.ts';
 
 const trueFalse = z.enum(['true', 'false'], { error: "must be 'true' or 'false'" });
-
-const justificativa = z
-  .string()
-  .trim()
-  .min(15, { error: 'must have at least 15 characters' })
-  .max(255, { error: 'must have at most 255 characters' });
 
 /** GET /v1/nfe and /v1/nfce filters (the paging parameters are parsed beside them). */
 export const documentListFilterSchema = z.object({
