@@ -288,6 +288,8 @@ describe('NFS-e in the back office', () => {
     await page.getByRole('button', { name: 'Salvar rascunho' }).click();
     await page.getByTestId('nfse-detail').waitFor();
     await detailStatus(page, 'rascunho');
+    // The municipality typed as its IBGE code reads by its name.
+    expect(await page.getByTestId('nfse-tomador-view').textContent()).toContain('Centro, São Paulo/SP – CEP');
 
     await page.getByRole('link', { name: 'Editar' }).click();
     await page.getByTestId('nfse-form').waitFor();

@@ -106,22 +106,24 @@ describe('nfseView', () => {
       cpf_cnpj: '39847728000199',
       razao_social: 'MXM & JETTAX',
       email: 'SAU@mxm.com.br',
-      // The DPS carries the IBGE code; its UF is the code's first two digits (33 RJ).
+      // The DPS carries the IBGE code only; the name and UF are the IBGE table's for that code.
       endereco: {
         logradouro: 'AV RIO BRANCO',
         numero: '123',
         bairro: 'CENTRO',
-        municipio: '3303302',
+        municipio: 'Niterói',
         uf: 'RJ',
         cep: '24020077',
       },
     });
   });
 
-  it('shows the municipality as the integrator sent it when the stored body has it', () => {
-    const payload = { tomador: { endereco: { municipio: 'Niterói', uf: 'RJ' } } };
-    const view = nfseView(row({ payload_json: JSON.stringify(payload) }));
-    expect(view.tomador?.endereco).toMatchObject({ municipio: 'Niterói', uf: 'RJ' });
+  it("names the taker's municipality by the IBGE table whether the integrator sent its code or a folded name", () => {
+    for (const sent of ['3303302', 'niteroi']) {
+      const payload = { tomador: { endereco: { municipio: sent, uf: 'rj' } } };
+      const view = nfseView(row({ payload_json: JSON.stringify(payload) }));
+      expect(view.tomador?.endereco).toMatchObject({ municipio: 'Niterói', uf: 'RJ' });
+    }
   });
 
   it('before authorization: the DPS Id is the key, no note number, no QR code, the DPS rate', () => {

@@ -15,6 +15,7 @@ import { nfseQrCodeUrl } from '../../../outputs/pdf/danfse.ts';
 import { NFSE_MODELO as MODELO } from './kind.ts';
 import { nfseXmlOf } from './danfse.ts';
 import { NFSE_TP_CANCEL as TP_CANCELAMENTO } from './events.ts';
+import { findMunicipio } from '../../../reference/ibge.ts';
 import { ufByCode } from '../../../../src-shared/uf.ts';
 import type {
   NfseCancelamento,
@@ -68,6 +69,9 @@ function tomadorOf(toma: Node, payloadTomador: Node): NfseTomadorView | null {
   const endNac = obj(end['endNac']);
   const sent = obj(payloadTomador['endereco']);
   const cMun = text(endNac['cMun']);
+  // The DPS carries the IBGE code only: the name comes from the IBGE table, as companies and customers show
+  // theirs; the name the integrator sent, then the code, only for a code the table does not hold.
+  const municipio = findMunicipio(cMun);
   return {
     cpf_cnpj: cpfCnpj,
     razao_social: text(toma['xNome']),
@@ -79,9 +83,8 @@ function tomadorOf(toma: Node, payloadTomador: Node): NfseTomadorView | null {
             logradouro: text(end['xLgr']),
             numero: text(end['nro']),
             bairro: text(end['xBairro']),
-            // The DPS carries the IBGE code only; the name the integrator sent is shown when there was one.
-            municipio: text(sent['municipio']) || cMun,
-            uf: text(sent['uf']) || (ufByCode(cMun.slice(0, 2))?.sigla ?? ''),
+            municipio: municipio?.xMun ?? (text(sent['municipio']) || cMun),
+            uf: municipio?.uf ?? (text(sent['uf']) || (ufByCode(cMun.slice(0, 2))?.sigla ?? '')),
             cep: text(endNac['CEP']),
           },
   };
