@@ -197,8 +197,11 @@ for (const [width, height] of [
         if (route === '/caixa') continue;
         await show(page, route);
         faults.push(...(await layoutFaults(page, route)));
-        if (width === 1024 && route === '/configuracoes/pix')
+        if (width === 1024 && route === '/configuracoes/pix') {
+          // The PSP card says "Carregando…" until its request answers: the picture shows the loaded page.
+          await page.getByTestId('pix-provedor').waitFor();
           await saveScreenshot(page, 'backoffice-1024x768.png');
+        }
       }
       expect(faults).toEqual([]);
       await page.close();
