@@ -4,19 +4,14 @@
 // and note checked with xmllint against the national XSD 1.01 and with xmlsec1 (our signature on the DPS, the
 // national environment's on the note), the cancellation's registered event, and a substitute's DPS naming the
 // note it replaces. (nfse-lifecycle.test.ts covers the rest of the lifecycle: faults, rejections, webhooks.)
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useHarness } from './harness.ts';
-import { schemaPath, type SchemaName } from '../../src-main/fiscal/schema.ts';
 import { nfseQrCodeUrl } from '../../src-main/outputs/pdf/danfse.ts';
 import { pdfFile, pdfPng, pdfRawText, pdfText, zbar } from '../fixtures/outputs/pdf-tools.ts';
+import { nfseId, xmllint, xmlsecVerifies } from '../fixtures/xml-tools.ts';
+import { nfseBody, nfseTomador } from '../fixtures/nfse-sample.ts';
 
 const h = useHarness();
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-nfse-e2e-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 interface Nfse {
   id: string;
@@ -37,60 +32,10 @@ interface NfseXml {
   eventos: Array<{ tpEvento: string; xml: string }>;
 }
 
-const body = {
-  codigo_tributacao_nacional: '140101',
-  descricao_servico: 'Manutenção de ar-condicionado split',
+const body = nfseBody({
   valor_servico: 1234.56,
-  iss_retido: false,
-  tomador: {
-    cpf_cnpj: '529.982.247-25',
-    razao_social: 'Maria da Silva Pereira',
-    email: 'maria@example.com',
-    endereco: {
-      logradouro: 'Rua Augusta',
-      numero: '100',
-      bairro: 'Consolação',
-      municipio: 'São Paulo',
-      uf: 'SP',
-      cep: '01305-000',
-    },
-  },
-};
-
-let counter = 0;
-function write(content: string | Buffer, ext: string): string {
-  const file = path.join(tmp, `file-${++counter}.${ext}`);
-  fs.writeFileSync(file, content);
-  return file;
-}
-
-/** xmllint against the national XSD 1.01; the validation errors when it fails. */
-function xmllint(xml: string, schema: SchemaName): string {
-  const run = spawnSync('xmllint', ['--noout', '--schema', schemaPath(schema), write(xml, 'xml')], {
-    encoding: 'utf8',
-  });
-  if (run.error !== undefined) throw run.error;
-  return run.status === 0 ? 'valid' : run.stderr;
-}
-
-/** xmlsec1 on the Signature `xpath` picks, its reference resolved by the Id of `idElement`. */
-function xmlsecVerifies(xml: string, idElement: string, xpath: string): boolean {
-  const run = spawnSync(
-    'xmlsec1',
-    [
-      '--verify',
-      '--insecure',
-      '--id-attr:Id',
-      `http://www.sped.fazenda.gov.br/nfse:${idElement}`,
-      '--node-xpath',
-      xpath,
-      write(xml, 'xml'),
-    ],
-    { encoding: 'utf8' },
-  );
-  if (run.error !== undefined) throw run.error;
-  return run.status === 0 && /^OK$/m.test(`${run.stdout}${run.stderr}`);
-}
+  tomador: nfseTomador({ razao_social: 'Maria da Silva Pereira' }),
+});
 
 const DPS_SIGNATURE = "/*/*[local-name()='Signature']";
 const NOTE_SIGNATURE = "/*/*[local-name()='Signature']";
@@ -150,18 +95,18 @@ describe('NFS-e end to end: what the DANFSe and the XML say', () => {
     expect(xml.id).toBe(note.id);
     expect(xml.dps_xml).toContain(`Id="${note.dps_id}"`);
     expect(xmllint(xml.dps_xml, 'dps')).toBe('valid');
-    expect(xmlsecVerifies(xml.dps_xml, 'infDPS', DPS_SIGNATURE)).toBe(true);
+    expect(xmlsecVerifies(xml.dps_xml, nfseId('infDPS'), DPS_SIGNATURE)).toBe(true);
     // A byte changed in the signed part: xmlsec1 refuses it (the check above is not vacuous).
     const tampered = xml.dps_xml.replace('Manutenção de ar-condicionado', 'Manutenção de ar condicionado');
     expect(tampered).not.toBe(xml.dps_xml);
-    expect(xmlsecVerifies(tampered, 'infDPS', DPS_SIGNATURE)).toBe(false);
+    expect(xmlsecVerifies(tampered, nfseId('infDPS'), DPS_SIGNATURE)).toBe(false);
 
     const nfse = xml.nfse_xml ?? '';
     expect(nfse).toContain(chave(note));
     expect(xmllint(nfse, 'nfse')).toBe('valid');
-    expect(xmlsecVerifies(nfse, 'infNFSe', NOTE_SIGNATURE)).toBe(true);
+    expect(xmlsecVerifies(nfse, nfseId('infNFSe'), NOTE_SIGNATURE)).toBe(true);
     // The note embeds our DPS with our signature intact.
-    expect(xmlsecVerifies(nfse, 'infDPS', EMBEDDED_DPS_SIGNATURE)).toBe(true);
+    expect(xmlsecVerifies(nfse, nfseId('infDPS'), EMBEDDED_DPS_SIGNATURE)).toBe(true);
 
     // ?formato= gives each XML alone, byte for byte.
     for (const [formato, expected] of [
@@ -212,7 +157,7 @@ describe('NFS-e end to end: what the DANFSe and the XML say', () => {
     const xml = await xmlOf(substitute);
     expect(xml.dps_xml).toContain(`<chSubstda>${chave(old)}</chSubstda>`);
     expect(xmllint(xml.dps_xml, 'dps')).toBe('valid');
-    expect(xmlsecVerifies(xml.dps_xml, 'infDPS', DPS_SIGNATURE)).toBe(true);
+    expect(xmlsecVerifies(xml.dps_xml, nfseId('infDPS'), DPS_SIGNATURE)).toBe(true);
     expect(xmllint(xml.nfse_xml ?? '', 'nfse')).toBe('valid');
 
     const text = pdfText(await danfse(substitute));

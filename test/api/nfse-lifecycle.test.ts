@@ -13,6 +13,7 @@ import { useHarness } from './harness.ts';
 import { NFSE_CODES } from '../../src-shared/tables/nfse-codes.ts';
 import { NFSE_MODELO } from '../../src-main/documents/kinds/nfse/kind.ts';
 import { eventTables } from '../../src-main/documents/events-service.ts';
+import { nfseBody as body } from '../fixtures/nfse-sample.ts';
 
 const h = useHarness();
 
@@ -29,27 +30,6 @@ interface Nfse {
 }
 
 const SAO_PAULO = '3550308';
-
-const body = (overrides: Record<string, unknown> = {}) => ({
-  codigo_tributacao_nacional: '140101',
-  descricao_servico: 'Manutenção de ar-condicionado split',
-  valor_servico: 350.1,
-  iss_retido: false,
-  tomador: {
-    cpf_cnpj: '529.982.247-25',
-    razao_social: 'Maria da Silva',
-    email: 'maria@example.com',
-    endereco: {
-      logradouro: 'Rua Augusta',
-      numero: '100',
-      bairro: 'Consolação',
-      municipio: 'São Paulo',
-      uf: 'SP',
-      cep: '01305-000',
-    },
-  },
-  ...overrides,
-});
 
 const sandbox = () => {
   if (h.service.sandbox === null) throw new Error('the harness runs the embedded sandbox');

@@ -3,9 +3,7 @@
 // queued in one transaction, a lost answer settled by consulting the DPS Id (never a blind second send), a
 // rejection kept in `erro` and sent again under its number, cancellation 1/2/3, substitution, webhooks.
 // The same flows over real HTTPS against the embedded sandbox are in test/api/nfse-*.test.ts.
-import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../clock.ts';
 import { createLogger } from '../../../logger.ts';
@@ -26,8 +24,10 @@ import { servicesRepository } from '../../../catalog/services-repository.ts';
 import { newId } from '../../../ids.ts';
 import { DomainError } from '../../../errors.ts';
 import { NFSE_CODES } from '../../../../src-shared/tables/nfse-codes.ts';
-import { schemaPath, type SchemaName } from '../../../fiscal/schema.ts';
+import type { SchemaName } from '../../../fiscal/schema.ts';
 import { tempDataDir } from '../../../../test/api/harness.ts';
+import { nfseBody as body } from '../../../../test/fixtures/nfse-sample.ts';
+import { nfseId, xmllint, xmlsecVerifies } from '../../../../test/fixtures/xml-tools.ts';
 import { documentsRepository, type DocumentRow } from '../../repository.ts';
 import type { AliquotaLookup, NfseMunicipalParams } from './municipal.ts';
 import {
@@ -199,27 +199,6 @@ const deps = (): NfseDeps => ({
   secrets: service.secrets,
   worker,
   municipal: async () => authority,
-});
-
-const body = (overrides: Record<string, unknown> = {}) => ({
-  codigo_tributacao_nacional: '140101',
-  descricao_servico: 'Manutenção de ar-condicionado split',
-  valor_servico: 350.1,
-  iss_retido: false,
-  tomador: {
-    cpf_cnpj: '529.982.247-25',
-    razao_social: 'Maria da Silva',
-    email: 'maria@example.com',
-    endereco: {
-      logradouro: 'Rua Augusta',
-      numero: '100',
-      bairro: 'Consolação',
-      municipio: 'São Paulo',
-      uf: 'SP',
-      cep: '01305-000',
-    },
-  },
-  ...overrides,
 });
 
 const drain = async () => {
@@ -707,20 +686,7 @@ function checkedByTools(
   schema: SchemaName,
   signedTag: string,
 ): { xsd: string; signature: boolean } {
-  const file = path.join(dataDir, `${Math.random().toString(36).slice(2)}.xml`);
-  fs.writeFileSync(file, xml);
-  let xsd = 'valid';
-  try {
-    execFileSync('xmllint', ['--noout', '--schema', schemaPath(schema), file], { stdio: 'pipe' });
-  } catch (error) {
-    xsd = String((error as { stderr?: Buffer }).stderr ?? error);
-  }
-  const run = spawnSync(
-    'xmlsec1',
-    ['--verify', '--insecure', '--id-attr:Id', `http://www.sped.fazenda.gov.br/nfse:${signedTag}`, file],
-    { encoding: 'utf8' },
-  );
-  return { xsd, signature: run.status === 0 && /^OK$/m.test(`${run.stdout}${run.stderr}`) };
+  return { xsd: xmllint(xml, schema), signature: xmlsecVerifies(xml, nfseId(signedTag)) };
 }
 
 describe('what the kind sends, checked by xmllint and xmlsec1', () => {
