@@ -133,6 +133,47 @@ function expectValid(xml: string, schema: SchemaName): void {
 }
 
 describe('sandbox authorized NFSe', () => {
+  it('computes the IBS/CBS group from the DPS classification with the 2026 rates (CBS 0.9 %, IBS UF 0.1 %)', () => {
+    const ibs = { cIndOp: '050101', indFinal: 1 as const, CST: '000', cClassTrib: '000001' };
+    const { nfse } = authorized(model({ IBSCBS: ibs }));
+    expectValid(nfse, 'nfse');
+    expect(xmlsec(nfse, 'infNFSe', OUTER_SIGNATURE)).toBe(true);
+    // vBC = vServ − vISSQN = 350.10 − 17.51; CBS 332.59 × 0.90 % = 2.99331 → 2.99; IBS UF × 0.10 % → 0.33.
+    expect(nfse).toContain(
+      '<vLiq>350.10</vLiq></valores><IBSCBS><cLocalidadeIncid>3550308</cLocalidadeIncid>' +
+        '<xLocalidadeIncid>São Paulo - SP</xLocalidadeIncid><valores><vBC>332.59</vBC>' +
+        '<uf><pIBSUF>0.10</pIBSUF><pAliqEfetUF>0.10</pAliqEfetUF></uf>' +
+        '<mun><pIBSMun>0.00</pIBSMun><pAliqEfetMun>0.00</pAliqEfetMun></mun>' +
+        '<fed><pCBS>0.90</pCBS><pAliqEfetCBS>0.90</pAliqEfetCBS></fed></valores>' +
+        '<totCIBS><vTotNF>350.10</vTotNF><gIBS><vIBSTot>0.33</vIBSTot><gIBSUFTot><vIBSUF>0.33</vIBSUF></gIBSUFTot>' +
+        '<gIBSMunTot><vIBSMun>0.00</vIBSMun></gIBSMunTot></gIBS><gCBS><vCBS>2.99</vCBS></gCBS></totCIBS></IBSCBS><DPS ',
+    );
+    // Without the DPS group the note has none (the group is optional in NFSe 1.01).
+    expect(authorized(model()).nfse).not.toContain('<IBSCBS>');
+  });
+
+  it("applies the class's rate reduction and places the supply at the taker's municipality when annex C says so", () => {
+    const ibs = { cIndOp: '100301', indFinal: 1 as const, CST: '200', cClassTrib: '200029' };
+    const toma = {
+      inscricao: { CPF: '52998224725' },
+      xNome: 'Maria da Silva',
+      end: { cMun: '3304557', CEP: '20000000', xLgr: 'Rua A', nro: '1', xBairro: 'Centro' },
+      email: null,
+    };
+    const { nfse } = authorized(model({ IBSCBS: ibs, toma }));
+    expectValid(nfse, 'nfse');
+    // 60 % reduction: CBS 0.90 × 0.4 = 0.36 % of 332.59 = 1.197 → 1.20; IBS UF 0.04 % → 0.133 → 0.13.
+    expect(nfse).toContain('<cLocalidadeIncid>3304557</cLocalidadeIncid>');
+    expect(nfse).toContain(
+      '<uf><pIBSUF>0.10</pIBSUF><pRedAliqUF>60.00</pRedAliqUF><pAliqEfetUF>0.04</pAliqEfetUF></uf>',
+    );
+    expect(nfse).toContain(
+      '<fed><pCBS>0.90</pCBS><pRedAliqCBS>60.00</pRedAliqCBS><pAliqEfetCBS>0.36</pAliqEfetCBS></fed>',
+    );
+    expect(nfse).toContain('<vIBSUF>0.13</vIBSUF>');
+    expect(nfse).toContain('<vCBS>1.20</vCBS>');
+  });
+
   it('embeds the DPS, is valid against NFSe_v1.01.xsd and both signatures verify', () => {
     const { dps, nfse } = authorized(model());
     expectValid(nfse, 'nfse');

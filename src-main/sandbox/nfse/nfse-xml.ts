@@ -14,6 +14,7 @@ import type { Inscricao } from '../../fiscal/nfse/model.ts';
 import { el, group, opt } from '../../fiscal/xml.ts';
 import { findMunicipio } from '../../reference/ibge.ts';
 import { children, parseXml, rootOf, textAt } from '../xml.ts';
+import { nfseIbsCbs, type NfseIbsCbs } from './ibscbs.ts';
 
 /** The sandbox's signing identity: its server key and certificate (ServerIdentity fits). */
 export interface SandboxSigner {
@@ -60,6 +61,10 @@ export interface DpsFacts {
   pAliq: string | null;
   /** Federal withholdings (vRetCP + vRetIRRF + vRetCSLL) in cents. */
   vRetFederal: bigint;
+  /** The taker's municipality (toma/end/endNac/cMun), when given. */
+  tomaCMun: string | null;
+  /** The reform's IBSCBS group of the DPS (operation indicator and classification), when present. */
+  ibscbs: { cIndOp: string; indFinal: string | null; CST: string; cClassTrib: string } | null;
 }
 
 export class DpsReadError extends Error {
@@ -103,6 +108,7 @@ export function readDps(dpsXml: string): DpsFacts {
   if (prestInscricao === null) throw new DpsReadError('the DPS has no prest/CNPJ or prest/CPF');
   const tomaEl = children(inf, 'toma', NFSE_NAMESPACE)[0];
   const substEl = children(inf, 'subst', NFSE_NAMESPACE)[0];
+  const ibsEl = children(inf, 'IBSCBS', NFSE_NAMESPACE)[0];
   const vServ = required('valores/vServPrest/vServ');
   return {
     id: inf.getAttribute('Id') ?? '',
@@ -143,6 +149,16 @@ export function readDps(dpsXml: string): DpsFacts {
       centsOrZero(text('valores/trib/tribFed/vRetCP')) +
       centsOrZero(text('valores/trib/tribFed/vRetIRRF')) +
       centsOrZero(text('valores/trib/tribFed/vRetCSLL')),
+    tomaCMun: text('toma/end/endNac/cMun') ?? null,
+    ibscbs:
+      ibsEl === undefined
+        ? null
+        : {
+            cIndOp: textAt(ibsEl, 'cIndOp', NFSE_NAMESPACE) ?? '',
+            indFinal: textAt(ibsEl, 'indFinal', NFSE_NAMESPACE) ?? null,
+            CST: textAt(ibsEl, 'valores/trib/gIBSCBS/CST', NFSE_NAMESPACE) ?? '',
+            cClassTrib: textAt(ibsEl, 'valores/trib/gIBSCBS/cClassTrib', NFSE_NAMESPACE) ?? '',
+          },
   };
 }
 
@@ -252,6 +268,8 @@ export interface AuthorizedNfseInput {
   xTribNac?: string;
   /** Municipality where the ISS is due (cLocIncid); default: the place of service. */
   cLocIncid?: string;
+  /** The note's IBS/CBS group; default: computed from the DPS's IBSCBS group (nfseIbsCbs), none without it. */
+  ibscbs?: NfseIbsCbs | null;
 }
 
 export const SANDBOX_VER_APLIC = 'BalcaoSandbox_1.0';
@@ -276,6 +294,13 @@ export function buildAuthorizedNfse(input: AuthorizedNfseInput, signer: SandboxS
   const cLocPrestacao = dps.cLocPrestacao ?? dps.cLocEmi;
   const cLocIncid = input.cLocIncid ?? cLocPrestacao;
   const { emit, valores } = input;
+  const ibscbs =
+    input.ibscbs !== undefined
+      ? input.ibscbs
+      : nfseIbsCbs(
+          { ...dps, cLocPrestacao },
+          { vISSQN: valores.vISSQN === null ? 0n : cents(valores.vISSQN), vLiq: cents(valores.vLiq) },
+        );
   const infNFSe =
     `<infNFSe Id="NFS${input.chaveAcesso}">` +
     el('xLocEmi', input.xLocEmi ?? municipioName(dps.cLocEmi)) +
@@ -317,10 +342,54 @@ export function buildAuthorizedNfse(input: AuthorizedNfseInput, signer: SandboxS
       el('vTotalRet', valores.vTotalRet),
       el('vLiq', valores.vLiq),
     ) +
+    ibsCbsXml(ibscbs) +
     withoutDeclaration(input.dpsXml) +
     '</infNFSe>';
   const xml = `<NFSe xmlns="${NFSE_NAMESPACE}" versao="1.01">${infNFSe}</NFSe>`;
   return XML_DECLARATION + signEnveloped(xml, 'infNFSe', signer);
+}
+
+/** infNFSe/IBSCBS (TCRTCIBSCBS), after valores and before the DPS. */
+function ibsCbsXml(g: NfseIbsCbs | null): string {
+  if (g === null) return '';
+  return group(
+    'IBSCBS',
+    el('cLocalidadeIncid', g.cLocalidadeIncid),
+    el('xLocalidadeIncid', municipioName(g.cLocalidadeIncid)),
+    group(
+      'valores',
+      el('vBC', g.vBC),
+      group(
+        'uf',
+        el('pIBSUF', g.uf.pIBSUF),
+        opt('pRedAliqUF', g.uf.pRedAliqUF),
+        el('pAliqEfetUF', g.uf.pAliqEfetUF),
+      ),
+      group(
+        'mun',
+        el('pIBSMun', g.mun.pIBSMun),
+        opt('pRedAliqMun', g.mun.pRedAliqMun),
+        el('pAliqEfetMun', g.mun.pAliqEfetMun),
+      ),
+      group(
+        'fed',
+        el('pCBS', g.fed.pCBS),
+        opt('pRedAliqCBS', g.fed.pRedAliqCBS),
+        el('pAliqEfetCBS', g.fed.pAliqEfetCBS),
+      ),
+    ),
+    group(
+      'totCIBS',
+      el('vTotNF', g.vTotNF),
+      group(
+        'gIBS',
+        el('vIBSTot', g.vIBSTot),
+        group('gIBSUFTot', el('vIBSUF', g.vIBSUF)),
+        group('gIBSMunTot', el('vIBSMun', g.vIBSMun)),
+      ),
+      group('gCBS', el('vCBS', g.vCBS)),
+    ),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------
