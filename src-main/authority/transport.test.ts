@@ -15,6 +15,7 @@ import {
   type AuthorityRequest,
   type HttpsTransport,
 } from './transport.ts';
+import { rejectionOf } from '../../test/fixtures/rejection.ts';
 
 /** A self-signed server certificate for 127.0.0.1 (subjectAltName IP), as the sandbox authority has. */
 function serverCertificate(): { key: string; cert: string } {
@@ -104,14 +105,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => httpsServer.close(() => resolve()));
 });
 
-async function failure(promise: Promise<unknown>): Promise<AuthorityUnavailableError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AuthorityUnavailableError);
-  return error as AuthorityUnavailableError;
-}
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, AuthorityUnavailableError);
 
 describe('httpsTransport against a local mutual-TLS server', () => {
   it('sends the envelope with the SOAP 1.2 action, authenticated by the A1, and reuses the connection', async () => {

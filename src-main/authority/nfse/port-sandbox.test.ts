@@ -16,6 +16,7 @@ import {
 } from '../../../test/sandbox/nfse-harness.ts';
 import { httpsTransport, type HttpsTransport } from '../transport.ts';
 import { createNfseAuthorityPort, type NfseAuthorityPort } from './port.ts';
+import { rejectionOf } from '../../../test/fixtures/rejection.ts';
 
 let sb: Sandbox;
 const transports: HttpsTransport[] = [];
@@ -45,14 +46,7 @@ function port(timeoutMs = 5000): NfseAuthorityPort {
   });
 }
 
-async function unavailable(promise: Promise<unknown>): Promise<AuthorityUnavailable> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AuthorityUnavailable);
-  return error as AuthorityUnavailable;
-}
+const unavailable = (promise: Promise<unknown>) => rejectionOf(promise, AuthorityUnavailable);
 
 describe('NFS-e port against the sandbox national environment', () => {
   it('a DPS becomes a note; resent it is a duplicate naming the DPS Id; both lookups give the same note', async () => {

@@ -17,6 +17,7 @@ import { generateServerIdentity } from '../../sandbox/certificates.ts';
 import { httpsTransport, type HttpsTransport } from '../transport.ts';
 import { gunzipBase64, gzipBase64 } from './codec.ts';
 import { createNfseAuthorityPort, MUNICIPAL_CACHE_MS, type NfseAuthorityPort } from './port.ts';
+import { rejectionOf } from '../../../test/fixtures/rejection.ts';
 
 const reference = new URL('../../../../shared/reference/', import.meta.url);
 const read = (path: string) => readFileSync(fileURLToPath(new URL(path, reference)), 'utf8');
@@ -148,14 +149,7 @@ beforeEach(() => {
   route = () => undefined;
 });
 
-async function unavailable(promise: Promise<unknown>): Promise<AuthorityUnavailable> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AuthorityUnavailable);
-  return error as AuthorityUnavailable;
-}
+const unavailable = (promise: Promise<unknown>) => rejectionOf(promise, AuthorityUnavailable);
 
 describe('NFS-e port: authorize (POST /nfse)', () => {
   it('201: the note as the protocol, with its 50-digit key, cStat, nDFSe, dhProc and the XML as received', async () => {

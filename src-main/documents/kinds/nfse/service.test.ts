@@ -28,6 +28,7 @@ import type { SchemaName } from '../../../fiscal/schema.ts';
 import { tempDataDir } from '../../../../test/api/harness.ts';
 import { nfseBody as body } from '../../../../test/fixtures/nfse-sample.ts';
 import { nfseId, xmllint, xmlsecVerifies } from '../../../../test/fixtures/xml-tools.ts';
+import { rejectionOf } from '../../../../test/fixtures/rejection.ts';
 import { documentsRepository, type DocumentRow } from '../../repository.ts';
 import type { AliquotaLookup, NfseMunicipalParams } from './municipal.ts';
 import {
@@ -255,14 +256,7 @@ async function delivered(event: string, documentId: string, status: string): Pro
   return false;
 }
 
-async function rejected(run: () => Promise<unknown>): Promise<DomainError> {
-  const error = await run().then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof DomainError)) throw new Error(`expected a DomainError, got ${String(error)}`);
-  return error;
-}
+const rejected = (run: () => Promise<unknown>) => rejectionOf(run(), DomainError);
 
 describe('NFS-e local rejections (nothing created, no number consumed)', () => {
   it('E001: a code outside the national list, or not 6 digits, is refused before numbering', async () => {
