@@ -8,6 +8,11 @@ import { containsPattern, foldColumn } from './search-fold.ts';
 
 export type ServiceRow = ServicesTable;
 
+/** The classification columns of migration 0026 default to null (the NFS-e's defaults) when not given. */
+type ClassificationColumns = 'ibscbs_cst' | 'c_class_trib' | 'c_ind_op' | 'pis_cofins_cst';
+export type ServiceInsert = Omit<ServiceRow, ClassificationColumns> &
+  Partial<Pick<ServiceRow, ClassificationColumns>>;
+
 export interface ServiceListFilter {
   q?: string | undefined;
   ativo?: boolean | undefined;
@@ -15,7 +20,7 @@ export interface ServiceListFilter {
 }
 
 export const servicesRepository = {
-  insert: (db: Db, row: ServiceRow) => db.insertInto('services').values(row).execute(),
+  insert: (db: Db, row: ServiceInsert) => db.insertInto('services').values(row).execute(),
   find: (db: Db, id: string) => db.selectFrom('services').selectAll().where('id', '=', id).executeTakeFirst(),
   findByCode: (db: Db, companyId: string, codigo: string) =>
     db

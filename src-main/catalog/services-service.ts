@@ -4,7 +4,8 @@ import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/client.ts';
 import type { RowWindow } from '../db/paginate.ts';
 import { newId } from '../ids.ts';
-import { conflict, forbidden, notFound } from '../errors.ts';
+import { conflict, forbidden, notFound, validationError } from '../errors.ts';
+import { ibsCbsClass, ibsCbsCst, ibsCbsTableVersion } from '../fiscal/taxes/ibscbs-table.ts';
 import type { ServiceCreate, ServiceView } from '../../src-shared/contracts/services.ts';
 import { servicesRepository, type ServiceListFilter, type ServiceRow } from './services-repository.ts';
 
@@ -19,6 +20,10 @@ export function serviceView(row: ServiceRow): ServiceView {
     codigoTributacaoNacional: row.codigo_tributacao_nacional,
     aliquotaIss: row.aliquota_iss,
     valor: row.valor,
+    cstIbsCbs: row.ibscbs_cst,
+    cClassTrib: row.c_class_trib,
+    cIndOp: row.c_ind_op,
+    cstPisCofins: row.pis_cofins_cst,
     ativo: row.active === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -40,6 +45,11 @@ function serviceFields(input: ServiceCreate, now: string) {
     codigo_tributacao_nacional: input.codigoTributacaoNacional,
     aliquota_iss: input.aliquotaIss ?? null,
     valor: input.valor ?? null,
+    // cClassTrib alone names its CST (the schema checked that a CST given agrees with it).
+    ibscbs_cst: input.cstIbsCbs ?? (input.cClassTrib == null ? null : input.cClassTrib.slice(0, 3)),
+    c_class_trib: input.cClassTrib ?? null,
+    c_ind_op: input.cIndOp ?? null,
+    pis_cofins_cst: input.cstPisCofins ?? null,
     active: input.ativo ? 1 : 0,
     updated_at: now,
   };
@@ -76,6 +86,20 @@ async function assertOneRatePerCode(
   }
 }
 
+/** The classification must be one of the shipped IBS/CBS table (the NF-e's), so the DPS carries a real one. */
+function assertKnownClass(fields: ReturnType<typeof serviceFields>) {
+  if (fields.c_class_trib === null || fields.ibscbs_cst === null) return;
+  const details: Array<{ field: string; error: string }> = [];
+  if (ibsCbsCst(fields.ibscbs_cst) === undefined)
+    details.push({ field: 'cstIbsCbs', error: `not in the IBS/CBS table ${ibsCbsTableVersion()}` });
+  const cls = ibsCbsClass(fields.c_class_trib);
+  if (cls === undefined)
+    details.push({ field: 'cClassTrib', error: `not in the IBS/CBS table ${ibsCbsTableVersion()}` });
+  else if (cls.CST !== fields.ibscbs_cst)
+    details.push({ field: 'cClassTrib', error: `belongs to CST ${cls.CST}` });
+  if (details.length > 0) throw validationError(details);
+}
+
 async function assertCodeFree(db: Db, companyId: string, codigo: string, selfId: string | null) {
   const clash = await servicesRepository.findByCode(db, companyId, codigo);
   if (clash !== undefined && clash.id !== selfId) {
@@ -91,6 +115,7 @@ export async function createService(db: Db, clock: Clock, companyId: string, inp
     created_at: now,
     ...serviceFields(input, now),
   };
+  assertKnownClass(row);
   await inTransaction(db, async (trx) => {
     await assertCodeFree(trx, companyId, row.codigo, null);
     await assertOneRatePerCode(trx, companyId, row, null);
@@ -101,6 +126,7 @@ export async function createService(db: Db, clock: Clock, companyId: string, inp
 
 export async function replaceService(db: Db, clock: Clock, existing: ServiceRow, input: ServiceCreate) {
   const changes = serviceFields(input, clock.now().toISOString());
+  assertKnownClass(changes);
   await inTransaction(db, async (trx) => {
     await assertCodeFree(trx, existing.company_id, changes.codigo, existing.id);
     await assertOneRatePerCode(trx, existing.company_id, changes, existing.id);

@@ -263,6 +263,12 @@ export interface ServicesTable {
   aliquota_iss: string | null;
   /** Default price as exact decimal text; null = typed on each note. */
   valor: string | null;
+  /** IBS/CBS CST (3 digits), cClassTrib and cIndOp (6 digits) of the DPS; null = the default (migration 0026). */
+  ibscbs_cst: string | null;
+  c_class_trib: string | null;
+  c_ind_op: string | null;
+  /** PIS/COFINS CST (2 digits) written when the provider is outside the Simples; null = the default. */
+  pis_cofins_cst: string | null;
   active: number;
   created_at: IsoTimestamp;
   updated_at: IsoTimestamp;

@@ -2,6 +2,7 @@
 // national tax code (cTribNac) and optionally its ISS rate, the catalogue the NFS-e is issued from.
 import { z } from 'zod';
 import { decimalText } from '../decimal-text.ts';
+import { NFSE_IND_OP_CODES, PIS_COFINS_CST_CODES } from '../nfse-ibscbs.ts';
 import { nationalServiceCodeFault } from '../nfse-service-code.ts';
 import { timestampSchema } from './common.ts';
 
@@ -70,9 +71,52 @@ export const serviceFieldsSchema = z.strictObject({
   /** Absent or null: the price is typed on each note. */
   valor: serviceValueText.nullable().optional(),
   ativo: z.boolean().default(true),
+  /**
+   * IBS/CBS classification of the DPS (group IBSCBS/valores/trib/gIBSCBS). Absent or null: CST 000 with
+   * cClassTrib 000001 (integral taxation). cClassTrib alone gives its CST (its first three digits); the
+   * service layer checks the class against the shipped table.
+   */
+  cstIbsCbs: z
+    .string()
+    .regex(/^\d{3}$/, { error: 'must be the 3-digit IBS/CBS CST' })
+    .nullable()
+    .optional(),
+  cClassTrib: z
+    .string()
+    .regex(/^\d{6}$/, { error: 'must be the 6-digit cClassTrib' })
+    .nullable()
+    .optional(),
+  /** Operation indicator of annex C (place of supply); absent or null: by the nature of the national code. */
+  cIndOp: z
+    .string()
+    .refine((v) => NFSE_IND_OP_CODES.includes(v), { error: 'must be a cIndOp code of annex C (e.g. 100301)' })
+    .nullable()
+    .optional(),
+  /** PIS/COFINS CST written when the provider is outside the Simples Nacional; absent or null: 01. */
+  cstPisCofins: z
+    .string()
+    .refine((v) => PIS_COFINS_CST_CODES.includes(v), {
+      error: 'must be a PIS/COFINS CST of the layout (e.g. 01)',
+    })
+    .nullable()
+    .optional(),
 });
 
-export const serviceCreateSchema = z.preprocess(acceptSnakeCase, serviceFieldsSchema);
+/** Cross-field rules of the classification, each fault reported with the others. */
+const serviceFieldsChecked = serviceFieldsSchema.superRefine((v, ctx) => {
+  const cst = v.cstIbsCbs ?? null;
+  const cls = v.cClassTrib ?? null;
+  if (cst !== null && cls === null)
+    ctx.addIssue({ code: 'custom', path: ['cClassTrib'], message: 'is required with cstIbsCbs' });
+  if (cst !== null && cls !== null && cls.slice(0, 3) !== cst)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['cClassTrib'],
+      message: `belongs to CST ${cls.slice(0, 3)}, not ${cst} (its first three digits are its CST)`,
+    });
+});
+
+export const serviceCreateSchema = z.preprocess(acceptSnakeCase, serviceFieldsChecked);
 export type ServiceCreate = z.output<typeof serviceFieldsSchema>;
 
 export const serviceViewSchema = z.object({
@@ -83,6 +127,11 @@ export const serviceViewSchema = z.object({
   codigoTributacaoNacional: z.string(),
   aliquotaIss: z.string().nullable(),
   valor: z.string().nullable(),
+  /** As stored: null means the default the NFS-e applies (CST 000, cClassTrib 000001, cIndOp by nature, 01). */
+  cstIbsCbs: z.string().nullable(),
+  cClassTrib: z.string().nullable(),
+  cIndOp: z.string().nullable(),
+  cstPisCofins: z.string().nullable(),
   ativo: z.boolean(),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,

@@ -2,7 +2,7 @@
 // national tax code's ISS rate, then the HTTP resource with its checks, search, paging and scoping.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src-main/ids.ts';
-import { servicesRepository, type ServiceRow } from '../../src-main/catalog/services-repository.ts';
+import { servicesRepository, type ServiceInsert } from '../../src-main/catalog/services-repository.ts';
 import { serviceViewSchema, type ServiceView } from '../../src-shared/contracts/services.ts';
 import { dataListSchema } from '../../src-shared/contracts/common.ts';
 import { cnpjCheckDigits } from '../../src-shared/tax-ids.ts';
@@ -18,7 +18,7 @@ afterAll(async () => {
   await h?.stop();
 });
 
-function row(fields: Partial<ServiceRow> & { codigo: string }): ServiceRow {
+function row(fields: Partial<ServiceInsert> & { codigo: string }): ServiceInsert {
   const now = '2026-11-24T09:00:00.000Z';
   return {
     id: newId(),

@@ -24,6 +24,7 @@ import * as outboxOperation from './2026_11_24_0022_outbox_operation.ts';
 import * as cteModelo from './2026_11_24_0023_cte_modelo.ts';
 import * as nfse from './2026_11_24_0024_nfse.ts';
 import * as services from './2026_11_24_0025_services.ts';
+import * as servicesIbsCbs from './2026_11_24_0026_services_ibscbs.ts';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_0001_foundation': foundation,
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0023_cte_modelo': cteModelo,
   '2026_11_24_0024_nfse': nfse,
   '2026_11_24_0025_services': services,
+  '2026_11_24_0026_services_ibscbs': servicesIbsCbs,
 };
 
 export const migrationProvider: MigrationProvider = {

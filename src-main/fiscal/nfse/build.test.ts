@@ -10,6 +10,7 @@ import {
   nfsePayloadSchema,
   nfseSubstitutePayloadSchema,
 } from '../../../src-shared/contracts/nfse-payload.ts';
+import { NFSE_IND_OP_CODES, PIS_COFINS_CST_CODES } from '../../../src-shared/nfse-ibscbs.ts';
 import { schemaPath, validateXml } from '../schema.ts';
 import { testCertificate, EMIT_CNPJ } from '../../../test/fixtures/fiscal.ts';
 import { buildDpsXml, buildSignedDps, dpsId } from './build.ts';
@@ -144,6 +145,46 @@ describe('DPS 1.01', () => {
       '<IBSCBS><finNFSe>0</finNFSe><indFinal>1</indFinal><cIndOp>100301</cIndOp><indDest>0</indDest>' +
         '<valores><trib><gIBSCBS><CST>000</CST><cClassTrib>000001</cClassTrib></gIBSCBS></trib></valores></IBSCBS></infDPS>',
     );
+  });
+
+  it('every variant the kind writes validates and verifies: each cIndOp of annex C, PIS/COFINS CSTs, subst', () => {
+    const taxed = (cIndOp: string, indFinal: 0 | 1) => ({
+      cIndOp,
+      indFinal,
+      CST: '000',
+      cClassTrib: '000001',
+    });
+    for (const cIndOp of NFSE_IND_OP_CODES) {
+      const xml = expectValidSigned(modelOf(payload(), context({ IBSCBS: taxed(cIndOp, 1) })));
+      expect(xml).toContain(`<cIndOp>${cIndOp}</cIndOp>`);
+    }
+    const notSimples = context().prest;
+    for (const piscofinsCST of PIS_COFINS_CST_CODES) {
+      const tribFed = { piscofinsCST, vRetIRRF: 0n, vRetCSLL: 0n, vRetCP: 0n };
+      const xml = expectValidSigned(
+        modelOf(payload(), context({ prest: notSimples, tribFed, IBSCBS: taxed('100301', 1) })),
+      );
+      expect(xml).toContain(`<tribFed><piscofins><CST>${piscofinsCST}</CST></piscofins></tribFed>`);
+    }
+    // A company taker (indFinal 0), a reduced class, a Simples provider without tribFed, and a substitute:
+    // layout 1.01 has finNFSe 0 only, so a substitute is a regular note with its subst group.
+    const simples = {
+      ...notSimples,
+      regTrib: { opSimpNac: 3 as const, regApTribSN: 1 as const, regEspTrib: 0 as const },
+    };
+    const substitute = expectValidSigned(
+      modelOf(
+        payload({ tomador: { cpf_cnpj: '11222333000181', razao_social: 'Empresa Ltda' } }),
+        context({
+          prest: simples,
+          IBSCBS: { cIndOp: '030101', indFinal: 0, CST: '200', cClassTrib: '200029' },
+          subst: { chSubstda: '1'.repeat(50), cMotivo: '99', xMotivo: null },
+        }),
+      ),
+    );
+    expect(substitute).toContain('<IBSCBS><finNFSe>0</finNFSe><indFinal>0</indFinal><cIndOp>030101</cIndOp>');
+    expect(substitute).toContain('<CST>200</CST><cClassTrib>200029</cClassTrib>');
+    expect(substitute).not.toContain('<tribFed>');
   });
 
   it('a substitute DPS carries the subst group after cLocEmi (TCSubstituicao)', () => {

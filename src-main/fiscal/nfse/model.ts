@@ -50,8 +50,8 @@ export interface DpsTribFed {
 }
 
 /**
- * The reform's IBSCBS group of layout 1.01 (TCRTCInfoIBSCBS), optional in it: written when the service has
- * its IBS/CBS classification. Only a regular note (finNFSe 0) whose taker is also the recipient (indDest 0).
+ * The reform's IBSCBS group of layout 1.01 (TCRTCInfoIBSCBS). finNFSe is always 0: layout 1.01 has no other
+ * value (a substitute is told by its subst group, not by finNFSe). The taker is also the recipient (indDest 0).
  */
 export interface DpsIbsCbs {
   /** Operation indicator code (cIndOp), 6 digits of the national table. */

@@ -1,11 +1,20 @@
 // NFS-e preparation for a reserved DPS number: the §2.8 body with the company's municipal data, its NFS-e
-// settings and what the kind resolved before numbering (the ISS rate, the substitution), then the pure
-// prepareDps (signed, checked against the national XSD 1.01); its faults become domain errors.
+// settings, the catalogue service's tax classification (IBS/CBS, PIS/COFINS) and what the kind resolved
+// before numbering (the ISS rate, the substitution), then the pure prepareDps (signed, checked against the
+// national XSD 1.01); its faults become domain errors.
 import { DomainError, validationError } from '../../../errors.ts';
 import { formatDateTimeTz } from '../../../fiscal/datetime.ts';
-import type { DpsContext } from '../../../fiscal/nfse/model.ts';
+import type { DpsContext, DpsIbsCbs, DpsTribFed } from '../../../fiscal/nfse/model.ts';
 import { prepareDps } from '../../../fiscal/nfse/prepare.ts';
 import { findMunicipioByName } from '../../../reference/ibge.ts';
+import { servicesRepository, type ServiceRow } from '../../../catalog/services-repository.ts';
+import type { Db } from '../../../db/client.ts';
+import {
+  DEFAULT_C_CLASS_TRIB,
+  DEFAULT_IBSCBS_CST,
+  DEFAULT_PIS_COFINS_CST,
+  defaultIndOp,
+} from '../../../../src-shared/nfse-ibscbs.ts';
 import { formatCents } from '../../../../src-shared/money.ts';
 import { nfseFieldFaults, nfsePayloadSchema } from '../../../../src-shared/contracts/nfse-payload.ts';
 import { ufBySigla } from '../../../../src-shared/uf.ts';
@@ -64,11 +73,60 @@ function phoneOf(fone: string | null): string | null {
   return digits.length >= 6 && digits.length <= 20 ? digits : null;
 }
 
+/** The taxes of the DPS besides the ISS: the reform's IBSCBS group and, outside the Simples, tribFed. */
+export interface DpsTaxes {
+  IBSCBS: DpsIbsCbs;
+  tribFed: DpsTribFed | null;
+}
+
+/**
+ * Every DPS carries the IBSCBS group (the reform's layout in force from 2026): the catalogue service's
+ * classification, else CST 000 / cClassTrib 000001 and the cIndOp of the service's nature
+ * (src-shared/nfse-ibscbs.ts). indFinal 1 when the taker is a person (CPF): the service is for personal use
+ * or consumption; a company taker is taken as acquiring for its activity. A provider outside the Simples
+ * (opSimpNac 1) also writes tribFed with its PIS/COFINS CST; the rates of PIS/COFINS depend on the regime
+ * (cumulative or not) the store does not record, so no PIS/COFINS values are written, only the situation.
+ */
+export function dpsTaxesOf(
+  service: Pick<ServiceRow, 'ibscbs_cst' | 'c_class_trib' | 'c_ind_op' | 'pis_cofins_cst'> | undefined,
+  input: { cTribNac: string; tomadorCpfCnpj: string; opSimpNac: 1 | 2 | 3 },
+): DpsTaxes {
+  const classified = service?.c_class_trib != null && service.ibscbs_cst != null;
+  return {
+    IBSCBS: {
+      cIndOp: service?.c_ind_op ?? defaultIndOp(input.cTribNac),
+      indFinal: input.tomadorCpfCnpj.length === 11 ? 1 : 0,
+      CST: classified ? (service.ibscbs_cst ?? DEFAULT_IBSCBS_CST) : DEFAULT_IBSCBS_CST,
+      cClassTrib: classified ? (service.c_class_trib ?? DEFAULT_C_CLASS_TRIB) : DEFAULT_C_CLASS_TRIB,
+    },
+    tribFed:
+      input.opSimpNac === 1
+        ? {
+            piscofinsCST: service?.pis_cofins_cst ?? DEFAULT_PIS_COFINS_CST,
+            vRetIRRF: 0n,
+            vRetCSLL: 0n,
+            vRetCP: 0n,
+          }
+        : null,
+  };
+}
+
+/** The active catalogue service of the note's national code (the one whose ISS rate the note uses). */
+export async function dpsTaxesFor(
+  db: Db,
+  companyId: string,
+  input: { cTribNac: string; tomadorCpfCnpj: string; opSimpNac: 1 | 2 | 3 },
+): Promise<DpsTaxes> {
+  const service = await servicesRepository.findActiveByNationalCode(db, companyId, input.cTribNac);
+  return dpsTaxesOf(service, input);
+}
+
 export function dpsContextOf(
   fiscal: CompanyFiscal,
   settings: NfseSettingsView,
   doc: { serie: number; numero: number; now: Date },
   kept: NfseKept,
+  taxes: DpsTaxes | null = null,
 ): DpsContext {
   const { company } = fiscal;
   const timeZone = ufBySigla(company.uf)?.timeZone ?? 'America/Sao_Paulo';
@@ -95,9 +153,10 @@ export function dpsContextOf(
       },
     },
     pAliq: kept.pAliq,
-    tribFed: null,
+    tribFed: taxes?.tribFed ?? null,
+    // The store records no Simples percent of the company: indTotTrib 0 ("not informed") is written.
     pTotTribSN: null,
-    IBSCBS: null,
+    IBSCBS: taxes?.IBSCBS ?? null,
     subst:
       kept.subst === null
         ? null
@@ -114,7 +173,12 @@ export async function prepareNfseDocument(input: PrepareInput): Promise<Prepared
   const parsed = nfsePayloadSchema.safeParse(body);
   if (!parsed.success) throw validationError(nfseFieldFaults(parsed.error));
   const settings = await nfseSettingsOf(input.db, fiscal.company.id);
-  const ctx = dpsContextOf(fiscal, settings, { serie, numero, now }, kept);
+  const taxes = await dpsTaxesFor(input.db, fiscal.company.id, {
+    cTribNac: parsed.data.codigo_tributacao_nacional,
+    tomadorCpfCnpj: parsed.data.tomador.cpf_cnpj,
+    opSimpNac: settings.op_simp_nac,
+  });
+  const ctx = dpsContextOf(fiscal, settings, { serie, numero, now }, kept, taxes);
   const result = prepareDps(body, ctx, fiscal.certificate);
   if (!result.ok) {
     const details = result.errors.map(({ field, error }) => ({ field, error }));
