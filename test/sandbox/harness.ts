@@ -89,37 +89,43 @@ export interface PostResult {
   answer: string | null;
 }
 
-/** One SOAP 1.2 request over a new TLS connection. Rejects on network errors (refused, reset, timeout). */
-export function soapPost(
+export interface SandboxRequestOptions {
+  /** Client certificate; null sends none; default the emitter's test A1. */
+  cert?: A1Certificate | null;
+  headers?: Record<string, string>;
+  body?: string;
+  timeoutMs?: number;
+}
+
+/**
+ * One request to the sandbox over a new TLS connection (its own certificate as CA, `cert` as the client's).
+ * Rejects on network errors (refused, reset, timeout).
+ */
+export function sandboxRequest(
   authority: SandboxAuthority,
-  service: AuthorityService,
-  message: string,
-  options: PostOptions = {},
-): Promise<PostResult> {
+  method: string,
+  urlPath: string,
+  options: SandboxRequestOptions = {},
+): Promise<{ status: number; text: string }> {
   const cert = options.cert === undefined ? testCertificate() : options.cert;
-  const body = options.rawBody ?? wrapRequest(service, message);
+  const body = options.body ?? '';
   return new Promise((resolve, reject) => {
     const req = https.request(
-      `${authority.url}/ws/${service}`,
+      `${authority.url}${urlPath}`,
       {
-        method: 'POST',
+        method,
         agent: false,
         ca: authority.caPem,
         ...(cert === null ? {} : { key: cert.privateKeyPem, cert: cert.certificatePem }),
-        headers: {
-          'Content-Type': options.contentType ?? soapContentType(service),
-          'Content-Length': Buffer.byteLength(body),
-        },
+        headers: { ...options.headers, 'Content-Length': Buffer.byteLength(body) },
         timeout: options.timeoutMs ?? 10_000,
       },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const wrapper = service === 'NFeDistribuicaoDFe' ? 'nfeDistDFeInteresseResult' : 'nfeResultMsg';
-          resolve({ status: res.statusCode ?? 0, body: text, answer: unwrapMessage(text, wrapper) });
-        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+        );
         res.on('error', reject);
       },
     );
@@ -127,6 +133,23 @@ export function soapPost(
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** One SOAP 1.2 request over a new TLS connection. Rejects on network errors (refused, reset, timeout). */
+export async function soapPost(
+  authority: SandboxAuthority,
+  service: AuthorityService,
+  message: string,
+  options: PostOptions = {},
+): Promise<PostResult> {
+  const { status, text } = await sandboxRequest(authority, 'POST', `/ws/${service}`, {
+    cert: options.cert,
+    headers: { 'Content-Type': options.contentType ?? soapContentType(service) },
+    body: options.rawBody ?? wrapRequest(service, message),
+    timeoutMs: options.timeoutMs,
+  });
+  const wrapper = service === 'NFeDistribuicaoDFe' ? 'nfeDistDFeInteresseResult' : 'nfeResultMsg';
+  return { status, body: text, answer: unwrapMessage(text, wrapper) };
 }
 
 /** Text of the first `<tag>` (after `after`, when given). */

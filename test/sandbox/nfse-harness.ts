@@ -1,10 +1,6 @@
 // National NFS-e helpers for the sandbox tests: signed DPS built by the pure core (prepareDps), forged by
 // editing and signing again, cancellation requests (buildSignedPedRegEvento), and raw REST exchanges with the
 // sandbox's /nfse/ paths over real HTTPS with a client certificate; answers read with the client's own codec.
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import https from 'node:https';
-import path from 'node:path';
 import { expect } from 'vitest';
 import {
   emitirNfseRequest,
@@ -17,9 +13,10 @@ import { formatDateTimeTz } from '../../src-main/fiscal/datetime.ts';
 import { buildSignedPedRegEvento } from '../../src-main/fiscal/nfse/events.ts';
 import type { DpsContext } from '../../src-main/fiscal/nfse/model.ts';
 import { prepareDps } from '../../src-main/fiscal/nfse/prepare.ts';
-import { schemaPath, validateXml, type SchemaName } from '../../src-main/fiscal/schema.ts';
+import { validateXml, type SchemaName } from '../../src-main/fiscal/schema.ts';
 import { signXml } from '../../src-main/fiscal/sign.ts';
-import { EMIT_CNPJ, T0, tempDir, testCertificate, type Sandbox } from './harness.ts';
+import { EMIT_CNPJ, sandboxRequest, T0, testCertificate, type Sandbox } from './harness.ts';
+import { nfseId, xmllint, xmlsecVerifies } from '../fixtures/xml-tools.ts';
 
 export const SAO_PAULO = '3550308';
 export const CAMPINAS = '3509502';
@@ -108,54 +105,34 @@ export interface RestResult {
 }
 
 /** One REST request to the sandbox over a new TLS connection; rejects on network errors. */
-export function rest(
+export async function rest(
   sb: Sandbox,
   method: string,
   urlPath: string,
   options: RestOptions = {},
 ): Promise<RestResult> {
-  const cert = options.cert === undefined ? testCertificate() : options.cert;
   const body =
     options.body === undefined
       ? ''
       : typeof options.body === 'string'
         ? options.body
         : JSON.stringify(options.body);
-  return new Promise((resolve, reject) => {
-    const req = https.request(
-      `${sb.authority.url}${urlPath}`,
-      {
-        method,
-        agent: false,
-        ca: sb.authority.caPem,
-        ...(cert === null ? {} : { key: cert.privateKeyPem, cert: cert.certificatePem }),
-        headers: {
-          ...(body === '' ? {} : { 'Content-Type': options.contentType ?? 'application/json' }),
-          'Content-Length': Buffer.byteLength(body),
-          ...options.headers,
-        },
-        timeout: options.timeoutMs ?? 10_000,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let json: unknown;
-          try {
-            json = text === '' ? undefined : JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, text, json });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () => req.destroy(Object.assign(new Error('client timeout'), { code: 'ETIMEDOUT' })));
-    req.on('error', reject);
-    req.end(body);
+  const { status, text } = await sandboxRequest(sb.authority, method, urlPath, {
+    cert: options.cert,
+    headers: {
+      ...(body === '' ? {} : { 'Content-Type': options.contentType ?? 'application/json' }),
+      ...options.headers,
+    },
+    body,
+    timeoutMs: options.timeoutMs,
   });
+  let json: unknown;
+  try {
+    json = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status, text, json };
 }
 
 export const SEFIN = '/nfse/SefinNacional';
@@ -227,11 +204,8 @@ export async function configureMunicipio(sb: Sandbox, body: unknown): Promise<Re
 export function expectValidNfse(xml: string, schema: SchemaName): void {
   const result = validateXml(xml, schema);
   if (!result.valid) throw new Error(`${schema} invalid: ${JSON.stringify(result.errors)}\n${xml}`);
-  const file = path.join(tempDir(), 'document.xml');
-  fs.writeFileSync(file, xml);
-  const run = spawnSync('xmllint', ['--noout', '--schema', schemaPath(schema), file], { encoding: 'utf8' });
-  if (run.error !== undefined) throw run.error;
-  if (run.status !== 0) throw new Error(`xmllint ${schema}: ${run.stderr}\n${xml}`);
+  const lint = xmllint(xml, schema);
+  if (lint !== 'valid') throw new Error(`xmllint ${schema}: ${lint}\n${xml}`);
 }
 
 /**
@@ -239,23 +213,7 @@ export function expectValidNfse(xml: string, schema: SchemaName): void {
  * its author's signature inside, which the default "first Signature" would pick instead.
  */
 export function xmlsecVerifiesOuter(xml: string, idElement: 'infNFSe' | 'infEvento'): boolean {
-  const file = path.join(tempDir(), 'signed.xml');
-  fs.writeFileSync(file, xml);
-  const run = spawnSync(
-    'xmlsec1',
-    [
-      '--verify',
-      '--insecure',
-      '--id-attr:Id',
-      `http://www.sped.fazenda.gov.br/nfse:${idElement}`,
-      '--node-xpath',
-      "/*/*[local-name()='Signature']",
-      file,
-    ],
-    { encoding: 'utf8' },
-  );
-  if (run.error !== undefined) throw run.error;
-  return run.status === 0 && /^OK$/m.test(`${run.stdout}${run.stderr}`);
+  return xmlsecVerifies(xml, nfseId(idElement), "/*/*[local-name()='Signature']");
 }
 
 /** The base64 DER of the sandbox's certificate, as the KeyInfo of its signatures carries it. */
