@@ -79,6 +79,25 @@ export interface NfseOutputDocument {
   vPis: string | null;
   vCofins: string | null;
   pTotTribSN: string | null;
+  /** The reform's IBS/CBS: the DPS's classification with the values the national environment computed. */
+  ibscbs: NfseOutputIbsCbs | null;
+}
+
+/** IBS/CBS of layout 1.01 (DPS IBSCBS group and infNFSe/IBSCBS), decimal text as signed. */
+export interface NfseOutputIbsCbs {
+  CST: string | null;
+  cClassTrib: string | null;
+  cIndOp: string | null;
+  /** Null when the note carries no computed values (only the DPS's classification). */
+  xLocalidadeIncid: string | null;
+  vBC: string | null;
+  pAliqEfetCBS: string | null;
+  vCBS: string | null;
+  pAliqEfetUF: string | null;
+  vIBSUF: string | null;
+  pAliqEfetMun: string | null;
+  vIBSMun: string | null;
+  vIBSTot: string | null;
 }
 
 const readTree = xmlTreeReader(new Set());
@@ -160,6 +179,12 @@ export function parseNfseOutput(xml: string): NfseOutputDocument {
   const tribMun = child(trib, 'tribMun');
   const tribFed = child(trib, 'tribFed');
   const piscofins = child(tribFed, 'piscofins');
+  const dpsIbs = child(infDps, 'IBSCBS');
+  const gIBSCBS = child(child(child(dpsIbs, 'valores'), 'trib'), 'gIBSCBS');
+  const noteIbs = child(inf, 'IBSCBS');
+  const ibsValores = child(noteIbs, 'valores');
+  const tot = child(noteIbs, 'totCIBS');
+  const gIBS = child(tot, 'gIBS');
   return {
     chave: id.slice(3),
     nNFSe: required(inf, 'nNFSe', 'infNFSe'),
@@ -202,5 +227,22 @@ export function parseNfseOutput(xml: string): NfseOutputDocument {
     vPis: text(piscofins, 'vPis'),
     vCofins: text(piscofins, 'vCofins'),
     pTotTribSN: text(child(trib, 'totTrib'), 'pTotTribSN'),
+    ibscbs:
+      dpsIbs === null && noteIbs === null
+        ? null
+        : {
+            CST: text(gIBSCBS, 'CST'),
+            cClassTrib: text(gIBSCBS, 'cClassTrib'),
+            cIndOp: text(dpsIbs, 'cIndOp'),
+            xLocalidadeIncid: text(noteIbs, 'xLocalidadeIncid'),
+            vBC: text(ibsValores, 'vBC'),
+            pAliqEfetCBS: text(child(ibsValores, 'fed'), 'pAliqEfetCBS'),
+            vCBS: text(child(tot, 'gCBS'), 'vCBS'),
+            pAliqEfetUF: text(child(ibsValores, 'uf'), 'pAliqEfetUF'),
+            vIBSUF: text(child(gIBS, 'gIBSUFTot'), 'vIBSUF'),
+            pAliqEfetMun: text(child(ibsValores, 'mun'), 'pAliqEfetMun'),
+            vIBSMun: text(child(gIBS, 'gIBSMunTot'), 'vIBSMun'),
+            vIBSTot: text(gIBS, 'vIBSTot'),
+          },
   };
 }

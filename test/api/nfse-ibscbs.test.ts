@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { useHarness } from './harness.ts';
 import { validateXml } from '../../src-main/fiscal/schema.ts';
 import { nfseBody, nfseTomador } from '../fixtures/nfse-sample.ts';
+import { pdfFile, pdfText } from '../fixtures/outputs/pdf-tools.ts';
 
 const h = useHarness();
 
@@ -63,6 +64,17 @@ describe('IBS/CBS in the NFS-e', () => {
     expect(nfse).toContain(
       '<totCIBS><vTotNF>350.10</vTotNF><gIBS><vIBSTot>0.33</vIBSTot><gIBSUFTot><vIBSUF>0.33</vIBSUF></gIBSUFTot>' +
         '<gIBSMunTot><vIBSMun>0.00</vIBSMun></gIBSMunTot></gIBS><gCBS><vCBS>2.99</vCBS></gCBS></totCIBS>',
+    );
+    // The DANFSe prints the classification and the values.
+    const pdf = await fetch(`${h.service.url}/v1/nfse/${note.id}/danfse`, {
+      headers: { 'X-API-Key': h.companyKey },
+    });
+    expect(pdf.status).toBe(200);
+    const text = pdfText(pdfFile(Buffer.from(await pdf.arrayBuffer()))).replace(/\s+/g, ' ');
+    expect(text).toContain('IBS E CBS (REFORMA TRIBUTÁRIA)');
+    expect(text).toContain('000 / 000001');
+    expect(text).toMatch(
+      /BASE DE CÁLCULO \(R\$\) CBS \(%\) CBS \(R\$\) IBS UF \(%\) IBS UF \(R\$\) IBS MUNICIPAL \(%\) IBS MUNICIPAL \(R\$\) 332,59 0,90 2,99 0,10 0,33 0,00 0,00/,
     );
   });
 

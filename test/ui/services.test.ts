@@ -47,6 +47,12 @@ describe('services screen', () => {
       await dialog.getByLabel('Descrição').fill('Instalação de ar-condicionado split');
       await dialog.getByLabel('Alíquota ISS (%)').fill('6');
       await dialog.getByLabel('Preço (R$)').fill('1.250,00');
+      // The IBS/CBS classification: blank cIndOp is the one of the service's nature (annex C), named.
+      await dialog
+        .getByRole('option', { name: 'Pela natureza do serviço (050101)' })
+        .waitFor({ state: 'attached' });
+      await dialog.getByLabel('cClassTrib (IBS/CBS)').fill('000001');
+      await dialog.getByLabel('Indicador da operação (cIndOp)').selectOption('030101');
       await dialog.getByRole('button', { name: 'Salvar' }).click();
       await dialog.getByText('deve estar entre 2,00% e 5,00% (LC 116/2003)').waitFor();
       expect(await services('')).toEqual([]);
@@ -61,6 +67,10 @@ describe('services screen', () => {
         codigoTributacaoNacional: '140101',
         aliquotaIss: '3.50',
         valor: '1250.00',
+        cstIbsCbs: '000',
+        cClassTrib: '000001',
+        cIndOp: '030101',
+        cstPisCofins: null,
         ativo: true,
       });
       const table = page.getByTestId('services');
@@ -106,6 +116,8 @@ describe('services screen', () => {
       const edit = page.getByRole('dialog', { name: 'Serviço INST-AR' });
       expect(await edit.getByLabel('Alíquota ISS (%)').inputValue()).toBe('3,50');
       expect(await edit.getByLabel('Preço (R$)').inputValue()).toBe('1250,00');
+      expect(await edit.getByLabel('cClassTrib (IBS/CBS)').inputValue()).toBe('000001');
+      expect(await edit.getByLabel('Indicador da operação (cIndOp)').inputValue()).toBe('030101');
       await edit.getByLabel('Preço (R$)').fill('1300');
       await edit.getByRole('button', { name: 'Salvar' }).click();
       await edit.waitFor({ state: 'hidden' });

@@ -265,6 +265,30 @@ export function renderDanfse(input: DanfseInput): Promise<Buffer> {
     ]);
     y += GAP;
 
+    const ibs = doc.ibscbs;
+    if (ibs !== null) {
+      y = title(pdf, 'IBS E CBS (REFORMA TRIBUTÁRIA)', y);
+      y = fieldRow(pdf, y, [
+        {
+          label: 'CST / CLASSIFICAÇÃO TRIBUTÁRIA',
+          value: `${ibs.CST ?? ''} / ${ibs.cClassTrib ?? ''}`,
+          width: 120,
+        },
+        { label: 'INDICADOR DA OPERAÇÃO', value: ibs.cIndOp ?? '', width: 90 },
+        { label: 'LOCAL DE INCIDÊNCIA', value: ibs.xLocalidadeIncid ?? '' },
+      ]);
+      y = fieldRow(pdf, y, [
+        { label: 'BASE DE CÁLCULO (R$)', value: formatMoney(ibs.vBC), align: 'right' },
+        { label: 'CBS (%)', value: formatRate(ibs.pAliqEfetCBS), align: 'right' },
+        { label: 'CBS (R$)', value: formatMoney(ibs.vCBS), align: 'right' },
+        { label: 'IBS UF (%)', value: formatRate(ibs.pAliqEfetUF), align: 'right' },
+        { label: 'IBS UF (R$)', value: formatMoney(ibs.vIBSUF), align: 'right' },
+        { label: 'IBS MUNICIPAL (%)', value: formatRate(ibs.pAliqEfetMun), align: 'right' },
+        { label: 'IBS MUNICIPAL (R$)', value: formatMoney(ibs.vIBSMun), align: 'right' },
+      ]);
+      y += GAP;
+    }
+
     y = title(pdf, 'VALOR TOTAL DA NFS-e', y);
     y = fieldRow(pdf, y, [
       { label: 'VALOR DO SERVIÇO (R$)', value: formatMoney(doc.vServ), align: 'right' },

@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import type { ServiceView } from '../../../src-shared/contracts/services.ts';
 import { nationalServiceCodeFault } from '../../../src-shared/nfse-service-code.ts';
+import { NFSE_IND_OP_CODES, defaultIndOp } from '../../../src-shared/nfse-ibscbs.ts';
 import { ErrorBanner, Field, Modal, Pager, useAction, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { brlText, decimalToBr, parseBrDecimal } from '../format.ts';
@@ -33,6 +34,13 @@ const SERVICE_DETAILS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => s
   ],
   [/^(subitem|desdobro) 00 is not in the national list$/, (m) => `${m[1]} 00 não está na lista nacional`],
   [/^already used$/, () => 'já usado por outro serviço'],
+  [/^must be the 3-digit IBS\/CBS CST$/, () => 'informe os 3 dígitos do CST do IBS/CBS'],
+  [/^must be the 6-digit cClassTrib$/, () => 'informe os 6 dígitos do cClassTrib'],
+  [/^is required with cstIbsCbs$/, () => 'informe o cClassTrib junto com o CST'],
+  [/^belongs to CST (\d{3})/, (m) => `pertence ao CST ${m[1]}`],
+  [/^not in the IBS\/CBS table (.+)$/, (m) => `não consta da tabela do IBS/CBS ${m[1]}`],
+  [/^must be a cIndOp code of annex C/, () => 'escolha um indicador da operação do anexo C'],
+  [/^must be a PIS\/COFINS CST of the layout/, () => 'CST de PIS/COFINS inexistente no leiaute'],
   [
     /^differs from (\S+) of service (.+)$/,
     (m) =>
@@ -179,6 +187,10 @@ function ServiceDialog(props: { service: ServiceView | null; onClose: () => void
     codigoTributacaoNacional: s?.codigoTributacaoNacional ?? '',
     aliquotaIss: inputBr(s?.aliquotaIss ?? null),
     valor: inputBr(s?.valor ?? null),
+    cstIbsCbs: s?.cstIbsCbs ?? '',
+    cClassTrib: s?.cClassTrib ?? '',
+    cIndOp: s?.cIndOp ?? '',
+    cstPisCofins: s?.cstPisCofins ?? '',
     ativo: s?.ativo ?? true,
   });
   const action = useAction();
@@ -195,6 +207,11 @@ function ServiceDialog(props: { service: ServiceView | null; onClose: () => void
     aliquotaIss:
       form.aliquotaIss.trim() === '' ? null : (parseBrDecimal(form.aliquotaIss) ?? form.aliquotaIss),
     valor: form.valor.trim() === '' ? null : (parseBrDecimal(form.valor) ?? form.valor),
+    // Blank: the default the NFS-e applies (CST 000 / 000001, cIndOp by the nature, PIS/COFINS 01).
+    cstIbsCbs: form.cstIbsCbs.trim() === '' ? null : form.cstIbsCbs.trim(),
+    cClassTrib: form.cClassTrib.trim() === '' ? null : form.cClassTrib.trim(),
+    cIndOp: form.cIndOp === '' ? null : form.cIndOp,
+    cstPisCofins: form.cstPisCofins.trim() === '' ? null : form.cstPisCofins.trim(),
     ativo: form.ativo,
   });
   const save = async () => {
@@ -208,7 +225,17 @@ function ServiceDialog(props: { service: ServiceView | null; onClose: () => void
     const done = await action.run(() => api.services.remove(s.id));
     if (done !== undefined) props.onSaved();
   };
-  const fields = ['codigo', 'descricao', 'codigoTributacaoNacional', 'aliquotaIss', 'valor'];
+  const fields = [
+    'codigo',
+    'descricao',
+    'codigoTributacaoNacional',
+    'aliquotaIss',
+    'valor',
+    'cstIbsCbs',
+    'cClassTrib',
+    'cIndOp',
+    'cstPisCofins',
+  ];
   return (
     <Modal title={s === null ? 'Novo serviço' : `Serviço ${s.codigo}`} onClose={props.onClose} wide>
       <form
@@ -244,6 +271,44 @@ function ServiceDialog(props: { service: ServiceView | null; onClose: () => void
           </Field>
           <Field label="Preço (R$)" error={f['valor']} hint="Opcional: sugerido na NFS-e.">
             <input value={form.valor} onChange={set('valor')} inputMode="decimal" />
+          </Field>
+          <Field
+            label="cClassTrib (IBS/CBS)"
+            error={f['cClassTrib']}
+            hint="Em branco: 000001, tributação integral."
+          >
+            <input value={form.cClassTrib} onChange={set('cClassTrib')} inputMode="numeric" maxLength={6} />
+          </Field>
+          <Field
+            label="CST (IBS/CBS)"
+            error={f['cstIbsCbs']}
+            hint="Em branco: os 3 primeiros dígitos do cClassTrib."
+          >
+            <input value={form.cstIbsCbs} onChange={set('cstIbsCbs')} inputMode="numeric" maxLength={3} />
+          </Field>
+          <Field label="Indicador da operação (cIndOp)" error={f['cIndOp']}>
+            <select value={form.cIndOp} onChange={set('cIndOp')}>
+              <option value="">
+                Pela natureza do serviço{code.length === 6 ? ` (${defaultIndOp(code)})` : ''}
+              </option>
+              {NFSE_IND_OP_CODES.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field
+            label="CST PIS/COFINS"
+            error={f['cstPisCofins']}
+            hint="Só fora do Simples Nacional. Em branco: 01."
+          >
+            <input
+              value={form.cstPisCofins}
+              onChange={set('cstPisCofins')}
+              inputMode="numeric"
+              maxLength={2}
+            />
           </Field>
           <Field label="Situação">
             <select
