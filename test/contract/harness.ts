@@ -178,6 +178,18 @@ export function nfeA(overrides: Record<string, unknown> = {}): Record<string, un
   };
 }
 
+/** An address in snake_case, as §2.8's taker spells it (and spelling B's recipient, after it). */
+export function enderecoB(): Record<string, unknown> {
+  return {
+    logradouro: 'Avenida Paulista',
+    numero: '1000',
+    bairro: 'Bela Vista',
+    municipio: 'São Paulo',
+    uf: 'SP',
+    cep: '01310100',
+  };
+}
+
 /** §2.1 spelling B; the recipient's sub-fields are not named by the specification (snake_case as §2.8). */
 export function nfeB(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -186,14 +198,7 @@ export function nfeB(overrides: Record<string, unknown> = {}): Record<string, un
       cpf_cnpj: VALID_CPF,
       razao_social: 'Maria da Silva',
       uf: 'SP',
-      endereco: {
-        logradouro: 'Avenida Paulista',
-        numero: '1000',
-        bairro: 'Bela Vista',
-        municipio: 'São Paulo',
-        uf: 'SP',
-        cep: '01310100',
-      },
+      endereco: enderecoB(),
     },
     itens: [
       {

@@ -2,7 +2,7 @@
 // issue, follow and configure them: the embedded sandbox plays the national environment, and its municipal
 // parameters are set through the sandbox registry (the control endpoint POST /_sandbox/nfse/municipios).
 import { expect } from 'vitest';
-import { VALID_CPF, waitFor, type Contract, type Doc } from './harness.ts';
+import { enderecoB, VALID_CPF, waitFor, type Contract, type Doc } from './harness.ts';
 
 export const NFSE_KEY = /^\d{50}$/;
 
@@ -20,14 +20,7 @@ export function nfsePayload(overrides: Record<string, unknown> = {}): Record<str
       cpf_cnpj: VALID_CPF,
       razao_social: 'Maria da Silva',
       email: 'maria@example.com.br',
-      endereco: {
-        logradouro: 'Avenida Paulista',
-        numero: '1000',
-        bairro: 'Bela Vista',
-        municipio: 'São Paulo',
-        uf: 'SP',
-        cep: '01310100',
-      },
+      endereco: enderecoB(),
     },
     ...overrides,
   };
