@@ -236,25 +236,33 @@ const nfseCount = async () =>
   ).n;
 
 /**
- * Whether `event` was queued for the document in `status`. Publishing runs after the worker's commit, on its
- * own: polled (up to 5 s) rather than waited for a fixed time, so a busy machine does not fail the test.
+ * The data of a delivery of `event` for the document that `matches`; undefined when none came. Publishing runs
+ * after the worker's commit, on its own: polled (up to 5 s) rather than waited for a fixed time, so a busy
+ * machine does not fail the test.
  */
-async function delivered(event: string, documentId: string, status: string): Promise<boolean> {
+async function deliveryOf(
+  event: string,
+  documentId: string,
+  matches: (data: Record<string, unknown>) => boolean = () => true,
+): Promise<Record<string, unknown> | undefined> {
   for (let i = 0; i < 100; i++) {
     const rows = await service.db
       .selectFrom('webhook_deliveries')
       .select('payload')
       .where('event', '=', event)
       .execute();
-    const found = rows.some((r) => {
-      const data = (JSON.parse(r.payload) as { data: { documentId: string; status: string } }).data;
-      return data.documentId === documentId && data.status === status;
-    });
-    if (found) return true;
+    const found = rows
+      .map((r) => (JSON.parse(r.payload) as { data: Record<string, unknown> }).data)
+      .find((d) => d['documentId'] === documentId && matches(d));
+    if (found !== undefined) return found;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return false;
+  return undefined;
 }
+
+/** Whether `event` was queued for the document in `status`. */
+const delivered = async (event: string, documentId: string, status: string) =>
+  (await deliveryOf(event, documentId, (d) => d['status'] === status)) !== undefined;
 
 const rejected = (run: () => Promise<unknown>) => rejectionOf(run(), DomainError);
 
@@ -623,21 +631,11 @@ describe('two substitutions of one note at the same time', () => {
   });
 });
 
-/** The data of the delivery of `event` for the document (polled: publishing runs after the queue's commit). */
+/** The data of the delivery of `event` for the document. */
 async function deliveryData(event: string, documentId: string): Promise<Record<string, unknown>> {
-  for (let i = 0; i < 100; i++) {
-    const rows = await service.db
-      .selectFrom('webhook_deliveries')
-      .select('payload')
-      .where('event', '=', event)
-      .execute();
-    const found = rows
-      .map((r) => (JSON.parse(r.payload) as { data: Record<string, unknown> }).data)
-      .find((d) => d['documentId'] === documentId);
-    if (found !== undefined) return found;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no ${event} delivery for ${documentId}`);
+  const found = await deliveryOf(event, documentId);
+  if (found === undefined) throw new Error(`no ${event} delivery for ${documentId}`);
+  return found;
 }
 
 describe('NFS-e webhook data: the note as GET /v1/nfse/:id shows it', () => {
