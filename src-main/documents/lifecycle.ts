@@ -413,9 +413,7 @@ export async function sendDocument(
 ): Promise<DocumentRow> {
   const queued = await queueSend(deps, id, expected);
   if (waitMs !== null) await awaitRow(deps, queued, waitMs);
-  const after = await documentsRepository.findById(deps.db, id);
-  if (after === undefined) throw new Error(`document ${id} vanished`);
-  return after;
+  return documentsRepository.getById(deps.db, id);
 }
 
 /**

@@ -11,6 +11,13 @@ export const documentsRepository = {
   findById: (db: Db, id: string) =>
     db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst(),
 
+  /** A document the caller has just written or queued: a missing row is a bug, thrown as such. */
+  getById: async (db: Db, id: string) => {
+    const doc = await db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst();
+    if (doc === undefined) throw new Error(`document ${id} vanished`);
+    return doc;
+  },
+
   findByChave: (db: Db, chave: string) =>
     db.selectFrom('documents').selectAll().where('chave', '=', chave).executeTakeFirst(),
 

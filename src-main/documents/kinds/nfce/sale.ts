@@ -160,8 +160,7 @@ export async function resumeSale(deps: LifecycleDeps, id: string, waitMs: number
  */
 export async function sendNfceSale(deps: LifecycleDeps, id: string, waitMs: number): Promise<SaleResult> {
   const outboxId = await queueSend(deps, id);
-  const queued = await documentsRepository.findById(deps.db, id);
-  if (queued === undefined) throw new Error(`document ${id} vanished`);
+  const queued = await documentsRepository.getById(deps.db, id);
   if (queued.modelo !== 65) throw new Error('sendNfceSale takes an NFC-e');
   if (queued.status === 'contingencia') return { document: queued, mode: 'offline' };
   return authorizedOrContingency(deps, queued, outboxId, waitMs);

@@ -176,11 +176,7 @@ async function findNfse(deps: LifecycleDeps, id: string): Promise<DocumentRow> {
   return doc;
 }
 
-async function current(deps: LifecycleDeps, id: string): Promise<DocumentRow> {
-  const doc = await documentsRepository.findById(deps.db, id);
-  if (doc === undefined) throw new Error(`document ${id} vanished`);
-  return doc;
-}
+const current = (deps: LifecycleDeps, id: string) => documentsRepository.getById(deps.db, id);
 
 /**
  * POST /v1/nfse: checked, numbered, signed and queued in one transaction, then a bounded wait for the
