@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { useHarness } from './harness.ts';
 import { validateXml } from '../../src-main/fiscal/schema.ts';
 import { nfseBody, nfseTomador } from '../fixtures/nfse-sample.ts';
-import { pdfFile, pdfText } from '../fixtures/outputs/pdf-tools.ts';
+import { pdfFile, pdfInfo, pdfText } from '../fixtures/outputs/pdf-tools.ts';
 
 const h = useHarness();
 
@@ -70,7 +70,10 @@ describe('IBS/CBS in the NFS-e', () => {
       headers: { 'X-API-Key': h.companyKey },
     });
     expect(pdf.status).toBe(200);
-    const text = pdfText(pdfFile(Buffer.from(await pdf.arrayBuffer()))).replace(/\s+/g, ' ');
+    const file = pdfFile(Buffer.from(await pdf.arrayBuffer()));
+    // The block fits the one A4 page of the DANFSe.
+    expect(pdfInfo(file).pages).toBe(1);
+    const text = pdfText(file).replace(/\s+/g, ' ');
     expect(text).toContain('IBS E CBS (REFORMA TRIBUTÁRIA)');
     expect(text).toContain('000 / 000001');
     expect(text).toMatch(
