@@ -186,3 +186,9 @@ export const createdPeriodFilterShape = {
   /** created_at up to this day (inclusive, the whole day) or instant (exclusive). */
   to: dateOrInstant,
 };
+
+/** GET of a kind's printed PDF (DACTE, DANFSe): `download` asks for an attachment, `regenerate` rebuilds the cached one. */
+export const printedPdfQuerySchema = z.object({
+  download: z.enum(['true', 'false']).optional(),
+  regenerate: z.enum(['true', 'false']).optional(),
+});

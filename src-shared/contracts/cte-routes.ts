@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { RouteSpec } from './openapi.ts';
 import { idempotencyKey, jsonBody, ok } from './route-spec.ts';
-import { dataListSchema, pageLimitQueryShape } from './common.ts';
+import { dataListSchema, pageLimitQueryShape, printedPdfQuerySchema } from './common.ts';
 import { ctePayloadSchema } from './cte-payload.ts';
 import {
   cteCancelRequestSchema,
@@ -91,10 +91,7 @@ export const CTE_ROUTES: RouteSpec[] = [
       'Cached once built. `download=true` adds `Content-Disposition: attachment` (`<chave>-dacte.pdf`); `regenerate=true` rebuilds it.',
     tags: [TAG],
     auth: 'key-or-query',
-    query: z.object({
-      download: z.enum(['true', 'false']).optional(),
-      regenerate: z.enum(['true', 'false']).optional(),
-    }),
+    query: printedPdfQuerySchema,
     responses: { 200: { description: 'The PDF.', content: { 'application/pdf': { binary: true } } } },
   },
   {

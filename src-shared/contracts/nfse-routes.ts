@@ -3,13 +3,12 @@
 import { z } from 'zod';
 import type { RouteSpec } from './openapi.ts';
 import { idempotencyKey, jsonBody, ok } from './route-spec.ts';
-import { dataListSchema, pageLimitQueryShape } from './common.ts';
+import { dataListSchema, pageLimitQueryShape, printedPdfQuerySchema } from './common.ts';
 import { nfsePayloadSchema, nfseSubstitutePayloadSchema } from './nfse-payload.ts';
 import {
   nfseCancelAnswerSchema,
   nfseCancelRequestSchema,
   nfseDanfseLinkSchema,
-  nfseDanfseQuerySchema,
   nfseListFilterShape,
   nfseSettingsSchema,
   nfseSettingsViewSchema,
@@ -128,7 +127,7 @@ export const NFSE_ROUTES: RouteSpec[] = [
       'With `Accept: application/json` (and not `application/pdf`) the answer is `{id, danfse_url, qr_code_url}`: the PDF’s absolute URL and the public consultation the QR code opens.',
     tags: [TAG],
     auth: 'key-or-query',
-    query: nfseDanfseQuerySchema,
+    query: printedPdfQuerySchema,
     responses: {
       200: {
         description: 'The PDF, or its links.',

@@ -145,11 +145,6 @@ export const nfseDanfseLinkSchema = z.object({
   qr_code_url: z.string().nullable(),
 });
 
-export const nfseDanfseQuerySchema = z.object({
-  download: z.enum(['true', 'false']).optional(),
-  regenerate: z.enum(['true', 'false']).optional(),
-});
-
 const REG_ESP_TRIB: readonly number[] = [0, 1, 2, 3, 4, 5, 6, 9];
 
 /**

@@ -22,11 +22,7 @@ import {
   cteListFilterShape,
   cteVoidRequestSchema,
 } from '../../../src-shared/contracts/cte-view.ts';
-
-const dacteQuery = z.object({
-  download: z.enum(['true', 'false']).optional(),
-  regenerate: z.enum(['true', 'false']).optional(),
-});
+import { printedPdfQuerySchema } from '../../../src-shared/contracts/common.ts';
 
 export function cteRoutes(deps: ApiDeps): Router {
   const { db } = deps;
@@ -113,7 +109,7 @@ export function cteRoutes(deps: ApiDeps): Router {
   });
 
   router.get('/:id/dacte', async (req, res) => {
-    const query = parseQuery(req, dacteQuery);
+    const query = parseQuery(req, printedPdfQuerySchema);
     const doc = await cteOf(req, res);
     if (!['autorizada', 'cancelada', 'contingencia'].includes(doc.status)) {
       throw invalidState(doc.status, 'print the DACTE of');

@@ -24,11 +24,8 @@ import {
 } from '../../documents/kinds/nfse/service.ts';
 import { danfseOf, nfseXmlOf } from '../../documents/kinds/nfse/danfse.ts';
 import { listNfse, nfseEventXml, nfseViewOf } from '../../documents/kinds/nfse/view.ts';
-import {
-  nfseDanfseQuerySchema,
-  nfseListFilterShape,
-  nfseXmlQuerySchema,
-} from '../../../src-shared/contracts/nfse-view.ts';
+import { nfseListFilterShape, nfseXmlQuerySchema } from '../../../src-shared/contracts/nfse-view.ts';
+import { printedPdfQuerySchema } from '../../../src-shared/contracts/common.ts';
 import { z } from 'zod';
 
 /**
@@ -185,7 +182,7 @@ export function nfseRoutes(deps: ApiDeps): Router {
   });
 
   router.get('/:id/danfse', async (req, res) => {
-    const query = parseQuery(req, nfseDanfseQuerySchema);
+    const query = parseQuery(req, printedPdfQuerySchema);
     const doc = await nfseOf(req, res);
     // §4.4 answers "the public URL of the PDF": a client that asks for JSON gets the links, anything else the PDF.
     if (req.accepts(['application/pdf', 'application/json']) === 'application/json') {
