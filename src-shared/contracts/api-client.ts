@@ -341,6 +341,9 @@ export function createApiClient(options: ApiClientOptions) {
       ...(headers === undefined ? {} : { headers }),
     });
   const put = <T>(path: string, body: unknown) => json<T>('PUT', path, { json: body });
+  /** The Idempotency-Key header of a retried POST; none when the caller gave no key. */
+  const idempotent = (key: string | undefined) =>
+    key === undefined ? undefined : { 'Idempotency-Key': key };
   const del = (path: string) => json<void>('DELETE', path);
   const docBase = (modelo: 55 | 65) => (modelo === 55 ? '/nfe' : '/nfce');
 
@@ -492,7 +495,7 @@ export function createApiClient(options: ApiClientOptions) {
     nfce: {
       /** The cashier's sale: answers authorized or in offline contingency within a few seconds. */
       sell: (body: SalePayload, idempotencyKey: string) =>
-        post<DocumentView>('/nfce/venda', body, scoped(), { 'Idempotency-Key': idempotencyKey }),
+        post<DocumentView>('/nfce/venda', body, scoped(), idempotent(idempotencyKey)),
       list: (query?: DocumentListFilter & { limit?: number; offset?: number }) =>
         get<OffsetList<DocumentView>>('/nfce', scoped(query)),
       print: (id: string, body: { printerId?: string } = {}) => post<QueuedPrint>(`/nfce/${id}/print`, body),
@@ -504,7 +507,7 @@ export function createApiClient(options: ApiClientOptions) {
       create: (body: NfeDraftPayload) => post<DocumentView>('/nfe', body, scoped()),
       update: (id: string, body: NfeDraftPayload) => put<DocumentView>(`/nfe/${id}`, body),
       send: (id: string, idempotencyKey: string) =>
-        post<SyncSendAnswer>(`/nfe/${id}/send`, {}, { sync: 'true' }, { 'Idempotency-Key': idempotencyKey }),
+        post<SyncSendAnswer>(`/nfe/${id}/send`, {}, { sync: 'true' }, idempotent(idempotencyKey)),
       list: (query?: DocumentListFilter & { page?: number; pageSize?: number }) =>
         get<PageList<DocumentView>>('/nfe', scoped(query)),
       correctionLetter: (id: string, correcao: string) =>
@@ -521,17 +524,12 @@ export function createApiClient(options: ApiClientOptions) {
     /** /v1/cte (§4.3): drafts, the queue, events and files of the CT-e. */
     cte: {
       create: (body: CteCreateBody, idempotencyKey?: string) =>
-        post<CteView>(
-          '/cte',
-          body,
-          scoped(),
-          idempotencyKey === undefined ? undefined : { 'Idempotency-Key': idempotencyKey },
-        ),
+        post<CteView>('/cte', body, scoped(), idempotent(idempotencyKey)),
       list: (query?: { status?: string; from?: string; to?: string } & ListQuery) =>
         get<DataList<CteView>>('/cte', scoped(query)),
       get: (id: string) => get<CteView>(`/cte/${id}`),
       send: (id: string, idempotencyKey: string) =>
-        post<CteSendAnswer>(`/cte/${id}/send`, undefined, undefined, { 'Idempotency-Key': idempotencyKey }),
+        post<CteSendAnswer>(`/cte/${id}/send`, undefined, undefined, idempotent(idempotencyKey)),
       remove: (id: string) => del(`/cte/${id}`),
       cancel: (id: string, justificativa: string) =>
         post<CteEventView>(`/cte/${id}/cancel`, { justificativa }),
@@ -550,26 +548,16 @@ export function createApiClient(options: ApiClientOptions) {
     nfse: {
       /** Issued at once: 200 authorized within the wait, 202 queued (`message` says how to follow it). */
       issue: (body: NfseCreateBody, idempotencyKey?: string) =>
-        post<NfseView>(
-          '/nfse',
-          body,
-          scoped(),
-          idempotencyKey === undefined ? undefined : { 'Idempotency-Key': idempotencyKey },
-        ),
+        post<NfseView>('/nfse', body, scoped(), idempotent(idempotencyKey)),
       /** A draft (`rascunho`, 201), sent later with `send`. */
       createDraft: (body: NfseCreateBody, idempotencyKey?: string) =>
-        post<NfseView>(
-          '/nfse',
-          body,
-          scoped({ rascunho: 'true' }),
-          idempotencyKey === undefined ? undefined : { 'Idempotency-Key': idempotencyKey },
-        ),
+        post<NfseView>('/nfse', body, scoped({ rascunho: 'true' }), idempotent(idempotencyKey)),
       list: (query?: { status?: string; from?: string; to?: string } & ListQuery) =>
         get<DataList<NfseView>>('/nfse', scoped(query)),
       get: (id: string) => get<NfseView>(`/nfse/${id}`),
       update: (id: string, body: NfseCreateBody) => put<NfseView>(`/nfse/${id}`, body),
       send: (id: string, idempotencyKey: string) =>
-        post<NfseView>(`/nfse/${id}/send`, undefined, undefined, { 'Idempotency-Key': idempotencyKey }),
+        post<NfseView>(`/nfse/${id}/send`, undefined, undefined, idempotent(idempotencyKey)),
       remove: (id: string) => del(`/nfse/${id}`),
       cancel: (id: string, body: NfseCancelRequest) => post<NfseCancelAnswer>(`/nfse/${id}/cancel`, body),
       substitute: (id: string, body: NfseSubstituteBody) =>
@@ -662,12 +650,7 @@ export function createApiClient(options: ApiClientOptions) {
       testConnection: (companyIdOf: string) =>
         post<PixConnectionTest>(`/companies/${companyIdOf}/pix/test`, {}),
       createCharge: (body: { valor: string; descricao?: string }, idempotencyKey?: string) =>
-        post<PixChargeView>(
-          '/pix/charges',
-          body,
-          scoped(),
-          idempotencyKey === undefined ? undefined : { 'Idempotency-Key': idempotencyKey },
-        ),
+        post<PixChargeView>('/pix/charges', body, scoped(), idempotent(idempotencyKey)),
       charge: (txid: string) => get<PixChargeView>(`/pix/charges/${txid}`),
       cancel: (txid: string) => post<PixChargeView>(`/pix/charges/${txid}/cancel`, {}),
       print: (txid: string) => post<QueuedPrint>(`/pix/charges/${txid}/print`, {}),
