@@ -8,6 +8,7 @@ import { nfsePayloadSchema, nfseSubstitutePayloadSchema } from './nfse-payload.t
 import {
   nfseCancelAnswerSchema,
   nfseCancelRequestSchema,
+  nfseCreateQuerySchema,
   nfseDanfseLinkSchema,
   nfseListFilterShape,
   nfseSettingsSchema,
@@ -38,7 +39,7 @@ export const NFSE_ROUTES: RouteSpec[] = [
     tags: [TAG],
     company: true,
     headers: [idempotencyKey],
-    query: z.object({ rascunho: z.enum(['true', 'false']).optional() }),
+    query: nfseCreateQuerySchema,
     body: jsonBody(nfsePayloadSchema),
     responses: {
       200: ok(nfseViewSchema, 'Authorized.'),

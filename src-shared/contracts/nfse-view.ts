@@ -98,6 +98,9 @@ export const nfseViewSchema = z.object({
 });
 export type NfseView = z.infer<typeof nfseViewSchema>;
 
+/** POST /v1/nfse's query: `rascunho=true` only creates the draft (201), sent later with POST /v1/nfse/:id/send. */
+export const nfseCreateQuerySchema = z.object({ rascunho: z.enum(['true', 'false']).optional() });
+
 /** §4.6 list filters of GET /v1/nfse (the specification leaves them to us). */
 export const nfseListFilterShape = {
   status: z

@@ -24,20 +24,18 @@ import {
 } from '../../documents/kinds/nfse/service.ts';
 import { danfseOf, nfseXmlOf } from '../../documents/kinds/nfse/danfse.ts';
 import { listNfse, nfseEventXml, nfseViewOf } from '../../documents/kinds/nfse/view.ts';
-import { nfseListFilterShape, nfseXmlQuerySchema } from '../../../src-shared/contracts/nfse-view.ts';
+import {
+  nfseCreateQuerySchema,
+  nfseListFilterShape,
+  nfseXmlQuerySchema,
+} from '../../../src-shared/contracts/nfse-view.ts';
 import { printedPdfQuerySchema } from '../../../src-shared/contracts/common.ts';
-import { z } from 'zod';
 
 /**
  * How long POST /v1/nfse, send and cancel wait for the national environment before answering 202 (§4.4 says
  * the note is transmitted in real time; when it is slow, the DPS stays queued and the answer says how to follow).
  */
 export const NFSE_WAIT_MS = 10_000;
-
-const createQuery = z.object({
-  /** true: only a draft (`rascunho`, 201), sent later with POST /v1/nfse/:id/send. */
-  rascunho: z.enum(['true', 'false']).optional(),
-});
 
 export function nfseRoutes(deps: ApiDeps): Router {
   const { db } = deps;
@@ -113,7 +111,7 @@ export function nfseRoutes(deps: ApiDeps): Router {
       resume: async ({ id }, req, res) => answerTransmitted(req, res, await nfseOfId(id)),
     }),
     async (req, res) => {
-      const query = parseQuery(req, createQuery);
+      const query = parseQuery(req, nfseCreateQuerySchema);
       const company = await companyOfRequest(db, req, res);
       if (query.rascunho === 'true') {
         const draft = await createNfseDraft(nfseDeps(), company.id, req.body ?? {});
