@@ -7,6 +7,7 @@ import { cteCceForbidden, type CceForbiddenReason } from '../../../src-shared/ta
 import { ErrorBanner, Field, Modal, useAction } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { otherDetails } from '../messages.ts';
+import { CountedText } from './document-dialogs.tsx';
 
 const REASON_PT: Readonly<Record<CceForbiddenReason, string>> = {
   tax: 'valor que determina o imposto ou a prestação',
@@ -97,12 +98,12 @@ export function CteCceDialog(props: { cte: CteView; onClose: () => void; onDone:
           </label>
         </div>
         {mode === 'texto' ? (
-          <>
-            <Field label={label} error={f['correcao'] ?? f['correcoes']}>
-              <textarea autoFocus value={text} onChange={(e) => setText(e.target.value)} aria-label={label} />
-            </Field>
-            <p className="field-hint">{text.trim().length} caracteres</p>
-          </>
+          <CountedText
+            label={label}
+            value={text}
+            onChange={setText}
+            error={f['correcao'] ?? f['correcoes']}
+          />
         ) : (
           <>
             {f['correcoes'] !== undefined ? <p className="field-error">{f['correcoes']}</p> : null}

@@ -5,7 +5,6 @@ import type { CteDebug, CteView } from '../../../src-shared/contracts/cte-view.t
 import {
   Banner,
   ErrorBanner,
-  Field,
   Modal,
   downloadText,
   newIdempotencyKey,
@@ -18,6 +17,7 @@ import { errorMessage, otherDetails } from '../messages.ts';
 import { navigate } from '../router.ts';
 import { CteCceDialog } from './CteCceDialog.tsx';
 import { DocumentHead, EventsTable, IdentificationRows, usePollWhile } from './document-detail-parts.tsx';
+import { CountedText, DeleteDraftDialog } from './document-dialogs.tsx';
 import { routeText } from './CteList.tsx';
 import { readCteContent, type CteContent } from './cte-xml.ts';
 
@@ -390,10 +390,7 @@ function CancelDialog(props: {
             ? '.'
             : ` e até ${dateTimeBr(new Date(props.cancelUntil).toISOString())} (7 dias da autorização).`}
         </p>
-        <Field label={label} error={action.fields['justificativa']}>
-          <textarea autoFocus value={text} onChange={(e) => setText(e.target.value)} aria-label={label} />
-        </Field>
-        <p className="field-hint">{text.trim().length} caracteres</p>
+        <CountedText label={label} value={text} onChange={setText} error={action.fields['justificativa']} />
         <ErrorBanner error={action.error} extra={otherDetails(action.error, ['justificativa'])} />
         <div className="actions">
           <button type="submit" className="danger" disabled={action.pending}>
@@ -410,37 +407,18 @@ function CancelDialog(props: {
 
 function DeleteDialog(props: { cte: CteView; onClose: () => void; onDone: () => void }) {
   const { api } = useApp();
-  const action = useAction();
   return (
-    <Modal title={`Excluir CT-e nº ${props.cte.numero}`} onClose={props.onClose}>
+    <DeleteDraftDialog
+      title={`Excluir CT-e nº ${props.cte.numero}`}
+      remove={() => api.cte.remove(props.cte.id)}
+      onClose={props.onClose}
+      onDone={props.onDone}
+    >
       <p>
         O rascunho sai da lista. O número {props.cte.numero} da série {props.cte.serie} continua usado:
         inutilize-o até o dia 10 do mês seguinte.
       </p>
-      <ErrorBanner error={action.error} extra={otherDetails(action.error, [])} />
-      <div className="actions">
-        <button
-          type="button"
-          className="danger"
-          disabled={action.pending}
-          onClick={() =>
-            void action
-              .run(async () => {
-                await api.cte.remove(props.cte.id);
-                return true;
-              })
-              .then((ok) => {
-                if (ok === true) props.onDone();
-              })
-          }
-        >
-          Excluir
-        </button>
-        <button type="button" onClick={props.onClose}>
-          Voltar
-        </button>
-      </div>
-    </Modal>
+    </DeleteDraftDialog>
   );
 }
 

@@ -4,7 +4,6 @@ import { useState } from 'react';
 import {
   Banner,
   ErrorBanner,
-  Field,
   Modal,
   downloadText,
   newIdempotencyKey,
@@ -18,6 +17,7 @@ import { STATUS_PT, errorMessage, otherDetails } from '../messages.ts';
 import { href, navigate } from '../router.ts';
 import { refreshStatus } from '../StatusBar.tsx';
 import { DocumentHead, EventsTable, IdentificationRows, usePollWhile } from './document-detail-parts.tsx';
+import { CountedText } from './document-dialogs.tsx';
 import { modelName } from './Documents.tsx';
 
 /** NF-e may be cancelled within 24 h of the authorization, NFC-e within 30 min (docs/api.md, MOC 7.0). */
@@ -350,15 +350,7 @@ function JustifiedDialog<T>(props: {
         }}
       >
         {props.note !== undefined ? <p className="muted">{props.note}</p> : null}
-        <Field label={props.label} error={action.fields[props.field]}>
-          <textarea
-            autoFocus
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            aria-label={props.label}
-          />
-        </Field>
-        <p className="field-hint">{text.trim().length} caracteres</p>
+        <CountedText label={props.label} value={text} onChange={setText} error={action.fields[props.field]} />
         {action.error !== null && action.fields[props.field] === undefined ? (
           <Banner kind="error" testId="error-banner">
             {errorMessage(action.error)}

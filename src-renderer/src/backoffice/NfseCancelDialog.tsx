@@ -2,9 +2,10 @@
 // error, 2 service not rendered, 3 duplicate note) and the justification, each with the API's message.
 import { useState } from 'react';
 import type { NfseCancelAnswer, NfseView } from '../../../src-shared/contracts/nfse-view.ts';
-import { ErrorBanner, Field, Modal, useAction } from '../components.tsx';
+import { ErrorBanner, Modal, useAction } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { otherDetails } from '../messages.ts';
+import { CountedText } from './document-dialogs.tsx';
 
 export const CANCEL_REASONS: readonly { codigo: 1 | 2 | 3; label: string }[] = [
   { codigo: 1, label: '1 – Erro na emissão' },
@@ -62,10 +63,7 @@ export function NfseCancelDialog(props: {
             </span>
           ) : null}
         </fieldset>
-        <Field label={label} error={f['justificativa']}>
-          <textarea autoFocus value={text} onChange={(e) => setText(e.target.value)} aria-label={label} />
-        </Field>
-        <p className="field-hint">{text.trim().length} caracteres</p>
+        <CountedText label={label} value={text} onChange={setText} error={f['justificativa']} />
         <ErrorBanner
           error={action.error}
           extra={otherDetails(action.error, ['codigo_motivo', 'justificativa'])}

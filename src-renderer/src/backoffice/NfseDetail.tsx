@@ -4,15 +4,7 @@
 // authorized), and the links between a note and the one that substitutes it.
 import { useState } from 'react';
 import type { NfseCancelAnswer, NfseView } from '../../../src-shared/contracts/nfse-view.ts';
-import {
-  Banner,
-  ErrorBanner,
-  Modal,
-  downloadText,
-  newIdempotencyKey,
-  useAction,
-  useLoad,
-} from '../components.tsx';
+import { Banner, ErrorBanner, downloadText, newIdempotencyKey, useAction, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { dateTimeBr, taxIdBr } from '../format.ts';
 import { otherDetails } from '../messages.ts';
@@ -21,6 +13,7 @@ import { NfseCancelDialog, CANCEL_REASONS } from './NfseCancelDialog.tsx';
 import { NfseStatusBadge, nfseMoney } from './NfseList.tsx';
 import { NfseSubstituteDialog } from './NfseSubstituteDialog.tsx';
 import { usePollWhile } from './document-detail-parts.tsx';
+import { DeleteDraftDialog } from './document-dialogs.tsx';
 
 const CANCEL_STATUS_PT: Readonly<Record<string, string>> = {
   processando: 'aguardando o ambiente nacional',
@@ -315,33 +308,14 @@ function TomadorCard(props: { tomador: NfseView['tomador'] }) {
 
 function DeleteDialog(props: { nfse: NfseView; onClose: () => void; onDone: () => void }) {
   const { api } = useApp();
-  const action = useAction();
   return (
-    <Modal title={`Excluir a DPS nº ${props.nfse.numero}`} onClose={props.onClose}>
+    <DeleteDraftDialog
+      title={`Excluir a DPS nº ${props.nfse.numero}`}
+      remove={() => api.nfse.remove(props.nfse.id)}
+      onClose={props.onClose}
+      onDone={props.onDone}
+    >
       <p>A NFS-e ainda não emitida sai da lista; nada foi registrado no ambiente nacional.</p>
-      <ErrorBanner error={action.error} extra={otherDetails(action.error, [])} />
-      <div className="actions">
-        <button
-          type="button"
-          className="danger"
-          disabled={action.pending}
-          onClick={() =>
-            void action
-              .run(async () => {
-                await api.nfse.remove(props.nfse.id);
-                return true;
-              })
-              .then((ok) => {
-                if (ok === true) props.onDone();
-              })
-          }
-        >
-          Excluir
-        </button>
-        <button type="button" onClick={props.onClose}>
-          Voltar
-        </button>
-      </div>
-    </Modal>
+    </DeleteDraftDialog>
   );
 }
