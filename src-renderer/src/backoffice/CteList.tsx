@@ -2,12 +2,21 @@
 // the address, its pages, and the void of a range of CT-e numbers.
 import { useState } from 'react';
 import type { CteView } from '../../../src-shared/contracts/cte-view.ts';
-import { DateInput, ErrorBanner, Field, Pager, StatusBadge, useLoad } from '../components.tsx';
+import { ErrorBanner, Pager, StatusBadge, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { brlText, dateBr, dateTimeBr } from '../format.ts';
 import { STATUS_PT, otherDetails } from '../messages.ts';
 import { href, navigate } from '../router.ts';
-import { StatusFilter, VoidRangeDialog, listPath, rangeNumbers, type RangeForm } from './document-lists.tsx';
+import {
+  ListFilters,
+  VoidRangeDialog,
+  listPage,
+  listPath,
+  periodFilter,
+  periodQuery,
+  rangeNumbers,
+  type RangeForm,
+} from './document-lists.tsx';
 
 const PAGE_SIZE = 20;
 const STATUS_FILTERS = ['rascunho', 'processando', 'autorizada', 'erro', 'denegada', 'cancelada'] as const;
@@ -24,22 +33,15 @@ export function routeText(cte: Pick<CteView, 'origem' | 'destino'>): string {
 export function CteList(props: { query: URLSearchParams }) {
   const { api } = useApp();
   const q = props.query;
-  const filter = { status: q.get('status') ?? '', from: q.get('from') ?? '', to: q.get('to') ?? '' };
-  const page = Math.max(1, Number(q.get('page') ?? '1') || 1);
+  const filter = periodFilter(q);
+  const page = listPage(q);
   const [voiding, setVoiding] = useState(false);
 
   const setFilter = (changes: Partial<typeof filter> & { page?: number }) =>
     navigate(listPath('/cte', filter, changes));
 
   const list = useLoad(
-    () =>
-      api.cte.list({
-        ...(filter.status === '' ? {} : { status: filter.status }),
-        ...(filter.from === '' ? {} : { from: filter.from }),
-        ...(filter.to === '' ? {} : { to: filter.to }),
-        page,
-        limit: PAGE_SIZE,
-      }),
+    () => api.cte.list({ ...periodQuery(filter), page, limit: PAGE_SIZE }),
     [api, filter.status, filter.from, filter.to, page],
   );
 
@@ -56,26 +58,17 @@ export function CteList(props: { query: URLSearchParams }) {
           </button>
         </div>
       </div>
-      <form className="filters card" onSubmit={(e) => e.preventDefault()} aria-label="Filtros">
-        <StatusFilter
-          value={filter.status}
-          statuses={STATUS_FILTERS}
-          onChange={(status) => setFilter({ status })}
-        />
-        <Field label="Criados de">
-          <DateInput
-            value={filter.from}
-            onChange={(iso) => setFilter({ from: iso })}
-            aria-label="Data inicial"
-          />
-        </Field>
-        <Field label="até">
-          <DateInput value={filter.to} onChange={(iso) => setFilter({ to: iso })} aria-label="Data final" />
-        </Field>
-        <button type="button" className="ghost" onClick={() => navigate('/cte')}>
-          Limpar filtros
-        </button>
-      </form>
+      <ListFilters
+        status={filter.status}
+        statuses={STATUS_FILTERS}
+        onStatus={(status) => setFilter({ status })}
+        fromLabel="Criados de"
+        from={filter.from}
+        to={filter.to}
+        onFrom={(iso) => setFilter({ from: iso })}
+        onTo={(iso) => setFilter({ to: iso })}
+        base="/cte"
+      />
       <ErrorBanner error={list.error} extra={otherDetails(list.error, [])} />
       <table className="grid" data-testid="cte-list">
         <thead>

@@ -2,12 +2,19 @@
 // the void of a number range (inutilização) and the month's XML zip for the accountant.
 import { useState } from 'react';
 import type { DocumentView } from '../../../src-shared/contracts/api-client.ts';
-import { DateInput, ErrorBanner, Field, Modal, Pager, StatusBadge, useLoad } from '../components.tsx';
+import { ErrorBanner, Field, Modal, Pager, StatusBadge, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { brlText, dateTimeBr } from '../format.ts';
 import { STATUS_PT, otherDetails } from '../messages.ts';
 import { href, navigate } from '../router.ts';
-import { StatusFilter, VoidRangeDialog, listPath, rangeNumbers, type RangeForm } from './document-lists.tsx';
+import {
+  ListFilters,
+  VoidRangeDialog,
+  listPage,
+  listPath,
+  rangeNumbers,
+  type RangeForm,
+} from './document-lists.tsx';
 
 const PAGE_SIZE = 20;
 const STATUS_FILTERS = [
@@ -38,7 +45,7 @@ export function DocumentList(props: { query: URLSearchParams }) {
     data_inicio: q.get('data_inicio') ?? '',
     data_fim: q.get('data_fim') ?? '',
   };
-  const page = Math.max(1, Number(q.get('page') ?? '1') || 1);
+  const page = listPage(q);
   const [voiding, setVoiding] = useState(false);
   const [exporting, setExporting] = useState(false);
 
@@ -81,41 +88,30 @@ export function DocumentList(props: { query: URLSearchParams }) {
           </button>
         </div>
       </div>
-      <form className="filters card" onSubmit={(e) => e.preventDefault()} aria-label="Filtros">
-        <Field label="Modelo">
-          <select
-            value={filter.modelo}
-            onChange={(e) => setFilter({ modelo: e.target.value as typeof filter.modelo })}
-            aria-label="Modelo"
-          >
-            <option value="">NF-e e NFC-e</option>
-            <option value="55">NF-e (55)</option>
-            <option value="65">NFC-e (65)</option>
-          </select>
-        </Field>
-        <StatusFilter
-          value={filter.status}
-          statuses={STATUS_FILTERS}
-          onChange={(status) => setFilter({ status })}
-        />
-        <Field label="Emitidas de">
-          <DateInput
-            value={filter.data_inicio}
-            onChange={(iso) => setFilter({ data_inicio: iso })}
-            aria-label="Data inicial"
-          />
-        </Field>
-        <Field label="até">
-          <DateInput
-            value={filter.data_fim}
-            onChange={(iso) => setFilter({ data_fim: iso })}
-            aria-label="Data final"
-          />
-        </Field>
-        <button type="button" className="ghost" onClick={() => navigate('/documentos')}>
-          Limpar filtros
-        </button>
-      </form>
+      <ListFilters
+        leading={
+          <Field label="Modelo">
+            <select
+              value={filter.modelo}
+              onChange={(e) => setFilter({ modelo: e.target.value as typeof filter.modelo })}
+              aria-label="Modelo"
+            >
+              <option value="">NF-e e NFC-e</option>
+              <option value="55">NF-e (55)</option>
+              <option value="65">NFC-e (65)</option>
+            </select>
+          </Field>
+        }
+        status={filter.status}
+        statuses={STATUS_FILTERS}
+        onStatus={(status) => setFilter({ status })}
+        fromLabel="Emitidas de"
+        from={filter.data_inicio}
+        to={filter.data_fim}
+        onFrom={(iso) => setFilter({ data_inicio: iso })}
+        onTo={(iso) => setFilter({ data_fim: iso })}
+        base="/documentos"
+      />
       <ErrorBanner error={list.error} extra={otherDetails(list.error, [])} />
       <table className="grid" data-testid="documents">
         <thead>

@@ -1,12 +1,12 @@
 // Back office: the NFS-e list (GET /v1/nfse, §4.6 `{data, meta}`) with the status and period filters kept in
 // the address and its pages. An authorized note is `authorized` in the API (spec §3) and "Autorizada" here.
 import type { NfseView } from '../../../src-shared/contracts/nfse-view.ts';
-import { DateInput, ErrorBanner, Field, Pager, StatusBadge, useLoad } from '../components.tsx';
+import { ErrorBanner, Pager, StatusBadge, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { brlText, dateTimeBr, taxIdBr } from '../format.ts';
 import { STATUS_PT, otherDetails } from '../messages.ts';
 import { href, navigate } from '../router.ts';
-import { StatusFilter, listPath } from './document-lists.tsx';
+import { ListFilters, listPage, listPath, periodFilter, periodQuery } from './document-lists.tsx';
 
 const PAGE_SIZE = 20;
 /** The statuses an NFS-e takes, as the API writes them. */
@@ -36,21 +36,14 @@ export function nfseMoney(value: number | string | null): string {
 export function NfseList(props: { query: URLSearchParams }) {
   const { api } = useApp();
   const q = props.query;
-  const filter = { status: q.get('status') ?? '', from: q.get('from') ?? '', to: q.get('to') ?? '' };
-  const page = Math.max(1, Number(q.get('page') ?? '1') || 1);
+  const filter = periodFilter(q);
+  const page = listPage(q);
 
   const setFilter = (changes: Partial<typeof filter> & { page?: number }) =>
     navigate(listPath('/nfse', filter, changes));
 
   const list = useLoad(
-    () =>
-      api.nfse.list({
-        ...(filter.status === '' ? {} : { status: filter.status }),
-        ...(filter.from === '' ? {} : { from: filter.from }),
-        ...(filter.to === '' ? {} : { to: filter.to }),
-        page,
-        limit: PAGE_SIZE,
-      }),
+    () => api.nfse.list({ ...periodQuery(filter), page, limit: PAGE_SIZE }),
     [api, filter.status, filter.from, filter.to, page],
   );
 
@@ -64,26 +57,17 @@ export function NfseList(props: { query: URLSearchParams }) {
           </a>
         </div>
       </div>
-      <form className="filters card" onSubmit={(e) => e.preventDefault()} aria-label="Filtros">
-        <StatusFilter
-          value={filter.status}
-          statuses={STATUS_FILTERS}
-          onChange={(status) => setFilter({ status })}
-        />
-        <Field label="Criadas de">
-          <DateInput
-            value={filter.from}
-            onChange={(iso) => setFilter({ from: iso })}
-            aria-label="Data inicial"
-          />
-        </Field>
-        <Field label="até">
-          <DateInput value={filter.to} onChange={(iso) => setFilter({ to: iso })} aria-label="Data final" />
-        </Field>
-        <button type="button" className="ghost" onClick={() => navigate('/nfse')}>
-          Limpar filtros
-        </button>
-      </form>
+      <ListFilters
+        status={filter.status}
+        statuses={STATUS_FILTERS}
+        onStatus={(status) => setFilter({ status })}
+        fromLabel="Criadas de"
+        from={filter.from}
+        to={filter.to}
+        onFrom={(iso) => setFilter({ from: iso })}
+        onTo={(iso) => setFilter({ to: iso })}
+        base="/nfse"
+      />
       <ErrorBanner error={list.error} extra={otherDetails(list.error, [])} />
       <table className="grid" data-testid="nfse-list">
         <thead>

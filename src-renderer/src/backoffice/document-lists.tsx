@@ -1,8 +1,30 @@
-// What the fiscal document lists (NF-e/NFC-e, CT-e) share: filters kept in the address, the status filter,
-// and the dialog that voids a range of numbers.
+// What the fiscal document lists (NF-e/NFC-e, CT-e, NFS-e) share: filters kept in the address, the status
+// and period filters, and the dialog that voids a range of numbers.
 import { useState, type ReactNode } from 'react';
-import { Banner, ErrorBanner, Field, Modal, useAction } from '../components.tsx';
+import { Banner, DateInput, ErrorBanner, Field, Modal, useAction } from '../components.tsx';
 import { STATUS_PT, otherDetails } from '../messages.ts';
+import { navigate } from '../router.ts';
+
+/** The page the address asks for: page 1 when absent or not a number. */
+export function listPage(q: URLSearchParams): number {
+  return Math.max(1, Number(q.get('page') ?? '1') || 1);
+}
+
+/** The status and creation period (`from`/`to`) of a §4.6 list (CT-e, NFS-e) as the address keeps them. */
+export type PeriodFilter = { status: string; from: string; to: string };
+
+export function periodFilter(q: URLSearchParams): PeriodFilter {
+  return { status: q.get('status') ?? '', from: q.get('from') ?? '', to: q.get('to') ?? '' };
+}
+
+/** The filter as the API's query: an empty filter is left out, not sent empty. */
+export function periodQuery(filter: PeriodFilter): { status?: string; from?: string; to?: string } {
+  return {
+    ...(filter.status === '' ? {} : { status: filter.status }),
+    ...(filter.from === '' ? {} : { from: filter.from }),
+    ...(filter.to === '' ? {} : { to: filter.to }),
+  };
+}
 
 /**
  * The list's address after `changes`: a filter change goes back to page 1, and empty filters and page 1
@@ -37,6 +59,41 @@ export function StatusFilter(props: {
         ))}
       </select>
     </Field>
+  );
+}
+
+/**
+ * The filters card of a document list: the kind's own fields first (the NF model), the status, the period
+ * ("… de" / "até") and the link back to the unfiltered list.
+ */
+export function ListFilters(props: {
+  leading?: ReactNode;
+  status: string;
+  statuses: readonly string[];
+  onStatus: (status: string) => void;
+  /** "Criadas de", "Emitidas de": the period's first label names what the dates are. */
+  fromLabel: string;
+  from: string;
+  to: string;
+  onFrom: (iso: string) => void;
+  onTo: (iso: string) => void;
+  /** The list's plain address, which "Limpar filtros" opens. */
+  base: string;
+}) {
+  return (
+    <form className="filters card" onSubmit={(e) => e.preventDefault()} aria-label="Filtros">
+      {props.leading}
+      <StatusFilter value={props.status} statuses={props.statuses} onChange={props.onStatus} />
+      <Field label={props.fromLabel}>
+        <DateInput value={props.from} onChange={props.onFrom} aria-label="Data inicial" />
+      </Field>
+      <Field label="até">
+        <DateInput value={props.to} onChange={props.onTo} aria-label="Data final" />
+      </Field>
+      <button type="button" className="ghost" onClick={() => navigate(props.base)}>
+        Limpar filtros
+      </button>
+    </form>
   );
 }
 
