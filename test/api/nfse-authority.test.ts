@@ -10,6 +10,7 @@ import { cancelNfse, issueNfse, type NfseDeps } from '../../src-main/documents/k
 import { NFSE_CODES } from '../../src-shared/tables/nfse-codes.ts';
 import { documentsRepository } from '../../src-main/documents/repository.ts';
 import { tempDataDir } from './harness.ts';
+import { nfseBody, nfseTomadorSemEndereco } from '../fixtures/nfse-sample.ts';
 
 let service: RunningService;
 let dataDir: string;
@@ -47,13 +48,7 @@ const deps = (): NfseDeps => ({
     }),
 });
 
-const body = {
-  codigo_tributacao_nacional: '140101',
-  descricao_servico: 'Manutenção de ar-condicionado split',
-  valor_servico: 350.1,
-  iss_retido: false,
-  tomador: { cpf_cnpj: '529.982.247-25', razao_social: 'Maria da Silva', email: 'maria@example.com' },
-};
+const body = nfseBody({ tomador: nfseTomadorSemEndereco() });
 
 describe('NFS-e through the service queue and the sandbox national environment', () => {
   it('a DPS issued on the service is authorized by the sandbox and its row takes the 50-digit key', async () => {

@@ -3,6 +3,7 @@
 // before authorization, another kind's id, Idempotency-Key on issue, and the provider's NFS-e settings.
 import { describe, expect, it } from 'vitest';
 import { useHarness } from './harness.ts';
+import { nfseBody, nfseTomadorSemEndereco } from '../fixtures/nfse-sample.ts';
 
 const h = useHarness();
 
@@ -20,14 +21,8 @@ interface Nfse {
   message?: string;
 }
 
-const body = (overrides: Record<string, unknown> = {}) => ({
-  codigo_tributacao_nacional: '140101',
-  descricao_servico: 'Manutenção de ar-condicionado split',
-  valor_servico: 350.1,
-  iss_retido: false,
-  tomador: { cpf_cnpj: '52998224725', razao_social: 'Maria da Silva' },
-  ...overrides,
-});
+const body = (overrides: Record<string, unknown> = {}) =>
+  nfseBody({ tomador: nfseTomadorSemEndereco(), ...overrides });
 
 const call = (method: string, url: string, json?: unknown, headers?: Record<string, string>) =>
   h.request(method, url, {

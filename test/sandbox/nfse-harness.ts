@@ -17,6 +17,7 @@ import { validateXml, type SchemaName } from '../../src-main/fiscal/schema.ts';
 import { signXml } from '../../src-main/fiscal/sign.ts';
 import { EMIT_CNPJ, sandboxRequest, T0, testCertificate, type Sandbox } from './harness.ts';
 import { nfseId, xmllint, xmlsecVerifies } from '../fixtures/xml-tools.ts';
+import { nfseBody, nfseTomadorSemEndereco } from '../fixtures/nfse-sample.ts';
 
 export const SAO_PAULO = '3550308';
 export const CAMPINAS = '3509502';
@@ -29,15 +30,9 @@ export function freshDps(): number {
   return nextDps++;
 }
 
+/** The tests' NFS-e sample with a taker without an address (this context resolves no municipality). */
 export function dpsPayload(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    codigo_tributacao_nacional: SERVICO,
-    descricao_servico: 'Manutenção de ar-condicionado split',
-    valor_servico: 350.1,
-    iss_retido: false,
-    tomador: { cpf_cnpj: '529.982.247-25', razao_social: 'Maria da Silva', email: 'maria@example.com' },
-    ...overrides,
-  };
+  return nfseBody({ codigo_tributacao_nacional: SERVICO, tomador: nfseTomadorSemEndereco(), ...overrides });
 }
 
 export function dpsContext(overrides: Partial<DpsContext> = {}): DpsContext {

@@ -19,6 +19,7 @@ import {
   codesOf,
   configureMunicipio,
   dps,
+  dpsPayload,
   emitir,
   expectValidNfse,
   rest,
@@ -73,22 +74,11 @@ describe('POST /nfse: a DPS becomes an NFS-e', () => {
   });
 
   it('without pAliq applies the municipality rate; withheld ISS leaves vLiq net of it', async () => {
-    const { nfse } = await authorized(sb, dps({ pAliq: null }, { ...dpsPayloadWith({ iss_retido: true }) }));
+    const { nfse } = await authorized(sb, dps({ pAliq: null }, dpsPayload({ iss_retido: true })));
     expect(nfse).toContain('<pAliqAplic>5.00</pAliqAplic><vISSQN>17.51</vISSQN>');
     expect(nfse).toContain('<vTotalRet>17.51</vTotalRet><vLiq>332.59</vLiq>');
   });
 });
-
-function dpsPayloadWith(overrides: Record<string, unknown>): Record<string, unknown> {
-  return {
-    codigo_tributacao_nacional: '140101',
-    descricao_servico: 'Manutenção de ar-condicionado split',
-    valor_servico: 350.1,
-    iss_retido: false,
-    tomador: { cpf_cnpj: '529.982.247-25', razao_social: 'Maria da Silva' },
-    ...overrides,
-  };
-}
 
 describe('POST /nfse: rejections (400 NFSePostResponseErro with the code of NFSE_CODES)', () => {
   it('E110: a body that is not JSON, lacks dpsXmlGZipB64 or is not gzip+base64', async () => {
@@ -134,7 +124,7 @@ describe('POST /nfse: rejections (400 NFSePostResponseErro with the code of NFSE
   });
 
   it('E001: a 6-digit code outside the national list', async () => {
-    const got = await emitir(sb, dps({}, dpsPayloadWith({ codigo_tributacao_nacional: '450101' })).xml);
+    const got = await emitir(sb, dps({}, dpsPayload({ codigo_tributacao_nacional: '450101' })).xml);
     expect(got.status).toBe(400);
     expect(codesOf(got.answer)).toEqual([NFSE_CODES.codigoTributacao.code]);
   });
@@ -186,13 +176,12 @@ describe('municipal rules: E004 and E012 against the configured parameters', () 
 
     const outside = await emitir(
       sb,
-      dps({ cLocEmi: municipio, pAliq: '6.00' }, dpsPayloadWith({ codigo_tributacao_nacional: '140102' }))
-        .xml,
+      dps({ cLocEmi: municipio, pAliq: '6.00' }, dpsPayload({ codigo_tributacao_nacional: '140102' })).xml,
     );
     expect(codesOf(outside.answer)).toEqual([NFSE_CODES.aliquotaIss.code]);
     const none = await emitir(
       sb,
-      dps({ cLocEmi: municipio, pAliq: null }, dpsPayloadWith({ codigo_tributacao_nacional: '140103' })).xml,
+      dps({ cLocEmi: municipio, pAliq: null }, dpsPayload({ codigo_tributacao_nacional: '140103' })).xml,
     );
     expect(codesOf(none.answer)).toEqual([NFSE_CODES.aliquotaIss.code]);
   });
@@ -273,7 +262,7 @@ describe('substitution (subst/chSubstda)', () => {
   it('generates the new note and cancels the old one by substitution (e105102)', async () => {
     const old = await authorized(sb);
     const subst = { chSubstda: old.chave, cMotivo: '99', xMotivo: 'Valor do serviço informado errado' };
-    const replacement = await authorized(sb, dps({ subst }, dpsPayloadWith({ valor_servico: 300 })));
+    const replacement = await authorized(sb, dps({ subst }, dpsPayload({ valor_servico: 300 })));
     expectValidNfse(replacement.nfse, 'nfse');
     expect(replacement.nfse).toContain(`<chSubstda>${old.chave}</chSubstda>`);
 
