@@ -166,7 +166,7 @@ describe('validation', () => {
   it('lists every faulty field at once', async () => {
     const res = await create({
       url: 'ftp://files.example.com/',
-      eventos: ['nfe.autorizada', 'nfe.inexistente', 'nfe*', 'nfse.*'],
+      eventos: ['nfe.autorizada', 'nfe.inexistente', 'nfe*', 'mdfe.*'],
       ativo: 'sim',
       descricao: 'x'.repeat(201),
       extra: true,
