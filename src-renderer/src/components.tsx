@@ -27,6 +27,26 @@ export function Field(props: {
   );
 }
 
+/** Whether a record of the catalogue or the staff (product, service, operator) is in use. */
+export function ActiveField(props: {
+  value: boolean;
+  onChange: (ativo: boolean) => void;
+  error?: string | undefined;
+}) {
+  return (
+    <Field label="Situação" error={props.error}>
+      <select
+        value={props.value ? '1' : '0'}
+        aria-label="Situação"
+        onChange={(e) => props.onChange(e.target.value === '1')}
+      >
+        <option value="1">Ativo</option>
+        <option value="0">Inativo</option>
+      </select>
+    </Field>
+  );
+}
+
 export function Banner(props: {
   kind: 'error' | 'ok' | 'info' | 'warn';
   children: ReactNode;
@@ -164,6 +184,25 @@ export function Pager(props: {
         Próxima ›
       </button>
     </nav>
+  );
+}
+
+/**
+ * The row a table shows in place of its rows when it has none: nothing while `rows` is still loading
+ * (null or undefined), so an empty list is never announced before its answer.
+ */
+export function EmptyRow(props: {
+  rows: readonly unknown[] | null | undefined;
+  colSpan: number;
+  children: ReactNode;
+}) {
+  if (props.rows === null || props.rows === undefined || props.rows.length > 0) return null;
+  return (
+    <tr>
+      <td colSpan={props.colSpan} className="muted">
+        {props.children}
+      </td>
+    </tr>
   );
 }
 

@@ -2,7 +2,7 @@
 // the address, its pages, and the void of a range of CT-e numbers.
 import { useState } from 'react';
 import type { CteView } from '../../../src-shared/contracts/cte-view.ts';
-import { ErrorBanner, Pager, StatusBadge, useLoad } from '../components.tsx';
+import { EmptyRow, ErrorBanner, Pager, StatusBadge, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { brlText, dateBr, dateTimeBr } from '../format.ts';
 import { STATUS_PT, otherDetails } from '../messages.ts';
@@ -101,13 +101,9 @@ export function CteList(props: { query: URLSearchParams }) {
               <td className="num">{brlText(c.valor_total)}</td>
             </tr>
           ))}
-          {list.data !== null && list.data.data.length === 0 ? (
-            <tr>
-              <td colSpan={7} className="muted">
-                Nenhum CT-e com estes filtros.
-              </td>
-            </tr>
-          ) : null}
+          <EmptyRow rows={list.data?.data} colSpan={7}>
+            Nenhum CT-e com estes filtros.
+          </EmptyRow>
         </tbody>
       </table>
       {list.data !== null ? (

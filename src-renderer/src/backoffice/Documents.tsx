@@ -2,7 +2,7 @@
 // the void of a number range (inutilização) and the month's XML zip for the accountant.
 import { useState } from 'react';
 import type { DocumentView } from '../../../src-shared/contracts/api-client.ts';
-import { ErrorBanner, Field, Modal, Pager, StatusBadge, useLoad } from '../components.tsx';
+import { EmptyRow, ErrorBanner, Field, Modal, Pager, StatusBadge, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { brlText, dateTimeBr } from '../format.ts';
 import { STATUS_PT, otherDetails } from '../messages.ts';
@@ -146,13 +146,9 @@ export function DocumentList(props: { query: URLSearchParams }) {
               <td className="mono small">{d.chave_acesso}</td>
             </tr>
           ))}
-          {list.data !== null && list.data.items.length === 0 ? (
-            <tr>
-              <td colSpan={7} className="muted">
-                Nenhum documento com estes filtros.
-              </td>
-            </tr>
-          ) : null}
+          <EmptyRow rows={list.data?.items} colSpan={7}>
+            Nenhum documento com estes filtros.
+          </EmptyRow>
         </tbody>
       </table>
       {list.data !== null ? (

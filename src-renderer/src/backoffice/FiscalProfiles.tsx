@@ -2,7 +2,7 @@
 // (simple mode), choosing another default (PUT /v1/companies/:id/config), and creating or editing a profile.
 import { useState } from 'react';
 import type { FiscalProfileView, FiscalTaxes } from '../../../src-shared/contracts/catalog.ts';
-import { ErrorBanner, Field, Modal, useAction } from '../components.tsx';
+import { EmptyRow, ErrorBanner, Field, Modal, useAction } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { parseBrDecimal } from '../format.ts';
 import { otherDetails } from '../messages.ts';
@@ -77,13 +77,9 @@ export function FiscalProfilesCard(props: { profiles: FiscalProfileView[] | null
               </td>
             </tr>
           ))}
-          {props.profiles !== null && props.profiles.length === 0 ? (
-            <tr>
-              <td colSpan={6} className="muted">
-                Nenhum perfil fiscal.
-              </td>
-            </tr>
-          ) : null}
+          <EmptyRow rows={props.profiles} colSpan={6}>
+            Nenhum perfil fiscal.
+          </EmptyRow>
         </tbody>
       </table>
       {editing !== null ? (

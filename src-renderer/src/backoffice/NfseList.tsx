@@ -1,7 +1,7 @@
 // Back office: the NFS-e list (GET /v1/nfse, §4.6 `{data, meta}`) with the status and period filters kept in
 // the address and its pages. An authorized note is `authorized` in the API (spec §3) and "Autorizada" here.
 import type { NfseView } from '../../../src-shared/contracts/nfse-view.ts';
-import { ErrorBanner, Pager, StatusBadge, useLoad } from '../components.tsx';
+import { EmptyRow, ErrorBanner, Pager, StatusBadge, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { brlText, dateTimeBr, taxIdBr } from '../format.ts';
 import { STATUS_PT, otherDetails } from '../messages.ts';
@@ -110,13 +110,9 @@ export function NfseList(props: { query: URLSearchParams }) {
               <td className="num">{nfseMoney(n.valor_total)}</td>
             </tr>
           ))}
-          {list.data !== null && list.data.data.length === 0 ? (
-            <tr>
-              <td colSpan={7} className="muted">
-                Nenhuma NFS-e com estes filtros.
-              </td>
-            </tr>
-          ) : null}
+          <EmptyRow rows={list.data?.data} colSpan={7}>
+            Nenhuma NFS-e com estes filtros.
+          </EmptyRow>
         </tbody>
       </table>
       {list.data !== null ? (

@@ -4,7 +4,16 @@
 import { useState } from 'react';
 import type { OperatorRole, OperatorView } from '../../../src-shared/contracts/api-client.ts';
 import { OPERATOR_ROLES, ROLE_LABELS } from '../../../src-shared/tables/operator-roles.ts';
-import { Banner, ErrorBanner, Field, Modal, useAction, useLoad } from '../components.tsx';
+import {
+  ActiveField,
+  Banner,
+  EmptyRow,
+  ErrorBanner,
+  Field,
+  Modal,
+  useAction,
+  useLoad,
+} from '../components.tsx';
 import { useApp } from '../context.ts';
 import { dateTimeBr } from '../format.ts';
 import { otherDetails } from '../messages.ts';
@@ -91,13 +100,9 @@ export function OperatorsScreen() {
               </td>
             </tr>
           ))}
-          {list.data !== null && list.data.length === 0 ? (
-            <tr>
-              <td colSpan={6} className="muted">
-                Nenhum operador. Cadastre o primeiro para que o caixa peça código e PIN.
-              </td>
-            </tr>
-          ) : null}
+          <EmptyRow rows={list.data} colSpan={6}>
+            Nenhum operador. Cadastre o primeiro para que o caixa peça código e PIN.
+          </EmptyRow>
         </tbody>
       </table>
       {editing !== null ? (
@@ -209,16 +214,11 @@ function OperatorDialog(props: {
           />
         </Field>
         {o !== null ? (
-          <Field label="Situação" error={f['ativo']}>
-            <select
-              value={form.ativo ? '1' : '0'}
-              aria-label="Situação"
-              onChange={(e) => setForm({ ...form, ativo: e.target.value === '1' })}
-            >
-              <option value="1">Ativo</option>
-              <option value="0">Inativo</option>
-            </select>
-          </Field>
+          <ActiveField
+            value={form.ativo}
+            onChange={(ativo) => setForm({ ...form, ativo })}
+            error={f['ativo']}
+          />
         ) : null}
         <ErrorBanner
           error={action.error}

@@ -2,7 +2,16 @@
 // them, the fiscal profiles that say how they are taxed (FiscalProfiles.tsx).
 import { useState } from 'react';
 import type { ProductView } from '../../../src-shared/contracts/catalog.ts';
-import { ErrorBanner, Field, Modal, Pager, useAction, useLoad } from '../components.tsx';
+import {
+  ActiveField,
+  EmptyRow,
+  ErrorBanner,
+  Field,
+  Modal,
+  Pager,
+  useAction,
+  useLoad,
+} from '../components.tsx';
 import { useApp } from '../context.ts';
 import { brlText, parseBrDecimal } from '../format.ts';
 import { otherDetails } from '../messages.ts';
@@ -74,13 +83,9 @@ export function ProductsScreen() {
               <td>{p.ativo ? 'Sim' : 'Não'}</td>
             </tr>
           ))}
-          {list.data !== null && list.data.data.length === 0 ? (
-            <tr>
-              <td colSpan={8} className="muted">
-                Nenhum produto. Cadastre um perfil fiscal e depois os produtos.
-              </td>
-            </tr>
-          ) : null}
+          <EmptyRow rows={list.data?.data} colSpan={8}>
+            Nenhum produto. Cadastre um perfil fiscal e depois os produtos.
+          </EmptyRow>
         </tbody>
       </table>
       {list.data !== null ? (
@@ -192,15 +197,7 @@ function ProductDialog(props: {
               ))}
             </select>
           </Field>
-          <Field label="Situação">
-            <select
-              value={form.ativo ? '1' : '0'}
-              onChange={(e) => setForm({ ...form, ativo: e.target.value === '1' })}
-            >
-              <option value="1">Ativo</option>
-              <option value="0">Inativo</option>
-            </select>
-          </Field>
+          <ActiveField value={form.ativo} onChange={(ativo) => setForm({ ...form, ativo })} />
         </div>
         <ErrorBanner error={action.error} extra={otherDetails(action.error, fields)} />
         <div className="actions">

@@ -2,7 +2,17 @@
 // manifestation (ciência, confirmação, desconhecimento, operação não realizada).
 import { useState } from 'react';
 import type { ManifestationType, ReceivedNoteView } from '../../../src-shared/contracts/api-client.ts';
-import { Banner, ErrorBanner, Field, Modal, Pager, StatusBadge, useAction, useLoad } from '../components.tsx';
+import {
+  Banner,
+  EmptyRow,
+  ErrorBanner,
+  Field,
+  Modal,
+  Pager,
+  StatusBadge,
+  useAction,
+  useLoad,
+} from '../components.tsx';
 import { useApp } from '../context.ts';
 import { brlText, dateTimeBr, taxIdBr } from '../format.ts';
 import { otherDetails } from '../messages.ts';
@@ -121,14 +131,10 @@ export function ReceivedScreen() {
               </td>
             </tr>
           ))}
-          {list.data !== null && list.data.data.length === 0 ? (
-            <tr>
-              <td colSpan={6} className="muted">
-                Nenhuma nota recebida. Use “Consultar SEFAZ agora” (a SEFAZ permite uma consulta sem novidades
-                por hora).
-              </td>
-            </tr>
-          ) : null}
+          <EmptyRow rows={list.data?.data} colSpan={6}>
+            Nenhuma nota recebida. Use “Consultar SEFAZ agora” (a SEFAZ permite uma consulta sem novidades por
+            hora).
+          </EmptyRow>
         </tbody>
       </table>
       {list.data !== null ? (

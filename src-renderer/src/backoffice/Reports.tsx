@@ -2,7 +2,7 @@
 // accountant opens in a spreadsheet (semicolon-separated, decimal comma).
 import { useState } from 'react';
 import type { SalesGrouping } from '../../../src-shared/contracts/api-client.ts';
-import { DateInput, ErrorBanner, Field, useLoad } from '../components.tsx';
+import { DateInput, EmptyRow, ErrorBanner, Field, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { todayIso } from '../format.ts';
 import { brlNumber } from '../register/money.ts';
@@ -87,13 +87,9 @@ export function ReportsScreen() {
                 <td className="num">{brlNumber(l.total)}</td>
               </tr>
             ))}
-            {data.linhas.length === 0 ? (
-              <tr>
-                <td colSpan={4} className="muted">
-                  Nenhuma venda no período.
-                </td>
-              </tr>
-            ) : null}
+            <EmptyRow rows={data.linhas} colSpan={4}>
+              Nenhuma venda no período.
+            </EmptyRow>
             <tr className="total-row">
               <td>Total</td>
               <td />

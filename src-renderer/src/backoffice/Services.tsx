@@ -4,7 +4,16 @@ import { useState } from 'react';
 import type { ServiceView } from '../../../src-shared/contracts/services.ts';
 import { nationalServiceCodeFault } from '../../../src-shared/nfse-service-code.ts';
 import { NFSE_IND_OP_CODES, defaultIndOp } from '../../../src-shared/nfse-ibscbs.ts';
-import { ErrorBanner, Field, Modal, Pager, useAction, useLoad } from '../components.tsx';
+import {
+  ActiveField,
+  EmptyRow,
+  ErrorBanner,
+  Field,
+  Modal,
+  Pager,
+  useAction,
+  useLoad,
+} from '../components.tsx';
 import { useApp } from '../context.ts';
 import { brlText, decimalToBr, parseBrDecimal } from '../format.ts';
 import { detailPt, otherDetails } from '../messages.ts';
@@ -147,15 +156,11 @@ export function ServicesScreen() {
               <td>{s.ativo ? 'Sim' : 'Não'}</td>
             </tr>
           ))}
-          {list.data !== null && list.data.data.length === 0 ? (
-            <tr>
-              <td colSpan={6} className="muted">
-                {q.trim() === '' && situacao === 'ativos'
-                  ? 'Nenhum serviço. Cadastre os serviços que a loja presta para emitir NFS-e.'
-                  : 'Nenhum serviço encontrado.'}
-              </td>
-            </tr>
-          ) : null}
+          <EmptyRow rows={list.data?.data} colSpan={6}>
+            {q.trim() === '' && situacao === 'ativos'
+              ? 'Nenhum serviço. Cadastre os serviços que a loja presta para emitir NFS-e.'
+              : 'Nenhum serviço encontrado.'}
+          </EmptyRow>
         </tbody>
       </table>
       {list.data !== null ? (
@@ -310,15 +315,7 @@ function ServiceDialog(props: { service: ServiceView | null; onClose: () => void
               maxLength={2}
             />
           </Field>
-          <Field label="Situação">
-            <select
-              value={form.ativo ? '1' : '0'}
-              onChange={(e) => setForm({ ...form, ativo: e.target.value === '1' })}
-            >
-              <option value="1">Ativo</option>
-              <option value="0">Inativo</option>
-            </select>
-          </Field>
+          <ActiveField value={form.ativo} onChange={(ativo) => setForm({ ...form, ativo })} />
         </div>
         <ErrorBanner error={action.error} extra={otherDetails(action.error, fields)} />
         <div className="actions">

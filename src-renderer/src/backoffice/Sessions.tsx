@@ -2,7 +2,16 @@
 // cancellations, voids, pending contingency notes, movements, the count and its differences), reprintable.
 import { useState } from 'react';
 import type { SessionView } from '../../../src-shared/contracts/api-client.ts';
-import { Banner, DateInput, ErrorBanner, Field, Modal, useAction, useLoad } from '../components.tsx';
+import {
+  Banner,
+  DateInput,
+  EmptyRow,
+  ErrorBanner,
+  Field,
+  Modal,
+  useAction,
+  useLoad,
+} from '../components.tsx';
 import { useApp } from '../context.ts';
 import { dateTimeBr } from '../format.ts';
 import { brlNumber } from '../register/money.ts';
@@ -73,13 +82,9 @@ export function SessionsScreen() {
               <td className="num">{s.fechamento === null ? '—' : brlNumber(s.fechamento.diferenca_total)}</td>
             </tr>
           ))}
-          {list.data !== null && list.data.length === 0 ? (
-            <tr>
-              <td colSpan={8} className="muted">
-                Nenhum caixa no período.
-              </td>
-            </tr>
-          ) : null}
+          <EmptyRow rows={list.data} colSpan={8}>
+            Nenhum caixa no período.
+          </EmptyRow>
         </tbody>
       </table>
       {open !== null ? <SessionDialog session={open} onClose={() => setOpen(null)} /> : null}

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState, type Keyboar
 import type { ProductView } from '../../../src-shared/contracts/catalog.ts';
 import type { DocumentView } from '../../../src-shared/contracts/api-client.ts';
 import { ApiRequestError } from '../../../src-shared/contracts/api-client.ts';
-import { Banner, Modal } from '../components.tsx';
+import { Banner, EmptyRow, Modal } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { brl, brlText, dateTimeBr, quantityBr } from '../format.ts';
 import { errorMessage, STATUS_PT } from '../messages.ts';
@@ -174,13 +174,9 @@ export function RecentReceiptsDialog(props: { onClose: () => void }) {
                 <td className="num">{brlText(doc.valor_total)}</td>
               </tr>
             ))}
-            {notes !== null && notes.length === 0 ? (
-              <tr>
-                <td colSpan={4} className="muted">
-                  Nenhuma NFC-e emitida ainda.
-                </td>
-              </tr>
-            ) : null}
+            <EmptyRow rows={notes} colSpan={4}>
+              Nenhuma NFC-e emitida ainda.
+            </EmptyRow>
           </tbody>
         </table>
       </div>

@@ -14,7 +14,16 @@ import {
   type PrinterTipo,
   type PrinterView,
 } from '../../../src-shared/contracts/printers.ts';
-import { Banner, ErrorBanner, Field, Modal, StatusBadge, useAction, useLoad } from '../components.tsx';
+import {
+  Banner,
+  EmptyRow,
+  ErrorBanner,
+  Field,
+  Modal,
+  StatusBadge,
+  useAction,
+  useLoad,
+} from '../components.tsx';
 import { useApp } from '../context.ts';
 import { dateTimeBr } from '../format.ts';
 import { errorMessage, otherDetails, printerStateText } from '../messages.ts';
@@ -162,13 +171,9 @@ export function PrintersSection() {
               </tr>
             );
           })}
-          {printers.data !== null && printers.data.length === 0 ? (
-            <tr>
-              <td colSpan={7} className="muted">
-                Nenhuma impressora cadastrada.
-              </td>
-            </tr>
-          ) : null}
+          <EmptyRow rows={printers.data} colSpan={7}>
+            Nenhuma impressora cadastrada.
+          </EmptyRow>
         </tbody>
       </table>
 

@@ -9,7 +9,17 @@ import {
   type WebhookView,
   type WebhookWithSecret,
 } from '../../../src-shared/contracts/webhooks.ts';
-import { Banner, ErrorBanner, Field, Modal, Pager, StatusBadge, useAction, useLoad } from '../components.tsx';
+import {
+  Banner,
+  EmptyRow,
+  ErrorBanner,
+  Field,
+  Modal,
+  Pager,
+  StatusBadge,
+  useAction,
+  useLoad,
+} from '../components.tsx';
 import { useApp } from '../context.ts';
 import { dateTimeBr } from '../format.ts';
 import { otherDetails } from '../messages.ts';
@@ -114,13 +124,9 @@ export function WebhooksSection() {
               </td>
             </tr>
           ))}
-          {hooks.data !== null && hooks.data.length === 0 ? (
-            <tr>
-              <td colSpan={4} className="muted">
-                Nenhum webhook cadastrado.
-              </td>
-            </tr>
-          ) : null}
+          <EmptyRow rows={hooks.data} colSpan={4}>
+            Nenhum webhook cadastrado.
+          </EmptyRow>
         </tbody>
       </table>
       {creating ? (
@@ -276,13 +282,9 @@ function DeliveriesDialog(props: { webhook: WebhookView; onClose: () => void }) 
               </td>
             </tr>
           ))}
-          {list.data !== null && list.data.data.length === 0 ? (
-            <tr>
-              <td colSpan={6} className="muted">
-                Nenhuma entrega ainda.
-              </td>
-            </tr>
-          ) : null}
+          <EmptyRow rows={list.data?.data} colSpan={6}>
+            Nenhuma entrega ainda.
+          </EmptyRow>
         </tbody>
       </table>
       {list.data !== null ? (
