@@ -2,6 +2,7 @@
 // customers or typed, an address only when one was given), the national tax code checked as the service's
 // E001 does, and a note read back into the form for editing.
 import type { NfseCreateBody } from '../../../src-shared/contracts/api-client.ts';
+import type { NfseView } from '../../../src-shared/contracts/nfse-view.ts';
 import { nationalServiceCodeFault } from '../../../src-shared/nfse-service-code.ts';
 import { SCALE, parseScaled } from '../../../src-shared/money.ts';
 import { centsToInput } from '../format.ts';
@@ -139,25 +140,12 @@ export function tomadorOfCustomer(c: {
 }
 
 /** What a note (GET /v1/nfse/:id) holds, back in the form: editing a draft or a rejected note. */
-export function formOfNfse(n: {
-  codigo_tributacao_nacional: string;
-  descricao_servico: string;
-  valor_servico: number;
-  iss_retido: boolean;
-  tomador: {
-    cpf_cnpj: string;
-    razao_social: string;
-    email: string | null;
-    endereco: {
-      logradouro: string;
-      numero: string;
-      bairro: string;
-      municipio: string;
-      uf: string;
-      cep: string;
-    } | null;
-  } | null;
-}): NfseForm {
+export function formOfNfse(
+  n: Pick<
+    NfseView,
+    'codigo_tributacao_nacional' | 'descricao_servico' | 'valor_servico' | 'iss_retido' | 'tomador'
+  >,
+): NfseForm {
   const t = n.tomador;
   const e = t?.endereco ?? null;
   return {
