@@ -145,6 +145,11 @@ function NfseSettingsForm(props: {
   // The regime of apuração exists only for the ME/EPP; a value chosen before the option changed stays in
   // sight (and is refused on save) rather than being dropped without a word.
   const showApuracao = op === '3' || apuracao !== '' || f['reg_ap_trib_sn'] !== undefined;
+  // A choice changed after a save takes back the "saved" banner: it no longer describes the form.
+  const edit = (set: (value: string) => void) => (e: { target: { value: string } }) => {
+    setSaved(false);
+    set(e.target.value);
+  };
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setSaved(false);
@@ -168,14 +173,7 @@ function NfseSettingsForm(props: {
       <form onSubmit={submit} data-testid="nfse-settings-form">
         <div className="form-grid">
           <Field label="Opção pelo Simples Nacional" error={f['op_simp_nac']} wide>
-            <select
-              value={op}
-              onChange={(e) => {
-                setSaved(false);
-                setOp(e.target.value);
-              }}
-              aria-label="Opção pelo Simples Nacional"
-            >
+            <select value={op} onChange={edit(setOp)} aria-label="Opção pelo Simples Nacional">
               {([1, 2, 3] as const).map((code) => (
                 <option key={code} value={String(code)}>
                   {OP_SIMP_NAC_PT[code]}
@@ -194,14 +192,7 @@ function NfseSettingsForm(props: {
               }
               wide
             >
-              <select
-                value={apuracao}
-                onChange={(e) => {
-                  setSaved(false);
-                  setApuracao(e.target.value);
-                }}
-                aria-label="Regime de apuração"
-              >
+              <select value={apuracao} onChange={edit(setApuracao)} aria-label="Regime de apuração">
                 <option value="">Não informar</option>
                 {([1, 2, 3] as const).map((code) => (
                   <option key={code} value={String(code)}>
@@ -212,14 +203,7 @@ function NfseSettingsForm(props: {
             </Field>
           ) : null}
           <Field label="Regime especial de tributação" error={f['reg_esp_trib']} wide>
-            <select
-              value={especial}
-              onChange={(e) => {
-                setSaved(false);
-                setEspecial(e.target.value);
-              }}
-              aria-label="Regime especial de tributação"
-            >
+            <select value={especial} onChange={edit(setEspecial)} aria-label="Regime especial de tributação">
               {REG_ESP_TRIB_PT.map(([code, label]) => (
                 <option key={code} value={String(code)}>
                   {label}
