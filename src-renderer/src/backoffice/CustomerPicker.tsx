@@ -1,10 +1,11 @@
 // The customer a document is made out to, picked from the catalogue as the operator types (NF-e recipient,
 // CT-e taker): the chosen one with a button to change it, or the search with its hits and "+ Novo cliente".
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect } from 'react';
 import type { CustomerView } from '../../../src-shared/contracts/customers.ts';
 import { Field } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { taxIdBr } from '../format.ts';
+import { useSearchHits } from './search-hits.ts';
 
 /**
  * The new-customer dialog stays with the caller (`onNew`): it holds a form of its own, and this picker sits
@@ -20,23 +21,8 @@ export function CustomerPicker(props: {
   onNew: () => void;
 }) {
   const { api } = useApp();
-  const [query, setQuery] = useState('');
-  const [hits, setHits] = useState<CustomerView[]>([]);
-
-  useEffect(() => {
-    if (query.trim().length < 2) {
-      setHits([]);
-      return;
-    }
-    // Asks once the operator pauses typing, not once per keystroke.
-    const t = setTimeout(() => {
-      api.customers.list({ q: query.trim(), limit: 8 }).then(
-        (r) => setHits(r.data),
-        () => setHits([]),
-      );
-    }, 150);
-    return () => clearTimeout(t);
-  }, [api, query]);
+  const search = useCallback((q: string) => api.customers.list({ q, limit: 8 }).then((r) => r.data), [api]);
+  const { query, setQuery, hits } = useSearchHits(search, 2);
   // A customer chosen here or made in the caller's dialog: the next "Trocar" starts from an empty search.
   useEffect(() => {
     if (props.customer !== null) setQuery('');

@@ -3,7 +3,7 @@
 // API are shown next to the field they name (`itens[1].quantidade`). A devolução draft (finalidade 4 made by
 // POST /v1/nfe/:id/devolucao) stays an entrada, and its items go back with their code and quantity only: the
 // service prorates the taxes, discount and charges of the new quantity from the referenced sale again.
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { NfeDraftPayload } from '../../../src-shared/contracts/api-client.ts';
 import type { ProductView } from '../../../src-shared/contracts/catalog.ts';
 import type { CustomerView } from '../../../src-shared/contracts/customers.ts';
@@ -18,6 +18,7 @@ import { CustomerFormDialog } from './CustomerForm.tsx';
 import { CustomerPicker } from './CustomerPicker.tsx';
 import { SaveActions } from './SaveActions.tsx';
 import { readDraft } from './nfe-xml.ts';
+import { useSearchHits } from './search-hits.ts';
 
 interface ItemRow {
   key: number;
@@ -107,8 +108,11 @@ export function NfeForm(props: { id: string | null }) {
   const [loaded, setLoaded] = useState(props.id === null);
   const [loadError, setLoadError] = useState<unknown>(null);
   const [number, setNumber] = useState<number | null>(null);
-  const [productQuery, setProductQuery] = useState('');
-  const [productHits, setProductHits] = useState<ProductView[]>([]);
+  const searchProducts = useCallback(
+    (q: string) => api.products.list({ q, limit: 8 }).then((r) => r.data.filter((p) => p.ativo)),
+    [api],
+  );
+  const products = useSearchHits(searchProducts, 1);
   const [newCustomer, setNewCustomer] = useState(false);
   const action = useAction();
 
@@ -177,20 +181,6 @@ export function NfeForm(props: { id: string | null }) {
     };
   }, [api, props.id]);
 
-  useEffect(() => {
-    if (productQuery.trim().length < 1) {
-      setProductHits([]);
-      return;
-    }
-    const t = setTimeout(() => {
-      api.products.list({ q: productQuery.trim(), limit: 8 }).then(
-        (r) => setProductHits(r.data.filter((p) => p.ativo)),
-        () => setProductHits([]),
-      );
-    }, 150);
-    return () => clearTimeout(t);
-  }, [api, productQuery]);
-
   const totals = useMemo(() => {
     const produtos = sum(form.itens.map(itemTotal));
     const frete = scaled(form.valorFrete, SCALE.money);
@@ -228,8 +218,7 @@ export function NfeForm(props: { id: string | null }) {
         },
       ],
     }));
-    setProductQuery('');
-    setProductHits([]);
+    products.clear();
   };
 
   const payload = (): NfeDraftPayload => {
@@ -436,15 +425,15 @@ export function NfeForm(props: { id: string | null }) {
           <div className="picker">
             <Field label="Adicionar produto (nome, código ou código de barras)">
               <input
-                value={productQuery}
-                onChange={(e) => setProductQuery(e.target.value)}
+                value={products.query}
+                onChange={(e) => products.setQuery(e.target.value)}
                 aria-label="Adicionar produto"
                 autoComplete="off"
               />
             </Field>
-            {productHits.length > 0 ? (
+            {products.hits.length > 0 ? (
               <ul className="hits" role="listbox" aria-label="Produtos encontrados">
-                {productHits.map((p) => (
+                {products.hits.map((p) => (
                   <li key={p.id} role="option" aria-selected={false}>
                     <button type="button" className="ghost" onClick={() => addProduct(p)}>
                       {p.cProd} · {p.xProd} · {brlText(p.vUnCom)}

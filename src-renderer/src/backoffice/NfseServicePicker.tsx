@@ -1,30 +1,19 @@
 // The service of an NFS-e picked from the shop's catalogue (GET /v1/services) as the operator types: the
 // hit fills the national tax code, and the description and value when the form has none yet.
-import { useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import type { ServiceView } from '../../../src-shared/contracts/services.ts';
 import { Field } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { brlText } from '../format.ts';
+import { useSearchHits } from './search-hits.ts';
 
 export function NfseServicePicker(props: { onChoose: (service: ServiceView) => void }) {
   const { api } = useApp();
-  const [query, setQuery] = useState('');
-  const [hits, setHits] = useState<ServiceView[]>([]);
-
-  useEffect(() => {
-    if (query.trim().length < 2) {
-      setHits([]);
-      return;
-    }
-    // Asks once the operator pauses typing, not once per keystroke.
-    const t = setTimeout(() => {
-      api.services.list({ q: query.trim(), ativo: 'true', limit: 8 }).then(
-        (r) => setHits(r.data),
-        () => setHits([]),
-      );
-    }, 150);
-    return () => clearTimeout(t);
-  }, [api, query]);
+  const search = useCallback(
+    (q: string) => api.services.list({ q, ativo: 'true', limit: 8 }).then((r) => r.data),
+    [api],
+  );
+  const { query, setQuery, hits, clear } = useSearchHits(search, 2);
 
   return (
     <div className="picker">
@@ -44,8 +33,7 @@ export function NfseServicePicker(props: { onChoose: (service: ServiceView) => v
                 type="button"
                 className="ghost"
                 onClick={() => {
-                  setQuery('');
-                  setHits([]);
+                  clear();
                   props.onChoose(hit);
                 }}
               >
