@@ -129,14 +129,34 @@ export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The field errors of an API error, keyed by the request path (`itens[0].quantidade`), in pt-BR. */
-export function fieldErrors(error: unknown): Record<string, string> {
+/**
+ * The field errors of an API error, keyed by the request path (`itens[0].quantidade`), in pt-BR; a screen
+ * whose service words some faults its own way gives its translation (which falls back to detailPt).
+ */
+export function fieldErrors(
+  error: unknown,
+  translate: (text: string) => string = detailPt,
+): Record<string, string> {
   const out: Record<string, string> = {};
   if (!(error instanceof ApiRequestError)) return out;
   for (const d of error.body.details) {
-    const text = detailPt(d.error);
+    const text = translate(d.error);
     out[d.field] = out[d.field] === undefined ? text : `${out[d.field]}; ${text}`;
   }
+  return out;
+}
+
+/**
+ * The field errors with a settings screen's own words: a field whose message matches a pattern of `table`
+ * shows the words beside it, said to the store owner; the others as fieldErrors words them.
+ */
+export function fieldErrorsIn(
+  error: unknown,
+  table: readonly (readonly [RegExp, string])[],
+): Record<string, string> {
+  const out = fieldErrors(error);
+  for (const [field, text] of Object.entries(out))
+    out[field] = table.find(([pattern]) => pattern.test(text))?.[1] ?? text;
   return out;
 }
 

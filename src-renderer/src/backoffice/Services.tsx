@@ -16,8 +16,7 @@ import {
 } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { brlText, decimalToBr, parseBrDecimal } from '../format.ts';
-import { detailPt, otherDetails } from '../messages.ts';
-import { ApiRequestError } from '../../../src-shared/contracts/api-client.ts';
+import { detailPt, fieldErrors, otherDetails } from '../messages.ts';
 
 const PAGE_SIZE = 20;
 
@@ -63,16 +62,6 @@ function servicePt(text: string): string {
     if (m !== null) return translate(m);
   }
   return detailPt(text);
-}
-
-function serviceFieldErrors(error: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!(error instanceof ApiRequestError)) return out;
-  for (const d of error.body.details) {
-    const text = servicePt(d.error);
-    out[d.field] = out[d.field] === undefined ? text : `${out[d.field]}; ${text}`;
-  }
-  return out;
 }
 
 export function ServicesScreen() {
@@ -201,7 +190,7 @@ function ServiceDialog(props: { service: ServiceView | null; onClose: () => void
   const action = useAction();
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) =>
     setForm({ ...form, [k]: e.target.value });
-  const f = serviceFieldErrors(action.error);
+  const f = fieldErrors(action.error, servicePt);
   const code = form.codigoTributacaoNacional.replace(/\D/g, '');
   // Said while typing, with the same structural check the API applies; the API still has the last word.
   const codeFault = code.length === 6 ? nationalServiceCodeFault(code) : null;

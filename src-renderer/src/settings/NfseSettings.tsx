@@ -3,7 +3,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Banner, ErrorBanner, Field, useAction, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
-import { fieldErrors, otherDetails } from '../messages.ts';
+import { fieldErrorsIn, otherDetails } from '../messages.ts';
 import { href } from '../router.ts';
 import type { NfseSettingsViewBody } from '../../../src-shared/contracts/nfse-view.ts';
 
@@ -53,13 +53,6 @@ const FIELD_PT: readonly [RegExp, string][] = [
   [/^must be 1, 2 or 3$/, 'escolha 1, 2 ou 3'],
   [/^must be 0 to 6 or 9$/, 'escolha um código de 0 a 6 ou 9'],
 ];
-
-function fieldsPt(error: unknown): Record<string, string> {
-  const out = fieldErrors(error);
-  for (const [field, text] of Object.entries(out))
-    out[field] = FIELD_PT.find(([pattern]) => pattern.test(text))?.[1] ?? text;
-  return out;
-}
 
 const labelOf = (table: readonly (readonly [number, string])[], code: number) =>
   table.find(([c]) => c === code)?.[1] ?? String(code);
@@ -136,7 +129,7 @@ function NfseSettingsForm(props: {
   const [especial, setEspecial] = useState(String(current.reg_esp_trib));
   const [saved, setSaved] = useState(false);
   const save = useAction();
-  const f = fieldsPt(save.error);
+  const f = fieldErrorsIn(save.error, FIELD_PT);
   useEffect(() => {
     setOp(String(current.op_simp_nac));
     setApuracao(current.reg_ap_trib_sn === null ? '' : String(current.reg_ap_trib_sn));

@@ -5,7 +5,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Banner, ErrorBanner, Field, FileInput, useAction, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { dateTimeBr, taxIdBr } from '../format.ts';
-import { errorMessage, fieldErrors, otherDetails } from '../messages.ts';
+import { errorMessage, fieldErrorsIn, otherDetails } from '../messages.ts';
 import { ApiRequestError } from '../../../src-shared/contracts/api-client.ts';
 import type { PixConfigInput, PixConfigView } from '../../../src-shared/contracts/pix.ts';
 
@@ -40,13 +40,6 @@ const FIELD_PT: readonly [RegExp, string][] = [
   [/^(the file holds no|no certificate in the file)/, 'o arquivo não traz o certificado com a sua chave'],
   [/^sandbox is not available here/, 'o PSP de testes não roda neste serviço: configure o PSP da loja'],
 ];
-
-function fieldsPt(error: unknown): Record<string, string> {
-  const out = fieldErrors(error);
-  for (const [field, text] of Object.entries(out))
-    out[field] = FIELD_PT.find(([pattern]) => pattern.test(text))?.[1] ?? text;
-  return out;
-}
 
 /** The PSP's refusal is the point of the test: its own words, not the cashier's generic "try again". */
 function pspMessage(error: unknown): string {
@@ -205,7 +198,7 @@ function PixForm(props: { current: PixConfigView | null; onSaved: (view: PixConf
   const [pickerKey, setPickerKey] = useState(0);
   const [saved, setSaved] = useState<string | null>(null);
   const save = useAction();
-  const f = fieldsPt(save.error);
+  const f = fieldErrorsIn(save.error, FIELD_PT);
   // Another config (saved, removed) becomes the form's starting point.
   useEffect(() => {
     setProvedor(current?.provedor ?? 'psp');
