@@ -5,7 +5,7 @@ import type { CustomerView } from '../../../src-shared/contracts/customers.ts';
 import { Field } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { taxIdBr } from '../format.ts';
-import { useSearchHits } from './search-hits.ts';
+import { HitList, useSearchHits } from './search-hits.tsx';
 
 /**
  * The new-customer dialog stays with the caller (`onNew`): it holds a form of its own, and this picker sits
@@ -49,17 +49,12 @@ export function CustomerPicker(props: {
           autoComplete="off"
         />
       </Field>
-      {hits.length > 0 ? (
-        <ul className="hits" role="listbox" aria-label="Clientes encontrados">
-          {hits.map((hit) => (
-            <li key={hit.id} role="option" aria-selected={false}>
-              <button type="button" className="ghost" onClick={() => props.onChoose(hit)}>
-                {hit.xNome} · {taxIdBr(hit.cnpj ?? hit.cpf ?? hit.idEstrangeiro)}
-              </button>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <HitList
+        label="Clientes encontrados"
+        hits={hits}
+        text={(hit) => `${hit.xNome} · ${taxIdBr(hit.cnpj ?? hit.cpf ?? hit.idEstrangeiro)}`}
+        onChoose={props.onChoose}
+      />
       <button type="button" className="small" onClick={props.onNew}>
         + Novo cliente
       </button>

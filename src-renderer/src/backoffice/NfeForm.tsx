@@ -18,7 +18,7 @@ import { CustomerFormDialog } from './CustomerForm.tsx';
 import { CustomerPicker } from './CustomerPicker.tsx';
 import { SaveActions } from './SaveActions.tsx';
 import { readDraft } from './nfe-xml.ts';
-import { useSearchHits } from './search-hits.ts';
+import { HitList, useSearchHits } from './search-hits.tsx';
 
 interface ItemRow {
   key: number;
@@ -431,17 +431,12 @@ export function NfeForm(props: { id: string | null }) {
                 autoComplete="off"
               />
             </Field>
-            {products.hits.length > 0 ? (
-              <ul className="hits" role="listbox" aria-label="Produtos encontrados">
-                {products.hits.map((p) => (
-                  <li key={p.id} role="option" aria-selected={false}>
-                    <button type="button" className="ghost" onClick={() => addProduct(p)}>
-                      {p.cProd} · {p.xProd} · {brlText(p.vUnCom)}
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            ) : null}
+            <HitList
+              label="Produtos encontrados"
+              hits={products.hits}
+              text={(p) => `${p.cProd} · ${p.xProd} · ${brlText(p.vUnCom)}`}
+              onChoose={addProduct}
+            />
           </div>
         </section>
 

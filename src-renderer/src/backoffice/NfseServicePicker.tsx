@@ -5,7 +5,7 @@ import type { ServiceView } from '../../../src-shared/contracts/services.ts';
 import { Field } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { brlText } from '../format.ts';
-import { useSearchHits } from './search-hits.ts';
+import { HitList, useSearchHits } from './search-hits.tsx';
 
 export function NfseServicePicker(props: { onChoose: (service: ServiceView) => void }) {
   const { api } = useApp();
@@ -25,26 +25,19 @@ export function NfseServicePicker(props: { onChoose: (service: ServiceView) => v
           autoComplete="off"
         />
       </Field>
-      {hits.length > 0 ? (
-        <ul className="hits" role="listbox" aria-label="Serviços encontrados">
-          {hits.map((hit) => (
-            <li key={hit.id} role="option" aria-selected={false}>
-              <button
-                type="button"
-                className="ghost"
-                onClick={() => {
-                  clear();
-                  props.onChoose(hit);
-                }}
-              >
-                {hit.descricao} · {hit.codigoTributacaoNacional}
-                {hit.aliquotaIss === null ? '' : ` · ISS ${hit.aliquotaIss.replace('.', ',')} %`}
-                {hit.valor === null ? '' : ` · ${brlText(hit.valor)}`}
-              </button>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <HitList
+        label="Serviços encontrados"
+        hits={hits}
+        text={(hit) =>
+          `${hit.descricao} · ${hit.codigoTributacaoNacional}` +
+          (hit.aliquotaIss === null ? '' : ` · ISS ${hit.aliquotaIss.replace('.', ',')} %`) +
+          (hit.valor === null ? '' : ` · ${brlText(hit.valor)}`)
+        }
+        onChoose={(hit) => {
+          clear();
+          props.onChoose(hit);
+        }}
+      />
     </div>
   );
 }

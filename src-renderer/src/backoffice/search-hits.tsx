@@ -1,6 +1,6 @@
 // The catalogue search of the back-office forms (customers, services, products): what the operator types
-// and the hits the API returns, asked when the typing pauses.
-import { useEffect, useState } from 'react';
+// and the hits the API returns, asked when the typing pauses, listed under the field to choose from.
+import { useEffect, useState, type ReactNode } from 'react';
 
 /**
  * `search` must keep its identity between renders (useCallback): a new function asks again. A failed
@@ -26,4 +26,26 @@ export function useSearchHits<T>(search: (q: string) => Promise<T[]>, minLength:
     setHits([]);
   };
   return { query, setQuery, hits, clear };
+}
+
+/** The hits under the search field, each a button that chooses it; nothing while there are none. */
+export function HitList<T extends { id: string }>(props: {
+  /** The list's accessible name ("Clientes encontrados"). */
+  label: string;
+  hits: readonly T[];
+  text: (hit: T) => ReactNode;
+  onChoose: (hit: T) => void;
+}) {
+  if (props.hits.length === 0) return null;
+  return (
+    <ul className="hits" role="listbox" aria-label={props.label}>
+      {props.hits.map((hit) => (
+        <li key={hit.id} role="option" aria-selected={false}>
+          <button type="button" className="ghost" onClick={() => props.onChoose(hit)}>
+            {props.text(hit)}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
 }
