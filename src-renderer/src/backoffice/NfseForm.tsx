@@ -27,6 +27,7 @@ import {
   type NfseForm as FormState,
   type TomadorForm,
 } from './nfse-form-model.ts';
+import { NationalCodeInput, ServiceValueInput } from './nfse-fields.tsx';
 
 const T = 'tomador';
 const A = 'tomador.endereco';
@@ -188,27 +189,16 @@ export function NfseForm(props: { id: string | null }) {
               error={f['codigo_tributacao_nacional'] ?? rateError ?? codeProblem ?? undefined}
               hint="6 dígitos: item, subitem e desdobro da lista nacional"
             >
-              <input
+              <NationalCodeInput
                 value={form.codigo}
-                onChange={(e) =>
-                  setForm((cur) => ({ ...cur, codigo: e.target.value.replace(/\D/g, ''), serviceId: null }))
-                }
-                aria-label="Código de tributação nacional"
-                inputMode="numeric"
-                maxLength={6}
+                onChange={(codigo) => setForm((cur) => ({ ...cur, codigo, serviceId: null }))}
               />
             </Field>
             <Field
               label="Valor do serviço (R$)"
               error={f['valor_servico'] ?? (valorTyped ? 'não é um valor' : undefined)}
             >
-              <input
-                className="num"
-                value={form.valor}
-                onChange={(e) => set('valor', e.target.value)}
-                aria-label="Valor do serviço"
-                inputMode="decimal"
-              />
+              <ServiceValueInput value={form.valor} onChange={(valor) => set('valor', valor)} />
             </Field>
             <label className="check">
               <input

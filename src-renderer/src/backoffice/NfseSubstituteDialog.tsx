@@ -9,6 +9,7 @@ import { useApp } from '../context.ts';
 import { otherDetails } from '../messages.ts';
 import { wireAmount } from './cte-form-model.ts';
 import { amountToInput, serviceCodeProblem } from './nfse-form-model.ts';
+import { NationalCodeInput, ServiceValueInput } from './nfse-fields.tsx';
 
 /** cMotivo of the substitution (TSCodJustSubst, DPS layout 1.01). */
 export const SUBSTITUTION_REASONS: readonly { code: string; label: string }[] = [
@@ -73,22 +74,10 @@ export function NfseSubstituteDialog(props: {
             label="Código de tributação nacional"
             error={f['codigoServico'] ?? serviceCodeProblem(form.codigo) ?? undefined}
           >
-            <input
-              value={form.codigo}
-              onChange={(e) => set('codigo', e.target.value.replace(/\D/g, ''))}
-              aria-label="Código de tributação nacional"
-              inputMode="numeric"
-              maxLength={6}
-            />
+            <NationalCodeInput value={form.codigo} onChange={(codigo) => set('codigo', codigo)} />
           </Field>
           <Field label="Valor do serviço (R$)" error={f['valorServico']}>
-            <input
-              className="num"
-              value={form.valor}
-              onChange={(e) => set('valor', e.target.value)}
-              aria-label="Valor do serviço"
-              inputMode="decimal"
-            />
+            <ServiceValueInput value={form.valor} onChange={(valor) => set('valor', valor)} />
           </Field>
           <Field label="Motivo da substituição" error={f['cMotivo']}>
             <select
