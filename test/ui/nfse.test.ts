@@ -162,6 +162,13 @@ describe('NFS-e in the back office', () => {
       await page.getByLabel('Valor do serviço').fill('1.250,50');
       await poll(() => page.getByTestId('nfse-form-total').textContent()).toBe('R$ 1.250,50');
 
+      // "+ Novo cliente" opens the customer's dialog beside the form; Voltar closes it.
+      const newCustomer = page.getByRole('dialog', { name: 'Novo cliente' });
+      await page.getByRole('button', { name: '+ Novo cliente' }).click();
+      await newCustomer.waitFor();
+      await newCustomer.getByRole('button', { name: 'Voltar' }).click();
+      await newCustomer.waitFor({ state: 'detached' });
+
       // The registered customer takes the service: its data fill the taker's fields, still editable.
       await page.getByLabel('Buscar cliente').fill('MERCADO');
       await page

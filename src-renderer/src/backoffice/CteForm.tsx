@@ -11,7 +11,7 @@ import { useApp } from '../context.ts';
 import { brl, centsToInput, parseBrMoney } from '../format.ts';
 import { otherDetails } from '../messages.ts';
 import { href, navigate } from '../router.ts';
-import { CustomerFormDialog } from './CustomerForm.tsx';
+import { useNewCustomer } from './CustomerForm.tsx';
 import { CustomerPicker } from './CustomerPicker.tsx';
 import { SaveActions } from './SaveActions.tsx';
 import {
@@ -99,9 +99,9 @@ export function CteForm() {
   const { api } = useApp();
   const [form, setForm] = useState<FormState>(newForm);
   const [customer, setCustomer] = useState<CustomerView | null>(null);
-  const [newCustomer, setNewCustomer] = useState(false);
   const [keysChecked, setKeysChecked] = useState(false);
   const action = useAction();
+  const newCustomer = useNewCustomer((c) => choose(c));
   // The body of the last save: an API field error shows while its field still holds what was sent.
   const [sent, setSent] = useState<CteCreateBody | null>(null);
 
@@ -239,7 +239,7 @@ export function CteForm() {
               setCustomer(null);
               set('customerId', null);
             }}
-            onNew={() => setNewCustomer(true)}
+            onNew={newCustomer.open}
           />
         </section>
 
@@ -505,15 +505,7 @@ export function CteForm() {
           <SaveActions pending={action.pending} onDraft={() => void save(false)} />
         </section>
       </form>
-      {newCustomer ? (
-        <CustomerFormDialog
-          onClose={() => setNewCustomer(false)}
-          onCreated={(c) => {
-            choose(c);
-            setNewCustomer(false);
-          }}
-        />
-      ) : null}
+      {newCustomer.dialog}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 // Registers a customer (POST /v1/customers): the NF-e recipient with its address; the API's field messages
 // appear next to each field (`endereco.cMun`, `cnpj`...).
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { CustomerView } from '../../../src-shared/contracts/customers.ts';
 import { normalizeCnpj, normalizeCpf } from '../../../src-shared/tax-ids.ts';
 import { UFS } from '../../../src-shared/uf.ts';
@@ -10,6 +10,24 @@ import { maskCnpjInput, maskCpfInput } from '../format.ts';
 import { otherDetails } from '../messages.ts';
 
 const ADDRESS_FIELDS = ['xLgr', 'nro', 'xCpl', 'xBairro', 'cMun', 'uf', 'cep'] as const;
+
+/**
+ * The "+ Novo cliente" of a document's customer picker: the dialog is rendered by the form's page, outside
+ * its <form> (see CustomerPicker), and the customer it saves becomes the document's through `choose`.
+ */
+export function useNewCustomer(choose: (c: CustomerView) => void): { open: () => void; dialog: ReactNode } {
+  const [shown, setShown] = useState(false);
+  const dialog = shown ? (
+    <CustomerFormDialog
+      onClose={() => setShown(false)}
+      onCreated={(c) => {
+        choose(c);
+        setShown(false);
+      }}
+    />
+  ) : null;
+  return { open: () => setShown(true), dialog };
+}
 
 export function CustomerFormDialog(props: { onClose: () => void; onCreated: (c: CustomerView) => void }) {
   const { api } = useApp();

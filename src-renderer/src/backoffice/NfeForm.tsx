@@ -14,7 +14,7 @@ import { useApp } from '../context.ts';
 import { brl, brlText, parseBrDecimal } from '../format.ts';
 import { otherDetails } from '../messages.ts';
 import { href, navigate } from '../router.ts';
-import { CustomerFormDialog } from './CustomerForm.tsx';
+import { useNewCustomer } from './CustomerForm.tsx';
 import { CustomerPicker } from './CustomerPicker.tsx';
 import { SaveActions } from './SaveActions.tsx';
 import { readDraft } from './nfe-xml.ts';
@@ -113,8 +113,8 @@ export function NfeForm(props: { id: string | null }) {
     [api],
   );
   const products = useSearchHits(searchProducts, 1);
-  const [newCustomer, setNewCustomer] = useState(false);
   const action = useAction();
+  const newCustomer = useNewCustomer((c) => set('customer', c));
 
   // Editing: the draft's content comes back from its XML; products and the customer from the catalogue.
   useEffect(() => {
@@ -298,7 +298,7 @@ export function NfeForm(props: { id: string | null }) {
             error={f['customerId'] ?? f['customer']}
             onChoose={(c) => set('customer', c)}
             onClear={() => set('customer', null)}
-            onNew={() => setNewCustomer(true)}
+            onNew={newCustomer.open}
           />
         </section>
 
@@ -568,15 +568,7 @@ export function NfeForm(props: { id: string | null }) {
           <SaveActions pending={action.pending} onDraft={() => void save(false)} />
         </section>
       </form>
-      {newCustomer ? (
-        <CustomerFormDialog
-          onClose={() => setNewCustomer(false)}
-          onCreated={(c) => {
-            set('customer', c);
-            setNewCustomer(false);
-          }}
-        />
-      ) : null}
+      {newCustomer.dialog}
     </div>
   );
 }

@@ -13,7 +13,7 @@ import { useApp } from '../context.ts';
 import { brl, parseBrMoney } from '../format.ts';
 import { otherDetails } from '../messages.ts';
 import { href, navigate } from '../router.ts';
-import { CustomerFormDialog } from './CustomerForm.tsx';
+import { useNewCustomer } from './CustomerForm.tsx';
 import { CustomerPicker } from './CustomerPicker.tsx';
 import { NfseServicePicker } from './NfseServicePicker.tsx';
 import { SaveActions } from './SaveActions.tsx';
@@ -59,8 +59,8 @@ export function NfseForm(props: { id: string | null }) {
   const [customer, setCustomer] = useState<CustomerView | null>(null);
   // The catalogue service whose code the form holds: shown until the code is typed over.
   const [service, setService] = useState<ServiceView | null>(null);
-  const [newCustomer, setNewCustomer] = useState(false);
   const action = useAction();
+  const newCustomer = useNewCustomer((c) => choose(c));
   // The body of the last save: an API field error shows while its field still holds what was sent.
   const [sent, setSent] = useState<NfseCreateBody | null>(null);
   const editing = useLoad(
@@ -232,7 +232,7 @@ export function NfseForm(props: { id: string | null }) {
               setCustomer(null);
               set('customerId', null);
             }}
-            onNew={() => setNewCustomer(true)}
+            onNew={newCustomer.open}
           />
           <p className="muted small">Escolha um cliente cadastrado ou digite os dados do tomador:</p>
           <div className="form-grid">
@@ -293,15 +293,7 @@ export function NfseForm(props: { id: string | null }) {
           />
         </section>
       </form>
-      {newCustomer ? (
-        <CustomerFormDialog
-          onClose={() => setNewCustomer(false)}
-          onCreated={(c) => {
-            choose(c);
-            setNewCustomer(false);
-          }}
-        />
-      ) : null}
+      {newCustomer.dialog}
     </div>
   );
 }
