@@ -1,70 +1,35 @@
 // Migration 0023 on a database with notes made before it: the rebuilt tables keep every row, index and
 // reference, and take model 57 (CT-e) where they refused it.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Migrator, sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type OpenedDatabase } from '../client.ts';
-import { migrationProvider } from './index.ts';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import {
+  documentRow,
+  insertRow,
+  migrateTo,
+  migrationBefore,
+  useScratchDatabase,
+  type ScratchDb,
+} from './scratch-database.ts';
 
 const stamp = '2026-01-01T00:00:00.000Z';
-let opened: OpenedDatabase | undefined;
-let dir: string | undefined;
-
-afterEach(async () => {
-  await opened?.close();
-  if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
-  opened = undefined;
-  dir = undefined;
-});
-
-async function migrateTo(db: OpenedDatabase['db'], name: string) {
-  const { error } = await new Migrator({ db, provider: migrationProvider }).migrateTo(name);
-  if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
-}
+const scratchDb = useScratchDatabase();
 
 const ORG = '8e9a4b1e-0000-4000-8000-000000000001';
 const CMP = '8e9a4b1e-0000-4000-8000-000000000002';
 const DOC = '8e9a4b1e-0000-4000-8000-000000000003';
 
 function document(id: string, modelo: number, chave: string) {
-  return {
-    id,
-    company_id: CMP,
-    modelo,
-    serie: 1,
-    n_nf: 7,
-    ambiente: 'homologacao',
-    tp_emis: 1,
-    chave,
-    status: 'autorizada',
-    payload_json: '{}',
-    xml: '<NFe/>',
-    digest_value: 'x',
-    v_nf: '10.00',
-    dh_emi: stamp,
-    created_at: stamp,
-    updated_at: stamp,
-  };
+  return documentRow({ id, companyId: CMP, modelo, chave, stamp });
 }
 
-async function insertDocument(db: OpenedDatabase['db'], row: ReturnType<typeof document>) {
-  const cols = Object.keys(row);
-  await sql`INSERT INTO documents (${sql.join(cols.map((c) => sql.ref(c)))}) VALUES (${sql.join(
-    Object.values(row),
-  )})`.execute(db);
+function insertDocument(db: ScratchDb, row: ReturnType<typeof document>) {
+  return insertRow(db, 'documents', row);
 }
 
 describe('migration 2026_11_24_0023_cte_modelo', () => {
   it('keeps rows, indexes and references, and accepts model 57 where 55/65 were the only ones', async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-migration-'));
-    opened = openDatabase(path.join(dir, 'balcao.sqlite'));
-    const { db } = opened;
-    const names = Object.keys(await migrationProvider.getMigrations());
-    const before = names[names.indexOf('2026_11_24_0023_cte_modelo') - 1];
-    if (before === undefined) throw new Error('0023 has no predecessor');
-    await migrateTo(db, before);
+    const db = scratchDb();
+    await migrateTo(db, await migrationBefore('2026_11_24_0023_cte_modelo'));
     await sql`INSERT INTO organizations (id, name, created_at) VALUES (${ORG}, 'Org', ${stamp})`.execute(db);
     await sql`INSERT INTO companies (id, organization_id, cnpj, ie, x_nome, crt, x_lgr, nro, x_bairro, c_mun,
       x_mun, uf, cep, ambiente, authority, nfce_qr_version, created_at, updated_at)

@@ -1,28 +1,11 @@
 // Migration 0026 on a catalogue made before it: the services keep their rows with no classification (the
 // NFS-e's defaults), and the new columns refuse codes of the wrong length.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Migrator, sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type OpenedDatabase } from '../client.ts';
-import { migrationProvider } from './index.ts';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { migrateTo, useScratchDatabase } from './scratch-database.ts';
 
 const stamp = '2026-01-01T00:00:00.000Z';
-let opened: OpenedDatabase | undefined;
-let dir: string | undefined;
-
-afterEach(async () => {
-  await opened?.close();
-  if (dir !== undefined) fs.rmSync(dir, { recursive: true, force: true });
-  opened = undefined;
-  dir = undefined;
-});
-
-async function migrateTo(db: OpenedDatabase['db'], name: string) {
-  const { error } = await new Migrator({ db, provider: migrationProvider }).migrateTo(name);
-  if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
-}
+const scratchDb = useScratchDatabase();
 
 const ORG = '8e9a4b1e-0000-4000-8000-000000000021';
 const CMP = '8e9a4b1e-0000-4000-8000-000000000022';
@@ -30,9 +13,7 @@ const SVC = '8e9a4b1e-0000-4000-8000-000000000023';
 
 describe('migration 2026_11_24_0026_services_ibscbs', () => {
   it('keeps the services with a null classification and checks the codes it stores', async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-migration-'));
-    opened = openDatabase(path.join(dir, 'balcao.sqlite'));
-    const { db } = opened;
+    const db = scratchDb();
     await migrateTo(db, '2026_11_24_0025_services');
     await sql`INSERT INTO organizations (id, name, created_at) VALUES (${ORG}, 'Org', ${stamp})`.execute(db);
     await sql`INSERT INTO companies (id, organization_id, cnpj, ie, x_nome, crt, x_lgr, nro, x_bairro, c_mun,
