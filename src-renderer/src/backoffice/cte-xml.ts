@@ -1,5 +1,6 @@
 // Reads from a CT-e's XML (the document of record, CTe or cteProc) what its page shows beyond the API's view:
 // the freight components, the amount to receive, the carried NF-e keys, the vehicle and the observation.
+import { child, elements, firstIn, text, type XmlParser } from './xml-dom.ts';
 
 export interface CteContent {
   /** vPrest/Comp: name and value as decimal text ("1000.00"). */
@@ -15,38 +16,9 @@ export interface CteContent {
 
 const NS = 'http://www.portalfiscal.inf.br/cte';
 
-/** What is used of a DOM: the browser's DOMParser and the one tests bring agree on these members. */
-interface XmlNode {
-  nodeType: number;
-  localName: string | null;
-  textContent: string | null;
-  childNodes: ArrayLike<XmlNode>;
-  getAttribute?(name: string): string | null;
-}
-interface XmlDocument {
-  getElementsByTagNameNS(ns: string, name: string): ArrayLike<XmlNode>;
-}
-export interface XmlParser {
-  parseFromString(xml: string, type: 'application/xml'): unknown;
-}
-
-function elements(parent: XmlNode | null | undefined, name: string): XmlNode[] {
-  if (parent === null || parent === undefined) return [];
-  return Array.from(parent.childNodes).filter((c) => c.nodeType === 1 && c.localName === name);
-}
-
-function child(parent: XmlNode | null | undefined, name: string): XmlNode | null {
-  return elements(parent, name)[0] ?? null;
-}
-
-function text(parent: XmlNode | null | undefined, name: string): string | null {
-  return child(parent, name)?.textContent ?? null;
-}
-
 /** `parser`: the browser's `new DOMParser()` (passed in, so the module also runs where there is no DOM). */
 export function readCteContent(xml: string, parser: XmlParser): CteContent {
-  const doc = parser.parseFromString(xml, 'application/xml') as XmlDocument;
-  const inf = doc.getElementsByTagNameNS(NS, 'infCte')[0];
+  const inf = firstIn(xml, parser, NS, 'infCte');
   if (inf === undefined) throw new Error('XML sem infCte');
   const prest = child(inf, 'vPrest');
   const norm = child(inf, 'infCTeNorm');
