@@ -164,6 +164,12 @@ export const dataListSchema = <T extends z.ZodType>(item: T) =>
     meta: z.object({ page: z.number().int().min(1), limit: count, total: count, totalPages: count }),
   });
 
+/** Money in an answer as exact decimal text, as the layouts write it (`"1250.50"`): never a binary float. */
+export const moneyTextSchema = z
+  .string()
+  .regex(/^\d+\.\d{2}$/)
+  .meta({ description: 'Money as exact decimal text' });
+
 /** Timestamps of the answers: ISO 8601 (UTC `Z` from our clock; the authority's own carry an offset). */
 export const timestampSchema = z.iso.datetime({ offset: true });
 

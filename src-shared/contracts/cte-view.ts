@@ -2,14 +2,14 @@
 // answer; shared by the service that builds them and the clients that read them. Requests of the routes
 // (cancel, CC-e, inutilizar, list filters) are here too, so routes, OpenAPI and client agree.
 import { z } from 'zod';
-import { ambienteSchema, createdPeriodFilterShape, justificativaSchema, timestampSchema } from './common.ts';
+import {
+  ambienteSchema,
+  createdPeriodFilterShape,
+  justificativaSchema,
+  moneyTextSchema,
+  timestampSchema,
+} from './common.ts';
 import { eventOutcomeShape } from './documents.ts';
-
-/** Exact decimal text of money, as the layout writes it (`"1250.50"`). */
-const decimalText = z
-  .string()
-  .regex(/^\d+\.\d{2}$/)
-  .meta({ description: 'Money as exact decimal text' });
 
 /** Where the service starts or ends (ufIni/xMunIni, ufFim/xMunFim). */
 export const ctePlaceSchema = z.object({ uf: z.string(), municipio: z.string() });
@@ -51,7 +51,7 @@ export const cteViewSchema = z.object({
   }),
   chave_acesso: z.string().length(44),
   protocolo: z.string().nullable(),
-  valor_total: decimalText,
+  valor_total: moneyTextSchema,
   origem: ctePlaceSchema,
   destino: ctePlaceSchema,
   ambiente: ambienteSchema,
