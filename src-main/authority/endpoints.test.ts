@@ -3,10 +3,18 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { UFS, type UfSigla } from '../../src-shared/uf.ts';
 import { authorizerFor, resolveEndpoint, svcFor } from './endpoints.ts';
-import { isCteService, SERVICE_WSDL, type AuthorityService, type ContingencyMode } from './types.ts';
+import {
+  isCteService,
+  isDceService,
+  SERVICE_WSDL,
+  type AuthorityService,
+  type ContingencyMode,
+} from './types.ts';
 
-// The NF-e services: CT-e ones resolve through resolveCteEndpoint (cte/endpoints.test.ts).
-const SERVICES = (Object.keys(SERVICE_WSDL) as AuthorityService[]).filter((s) => !isCteService(s));
+// The NF-e services: CT-e and DC-e ones resolve through their own tables (cte/, dce/endpoints.test.ts).
+const SERVICES = (Object.keys(SERVICE_WSDL) as AuthorityService[]).filter(
+  (s) => !isCteService(s) && !isDceService(s),
+);
 const q = (
   uf: UfSigla,
   tpAmb: 1 | 2,

@@ -1,6 +1,7 @@
-// SOAP 1.2 envelopes of the NF-e and CT-e web services: the message goes in `nfeDadosMsg` / `cteDadosMsg` in
-// the service's WSDL namespace, the action in the Content-Type header (MOC 7.0 §3.1, MOC CT-e 4.00 §3).
-import { isCteService, SERVICE_WSDL, type AuthorityService } from './types.ts';
+// SOAP 1.2 envelopes of the NF-e, CT-e and DC-e web services: the message goes in `nfeDadosMsg` / `cteDadosMsg` /
+// `dceDadosMsg` in the service's WSDL namespace, the action in the Content-Type header (MOC 7.0 §3.1, MOC CT-e
+// 4.00 §3).
+import { isCteService, isDceService, SERVICE_WSDL, type AuthorityService } from './types.ts';
 
 export const SOAP12_NAMESPACE = 'http://www.w3.org/2003/05/soap-envelope';
 
@@ -13,16 +14,19 @@ export function soapContentType(service: AuthorityService): string {
   return `application/soap+xml; charset=utf-8; action="${soapAction(service)}"`;
 }
 
-/** The element that carries the request message: `cteDadosMsg` for CT-e services, `nfeDadosMsg` otherwise. */
-export function requestWrapper(service: AuthorityService): 'nfeDadosMsg' | 'cteDadosMsg' {
+/** The element that carries the request message: `cteDadosMsg` / `dceDadosMsg` by family, `nfeDadosMsg` otherwise. */
+export function requestWrapper(service: AuthorityService): 'nfeDadosMsg' | 'cteDadosMsg' | 'dceDadosMsg' {
+  if (isDceService(service)) return 'dceDadosMsg';
   return isCteService(service) ? 'cteDadosMsg' : 'nfeDadosMsg';
 }
 
 /**
  * The element that carries the answer: `nfeResultMsg` for NF-e 4.00, `nfeDistDFeInteresseResult` for the
- * distribution, and `<operation>Result` for CT-e 4.00 (cteRecepcaoResult, cteConsultaCTResult, ...).
+ * distribution, `<operation>Result` for CT-e 4.00 (cteRecepcaoResult, cteConsultaCTResult, ...) and
+ * `dceResultMsg` for DC-e 1.00.
  */
 export function responseWrapper(service: AuthorityService): string {
+  if (isDceService(service)) return 'dceResultMsg';
   if (isCteService(service)) return `${SERVICE_WSDL[service].operation}Result`;
   return service === 'NFeDistribuicaoDFe' ? 'nfeDistDFeInteresseResult' : 'nfeResultMsg';
 }

@@ -1,5 +1,6 @@
 // Names shared by the authority client, the endpoint tables and the sandbox authority: the NF-e 4.00 web
-// services (MOC 7.0 §3 and the WSDLs of the Portal Nacional da NF-e) and the CT-e 4.00 ones (MOC CT-e 4.00).
+// services (MOC 7.0 §3 and the WSDLs of the Portal Nacional da NF-e), the CT-e 4.00 ones (MOC CT-e 4.00) and the
+// DC-e 1.00 ones (the authorizer's WSDLs as ACBr's DC-e services name them).
 import type { UfSigla } from '../../src-shared/uf.ts';
 
 export type AuthorityService =
@@ -10,7 +11,8 @@ export type AuthorityService =
   | 'NFeRecepcaoEvento4'
   | 'NFeInutilizacao4'
   | 'NFeDistribuicaoDFe'
-  | CteService;
+  | CteService
+  | DceService;
 
 /**
  * CT-e 4.00 web services (model 57). There is no CT-e 4.00 number-voiding service (see docs/cte.md) and no
@@ -26,6 +28,22 @@ export const CTE_SERVICES: readonly CteService[] = [
 
 export function isCteService(service: AuthorityService): service is CteService {
   return (CTE_SERVICES as readonly string[]).includes(service);
+}
+
+/**
+ * DC-e 1.00 web services (model 99). Authorization is synchronous, one DC-e per message; the only event is the
+ * cancellation; there is no number voiding. The messages travel in `dceDadosMsg`, the answers in `dceResultMsg`.
+ */
+export type DceService = 'DCeAutorizacao' | 'DCeConsulta' | 'DCeStatusServico' | 'DCeRecepcaoEvento';
+export const DCE_SERVICES: readonly DceService[] = [
+  'DCeAutorizacao',
+  'DCeConsulta',
+  'DCeStatusServico',
+  'DCeRecepcaoEvento',
+];
+
+export function isDceService(service: AuthorityService): service is DceService {
+  return (DCE_SERVICES as readonly string[]).includes(service);
 }
 
 /** Where a request goes: the UF's own authority, or one of the two virtual contingency authorities. */
@@ -77,6 +95,23 @@ export const SERVICE_WSDL: Readonly<Record<AuthorityService, { namespace: string
   CTeRecepcaoEventoV4: {
     namespace: 'http://www.portalfiscal.inf.br/cte/wsdl/CTeRecepcaoEventoV4',
     operation: 'cteRecepcaoEvento',
+  },
+  // DC-e 1.00 WSDLs: namespace http://www.portalfiscal.inf.br/dce/wsdl/<service>, operation in lower camel case.
+  DCeAutorizacao: {
+    namespace: 'http://www.portalfiscal.inf.br/dce/wsdl/DCeAutorizacao',
+    operation: 'dceAutorizacao',
+  },
+  DCeConsulta: {
+    namespace: 'http://www.portalfiscal.inf.br/dce/wsdl/DCeConsulta',
+    operation: 'dceConsulta',
+  },
+  DCeStatusServico: {
+    namespace: 'http://www.portalfiscal.inf.br/dce/wsdl/DCeStatusServico',
+    operation: 'dceStatusServico',
+  },
+  DCeRecepcaoEvento: {
+    namespace: 'http://www.portalfiscal.inf.br/dce/wsdl/DCeRecepcaoEvento',
+    operation: 'dceRecepcaoEvento',
   },
 };
 
