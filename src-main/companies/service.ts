@@ -16,7 +16,7 @@ import type {
   CompanyView,
   NfeSequenceView,
 } from '../../src-shared/contracts/companies.ts';
-import { companyIeProblem } from '../../src-shared/contracts/companies.ts';
+import { companyIeProblem, SEQUENCE_MODELOS } from '../../src-shared/contracts/companies.ts';
 import type { UfSigla } from '../../src-shared/uf.ts';
 import type { ErrorDetail } from '../../src-shared/contracts/errors.ts';
 import { catalogRepository } from '../catalog/repository.ts';
@@ -312,8 +312,8 @@ export async function listSequences(
     environment === 'all' ? null : environment,
   );
   return rows.map((r) => ({
-    // 98 is the NFS-e's DPS series (internal: the NFS-e has no official model number).
-    modelo: r.modelo === 65 ? '65' : r.modelo === 57 ? '57' : r.modelo === 98 ? '98' : '55',
+    // 98 is the NFS-e's DPS series (internal: the NFS-e has no official model number); 99 the DC-e's.
+    modelo: SEQUENCE_MODELOS.find((m) => m === String(r.modelo)) ?? '55',
     serie: r.serie,
     last_numero: r.next_number - 1,
     proximo_numero: r.next_number,

@@ -12,9 +12,12 @@ import type { DocumentRow } from './repository.ts';
 /** This application as the documents name it (verProc, verAplic of events). */
 export const VER_PROC = 'Balcao 0.1.0';
 
-export type KindId = 'nfe' | 'nfce' | 'cte' | 'nfse';
-/** 98 is internal: the national NFS-e has no model number, our tables still need one (docs/nfse.md). */
-export type Modelo = 55 | 65 | 57 | 98;
+export type KindId = 'nfe' | 'nfce' | 'cte' | 'nfse' | 'dce';
+/**
+ * 98 is internal: the national NFS-e has no model number, our tables still need one (docs/nfse.md); 99 is the
+ * DC-e's own (Ajuste SINIEF 05/21).
+ */
+export type Modelo = 55 | 65 | 57 | 98 | 99;
 
 /** Outbox operations: every message the queue carries is one of these (outbox.kind column). */
 export type OutboxOperation = 'autorizacao' | 'evento' | 'inutilizacao';

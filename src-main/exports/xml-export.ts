@@ -24,8 +24,10 @@ const ISSUER_EVENTS: ReadonlySet<string> = new Set(['110110', '110111', '110112'
 /** The NFS-e provider's own events (pedRegEvento): its cancellation e101101. */
 const NFSE_ISSUER_EVENTS: Readonly<Record<string, string>> = { '101101': 'Cancelamento de NFS-e' };
 const BATCH = 200;
-/** Folder of each model's notes in the zip; 98 is the NFS-e's internal model (docs/nfse.md). */
-const FOLDERS: Readonly<Record<number, string>> = { 55: 'NFe', 65: 'NFCe', 57: 'CTe', 98: 'NFSe' };
+/** Folder of each model's notes in the zip; 98 is the NFS-e's internal model (docs/nfse.md), 99 the DC-e. */
+const FOLDERS: Readonly<Record<number, string>> = { 55: 'NFe', 65: 'NFCe', 57: 'CTe', 98: 'NFSe', 99: 'DCe' };
+/** Name suffix of each model's distribution XML; the NFS-e's is the <NFSe> as returned (no proc wrapper). */
+const PROC_SUFFIX: Readonly<Record<number, string>> = { 57: 'procCTe', 98: 'NFSe', 99: 'procDCe' };
 
 export const CSV_HEADER = [
   'tipo',
@@ -194,8 +196,7 @@ export async function writeMonthExport(
     for (const doc of batch) {
       if (doc.proc_xml === null || monthOf(doc.dh_emi, timeZone) !== mes) continue;
       const folder = FOLDERS[doc.modelo] ?? 'NFe';
-      // The NFS-e's proc_xml is the <NFSe> as the national environment returned it (no proc wrapper).
-      const suffix = doc.modelo === 57 ? 'procCTe' : doc.modelo === 98 ? 'NFSe' : 'procNFe';
+      const suffix = PROC_SUFFIX[doc.modelo] ?? 'procNFe';
       const name = `${folder}/${doc.chave}-${suffix}.xml`;
       await add(name, doc.proc_xml);
       summary.notes++;

@@ -199,12 +199,12 @@ export const sequencesQuerySchema = z.object({
     .optional(),
 });
 
-/**
- * A fiscal sequence (seed §2.9): one model (55 NF-e, 65 NFC-e, 57 CT-e, 98 the DPS of the NFS-e, which has no
- * official model number) and series in one environment.
- */
+/** The models of the fiscal sequences: 55 NF-e, 65 NFC-e, 57 CT-e, 98 the NFS-e's DPS (no official number), 99 DC-e. */
+export const SEQUENCE_MODELOS = ['55', '65', '57', '98', '99'] as const;
+
+/** A fiscal sequence (seed §2.9): one model of SEQUENCE_MODELOS and series in one environment. */
 export const nfeSequenceViewSchema = z.object({
-  modelo: z.enum(['55', '65', '57', '98']),
+  modelo: z.enum(SEQUENCE_MODELOS),
   serie: z.number().int(),
   /** Highest number already reserved (issued, voided or held by a draft), 0 when none. */
   last_numero: z.number().int(),

@@ -21,13 +21,16 @@ export const WEBHOOK_EVENTS = [
   'cte.rejeitada',
   'cte.cancelada',
   'cte.denegada',
+  'dce.autorizada',
+  'dce.cancelada',
+  'dce.rejeitada',
   'ping',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** What publishers may emit: every event but the test-connection ping. */
 export type PublishableEvent = Exclude<WebhookEvent, 'ping'>;
 
-export const WEBHOOK_WILDCARDS = ['nfe.*', 'nfce.*', 'nfse.*', 'cte.*', '*'] as const;
+export const WEBHOOK_WILDCARDS = ['nfe.*', 'nfce.*', 'nfse.*', 'cte.*', 'dce.*', '*'] as const;
 export type WebhookEventPattern = WebhookEvent | (typeof WEBHOOK_WILDCARDS)[number];
 const PATTERNS: readonly string[] = [...WEBHOOK_EVENTS, ...WEBHOOK_WILDCARDS];
 

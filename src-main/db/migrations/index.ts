@@ -25,6 +25,7 @@ import * as cteModelo from './2026_11_24_0023_cte_modelo.ts';
 import * as nfse from './2026_11_24_0024_nfse.ts';
 import * as services from './2026_11_24_0025_services.ts';
 import * as servicesIbsCbs from './2026_11_24_0026_services_ibscbs.ts';
+import * as dce from './2026_11_24_0027_dce.ts';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_0001_foundation': foundation,
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0024_nfse': nfse,
   '2026_11_24_0025_services': services,
   '2026_11_24_0026_services_ibscbs': servicesIbsCbs,
+  '2026_11_24_0027_dce': dce,
 };
 
 export const migrationProvider: MigrationProvider = {
