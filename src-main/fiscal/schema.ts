@@ -20,6 +20,7 @@ import { resourcePath } from '../paths.ts';
 export const NFE_NAMESPACE = 'http://www.portalfiscal.inf.br/nfe';
 export const CTE_NAMESPACE = 'http://www.portalfiscal.inf.br/cte';
 export const NFSE_NAMESPACE = 'http://www.sped.fazenda.gov.br/nfse';
+export const DCE_NAMESPACE = 'http://www.portalfiscal.inf.br/dce';
 
 /**
  * NF-e schema package. PL_010 (NT 2025.002, sped-nfe PL_010_V1.30) carries the IBS/CBS/IS groups and
@@ -28,18 +29,19 @@ export const NFSE_NAMESPACE = 'http://www.sped.fazenda.gov.br/nfse';
 export type SchemaPackage = 'PL_009' | 'PL_010';
 export const DEFAULT_SCHEMA_PACKAGE: SchemaPackage = 'PL_010';
 
-type Family = 'nfe' | 'evento' | 'cte' | 'nfse';
+type Family = 'nfe' | 'evento' | 'cte' | 'nfse' | 'dce';
 
 interface SchemaEntry {
   family: Family;
   /** Root file inside the package folder; libxml2 follows its xs:include/xs:import from there. */
   file: string;
-  /** Expected root element (namespace NFE_NAMESPACE; CTE_NAMESPACE or NFSE_NAMESPACE for those families). */
+  /** Expected root element (namespace NFE_NAMESPACE; CTE_, NFSE_ or DCE_NAMESPACE for those families). */
   root: string;
 }
 
 function namespaceOf(family: Family): string {
   if (family === 'nfse') return NFSE_NAMESPACE;
+  if (family === 'dce') return DCE_NAMESPACE;
   return family === 'cte' ? CTE_NAMESPACE : NFE_NAMESPACE;
 }
 
@@ -110,6 +112,19 @@ const SCHEMAS = {
   // NFS-e events: the pedido de registro we sign and send, and the event the national environment registers.
   'nfse-evento': { family: 'nfse', file: 'pedRegEvento_v1.01.xsd', root: 'pedRegEvento' },
   'nfse-evento-registrado': { family: 'nfse', file: 'evento_v1.01.xsd', root: 'evento' },
+  // DC-e 1.00 (model 99): the declaration, its authorized form, the cancellation event and the web services'
+  // messages. eventoDCe/procEventoDCe leave detEvento as xs:any, so evCancDCe checks the cancellation's group.
+  dce: { family: 'dce', file: 'dce_v1.00.xsd', root: 'DCe' },
+  dceProc: { family: 'dce', file: 'procDCe_v1.00.xsd', root: 'dceProc' },
+  eventoDCe: { family: 'dce', file: 'eventoDCe_v1.00.xsd', root: 'eventoDCe' },
+  evCancDCe: { family: 'dce', file: 'evCancDCe_v1.00.xsd', root: 'evCancDCe' },
+  retDCe: { family: 'dce', file: 'retDCe_v1.00.xsd', root: 'retDCe' },
+  retEventoDCe: { family: 'dce', file: 'retEventoDCe_v1.00.xsd', root: 'retEventoDCe' },
+  procEventoDCe: { family: 'dce', file: 'procEventoDCe_v1.00.xsd', root: 'procEventoDCe' },
+  consSitDCe: { family: 'dce', file: 'consSitDCe_v1.00.xsd', root: 'consSitDCe' },
+  retConsSitDCe: { family: 'dce', file: 'retConsSitDCe_v1.00.xsd', root: 'retConsSitDCe' },
+  consStatServDCe: { family: 'dce', file: 'consStatServDCe_v1.00.xsd', root: 'consStatServDCe' },
+  retConsStatServDCe: { family: 'dce', file: 'retConsStatServDCe_v1.00.xsd', root: 'retConsStatServDCe' },
 } as const satisfies Record<string, SchemaEntry>;
 
 /**
@@ -124,7 +139,9 @@ const SCHEMAS = {
  *   `consSitCTe`, `consStatServCTe`, `eventoCTe` with the event groups `evCancCTe` and `evCCeCTe`, the answers
  *   `retCTe`, `retConsSitCTe`, `retConsStatServCTe`, `retEventoCTe`, and `procCTe` (cteProc), `procEventoCTe`;
  * - national NFS-e 1.01: `dps` (DPS) and `nfse` (NFSe), `nfse-evento` (pedRegEvento, the request of an
- *   event) and `nfse-evento-registrado` (evento, the event as the national environment registered it).
+ *   event) and `nfse-evento-registrado` (evento, the event as the national environment registered it);
+ * - DC-e 1.00: `dce` (DCe), `dceProc`, `eventoDCe` with the cancellation group `evCancDCe`, `retDCe`,
+ *   `retEventoDCe`, `procEventoDCe`, `consSitDCe`, `retConsSitDCe`, `consStatServDCe`, `retConsStatServDCe`.
  */
 export type SchemaName = keyof typeof SCHEMAS;
 export const SCHEMA_NAMES = Object.keys(SCHEMAS) as readonly SchemaName[];
@@ -138,9 +155,9 @@ export const SCHEMA_NAMES = Object.keys(SCHEMAS) as readonly SchemaName[];
 // alike, and TVerNFSe in 1.01 accepts both values, so 1.01 also validates the notes issued as 1.00; the
 // 1.00 set's xmldsig schema pins rsa-sha1, which refuses the rsa-sha256 signature of every returned NFS-e.
 const FOLDERS: Record<SchemaPackage, Record<Family, string>> = {
-  PL_009: { nfe: 'nfe-pl009', evento: 'nfe-eventos', cte: 'cte-rtc', nfse: 'nfse-1.01' },
+  PL_009: { nfe: 'nfe-pl009', evento: 'nfe-eventos', cte: 'cte-rtc', nfse: 'nfse-1.01', dce: 'dce-1.00' },
   // PL_010 ships its own event schemas (alphanumeric CNPJ in the event types too).
-  PL_010: { nfe: 'nfe-pl010', evento: 'nfe-pl010', cte: 'cte-rtc', nfse: 'nfse-1.01' },
+  PL_010: { nfe: 'nfe-pl010', evento: 'nfe-pl010', cte: 'cte-rtc', nfse: 'nfse-1.01', dce: 'dce-1.00' },
 };
 
 export interface SchemaOptions {

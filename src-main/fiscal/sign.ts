@@ -1,5 +1,6 @@
-// XMLDSig enveloped signature of NF-e/NFC-e (infNFe), events (infEvento), inutilização (infInut) and
-// CT-e (infCte), as the Manual de Orientação do Contribuinte 7.0 §4 prescribes: C14N 1.0, RSA-SHA1, SHA-1.
+// XMLDSig enveloped signature of NF-e/NFC-e (infNFe), events (infEvento), inutilização (infInut), CT-e
+// (infCte) and DC-e (infDCe), as the Manual de Orientação do Contribuinte 7.0 §4 prescribes: C14N 1.0,
+// RSA-SHA1, SHA-1.
 //
 // Design: there is no general XML canonicalizer here. Our builder emits the signed element already in
 // canonical form (W3C C14N 1.0 §2: no comments, PIs, CDATA or empty-element tags; `"` delimited
@@ -16,7 +17,7 @@ import { createHash, createPrivateKey, sign as rsaSign } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import type { A1Certificate } from './certificate.ts';
 
-export type SignedTag = 'infNFe' | 'infEvento' | 'infInut' | 'infCte' | 'infDPS' | 'infPedReg';
+export type SignedTag = 'infNFe' | 'infEvento' | 'infInut' | 'infCte' | 'infDPS' | 'infPedReg' | 'infDCe';
 
 /** What signing needs, prepared once per certificate: parsing the key PEM costs more than an RSA sign. */
 export interface SigningKey {
@@ -102,7 +103,13 @@ const ANOTHER_ELEMENT: Record<SignedTag, RegExp> = {
   infCte: /<infCte[\s>/]/,
   infDPS: /<infDPS[\s>/]/,
   infPedReg: /<infPedReg[\s>/]/,
+  infDCe: /<infDCe[\s>/]/,
 };
+
+// TNFe (nfe_v4.00.xsd) is the sequence infNFe, infNFeSupl?, Signature and TDCe (dceTiposBasico_v1.00.xsd)
+// infDCe, infDCeSupl, Signature: the QR code group is built before signing (its text needs no DigestValue),
+// so the Signature goes after it.
+const SUPPLEMENT_AFTER: Partial<Record<SignedTag, string>> = { infNFe: 'infNFeSupl', infDCe: 'infDCeSupl' };
 
 const keyCache = new WeakMap<A1Certificate, SigningKey>();
 
@@ -199,7 +206,7 @@ interface LocatedElement {
   contentStart: number;
   /** Index just past the end tag. */
   end: number;
-  /** Where the Signature goes: `end`, or past an NFC-e <infNFeSupl> that follows the element. */
+  /** Where the Signature goes: `end`, or past an <infNFeSupl>/<infDCeSupl> that follows the element. */
   insertAt: number;
   /** ` xmlns:p="uri"` for each prefixed namespace in scope, sorted by prefix. */
   prefixedNamespaces: string;
@@ -256,14 +263,12 @@ function locateSignedElement(xml: string, tag: SignedTag): LocatedElement {
   canonicalStartTag += '>';
 
   const end = scanCanonicalContent(xml, contentStart, tag);
-  // TNFe (nfe_v4.00.xsd) is the sequence infNFe, infNFeSupl?, Signature: when the NFC-e QR code
-  // group is already there (built before signing because its QR code needs no DigestValue), the
-  // Signature follows it.
   let insertAt = end;
-  if (tag === 'infNFe' && xml.startsWith('<infNFeSupl>', end)) {
-    const close = xml.indexOf('</infNFeSupl>', end);
-    if (close < 0) throw new SigningError('not_canonical', '<infNFeSupl> is not closed');
-    insertAt = close + '</infNFeSupl>'.length;
+  const supplement = SUPPLEMENT_AFTER[tag];
+  if (supplement !== undefined && xml.startsWith(`<${supplement}>`, end)) {
+    const close = xml.indexOf(`</${supplement}>`, end);
+    if (close < 0) throw new SigningError('not_canonical', `<${supplement}> is not closed`);
+    insertAt = close + `</${supplement}>`.length;
   }
   for (const at of [end, insertAt]) {
     SIGNATURE_AFTER.lastIndex = at;
