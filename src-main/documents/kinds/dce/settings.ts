@@ -3,11 +3,11 @@
 import type { Db } from '../../../db/client.ts';
 import { parseOrThrow } from '../../../validation.ts';
 import {
+  DCE_TIPOS_EMITENTE,
   dceSettingsSchema,
-  DCE_TP_EMIT,
-  tipoEmitenteOf,
   type DceSettingsView,
-} from '../../../../src-shared/contracts/dce-settings.ts';
+  type DceTipoEmitente,
+} from '../../../../src-shared/contracts/dce-view.ts';
 
 export interface CompanyDceSettingsTable {
   company_id: string;
@@ -24,6 +24,10 @@ export const DEFAULT_DCE_SETTINGS: DceSettingsView = {
   serie: 1,
   padrao: true,
 };
+
+/** tpEmit 1, 2, 3 are the issuer types in their contract order (marketplace, proprio, transportadora). */
+const tpEmitOf = (tipo: DceTipoEmitente) => DCE_TIPOS_EMITENTE.indexOf(tipo) + 1;
+const tipoEmitenteOf = (tpEmit: number): DceTipoEmitente | undefined => DCE_TIPOS_EMITENTE[tpEmit - 1];
 
 const table = (db: Db) => db.withTables<{ company_dce_settings: CompanyDceSettingsTable }>();
 
@@ -52,7 +56,7 @@ export async function saveDceSettings(
   const parsed = parseOrThrow(dceSettingsSchema, input);
   const values = {
     company_id: companyId,
-    tp_emit: DCE_TP_EMIT[parsed.tipo_emitente],
+    tp_emit: tpEmitOf(parsed.tipo_emitente),
     site: parsed.site,
     serie: parsed.serie,
     updated_at: now,
