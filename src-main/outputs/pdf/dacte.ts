@@ -4,7 +4,17 @@
 // repeating the identification block), observations, the road modal and the reserved boxes. Positions are
 // computed first and drawn second, so "FL x/y" is known up front.
 import { parseCteOutput, type CteOutputDocument, type CteOutputParty } from '../cte-model.ts';
-import { drawCode128, drawQr, textLine, textWidth, useFont, wrapText, type Align, type Doc } from './draw.ts';
+import {
+  drawCode128,
+  drawQr,
+  fitFont,
+  textLine,
+  textWidth,
+  useFont,
+  wrapText,
+  type Align,
+  type Doc,
+} from './draw.ts';
 import { renderPdf } from './document.ts';
 import { box, cutLine, formKit, formWatermarks, type FormField } from './form.ts';
 import {
@@ -462,21 +472,6 @@ function drawIdentification(pdf: Doc, l: Layout, y: number, folha: string): numb
     { label: 'TÉRMINO DA PRESTAÇÃO', value: `${doc.xMunFim} - ${doc.UFFim}` },
   ]);
   return ry;
-}
-
-/** Sets `font` at the largest size from `max` down to `min` (steps of 0.25) at which `text` fits `width`. */
-function fitFont(
-  pdf: Doc,
-  font: 'regular' | 'bold',
-  text: string,
-  width: number,
-  max: number,
-  min: number,
-): number {
-  let size = max;
-  useFont(pdf, font, size);
-  while (size > min && textWidth(pdf, text) > width) useFont(pdf, font, (size -= 0.25));
-  return size;
 }
 
 function addressLine(p: CteOutputParty | null): string {

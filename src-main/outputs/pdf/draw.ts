@@ -73,6 +73,21 @@ export function fitText(doc: Doc, text: string, width: number): string {
   return `${text.slice(0, cut)}…`;
 }
 
+/** Sets `font` at the largest size from `max` down to `min` (steps of 0.25) at which `text` fits `width`. */
+export function fitFont(
+  doc: Doc,
+  font: FontName,
+  text: string,
+  width: number,
+  max: number,
+  min: number,
+): number {
+  let size = max;
+  useFont(doc, font, size);
+  while (size > min && textWidth(doc, text) > width) useFont(doc, font, (size -= 0.25));
+  return size;
+}
+
 export type Align = 'left' | 'center' | 'right';
 
 /** One line at (x, y) = top-left of the line box, aligned inside `width`, never wrapped. */

@@ -1,0 +1,282 @@
+// DACE PDFs of DC-e (A4 and the 100 × 150 mm label) read back the way a person or a scanner would: pdftotext
+// for the text, pdfinfo for pages and size, pdftoppm + zbarimg for the Code 128 key and the QR code of
+// infDCeSupl. BALCAO_UPDATE_EXAMPLES=1 also rewrites docs/screenshots/dace-a4.png and dace-etiqueta.png.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { daceModelOf } from '../../src-main/outputs/dce-model.ts';
+import { OutputParseError } from '../../src-main/outputs/model.ts';
+import {
+  DACE_CANCELLED_NOTICE,
+  DACE_HOMOLOGACAO_NOTICE,
+  DACE_LABEL_DECLARATION_REFERENCE,
+  DACE_PREVIEW_NOTICE,
+  renderDaceA4,
+  renderDaceLabel,
+} from '../../src-main/outputs/pdf/index.ts';
+import { formatChave } from '../../src-main/outputs/pdf/format.ts';
+import { projectRoot } from '../../src-main/paths.ts';
+import {
+  COMPANY_NAME,
+  DCE_OBS1,
+  DCE_OBS2,
+  DH_RECBTO,
+  NPROT,
+  dceProcXml,
+  dceXml,
+  fixture,
+  keyOf,
+  manyItems,
+  protDCe,
+  qrOf,
+  totalOf,
+} from '../fixtures/outputs/dce.ts';
+import { pdfFile, pdfInfo, pdfPng, pdfRawText, pdfText, zbar } from '../fixtures/outputs/pdf-tools.ts';
+
+const LABEL = { width: 283.465, height: 425.197 };
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ');
+}
+
+/** The words of a long text, for checking a wrapped paragraph whole: pdftotext breaks it into lines. */
+function words(text: string): string {
+  return oneLine(text).trim();
+}
+
+function expectAll(flat: string, expected: readonly string[]): void {
+  for (const e of expected) expect(flat, e).toContain(e);
+}
+
+type Format = 'a4' | 'etiqueta';
+const render = (format: Format): typeof renderDaceA4 => (format === 'a4' ? renderDaceA4 : renderDaceLabel);
+
+describe('daceModelOf', () => {
+  it('reads a dceProc: key, numbers, issuer group, parties, items and total as signed, the protocol', () => {
+    const f = fixture();
+    const m = daceModelOf(dceProcXml(f));
+    expect(m).toMatchObject({
+      chave: keyOf(f),
+      tpAmb: '2',
+      tpEmit: '1',
+      serie: '1',
+      nDC: '4242',
+      dhEmi: '2026-11-24T10:15:30-03:00',
+      vDC: '122.79',
+      modTrans: '0',
+      CNPJTransp: null,
+      qrCodDCe: qrOf(f),
+      infCpl: 'Pedido 8812 - devolução de compra pelo consumidor',
+      xObs1: DCE_OBS1,
+      xObs2: DCE_OBS2,
+      protocol: { nProt: NPROT, dhRecbto: DH_RECBTO, cStat: '100' },
+    });
+    expect(m.issuer).toEqual({
+      group: 'Marketplace',
+      CNPJ: '11222333000181',
+      xNome: COMPANY_NAME,
+      site: 'www.lojabalcao.com.br',
+    });
+    expect(m.emit).toMatchObject({ CPF: '12345678909', CNPJ: null, xNome: 'Maria das Dores Vendedora' });
+    expect(m.dest.address).toMatchObject({
+      xMun: 'Belo Horizonte',
+      UF: 'MG',
+      email: 'joao.pereira@example.com',
+    });
+    expect(m.items).toHaveLength(3);
+    expect(m.items[0]).toEqual({
+      nItem: '1',
+      xProd: 'Livro usado - Dom Casmurro',
+      NCM: '49019900',
+      qCom: '1.0000',
+      vUnCom: '35.90',
+      vProd: '35.90',
+      infAdProd: 'Edição de 1998, capa com marcas de uso',
+    });
+    expect(m.obs).toEqual([{ group: 'obsMarketplace', xCampo: 'Pedido', xTexto: 'MKT-8812' }]);
+  });
+
+  it('a draft (bare DCe) and a DCe beside a rejection have no protocol; emissor próprio has no issuer group', () => {
+    const f = fixture({ tpEmit: '2', destId: { tag: 'idOutros', value: 'PASSAPORTE-X123' } });
+    const draft = daceModelOf(dceXml(f));
+    expect(draft.protocol).toBeNull();
+    expect(draft.issuer).toBeNull();
+    expect(draft.emit).toMatchObject({ CNPJ: '11222333000181', xNome: COMPANY_NAME });
+    expect(draft.dest).toMatchObject({ idOutros: 'PASSAPORTE-X123', CPF: null, CNPJ: null });
+    const rejected = `<dceProc xmlns="http://www.portalfiscal.inf.br/dce" versao="1.00">${dceXml(f)}${protDCe(
+      f,
+      '225',
+      'Rejeição: Falha no Schema XML da DC-e',
+    )}</dceProc>`;
+    expect(daceModelOf(rejected).protocol).toBeNull();
+  });
+
+  it('refuses what is not a DC-e', () => {
+    const xml = dceXml(fixture());
+    expect(() => daceModelOf('<NFe/>')).toThrow(OutputParseError);
+    expect(() => daceModelOf('not xml <')).toThrow(OutputParseError);
+    expect(() => daceModelOf(xml.replace('<mod>99</mod>', '<mod>55</mod>'))).toThrow(/not 99/);
+    expect(() => daceModelOf(xml.replace(/Id="DCe\d+"/, 'Id="DCe123"'))).toThrow(/44 digits/);
+    expect(() => daceModelOf(xml.replace(/<infDec>.*<\/infDec>/, ''))).toThrow(/xObs1 is missing/);
+  });
+});
+
+describe.each(['a4', 'etiqueta'] as const)('DACE %s', (format) => {
+  it('an authorized DC-e in homologação: identification, protocol, parties, items, total, notices, barcodes', async () => {
+    const f = fixture();
+    const file = pdfFile(await render(format)(daceModelOf(dceProcXml(f))));
+    const info = pdfInfo(file);
+    expect(info.pages).toBe(1);
+    if (format === 'a4') expect(info).toMatchObject({ width: 595.28, height: 841.89 });
+    else expect(info).toMatchObject(LABEL);
+
+    const flat = oneLine(pdfText(file));
+    expectAll(flat, [
+      'Declaração Auxiliar de Conteúdo Eletrônica',
+      'DACE',
+      formatChave(keyOf(f)),
+      '000.004.242',
+      '001',
+      '24/11/2026 10:15:30',
+      `${NPROT} - 24/11/2026 10:15:42`,
+      'MARKETPLACE',
+      COMPANY_NAME,
+      '11.222.333/0001-81',
+      'Maria das Dores Vendedora',
+      '123.456.789-09',
+      'Rua das Acácias, 120 - Casa 2',
+      'Campinas - SP',
+      '13010-050',
+      'João Pereira da Silva',
+      '987.654.321-00',
+      'Avenida Afonso Pena, 3000 - Apto 801',
+      'Belo Horizonte - MG',
+      '30130-009',
+      'Livro usado - Dom Casmurro',
+      '49019900',
+      'Camiseta de algodão tamanho M',
+      'Caneca de cerâmica',
+      '35,90',
+      '49,90',
+      '36,99',
+      '122,79',
+      'CORREIOS',
+      DACE_HOMOLOGACAO_NOTICE,
+      'DECLARAÇÃO DO USUÁRIO EMITENTE',
+      // The declaration texts in full on both formats (they fit the label in small type).
+      words(DCE_OBS1),
+      words(DCE_OBS2),
+    ]);
+    if (format === 'a4') {
+      expectAll(flat, [
+        '1/1',
+        '2,0000',
+        '24,95',
+        'Edição de 1998, capa com marcas de uso',
+        'www.lojabalcao.com.br',
+      ]);
+      expectAll(flat, [
+        'Pedido 8812 - devolução de compra pelo consumidor',
+        'Pedido (Marketplace): MKT-8812',
+      ]);
+    } else {
+      expectAll(flat, ['DACE — Declaração Auxiliar de Conteúdo Eletrônica', 'CONTEÚDO DECLARADO (3 ITENS)']);
+      expect(flat).not.toContain(DACE_LABEL_DECLARATION_REFERENCE);
+      expect(flat).not.toContain('e mais');
+    }
+    expect(flat).not.toContain(DACE_CANCELLED_NOTICE);
+    expect(flat).not.toContain('PRÉVIA');
+    // The watermark is drawn first, under the content.
+    expect(pdfRawText(file).startsWith('SEM VALOR FISCAL')).toBe(true);
+
+    const png = pdfPng(file, 1, format === 'a4' ? 200 : 300);
+    expect(zbar(png, 'code128')).toEqual([keyOf(f)]);
+    expect(zbar(png, 'qrcode')).toEqual([qrOf(f)]);
+    if (process.env['BALCAO_UPDATE_EXAMPLES'] === '1') {
+      pdfPng(
+        file,
+        1,
+        format === 'a4' ? 100 : 150,
+        path.join(projectRoot, 'docs', 'screenshots', `dace-${format}`),
+      );
+    }
+  });
+
+  it('in production, cancelled: CANCELADA, no homologação notice, barcodes still read', async () => {
+    const f = fixture({ tpAmb: '1' });
+    const file = pdfFile(await render(format)(daceModelOf(dceProcXml(f)), { cancelled: true }));
+    const flat = oneLine(pdfText(file));
+    expect(flat).toContain(DACE_CANCELLED_NOTICE);
+    expect(flat).not.toContain('SEM VALOR FISCAL');
+    expect(flat).not.toContain('HOMOLOGAÇÃO');
+    expect(pdfRawText(file).startsWith(DACE_CANCELLED_NOTICE)).toBe(true);
+    const png = pdfPng(file, 1, 300);
+    expect(zbar(png, 'code128')).toEqual([keyOf(f)]);
+    expect(zbar(png, 'qrcode')).toEqual([qrOf(f)]);
+  });
+
+  it('in production and authorized: none of the notices', async () => {
+    const f = fixture({ tpAmb: '1' });
+    const flat = oneLine(pdfText(pdfFile(await render(format)(daceModelOf(dceProcXml(f))))));
+    expect(flat).toContain(`${NPROT} - 24/11/2026 10:15:42`);
+    for (const notice of [DACE_CANCELLED_NOTICE, 'SEM VALOR', 'PRÉVIA', 'HOMOLOGAÇÃO']) {
+      expect(flat).not.toContain(notice);
+    }
+  });
+
+  it('a draft (no protocol) prints as a preview, and so does an authorized one asked as preview', async () => {
+    const f = fixture({ tpAmb: '1', tpEmit: '2' });
+    const draft = oneLine(pdfText(pdfFile(await render(format)(daceModelOf(dceXml(f))))));
+    expectAll(draft, [DACE_PREVIEW_NOTICE, 'SEM AUTORIZAÇÃO DE USO', 'EMISSOR PRÓPRIO', COMPANY_NAME]);
+    expect(draft).not.toContain('PROTOCOLO DE AUTORIZAÇÃO');
+    const asked = oneLine(
+      pdfText(pdfFile(await render(format)(daceModelOf(dceProcXml(f)), { preview: true }))),
+    );
+    expect(asked).toContain(DACE_PREVIEW_NOTICE);
+  });
+
+  it('a carrier issuing (Transportadora) with modTrans 2 and a recipient known by idOutros', async () => {
+    const f = fixture({ tpEmit: '3', modTrans: '2', destId: { tag: 'idOutros', value: 'PASSAPORTE-X123' } });
+    const flat = oneLine(pdfText(pdfFile(await render(format)(daceModelOf(dceProcXml(f))))));
+    expectAll(flat, ['TRANSPORTADORA (CNPJ 44.555.666/0001-99)', 'PASSAPORTE-X123', COMPANY_NAME]);
+  });
+});
+
+describe('DACE of an 80-item DC-e', () => {
+  const f = fixture({ items: manyItems(80) });
+  const model = daceModelOf(dceProcXml(f));
+
+  it('A4: the items continue on a second page that repeats the identification; total and declaration at the end', async () => {
+    const file = pdfFile(await renderDaceA4(model));
+    expect(pdfInfo(file).pages).toBe(2);
+    const p1 = oneLine(pdfText(file, 1));
+    const p2 = oneLine(pdfText(file, 2));
+    const all = `${p1} ${p2}`;
+    for (let k = 1; k <= 80; k++) expect(all).toContain(`Peça de reposição número ${k} `);
+    expect(p1).toContain('1/2');
+    expect(p2).toContain('2/2');
+    expect(p2).toContain('CONTEÚDO DECLARADO (CONTINUAÇÃO)');
+    expect(p2).toContain(formatChave(keyOf(f)));
+    expect(p1).not.toContain('VALOR TOTAL DA DECLARAÇÃO');
+    expect(p2).toContain('VALOR TOTAL DA DECLARAÇÃO');
+    expect(totalOf(f.items)).toBe('301.20');
+    expect(p2).toContain('301,20');
+    expect(p2).toContain(words(DCE_OBS2));
+    const png = pdfPng(file, 2, 200);
+    expect(zbar(png, 'code128')).toEqual([keyOf(f)]);
+    expect(zbar(png, 'qrcode')).toEqual([qrOf(f)]);
+  });
+
+  it('label: one page, the items that fit and "e mais N itens", the total of all 80', async () => {
+    const file = pdfFile(await renderDaceLabel(model));
+    expect(pdfInfo(file)).toMatchObject({ pages: 1, ...LABEL });
+    const flat = oneLine(pdfText(file));
+    const shown = flat.match(/Peça de reposição número \d+/g) ?? [];
+    expect(shown.length).toBeGreaterThanOrEqual(5);
+    expect(shown).toEqual(shown.map((_, k) => `Peça de reposição número ${k + 1}`));
+    expect(flat).toContain(`e mais ${80 - shown.length} itens`);
+    expectAll(flat, ['CONTEÚDO DECLARADO (80 ITENS)', 'R$ 301,20', words(DCE_OBS1)]);
+    const png = pdfPng(file, 1, 300);
+    expect(zbar(png, 'code128')).toEqual([keyOf(f)]);
+    expect(zbar(png, 'qrcode')).toEqual([qrOf(f)]);
+  });
+});
