@@ -1,5 +1,6 @@
-// Output throughput on one core: DANFE (A4, 10 and 120 items), DACTE (A4, 10 and 150 NF-e carried), DANFCe
-// (80 mm), ESC/POS receipts and their PNG preview, each beside a baseline measured in the same run, since the machines here are noisy:
+// Output throughput on one core: DANFE (A4, 10 and 120 items), DACTE (A4, 10 and 150 NF-e carried), DACE (A4 and
+// 100 × 150 mm label, 3 and 80 items; also as the median of 50 single renders), DANFCe (80 mm), ESC/POS receipts
+// and their PNG preview, each beside a baseline measured in the same run, since the machines here are noisy:
 // the PDFs against pdfkit writing one empty A4 page, the receipt against parsing the note alone.
 // Run: npm run bench:outputs   (BENCH_MS sets the time per contender)
 import fs from 'node:fs';
@@ -13,6 +14,9 @@ import { renderDanfce } from '../src-main/outputs/pdf/danfce.ts';
 import { buildNfceReceipt, renderReceiptPng } from '../src-main/outputs/escpos/index.ts';
 import { renderDacte } from '../src-main/outputs/pdf/dacte.ts';
 import { signedCte, supplierNfeKey } from '../test/fixtures/cte-sample.ts';
+import { daceModelOf } from '../src-main/outputs/dce-model.ts';
+import { renderDaceA4, renderDaceLabel } from '../src-main/outputs/pdf/dace.ts';
+import { dceProcXml, fixture, manyItems } from '../test/fixtures/outputs/dce.ts';
 
 const MIN_MS = Number(process.env.BENCH_MS ?? 2000);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -74,6 +78,24 @@ async function rate(label: string, run: () => unknown): Promise<number> {
   return perSecond;
 }
 
+/** Median time of `n` single runs after a warm-up: the figure a caller waiting for one PDF sees. */
+async function median(label: string, run: () => unknown, n = 50): Promise<number> {
+  for (let i = 0; i < 3; i++) await run();
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const start = performance.now();
+    await run();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  const mid =
+    times.length % 2 === 1
+      ? (times[(n - 1) / 2] as number)
+      : ((times[n / 2 - 1] as number) + (times[n / 2] as number)) / 2;
+  console.log(`${label.padEnd(44)} ${mid.toFixed(1).padStart(9)} ms (median of ${n})`);
+  return mid;
+}
+
 function emptyPdf(): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({ size: 'A4', margin: 0 });
@@ -93,6 +115,8 @@ const nfce = parseOutputDocument(nfceXml);
 const receipt = buildNfceReceipt(nfce, { largura: 80, cut: true });
 const cte10 = cteWith(10);
 const cte150 = cteWith(150);
+const dce3 = dceProcXml(fixture());
+const dce80 = dceProcXml(fixture({ items: manyItems(80) }));
 
 console.log(`outputs bench, ${MIN_MS} ms per contender, one core`);
 const blank = await rate('baseline: pdfkit, one empty A4 page', emptyPdf);
@@ -104,6 +128,13 @@ const dacte10 = await rate('DACTE A4, 10 NF-e carried (parse + render)', () =>
 const dacte150 = await rate('DACTE A4, 150 NF-e carried (multi-page)', () =>
   renderDacte({ cteXml: cte150, cancelled: false }),
 );
+const daceA4 = await rate('DACE A4, 3 items (parse + render)', () => renderDaceA4(daceModelOf(dce3)));
+await rate('DACE A4, 80 items (2 pages)', () => renderDaceA4(daceModelOf(dce80)));
+const daceLabel = await rate('DACE label 100 x 150 mm, 3 items', () => renderDaceLabel(daceModelOf(dce3)));
+await median('DACE A4, 3 items', () => renderDaceA4(daceModelOf(dce3)));
+await median('DACE A4, 80 items', () => renderDaceA4(daceModelOf(dce80)));
+await median('DACE label, 3 items', () => renderDaceLabel(daceModelOf(dce3)));
+await median('DACE label, 80 items ("e mais N itens")', () => renderDaceLabel(daceModelOf(dce80)));
 const danfce = await rate('DANFCe 80 mm', () => renderDanfce(nfce, { width: 80 }));
 const parse = await rate('baseline: parse the NFC-e (nfeProc)', () => parseOutputDocument(nfceXml));
 const escpos = await rate('ESC/POS 80 mm (parse + build)', () =>
@@ -124,6 +155,8 @@ console.log(`  DANFE 120 items / empty pdfkit page     ${(danfe120 / blank).toFi
 console.log(`  DACTE 10 NF-e / empty pdfkit page      ${(dacte10 / blank).toFixed(3)}`);
 console.log(`  DACTE 10 NF-e / DANFE 10 items          ${(dacte10 / danfe10).toFixed(3)}`);
 console.log(`  DACTE 150 NF-e / DANFE 120 items        ${(dacte150 / danfe120).toFixed(3)}`);
+console.log(`  DACE A4 3 items / DACTE 10 NF-e         ${(daceA4 / dacte10).toFixed(3)}`);
+console.log(`  DACE label / DACE A4                    ${(daceLabel / daceA4).toFixed(3)}`);
 console.log(`  DANFCe 80 mm / empty pdfkit page        ${(danfce / blank).toFixed(3)}`);
 console.log(`  ESC/POS / parsing alone                 ${(escpos / parse).toFixed(3)}`);
 console.log(`  ESC/POS raster / parsing alone          ${(raster / parse).toFixed(3)}`);
