@@ -11,6 +11,19 @@ export function escapeText(value: string): string {
   );
 }
 
+/** Attribute value as C14N 1.0 renders it: &amp; &lt; &quot; and the whitespace controls as references. */
+export function escapeAttr(value: string): string {
+  return value.replace(/[&<"\t\n\r]/g, (c) =>
+    c === '&'
+      ? '&amp;'
+      : c === '<'
+        ? '&lt;'
+        : c === '"'
+          ? '&quot;'
+          : `&#x${c.charCodeAt(0).toString(16).toUpperCase()};`,
+  );
+}
+
 /** Undoes the escaping of element text (escapeText's and the predefined entities), for a text read back. */
 export function unescapeText(text: string): string {
   return text

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { decimalText } from '../decimal-text.ts';
 import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from '../tax-ids.ts';
 import { addressSchema } from './common.ts';
+import { DCE_MODALIDADES_TRANSPORTE, DCE_TIPOS_EMITENTE, type DceTipoEmitente } from './dce-view.ts';
 import { formatFieldPath, type ErrorDetail } from './errors.ts';
 import { spellingBName } from './spelling.ts';
 
@@ -19,15 +20,6 @@ const text = (max: number, min = 1) =>
     .min(min, { error: `must have at least ${min} characters` })
     .max(max, { error: `must have at most ${max} characters` });
 
-/** Issuer types Balcão issues as (ide/tpEmit): 1 marketplace, 2 emissor próprio, 3 transportadora. */
-export const DCE_TIPOS_EMITENTE = ['marketplace', 'proprio', 'transportadora'] as const;
-export type DceTipoEmitente = (typeof DCE_TIPOS_EMITENTE)[number];
-export const DCE_TP_EMIT: Readonly<Record<DceTipoEmitente, '1' | '2' | '3'>> = {
-  marketplace: '1',
-  proprio: '2',
-  transportadora: '3',
-};
-
 // tpEmit 0 is the fisco's own app and 4 the Correios (Ajuste SINIEF 05/21): nobody else may issue as them.
 const RESERVED_TP_EMIT: Readonly<Record<string, string>> = {
   '0': 'reserved to the fisco app (tpEmit 0)',
@@ -37,8 +29,8 @@ const RESERVED_TP_EMIT: Readonly<Record<string, string>> = {
   ect: 'reserved to the Correios (tpEmit 4)',
 };
 
-/** `marketplace` | `proprio` | `transportadora`, or the layout's code 1 | 2 | 3 (number or text). */
-export const dceTipoEmitenteSchema = z
+/** `marketplace` | `proprio` | `transportadora` (ide/tpEmit 1, 2, 3), or that code as a number or text. */
+export const dceTipoEmitenteInputSchema = z
   .union([z.string(), z.number()])
   .transform((v, ctx): DceTipoEmitente => {
     const key = String(v).trim().toLowerCase();
@@ -53,17 +45,18 @@ export const dceTipoEmitenteSchema = z
   });
 
 /** Transport modality (transp/modTrans): 0 Correios, 1 own means, 2 a carrier. */
-export const DCE_MODALIDADES = ['correios', 'proprio', 'transportadora'] as const;
-export type DceModalidade = (typeof DCE_MODALIDADES)[number];
+export type DceModalidade = (typeof DCE_MODALIDADES_TRANSPORTE)[number];
 
-export const dceModalidadeSchema = z.union([z.string(), z.number()]).transform((v, ctx): DceModalidade => {
-  const key = String(v).trim().toLowerCase();
-  const byCode = DCE_MODALIDADES[Number(key)];
-  if (/^[012]$/.test(key) && byCode !== undefined) return byCode;
-  if ((DCE_MODALIDADES as readonly string[]).includes(key)) return key as DceModalidade;
-  ctx.addIssue({ code: 'custom', message: 'must be correios, proprio or transportadora (or 0, 1, 2)' });
-  return z.NEVER;
-});
+export const dceModalidadeInputSchema = z
+  .union([z.string(), z.number()])
+  .transform((v, ctx): DceModalidade => {
+    const key = String(v).trim().toLowerCase();
+    const byCode = DCE_MODALIDADES_TRANSPORTE[Number(key)];
+    if (/^[012]$/.test(key) && byCode !== undefined) return byCode;
+    if ((DCE_MODALIDADES_TRANSPORTE as readonly string[]).includes(key)) return key as DceModalidade;
+    ctx.addIssue({ code: 'custom', message: 'must be correios, proprio or transportadora (or 0, 1, 2)' });
+    return z.NEVER;
+  });
 
 // The DC-e 1.00 schema's TCnpj is digits only ([0-9]{14}): an alphanumeric CNPJ (IN RFB 2.229/2024) cannot be
 // written in this layout yet, so it is refused here with the reason instead of failing the XSD later.
@@ -127,7 +120,7 @@ export const dceItemSchema = z.strictObject({
 export type DceItem = z.output<typeof dceItemSchema>;
 
 export const dceTransporteSchema = z.strictObject({
-  modalidade: dceModalidadeSchema,
+  modalidade: dceModalidadeInputSchema,
   /** The carrier's CNPJ (CNPJTransp): required with `transportadora`. */
   cnpjTransportadora: cnpj.optional(),
 });
@@ -141,7 +134,7 @@ export const dceObservacaoSchema = z.strictObject({
 
 export const dcePayloadSchema = z.strictObject({
   /** Default: the company's DC-e setting, else marketplace. */
-  tipoEmitente: dceTipoEmitenteSchema.optional(),
+  tipoEmitente: dceTipoEmitenteInputSchema.optional(),
   /** Default: the company's DC-e setting, else 1. */
   serie: z
     .number()
@@ -259,9 +252,10 @@ export function dceCrossFaults(body: unknown): { path: PropertyKey[]; error: str
   return faults;
 }
 
+/** `body` is the request renamed to spelling A, for the checks that read past a fault (normalize.ts). */
 export type DcePayloadResult =
-  | { ok: true; payload: DcePayload; spellingB: boolean; name: DceFieldNamer }
-  | { ok: false; errors: ErrorDetail[]; spellingB: boolean; name: DceFieldNamer };
+  | { ok: true; payload: DcePayload; body: unknown; spellingB: boolean; name: DceFieldNamer }
+  | { ok: false; errors: ErrorDetail[]; body: unknown; spellingB: boolean; name: DceFieldNamer };
 
 /** Parses a body in either spelling; every fault at once, each named in the caller's spelling. */
 export function parseDcePayload(raw: unknown): DcePayloadResult {
@@ -280,6 +274,7 @@ export function parseDcePayload(raw: unknown): DcePayloadResult {
     }
   }
   for (const f of dceCrossFaults(body)) add(f.path, f.error);
-  if (parsed.success && found.size === 0) return { ok: true, payload: parsed.data, spellingB, name };
-  return { ok: false, errors: [...found].map(([field, error]) => ({ field, error })), spellingB, name };
+  if (parsed.success && found.size === 0) return { ok: true, payload: parsed.data, body, spellingB, name };
+  const errors = [...found].map(([field, error]) => ({ field, error }));
+  return { ok: false, errors, body, spellingB, name };
 }

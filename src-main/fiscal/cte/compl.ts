@@ -1,21 +1,8 @@
 // compl of the CT-e 4.00 (TCTe/infCte/compl, between ide and emit): the free observation xObs and the
 // labelled observations ObsCont. CT-e 4.00's road modal has no vehicle group any more, so the vehicle the
 // §2.7 payload carries is written here as ObsCont (xCampo "placa", "uf", "renavam").
-import { el, group } from '../xml.ts';
+import { el, escapeAttr, group } from '../xml.ts';
 import type { CteCompl } from './model.ts';
-
-/** Attribute value as C14N 1.0 renders it: &amp; &lt; &quot; and the whitespace controls as references. */
-function escapeAttr(value: string): string {
-  return value.replace(/[&<"\t\n\r]/g, (c) =>
-    c === '&'
-      ? '&amp;'
-      : c === '<'
-        ? '&lt;'
-        : c === '"'
-          ? '&quot;'
-          : `&#x${c.charCodeAt(0).toString(16).toUpperCase()};`,
-  );
-}
 
 export function complXml(compl: CteCompl | null): string {
   if (compl === null || (compl.xObs === null && compl.ObsCont.length === 0)) return '';
