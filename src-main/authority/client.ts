@@ -362,8 +362,11 @@ const CH_NFE = /^[0-9]{6}[0-9A-Z]{12}[0-9]{26}$/;
 const CNPJ = /^[0-9A-Z]{12}[0-9]{2}$/;
 const NSU = /^[0-9]{1,15}$/;
 
-/** Drops a BOM and XML declaration around a document and checks its root element and namespace. */
-function element(xml: string, root: string, what: string): string {
+/**
+ * Drops a BOM and XML declaration around a document and checks its root element and that the root declares
+ * the family's namespace itself (`namespace`, default the NF-e's): the document is sent as is.
+ */
+export function element(xml: string, root: string, what: string, namespace: string = NFE_NS): string {
   const body = xml
     .replace(/^\uFEFF/, '')
     .replace(/^\s*<\?xml[^?]*\?>/, '')
@@ -372,8 +375,8 @@ function element(xml: string, root: string, what: string): string {
   if (start === null || !body.endsWith(`</${root}>`)) {
     throw new TypeError(`${what} must be one <${root}> element`);
   }
-  if (!/\sxmlns="http:\/\/www\.portalfiscal\.inf\.br\/nfe"/.test(start[0])) {
-    throw new TypeError(`${what}: <${root}> must declare xmlns="${NFE_NS}" itself (it is sent as is)`);
+  if (/\sxmlns="([^"]*)"/.exec(start[0])?.[1] !== namespace) {
+    throw new TypeError(`${what}: <${root}> must declare xmlns="${namespace}" itself (it is sent as is)`);
   }
   return body;
 }
@@ -407,6 +410,8 @@ export function soapCaller<S extends AuthorityService>(options: {
   timeoutMs: number;
   /** The reader of the result message (which elements it lists as arrays). */
   parse: (xml: string) => unknown;
+  /** Finds the result message (`root`) in the envelope; default: the content of the service's result element. */
+  message?: (envelope: string, root: string) => string | null;
 }): (service: S, message: string, root: string) => Promise<{ xml: string; node: Node; read: Reader }> {
   const { transport, timeoutMs } = options;
   return async (service, message, root) => {
@@ -441,8 +446,9 @@ export function soapCaller<S extends AuthorityService>(options: {
     if (fault !== undefined) fail('soap_fault', `${fault.code}: ${fault.reason}`, fault);
     if (!ok) throw httpStatusError(status, url, service);
 
-    const wrapper = responseWrapper(service);
-    const xml = unwrapMessage(trimmed, wrapper);
+    const wrapper = options.message === undefined ? responseWrapper(service) : root;
+    const xml =
+      options.message === undefined ? unwrapMessage(trimmed, wrapper) : options.message(trimmed, root);
     if (xml === null) fail('unexpected_message', `no <${wrapper}> in the answer`);
     const parsed: unknown = options.parse(xml);
     const node = isNode(parsed) ? parsed[root] : undefined;

@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { ufByCode } from '../../../src-shared/uf.ts';
 import {
   answerParser,
+  element,
   isNode,
   optional,
   rawElements,
@@ -106,20 +107,6 @@ const parser = answerParser(REPEATING);
 // TChDFe: the emitter CNPJ (positions 7-20) may hold letters (alphanumeric CNPJ).
 const CH_CTE = /^[0-9]{6}[0-9A-Z]{12}[0-9]{26}$/;
 
-/** Drops a BOM and XML declaration and checks the root element declares the CT-e namespace itself. */
-function element(xml: string, root: string): string {
-  const body = xml
-    .replace(/^\uFEFF/, '')
-    .replace(/^\s*<\?xml[^?]*\?>/, '')
-    .trim();
-  const start = new RegExp(`^<${root}(\\s[^>]*)?>`).exec(body);
-  if (start === null || !body.endsWith(`</${root}>`)) throw new TypeError(`must be one <${root}> element`);
-  if (!start[0].includes(`xmlns="${CTE_NS}"`)) {
-    throw new TypeError(`<${root}> must declare xmlns="${CTE_NS}" itself (it is sent as is)`);
-  }
-  return body;
-}
-
 /** The CTeRecepcaoSincV4 message: the CTe's UTF-8 bytes, gzipped, in base64 (MOC CT-e 4.00 §3.1). */
 export function compressCte(cteXml: string): string {
   return gzipSync(Buffer.from(cteXml, 'utf8')).toString('base64');
@@ -145,7 +132,7 @@ export function createCteAuthorityClient(options: CteAuthorityClientOptions): Ct
 
   return {
     async recepcao({ cte }) {
-      const message = compressCte(element(cte, 'CTe'));
+      const message = compressCte(element(cte, 'CTe', 'cte', CTE_NS));
       const { xml, node, read } = await call('CTeRecepcaoSincV4', message, 'retCTe');
       const prot = rawElements(xml, ['retCTe', 'protCTe'])[0];
       return {
@@ -184,7 +171,7 @@ export function createCteAuthorityClient(options: CteAuthorityClientOptions): Ct
     },
 
     async recepcaoEvento({ eventoCTe }) {
-      const message = element(eventoCTe, 'eventoCTe');
+      const message = element(eventoCTe, 'eventoCTe', 'eventoCTe', CTE_NS);
       const { xml, node, read } = await call('CTeRecepcaoEventoV4', message, 'retEventoCTe');
       const inf = node.infEvento;
       if (!isNode(inf)) return read.fail('<retEventoCTe> has no <infEvento>');
