@@ -248,8 +248,8 @@ describe('DACE of an 80-item DC-e', () => {
   it('A4: the items continue on a second page that repeats the identification; total and declaration at the end', async () => {
     const file = pdfFile(await renderDaceA4(model));
     expect(pdfInfo(file).pages).toBe(2);
-    const p1 = oneLine(pdfText(file, 1));
-    const p2 = oneLine(pdfText(file, 2));
+    const p1 = pdfRawText(file, 1);
+    const p2 = pdfRawText(file, 2);
     const all = `${p1} ${p2}`;
     for (let k = 1; k <= 80; k++) expect(all).toContain(`Peça de reposição número ${k} `);
     expect(p1).toContain('1/2');
@@ -278,5 +278,51 @@ describe('DACE of an 80-item DC-e', () => {
     const png = pdfPng(file, 1, 300);
     expect(zbar(png, 'code128')).toEqual([keyOf(f)]);
     expect(zbar(png, 'qrcode')).toEqual([qrOf(f)]);
+  });
+});
+
+describe('DACE A4 with the longest free texts of infAdic (17,000 characters)', () => {
+  /** `size` characters of numbered sentences tagged `tag`, so each can be found again on the pages. */
+  function longText(tag: string, size: number): string {
+    let out = '';
+    for (let k = 1; out.length + 40 < size; k++)
+      out += `Observação ${tag}${String(k).padStart(3, '0')} do pedido. `;
+    return out.trim();
+  }
+
+  it('continues the additional information over pages, every sentence printed, the declaration last', async () => {
+    const texts = {
+      F: longText('F', 2000),
+      C: longText('C', 5000),
+      M: longText('M', 5000),
+      E: longText('E', 5000),
+    };
+    const f = fixture({ infCpl: texts.C });
+    const xml = dceProcXml(f)
+      .replace('<infAdic>', `<infAdic><infAdFisco>${texts.F}</infAdFisco>`)
+      .replace(
+        '</infCpl>',
+        `</infCpl><infAdMarketplace>${texts.M}</infAdMarketplace><infAdECT>${texts.E}</infAdECT>`,
+      );
+    const file = pdfFile(await renderDaceA4(daceModelOf(xml)));
+    const pages = pdfInfo(file).pages;
+    expect(pages).toBeGreaterThanOrEqual(2);
+    // Content-stream order: the watermarks come first, whole, instead of scattered among these lines.
+    const text = Array.from({ length: pages }, (_, k) => pdfRawText(file, k + 1));
+    const all = text.join(' ');
+    const missing: string[] = [];
+    for (const [tag, body] of Object.entries(texts)) {
+      const count = body.match(/Observação/g)?.length ?? 0;
+      expect(count).toBeGreaterThan(30);
+      for (let k = 1; k <= count; k++) {
+        const sentence = `Observação ${tag}${String(k).padStart(3, '0')} do pedido.`;
+        if (!all.includes(sentence)) missing.push(sentence);
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(text[1]).toContain('INFORMAÇÕES ADICIONAIS (CONTINUAÇÃO)');
+    expect(text[pages - 1]).toContain(words(DCE_OBS2));
+    text.forEach((t, k) => expect(t).toContain(`${k + 1}/${pages}`));
+    expect(text.slice(0, -1).join(' ')).not.toContain('DECLARAÇÃO DO USUÁRIO EMITENTE');
   });
 });

@@ -191,8 +191,13 @@ interface ItemRow {
 
 interface A4Page {
   rows: ItemRow[];
-  /** Totals, additional information and the declaration follow the items of this page. */
-  tail: boolean;
+  /** The row of totals follows the items of this page. */
+  totals: boolean;
+  /** The lines of the additional information on this page; `continued` when an earlier page began them. */
+  additional: string[];
+  continued: boolean;
+  /** The declaration texts close this page. */
+  declaration: boolean;
 }
 
 interface A4Layout {
@@ -200,7 +205,6 @@ interface A4Layout {
   marks: Marks;
   logo: Buffer | undefined;
   pages: A4Page[];
-  additional: string[];
   declaration: string[];
 }
 
@@ -219,13 +223,13 @@ function a4PartiesHeight(): number {
   return 2 * (PARTY_H + GAP);
 }
 
-function tailHeight(l: Pick<A4Layout, 'additional' | 'declaration'>): number {
-  let h = GAP + CELL_H + GAP;
-  if (l.additional.length > 0) h += TITLE_H + l.additional.length * TEXT_LINE + 6 + GAP;
-  h += TITLE_H + l.declaration.length * DECL_LINE + 6;
-  return h;
-}
+const TOTALS_H = GAP + CELL_H + GAP;
+const TEXT_BOX_EXTRA = TITLE_H + 6 + GAP;
 
+/**
+ * Places the items, then the totals, the additional information (split over pages when long: the four free
+ * texts of infAdic reach 17,000 characters) and the declaration (kept whole), opening a page when one is full.
+ */
 function layoutA4(pdf: Doc, model: DaceModel, options: DaceOptions): A4Layout {
   const marks = marksOf(model, options);
   const rows: ItemRow[] = model.items.map((item) => {
@@ -237,34 +241,55 @@ function layoutA4(pdf: Doc, model: DaceModel, options: DaceOptions): A4Layout {
   });
   useFont(pdf, 'regular', TEXT_SIZE);
   const text = additionalText(model, marks);
-  const additional = text === '' ? [] : wrapText(pdf, text, W - 6);
+  let additional = text === '' ? [] : wrapText(pdf, text, W - 6);
   useFont(pdf, 'regular', DECL_SIZE);
   const declaration = [...wrapText(pdf, model.xObs1, W - 6), ...wrapText(pdf, model.xObs2, W - 6)];
-  const tail = tailHeight({ additional, declaration });
+  const declarationH = TITLE_H + declaration.length * DECL_LINE + 6;
 
   const noticeH = notices(marks).length > 0 ? NOTICE_H + GAP : 0;
-  const firstTop = M + IDENT_H + GAP + noticeH + a4PartiesHeight() + TITLE_H + ITEM_HEAD_H;
-  const nextTop = M + IDENT_H + GAP + noticeH + TITLE_H + ITEM_HEAD_H;
+  const pageTop = M + IDENT_H + GAP + noticeH;
   const pages: A4Page[] = [];
-  let page: A4Page = { rows: [], tail: false };
-  let y = firstTop;
+  const blank = (): A4Page => ({
+    rows: [],
+    totals: false,
+    additional: [],
+    continued: false,
+    declaration: false,
+  });
+  let page = blank();
+  let y = pageTop + a4PartiesHeight() + TITLE_H + ITEM_HEAD_H;
+  const next = (top: number): void => {
+    pages.push(page);
+    page = blank();
+    y = top;
+  };
   for (const row of rows) {
-    if (y + row.h > BOTTOM && page.rows.length > 0) {
-      pages.push(page);
-      page = { rows: [], tail: false };
-      y = nextTop;
-    }
+    if (y + row.h > BOTTOM && page.rows.length > 0) next(pageTop + TITLE_H + ITEM_HEAD_H);
     page.rows.push(row);
     y += row.h;
   }
-  if (y + tail > BOTTOM) {
-    pages.push(page);
-    page = { rows: [], tail: true };
-  } else {
-    page.tail = true;
+  y += 1;
+  if (y + TOTALS_H > BOTTOM) next(pageTop);
+  page.totals = true;
+  y += TOTALS_H;
+  let begun = false;
+  while (additional.length > 0) {
+    const room = Math.floor((BOTTOM - y - TEXT_BOX_EXTRA) / TEXT_LINE);
+    if (room < 1) {
+      next(pageTop);
+      continue;
+    }
+    page.additional = additional.slice(0, room);
+    page.continued = begun;
+    begun = true;
+    additional = additional.slice(room);
+    y += TEXT_BOX_EXTRA + page.additional.length * TEXT_LINE;
+    if (additional.length > 0) next(pageTop);
   }
+  if (y + declarationH > BOTTOM) next(pageTop);
+  page.declaration = true;
   pages.push(page);
-  return { model, marks, logo: options.logo, pages, additional, declaration };
+  return { model, marks, logo: options.logo, pages, declaration };
 }
 
 function drawA4Issuer(pdf: Doc, l: A4Layout, y: number): void {
@@ -449,24 +474,20 @@ function drawTextBox(
   return ry + h;
 }
 
-function drawTail(pdf: Doc, l: A4Layout, y: number): void {
-  const { model } = l;
-  let ry = a4.fieldRow(pdf, y + GAP, [
-    { label: 'QUANTIDADE DE ITENS', value: String(model.items.length), width: 110, align: 'center' },
-    { label: 'MODALIDADE DO TRANSPORTE', value: transport(model) },
-    {
-      label: 'VALOR TOTAL DA DECLARAÇÃO (R$)',
-      value: formatMoney(model.vDC),
-      width: 160,
-      align: 'right',
-      bold: true,
-    },
-  ]);
-  ry += GAP;
-  if (l.additional.length > 0) {
-    ry = drawTextBox(pdf, 'INFORMAÇÕES ADICIONAIS', l.additional, ry, TEXT_SIZE, TEXT_LINE) + GAP;
-  }
-  drawTextBox(pdf, 'DECLARAÇÃO DO USUÁRIO EMITENTE', l.declaration, ry, DECL_SIZE, DECL_LINE);
+function drawTotals(pdf: Doc, model: DaceModel, y: number): number {
+  return (
+    a4.fieldRow(pdf, y + GAP, [
+      { label: 'QUANTIDADE DE ITENS', value: String(model.items.length), width: 110, align: 'center' },
+      { label: 'MODALIDADE DO TRANSPORTE', value: transport(model) },
+      {
+        label: 'VALOR TOTAL DA DECLARAÇÃO (R$)',
+        value: formatMoney(model.vDC),
+        width: 160,
+        align: 'right',
+        bold: true,
+      },
+    ]) + GAP
+  );
 }
 
 /** The DACE on A4 portrait; more pages when the items need them, each repeating the identification. */
@@ -509,7 +530,14 @@ export function renderDaceA4(model: DaceModel, options: DaceOptions = {}): Promi
           index === 0 ? 'CONTEÚDO DECLARADO' : 'CONTEÚDO DECLARADO (CONTINUAÇÃO)',
         );
       }
-      if (page.tail) drawTail(pdf, l, y);
+      if (page.totals) y = drawTotals(pdf, model, y);
+      if (page.additional.length > 0) {
+        const heading = page.continued ? 'INFORMAÇÕES ADICIONAIS (CONTINUAÇÃO)' : 'INFORMAÇÕES ADICIONAIS';
+        y = drawTextBox(pdf, heading, page.additional, y, TEXT_SIZE, TEXT_LINE) + GAP;
+      }
+      if (page.declaration) {
+        drawTextBox(pdf, 'DECLARAÇÃO DO USUÁRIO EMITENTE', l.declaration, y, DECL_SIZE, DECL_LINE);
+      }
     });
   });
 }
