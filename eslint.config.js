@@ -70,7 +70,7 @@ const otherKinds = (kind) => {
 /** A kind's printed document: its XML reader (model.ts is the NF family's) and its renderers. */
 const noKindOutput = {
   regex:
-    '^(\\.\\.?/)+((pdf|escpos)/)?(model|cte-model|nfse-model|danfe|danfce|dacte|danfse|receipt|ticket)\\.ts$',
+    '^(\\.\\.?/)+((pdf|escpos)/)?(model|cte-model|nfse-model|dce-model|danfe|danfce|dacte|danfse|dace|receipt|ticket)\\.ts$',
   message:
     "The shared drawing kits (barcodes, PDF, ESC/POS) know no kind's printed document; kinds use them.",
 };
