@@ -3,10 +3,11 @@
 // and over HTTP, each for all services or for a set of them, optionally for the next N requests only; globally
 // or per scope (the organization whose certificate made the request).
 import type { AuthorityService } from '../authority/types.ts';
-import { SERVICE_WSDL } from '../authority/types.ts';
+import { DCE_SERVICES, SERVICE_WSDL } from '../authority/types.ts';
 import { CSTAT, type CStat } from './cstat.ts';
 import { isCteCStat } from './cte/cstat.ts';
 import { nfseCode } from '../../src-shared/tables/nfse-codes.ts';
+import { dceCode } from '../../src-shared/tables/dce-codes.ts';
 
 export const AUTHORITY_SERVICES = Object.keys(SERVICE_WSDL) as readonly AuthorityService[];
 
@@ -56,6 +57,8 @@ export interface FaultDecision {
   reject: CStat | null;
   /** The same for the national NFS-e: reject the next DPS with this code of NFSE_CODES (e.g. E001). */
   nfseReject: string | null;
+  /** The same for the DC-e: reject the next DC-e with this code of DCE_CODES (e.g. '225'). */
+  dceReject: string | null;
 }
 
 /** JSON view of the switches, as GET/POST /_sandbox/faults return it. */
@@ -67,6 +70,7 @@ export interface FaultState {
   loseResponse: ScopedState | null;
   reject: (ScopedState & { cStat: CStat }) | null;
   nfseReject: (ScopedState & { code: string }) | null;
+  dceReject: (ScopedState & { code: string }) | null;
   random: RandomFaults | null;
 }
 
@@ -119,6 +123,7 @@ export class FaultControl {
   private loseFault: Scoped | null = null;
   private rejectFault: (Scoped & { cStat: CStat }) | null = null;
   private nfseRejectFault: (Scoped & { code: string }) | null = null;
+  private dceRejectFault: (Scoped & { code: string }) | null = null;
   private randomConfig: RandomFaults | null = null;
   private draw: (() => number) | null = null;
   private pending: Promise<void> = Promise.resolve();
@@ -166,6 +171,7 @@ export class FaultControl {
       lose: own.lose || theirs.lose,
       reject: own.reject ?? theirs.reject,
       nfseReject: own.nfseReject ?? theirs.nfseReject,
+      dceReject: own.dceReject ?? theirs.dceReject,
     };
   }
 
@@ -228,6 +234,21 @@ export class FaultControl {
     if (cStat === null) {
       this.rejectFault = null;
       this.nfseRejectFault = null;
+      this.dceRejectFault = null;
+      return;
+    }
+    // A DC-e code, given as text ('225') or scoped to DC-e services: the next DC-e sent to DCeAutorizacao.
+    const services = scope?.services;
+    const forDce =
+      (typeof cStat === 'string' && nfseCode(cStat) === undefined) ||
+      (services !== undefined &&
+        services.length > 0 &&
+        services.every((s) => (DCE_SERVICES as readonly string[]).includes(s)));
+    if (forDce) {
+      const code = String(cStat);
+      if (dceCode(code)?.meaning !== 'rejected')
+        throw new RangeError(`reject takes a rejection code of the DC-e table, got ${code}`);
+      this.dceRejectFault = { ...scoped({ services: ['DCeAutorizacao'], times: 1, ...scope }), code };
       return;
     }
     if (typeof cStat === 'string') {
@@ -276,6 +297,7 @@ export class FaultControl {
     this.loseFault = null;
     this.rejectFault = null;
     this.nfseRejectFault = null;
+    this.dceRejectFault = null;
     this.random(null);
   }
 
@@ -291,6 +313,7 @@ export class FaultControl {
         ...stateOf(this.nfseRejectFault),
         code: this.nfseRejectFault.code,
       },
+      dceReject: this.dceRejectFault && { ...stateOf(this.dceRejectFault), code: this.dceRejectFault.code },
       random: this.randomConfig,
     };
   }
@@ -310,6 +333,7 @@ export class FaultControl {
       lose: false,
       reject: null,
       nfseReject: null,
+      dceReject: null,
     };
     const take = (fault: Scoped | null, clear: () => void): boolean => {
       if (!matches(fault, service)) return false;
@@ -327,6 +351,9 @@ export class FaultControl {
     const nfseReject = this.nfseRejectFault;
     if (take(nfseReject, () => (this.nfseRejectFault = null)) && nfseReject !== null)
       decision.nfseReject = nfseReject.code;
+    const dceReject = this.dceRejectFault;
+    if (take(dceReject, () => (this.dceRejectFault = null)) && dceReject !== null)
+      decision.dceReject = dceReject.code;
 
     const config = this.randomConfig;
     if (config !== null && this.draw !== null && (!config.services || config.services.includes(service))) {

@@ -1,6 +1,6 @@
-// The sandbox authority: an HTTPS server with mutual TLS that speaks the NF-e 4.00 SOAP 1.2 web services
-// (POST /ws/<service>) and the national NFS-e REST APIs (/nfse/..., see nfse/http.ts) against its own SQLite
-// state, with fault injection and a small control API.
+// The sandbox authority: an HTTPS server with mutual TLS that speaks the NF-e 4.00 and CT-e 4.00 SOAP 1.2 web
+// services (POST /ws/<service>), the DC-e 1.00 ones (POST /dce/<service>, see dce/) and the national NFS-e REST
+// APIs (/nfse/..., see nfse/http.ts) against its own SQLite state, with fault injection and a small control API.
 import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -9,7 +9,7 @@ import { randomBytes, timingSafeEqual, X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import nodePath from 'node:path';
 import { requestWrapper, soapAction, soapFault, unwrapMessage, wrapResponse } from '../authority/soap.ts';
-import type { AuthorityService } from '../authority/types.ts';
+import { isDceService, type AuthorityService } from '../authority/types.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { cnpjFromCertificateDer, generateServerIdentity, type ServerIdentity } from './certificates.ts';
 import { AUTHORITY_SERVICES, FaultControl } from './faults.ts';
@@ -29,6 +29,9 @@ import { cteConsulta, cteStatusServico } from './cte/consultation.ts';
 import { tripStartedRequest } from './cte/control.ts';
 import { cteRecepcaoEvento } from './cte/events.ts';
 import { cteRecepcaoSinc } from './cte/reception.ts';
+import { dceConsulta, dceStatusServico } from './dce/consultation.ts';
+import { dceRecepcaoEvento } from './dce/events.ts';
+import { dceAutorizacao } from './dce/reception.ts';
 import { openSandboxStore, type SandboxDb } from './store.ts';
 import { handleNfseRequest, type ClientCertificate } from './nfse/http.ts';
 import { NfseSandboxRegistry } from './nfse/registry.ts';
@@ -107,6 +110,10 @@ const HANDLERS: Readonly<Partial<Record<AuthorityService, Handler>>> = {
   CTeConsultaV4: cteConsulta,
   CTeStatusServicoV4: cteStatusServico,
   CTeRecepcaoEventoV4: cteRecepcaoEvento,
+  DCeAutorizacao: dceAutorizacao,
+  DCeConsulta: dceConsulta,
+  DCeStatusServico: dceStatusServico,
+  DCeRecepcaoEvento: dceRecepcaoEvento,
 };
 
 /** Largest request body read at all; the services reject messages above 500 KB themselves (214). */
@@ -368,9 +375,16 @@ export async function startSandboxAuthority(options: StartSandboxOptions): Promi
       });
       return;
     }
-    const service = /^\/ws\/([A-Za-z0-9]+)\/?$/.exec(path)?.[1] as AuthorityService | undefined;
+    // The DC-e services live under /dce/ (as at their authorizer), every other SOAP service under /ws/.
+    const route = /^\/(ws|dce)\/([A-Za-z0-9]+)\/?$/.exec(path);
+    const service = route?.[2] as AuthorityService | undefined;
     const handler = service === undefined ? undefined : HANDLERS[service];
-    if (service === undefined || !AUTHORITY_SERVICES.includes(service) || handler === undefined) {
+    if (
+      service === undefined ||
+      !AUTHORITY_SERVICES.includes(service) ||
+      handler === undefined ||
+      (route?.[1] === 'dce') !== isDceService(service)
+    ) {
       sendFault(res, 404, 'Sender', `Serviço inexistente: ${path}`);
       return;
     }
@@ -436,6 +450,7 @@ export async function startSandboxAuthority(options: StartSandboxOptions): Promi
           settings,
           paused: decision.paused,
           reject: decision.reject,
+          dceReject: decision.dceReject,
           vault: store.vault,
         }),
       ),

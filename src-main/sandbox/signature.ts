@@ -9,8 +9,8 @@ import type { CStat } from './cstat.ts';
 import { DSIG_NAMESPACE, parseXml } from './xml.ts';
 import { NFE_NAMESPACE } from '../fiscal/schema.ts';
 
-// infDPS and infPedReg: the national NFS-e's DPS and event request (namespace NFSE_NAMESPACE).
-export type SignedElement = 'infNFe' | 'infEvento' | 'infInut' | 'infCte' | 'infDPS' | 'infPedReg';
+// infDPS and infPedReg: the national NFS-e's DPS and event request (namespace NFSE_NAMESPACE); infDCe: the DC-e.
+export type SignedElement = 'infNFe' | 'infEvento' | 'infInut' | 'infCte' | 'infDPS' | 'infPedReg' | 'infDCe';
 
 export type SignatureCheck =
   | {

@@ -186,6 +186,42 @@ export interface SandboxDatabase {
     xml: string;
   };
   nfse_municipios: { c_mun: string; aderente: number; aliquotas: string; updated_at: string };
+  /** DC-e 1.00 (model 99) authorized by the sandbox: see dce/ and migration 0005. */
+  dce_documents: {
+    chave: string;
+    cnpj: string;
+    c_uf: number;
+    serie: number;
+    n_dc: number;
+    tp_emit: number;
+    tp_amb: number;
+    natural_key: string;
+    status: 'autorizada' | 'cancelada';
+    n_prot: string;
+    dh_recbto: string;
+    authorized_at: string;
+    dig_val: string;
+    dh_emi: string;
+    v_dc: string;
+    xml: string;
+    prot_xml: string;
+  };
+  dce_events: {
+    id: Generated<number>;
+    event_id: string;
+    chave: string;
+    tp_evento: string;
+    n_seq_evento: number;
+    tp_amb: number;
+    c_orgao: number;
+    author: string;
+    dh_evento: string;
+    n_prot: string;
+    dh_reg_evento: string;
+    registered_at: string;
+    xml: string;
+    ret_xml: string;
+  };
   exchanges: {
     id: Generated<number>;
     at: string;

@@ -31,11 +31,11 @@ export interface DceCode {
  */
 export const DCE_CANCEL_DEADLINE_HOURS = 24;
 
-/** The sandbox refuses a dhEmi older than this (228), as the NF-e's authorizers do for a normal issue. */
+/**
+ * The sandbox refuses a dhEmi older than this (228): the DC-e is authorized before the goods travel, so an old
+ * dhEmi is a declaration issued late; 7 days as the NF-e's authorizers allow a normal issue. Not official.
+ */
 export const DCE_MAX_DHEMI_AGE_HOURS = 168;
-
-/** ...and one further ahead of its own clock than this (703): clocks of issuers drift. */
-export const DCE_MAX_DHEMI_AHEAD_MINUTES = 5;
 
 export const DCE_CODES = {
   authorized: { code: '100', text: 'Autorizado o uso da DC-e', meaning: 'authorized' },
@@ -68,6 +68,11 @@ export const DCE_CODES = {
   alreadyCancelled: {
     code: '218',
     text: 'Rejeição: DC-e já está cancelada na base de dados da SEFAZ',
+    meaning: 'rejected',
+  },
+  protocolMismatch: {
+    code: '222',
+    text: 'Rejeição: Protocolo de Autorização de Uso difere do cadastrado',
     meaning: 'rejected',
   },
   dceSchema: { code: '225', text: 'Rejeição: Falha no Schema XML da DC-e', meaning: 'rejected' },

@@ -10,6 +10,7 @@ import { forbidden, notFound, validationError } from '../errors.ts';
 import { FAULT_SERVICES, type FaultControl } from '../../sandbox/faults.ts';
 import { CSTAT } from '../../sandbox/cstat.ts';
 import { nfseCode } from '../../../src-shared/tables/nfse-codes.ts';
+import { dceCode } from '../../../src-shared/tables/dce-codes.ts';
 import { statusRepository } from '../../status/repository.ts';
 
 // The SOAP services and the national NFS-e APIs (NFSeSefinNacional, NFSeParametrosMunicipais).
@@ -23,17 +24,17 @@ const onOff = z.union([z.boolean(), z.null(), z.strictObject(scope)], {
 });
 const probability = z.number().min(0).max(1).optional();
 /**
- * A rejection the sandbox's cStat table knows (201-999), or a rejection code of the NFS-e table (e.g. "E012"),
- * as FaultControl.reject takes them.
+ * A rejection the sandbox's cStat table knows (201-999), or as text a rejection code of the NFS-e table (e.g.
+ * "E012") or of the DC-e one (e.g. "225"), as FaultControl.reject takes them.
  */
 const rejection = z.union([
   z
     .number()
     .int()
     .refine((c) => c >= 201 && c in CSTAT, { error: 'a rejection cStat of the sandbox table (201-999)' }),
-  z
-    .string()
-    .refine((c) => nfseCode(c)?.meaning === 'rejected', { error: 'a rejection code of the NFS-e table' }),
+  z.string().refine((c) => nfseCode(c)?.meaning === 'rejected' || dceCode(c)?.meaning === 'rejected', {
+    error: 'a rejection code of the NFS-e or DC-e table',
+  }),
 ]);
 
 /** The body of the authority's POST /_sandbox/faults (sandbox/server.ts), validated field by field. */

@@ -59,6 +59,8 @@ export interface ServiceContext {
   paused: 108 | 109 | null;
   /** A rejection forced by the fault control for the next note (see FaultControl.reject). */
   reject?: CStat | null;
+  /** The same for the DC-e: a rejection code of src-shared/tables/dce-codes.ts (e.g. '225'). */
+  dceReject?: string | null;
   /** Opens the sealed CSC tokens (QR code hash check, 464). */
   vault: CscVault;
 }
