@@ -21,6 +21,7 @@ const MENU: readonly (MenuLink | MenuGroup)[] = [
   { path: '/nfe/nova', label: 'Nova NF-e' },
   { path: '/cte', label: 'CT-e' },
   { path: '/nfse', label: 'NFS-e' },
+  { path: '/dce', label: 'DC-e' },
   { path: '/lotes', label: 'Lotes' },
   { path: '/recebidas', label: 'Recebidas' },
   {

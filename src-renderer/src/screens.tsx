@@ -3,6 +3,9 @@ import { BatchScreen } from './backoffice/Batch.tsx';
 import { CteDetail } from './backoffice/CteDetail.tsx';
 import { CteForm } from './backoffice/CteForm.tsx';
 import { CteList } from './backoffice/CteList.tsx';
+import { DceDetail } from './backoffice/DceDetail.tsx';
+import { DceForm } from './backoffice/DceForm.tsx';
+import { DceList } from './backoffice/DceList.tsx';
 import { DocumentDetail } from './backoffice/DocumentDetail.tsx';
 import { DocumentList } from './backoffice/Documents.tsx';
 import { NfeForm } from './backoffice/NfeForm.tsx';
@@ -48,6 +51,14 @@ export function Screen(props: { route: { path: string; parts: string[]; query: U
           <NfseDetail key={second} id={second} sendFailed={props.route.query.get('envio') === 'falhou'} />
         );
       return <NfseList query={props.route.query} />;
+    case 'dce':
+      if (second === 'nova') return <DceForm key="new" id={null} />;
+      if (second !== undefined && third === 'editar') return <DceForm key={`${second}-edit`} id={second} />;
+      if (second !== undefined)
+        return (
+          <DceDetail key={second} id={second} sendFailed={props.route.query.get('envio') === 'falhou'} />
+        );
+      return <DceList query={props.route.query} />;
     case 'lotes':
       return <BatchScreen batchId={second ?? null} />;
     case 'recebidas':

@@ -34,6 +34,15 @@ import type {
   NfseView,
   NfseXmlAnswer,
 } from './nfse-view.ts';
+import type {
+  DceCancelAnswer,
+  DceCancelRequest,
+  DceSettingsRequest,
+  DceSettingsView,
+  DceView,
+  DceXmlAnswer,
+} from './dce-view.ts';
+import type { DcePayloadInput } from './dce-payload.ts';
 import type { PixChargeView, PixConfigInput, PixConfigView, PixConnectionTest } from './pix.ts';
 import type {
   BatchProgress,
@@ -455,6 +464,10 @@ export function createApiClient(options: ApiClientOptions) {
       nfseSettings: (id: string) => get<NfseSettingsViewBody>(`/companies/${id}/nfse-settings`),
       saveNfseSettings: (id: string, body: NfseSettingsRequest) =>
         put<NfseSettingsViewBody>(`/companies/${id}/nfse-settings`, body),
+      /** The defaults of the company's DC-e (issuer type, marketplace site, series); `padrao` until saved. */
+      dceSettings: (id: string) => get<DceSettingsView>(`/companies/${id}/dce-settings`),
+      saveDceSettings: (id: string, body: DceSettingsRequest) =>
+        put<DceSettingsView>(`/companies/${id}/dce-settings`, body),
       status: (id: string) => get<CompanyStatus>(`/companies/${id}/status`),
       abandonedNumbers: (id: string, olderThanHours = 24) =>
         get<{ total: number; items: { id: string; modelo: number; serie: number; numero: number }[] }>(
@@ -566,6 +579,29 @@ export function createApiClient(options: ApiClientOptions) {
       /** The DANFSe a browser opens by itself; `download` asks for an attachment. */
       danfseUrl: (id: string, options: { download?: boolean } = {}) =>
         link(`/nfse/${id}/danfse`, options.download === true ? { download: 'true' } : {}),
+    },
+    /** /v1/dce: the DC-e (content declaration, model 99), its drafts, sending, cancellation and files. */
+    dce: {
+      /** A draft (`rascunho`, 201): number reserved, XML signed; sent later with `send`. */
+      create: (body: DcePayloadInput, idempotencyKey?: string) =>
+        post<DceView>('/dce', body, scoped(), idempotent(idempotencyKey)),
+      list: (query?: { status?: string; from?: string; to?: string; q?: string } & ListQuery) =>
+        get<DataList<DceView>>('/dce', scoped(query)),
+      get: (id: string) => get<DceView>(`/dce/${id}`),
+      update: (id: string, body: DcePayloadInput) => put<DceView>(`/dce/${id}`, body),
+      /** Queued for the authority (202, `processando`). */
+      send: (id: string, idempotencyKey: string) =>
+        post<DceView>(`/dce/${id}/send`, undefined, undefined, idempotent(idempotencyKey)),
+      remove: (id: string) => del(`/dce/${id}`),
+      cancel: (id: string, body: DceCancelRequest) => post<DceCancelAnswer>(`/dce/${id}/cancel`, body),
+      /** Every XML of the DC-e: the signed DCe, its dceProc once authorized, and its events. */
+      xml: (id: string) => get<DceXmlAnswer>(`/dce/${id}/xml`, { formato: 'json' }),
+      /** The DACE a browser opens by itself: A4 or the 100 × 150 mm label; `previa` prints a draft for checking. */
+      daceUrl: (id: string, options: { formato?: 'a4' | 'etiqueta'; previa?: boolean } = {}) =>
+        link(`/dce/${id}/dace`, {
+          ...(options.formato === undefined ? {} : { formato: options.formato }),
+          ...(options.previa === true ? { previa: 'true' } : {}),
+        }),
     },
     documents: {
       get: (modelo: 55 | 65, id: string) => get<DocumentView>(`${docBase(modelo)}/${id}`),

@@ -510,7 +510,8 @@ export function CteForm() {
   );
 }
 
-function UfSelect(props: { value: string; onChange: (uf: string) => void; label: string }) {
+/** The UF of an address or a route, "—" while none is chosen; the DC-e form uses it too. */
+export function UfSelect(props: { value: string; onChange: (uf: string) => void; label: string }) {
   return (
     <select value={props.value} onChange={(e) => props.onChange(e.target.value)} aria-label={props.label}>
       <option value="">—</option>

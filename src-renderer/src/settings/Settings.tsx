@@ -7,6 +7,7 @@ import { href } from '../router.ts';
 import { ApiKeysSection } from './ApiKeys.tsx';
 import { CertificateSection } from './Certificate.tsx';
 import { CompanySection, CscSection, EnvironmentSection, SeriesSection } from './Company.tsx';
+import { DceSettingsSection } from './DceSettings.tsx';
 import { NfseSettingsSection } from './NfseSettings.tsx';
 import { PixSection } from './Pix.tsx';
 import { PrintersSection } from './Printers.tsx';
@@ -26,6 +27,8 @@ const SECTIONS: readonly {
   { id: 'nfce', label: 'NFC-e (CSC)', render: () => <CscSection /> },
   // The provider's tax regime that every NFS-e's DPS carries (regTrib).
   { id: 'nfse', label: 'NFS-e', render: () => <NfseSettingsSection /> },
+  // How the company issues its content declarations (tpEmit, marketplace site, series).
+  { id: 'dce', label: 'DC-e', render: () => <DceSettingsSection /> },
   { id: 'series', label: 'Séries e numeração', render: () => <SeriesSection /> },
   { id: 'ambiente', label: 'Ambiente', render: () => <EnvironmentSection /> },
   // Payments the store receives: where an owner looks for the bank's PIX settings, not among integrations.
