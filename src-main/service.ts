@@ -21,6 +21,7 @@ import { startSandboxAuthority, type SandboxAuthority } from './sandbox/server.t
 import { activeNcmTable } from './reference/ncm-store.ts';
 import { authorityResolver, type AuthorityConnection } from './authority/port.ts';
 import { createCteAuthorityPortFor } from './authority/cte/port.ts';
+import { createDceAuthorityPortFor } from './authority/dce/port.ts';
 import {
   createNfseAuthorityPortFor,
   type NfseAuthorityPort,
@@ -233,8 +234,12 @@ export async function startService(
             }),
       timeoutMs: options.outbox?.requestTimeoutMs ?? 15_000,
     });
-    // One CT-e and one NFS-e port per connection (the connection is rebuilt when the certificate changes).
-    const ctePorts = new WeakMap<AuthorityConnection, AuthorityPort>();
+    // One CT-e, DC-e and NFS-e port per connection (the connection is rebuilt when the certificate changes).
+    const soapPortOf = { cte: createCteAuthorityPortFor, dce: createDceAuthorityPortFor } as const;
+    const soapPorts: Record<keyof typeof soapPortOf, WeakMap<AuthorityConnection, AuthorityPort>> = {
+      cte: new WeakMap(),
+      dce: new WeakMap(),
+    };
     const nfsePorts = new WeakMap<AuthorityConnection, NfseAuthorityPort>();
     const nfsePortFor = async (companyId: string, ambiente?: Ambiente): Promise<NfseAuthorityPort> => {
       const connection = await resolver.connection(companyId, ambiente);
@@ -278,12 +283,13 @@ export async function startService(
     };
     const authorityFor = async (companyId: string, kind: KindId, ambiente?: Ambiente) => {
       if (kind === 'nfse') return nfsePortFor(companyId, ambiente);
-      if (kind !== 'cte') return resolver.resolve(companyId, kind === 'nfce' ? 65 : 55, ambiente);
+      if (kind !== 'cte' && kind !== 'dce')
+        return resolver.resolve(companyId, kind === 'nfce' ? 65 : 55, ambiente);
       const connection = await resolver.connection(companyId, ambiente);
-      let port = ctePorts.get(connection);
+      let port = soapPorts[kind].get(connection);
       if (port === undefined) {
-        port = createCteAuthorityPortFor(connection);
-        ctePorts.set(connection, port);
+        port = soapPortOf[kind](connection);
+        soapPorts[kind].set(connection, port);
       }
       return port;
     };
