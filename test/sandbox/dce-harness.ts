@@ -96,3 +96,28 @@ export function consStatServDCe(cUF = 35, tpAmb = 2): string {
 export function sendDceEvent(sb: Sandbox, xml: string, options: PostOptions = {}): Promise<DceAnswer> {
   return dceAnswer(sb, 'DCeRecepcaoEvento', xml, 'retEventoDCe', options);
 }
+
+/**
+ * Consults a DC-e (retConsSitDCe). Its procEventoDCe elements carry the event and the authority's answer, as
+ * the consultation's documentation asks ("retornar procEventoDCe"), although the schema's literal xs:any admits
+ * one child: each is checked against procEventoDCe_v1.00.xsd and the rest against retConsSitDCe's.
+ */
+export async function consultDce(
+  sb: Sandbox,
+  chave: string,
+  tpAmb = 2,
+): Promise<DceAnswer & { procs: string[] }> {
+  const res = await dcePost(sb, 'DCeConsulta', consSitDCe(chave, tpAmb));
+  if (res.status !== 200 || res.answer === null) throw new Error(`HTTP ${res.status}: ${res.body}`);
+  const procs = [...res.answer.matchAll(/<procEventoDCe [^>]*>.*?<\/procEventoDCe>/g)].map((m) => m[0]);
+  for (const proc of procs) expectValidDce(proc, 'procEventoDCe');
+  const rest = procs.reduce((xml, proc) => xml.replace(proc, ''), res.answer);
+  expectValidDce(rest, 'retConsSitDCe');
+  return {
+    cStat: tag(res.answer, 'cStat'),
+    xMotivo: motivoOf(res.answer),
+    nProt: tag(res.answer, 'nProt'),
+    xml: res.answer,
+    procs,
+  };
+}
