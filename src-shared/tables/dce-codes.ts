@@ -25,9 +25,9 @@ export interface DceCode {
 }
 
 /**
- * Ajuste SINIEF 05/21 sets no cancellation period of its own; 24 hours after the authorization is the one
- * the DC-e shares with the NF-e (docs/dce.md, "Rules"). The kind refuses locally past it, the sandbox
- * answers `prazoCancelamento` (501).
+ * The "normal" cancellation period: 24 hours after the authorization (MOC DC-e, Visão Geral v1.0 §5.5; a UF
+ * may take a late one as 155, which Balcão does not ask for). The kind refuses locally past it, the sandbox
+ * answers `cancelDeadline` (501). See docs/dce.md, "Rules".
  */
 export const DCE_CANCEL_DEADLINE_HOURS = 24;
 
@@ -106,6 +106,16 @@ export const DCE_CODES = {
   // The sandbox answers a repeated event (same Id) with its first registration (135) instead; an authority
   // that answers 573 holds the event, so consulting the DC-e gives its outcome.
   duplicateEvent: { code: '573', text: 'Rejeição: Duplicidade de Evento', meaning: 'duplicate' },
+  eventBeforeIssue: {
+    code: '577',
+    text: 'Rejeição: A data do evento não pode ser menor que a data de emissão da DC-e',
+    meaning: 'rejected',
+  },
+  eventInFuture: {
+    code: '578',
+    text: 'Rejeição: A data do evento não pode ser maior que a data do processamento',
+    meaning: 'rejected',
+  },
   dhEmiFuture: {
     code: '703',
     text: 'Rejeição: Data-Hora de Emissão posterior ao horário de recebimento',

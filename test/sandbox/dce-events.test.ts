@@ -37,10 +37,10 @@ describe('DCeRecepcaoEvento: cancellation (110111)', () => {
       cStat: DCE_CODES.eventRegistered.code,
       xMotivo: 'Evento registrado e vinculado a DC-e',
     });
-    expect(got.nProt).toMatch(/^135[0-9]{2}[0-9]{11}$/);
+    expect(got.nProt).toMatch(/^135[0-9]{2}0[0-9]{10}$/);
     expect(got.xml).toContain(`<infEvento Id="ID${got.nProt}">`);
     expect(tag(got.xml, 'chDCe')).toBe(dce.chave);
-    expect(tag(got.xml, 'xEvento')).toBe('Cancelamento');
+    expect(tag(got.xml, 'xEvento')).toBe('Cancelamento homologado');
     const proc = `<procEventoDCe xmlns="http://www.portalfiscal.inf.br/dce" versao="1.00">${event}${got.xml}</procEventoDCe>`;
     expectValidDce(proc, 'procEventoDCe');
 
@@ -77,6 +77,17 @@ describe('DCeRecepcaoEvento: cancellation (110111)', () => {
     const seq2 = await sendDceEvent(sb, cancel(sb, dce, { nSeqEvento: 2 }));
     expect(seq2.cStat).toBe('215');
     expect(seq2.xMotivo).toContain('nSeqEvento');
+  });
+
+  it('refuses an event dated before the DC-e was issued (577) or ahead of the authority (578)', async () => {
+    const sb = sandbox();
+    const dce = await authorizedDce(sb);
+    const before = await sendDceEvent(sb, cancel(sb, dce, { dhEvento: new Date(T0.getTime() - 6 * 60_000) }));
+    expect(before.cStat).toBe(DCE_CODES.eventBeforeIssue.code);
+    const ahead = new Date(sb.clock.now().getTime() + 6 * 60_000);
+    expect((await sendDceEvent(sb, cancel(sb, dce, { dhEvento: ahead }))).cStat).toBe(
+      DCE_CODES.eventInFuture.code,
+    );
   });
 
   it(`refuses it past ${DCE_CANCEL_DEADLINE_HOURS} hours after the authorization (501)`, async () => {

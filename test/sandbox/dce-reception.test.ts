@@ -41,7 +41,7 @@ describe('DCeAutorizacao: authorization', () => {
     const got = await authorize(sb, built.xml);
     expect(got.cStat).toBe(DCE_CODES.authorized.code);
     expect(got.xMotivo).toBe('Autorizado o uso da DC-e');
-    expect(got.nProt).toMatch(/^135[0-9]{2}[0-9]{11}$/);
+    expect(got.nProt).toMatch(/^135[0-9]{2}0[0-9]{10}$/);
     expect(tag(got.xml, 'chDCe')).toBe(built.chave);
     expect(tag(got.xml, 'digVal')).toBe(built.digestValue);
     expect(tag(got.xml, 'dhRecbto')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d-03:00$/);

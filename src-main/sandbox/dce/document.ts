@@ -145,12 +145,13 @@ export function procEventoDceXml(event: { xml: string; ret_xml: string }): strin
 }
 
 /**
- * nProt of the DC-e, TProt of 16 digits (tiposGeralDCe_v1.00.xsd; the NF-e's has 15): authority type 1, the
- * 2-digit organ, the 2-digit year and an 11-digit sequence in the year. Also the Id of retEventoDCe (ID + 16).
+ * nProt of the DC-e, TProt of 16 digits (MOC DC-e, Visão Geral v1.0 §4.3.1): authorizer type (1 a UF's SEFAZ,
+ * 3 the SVRS), the UF, the 2-digit year, the authorizing site (0) and a 10-digit sequence. Also the Id of
+ * retEventoDCe (ID + 16 digits).
  */
 export async function nextDceProtocol(db: SandboxTx, cOrgao: number, at: Date): Promise<string> {
   const yy = String(at.getUTCFullYear() % 100).padStart(2, '0');
   const organ = String(cOrgao).padStart(2, '0');
   const seq = await nextSequence(db, `nProtDCe:${organ}:${yy}`);
-  return `1${organ}${yy}${String(seq).padStart(11, '0')}`;
+  return `1${organ}${yy}0${String(seq).padStart(10, '0')}`;
 }

@@ -1,7 +1,7 @@
 // DCeRecepcaoEvento (eventoDCe -> retEventoDCe, one event per message): the DC-e's only event, the cancellation
 // 110111. Checked: form and schema (of the event and of evCancDCe), environment, signature and author, Id, then
 // against the DC-e: known (217), the same event again (its first registration, 135), already cancelled (420),
-// one cancellation only (nSeqEvento 1), its protocol (222) and the deadline (501).
+// one cancellation only (nSeqEvento 1), its protocol (222), its date (577, 578) and the deadline (501).
 import { DCE_NAMESPACE, validateXml } from '../../fiscal/schema.ts';
 import { DCE_CANCEL_DEADLINE_HOURS } from '../../../src-shared/tables/dce-codes.ts';
 import { cnpjRoot } from '../certificates.ts';
@@ -69,7 +69,10 @@ function retEventoDceXml(p: {
     `<cStat>${dceCStat(p.finding)}</cStat><xMotivo>${esc(dceMotivo(p.finding))}</xMotivo>` +
     (known ? `<chDCe>${ev.chave}</chDCe>` : '') +
     (ev !== null && /^[0-9]{6}$/.test(ev.tpEvento) ? `<tpEvento>${ev.tpEvento}</tpEvento>` : '') +
-    (ev?.tpEvento === DCE_CANCEL_EVENT ? '<xEvento>Cancelamento</xEvento>' : '') +
+    // MOC DC-e §5.5: xEvento "Cancelamento homologado" once registered.
+    (ev?.tpEvento === DCE_CANCEL_EVENT && p.nProt !== undefined
+      ? '<xEvento>Cancelamento homologado</xEvento>'
+      : '') +
     (ev !== null && /^[0-9]{1,3}$/.test(ev.nSeqEvento) ? `<nSeqEvento>${ev.nSeqEvento}</nSeqEvento>` : '') +
     `<dhRegEvento>${p.dhRegEvento}</dhRegEvento>${p.nProt === undefined ? '' : `<nProt>${p.nProt}</nProt>`}` +
     `</infEvento></retEventoDCe>`
@@ -156,6 +159,11 @@ export async function dceRecepcaoEvento(message: string, ctx: ServiceContext): P
     return answer({ code: 'messageSchema', detail: '[nSeqEvento: a DC-e admite um único cancelamento (1)]' });
   }
   if (ev.nProt !== dce.n_prot) return answer({ code: 'protocolMismatch' });
+  // MOC DC-e §5.5: the event is dated from the DC-e's issue on and not in the future, 5 minutes of tolerance.
+  const dhEvento = Date.parse(ev.dhEvento);
+  if (dhEvento < Date.parse(dce.dh_emi) - settings.clockToleranceMs)
+    return answer({ code: 'eventBeforeIssue' });
+  if (dhEvento - now.getTime() > settings.clockToleranceMs) return answer({ code: 'eventInFuture' });
   if (now.getTime() - Date.parse(dce.authorized_at) > DCE_CANCEL_DEADLINE_HOURS * HOUR) {
     return answer({ code: 'cancelDeadline', detail: `[${DCE_CANCEL_DEADLINE_HOURS} horas da autorização]` });
   }
