@@ -146,6 +146,8 @@ export const sandboxFaultsSchema = z.object({
   reject: z.object({ ...scopedFault, cStat: int() }).nullable(),
   /** The national NFS-e's: the next DPS refused with this code of the NFS-e table (e.g. `E001`). */
   nfseReject: z.object({ ...scopedFault, code: z.string() }).nullable(),
+  /** The DC-e's: the next DC-e refused with this code of the DC-e table (e.g. `225`). */
+  dceReject: z.object({ ...scopedFault, code: z.string() }).nullable(),
   random: z
     .object({
       seed: int(),
