@@ -177,17 +177,26 @@ export function dceWritesSpellingB(node: unknown): boolean {
   return Object.entries(node).some(([k, v]) => k.includes('_') || dceWritesSpellingB(v));
 }
 
-function renamed(node: unknown, paths: Map<string, string> | null, from: PropertyKey[], to: PropertyKey[]) {
-  paths?.set(formatFieldPath(to), formatFieldPath(from));
-  if (Array.isArray(node)) {
-    return node.map((child: unknown, i): unknown => renamed(child, paths, [...from, i], [...to, i]));
-  }
+function renamed(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(renamed);
   if (typeof node !== 'object' || node === null) return node;
   const out: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(node)) {
-    out[toCamel(key)] = renamed(child, paths, [...from, key], [...to, toCamel(key)]);
-  }
+  for (const [key, child] of Object.entries(node)) out[toCamel(key)] = renamed(child);
   return out;
+}
+
+/** Spelling-A path → the caller's own path, for every node of the body. */
+function callerPaths(raw: unknown): Map<string, string> {
+  const paths = new Map<string, string>();
+  const walk = (node: unknown, from: PropertyKey[], to: PropertyKey[]): void => {
+    paths.set(formatFieldPath(to), formatFieldPath(from));
+    if (Array.isArray(node)) node.forEach((child: unknown, i) => walk(child, [...from, i], [...to, i]));
+    else if (typeof node === 'object' && node !== null) {
+      for (const [key, child] of Object.entries(node)) walk(child, [...from, key], [...to, toCamel(key)]);
+    }
+  };
+  walk(raw, [], []);
+  return paths;
 }
 
 /** Names a spelling-A path the way the caller wrote it (also for fields it did not send). */
@@ -196,9 +205,10 @@ export type DceFieldNamer = (path: readonly PropertyKey[]) => string;
 /** The body renamed to spelling A, and how to name its fields back in the caller's spelling. */
 export function dceSpellingA(raw: unknown): { body: unknown; spellingB: boolean; name: DceFieldNamer } {
   const spellingB = dceWritesSpellingB(raw);
-  const paths = new Map<string, string>();
-  const body = renamed(raw, paths, [], []);
+  // The paths are walked only when a fault is named: a valid body never pays for them.
+  let paths: Map<string, string> | undefined;
   const name: DceFieldNamer = (path) => {
+    paths ??= callerPaths(raw);
     for (let known = path.length; known > 0; known--) {
       const prefix = paths.get(formatFieldPath(path.slice(0, known)));
       if (prefix === undefined) continue;
@@ -209,7 +219,7 @@ export function dceSpellingA(raw: unknown): { body: unknown; spellingB: boolean;
     }
     return formatFieldPath(path.map((p) => (typeof p === 'string' && spellingB ? spellingBName(p) : p)));
   };
-  return { body, spellingB, name };
+  return { body: renamed(raw), spellingB, name };
 }
 
 type Json = Record<string, unknown>;

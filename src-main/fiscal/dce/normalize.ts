@@ -143,10 +143,19 @@ function addressOf(
   };
 }
 
-function partyOf(raw: unknown, at: 'emitente' | 'destinatario', faults: Faults): DceParty | null {
-  const endereco = isObject(raw) ? partOf(dceEnderecoSchema, raw.endereco) : undefined;
+/**
+ * The party of the payload (`parsed` when the whole body parsed, else what of `raw` parses on its own: its
+ * address is checked even when its name or id has a fault).
+ */
+function partyOf(
+  raw: unknown,
+  parsed: z.output<typeof dcePartySchema> | undefined,
+  at: 'emitente' | 'destinatario',
+  faults: Faults,
+): DceParty | null {
+  const endereco = parsed?.endereco ?? (isObject(raw) ? partOf(dceEnderecoSchema, raw.endereco) : undefined);
   const ender = endereco === undefined ? null : addressOf(endereco, at, faults);
-  const p = partOf(dcePartySchema, raw);
+  const p = parsed ?? partOf(dcePartySchema, raw);
   if (p === undefined || ender === null) return null;
   const xNome = normalizeFreeText(p.nome, 60);
   if (p.cpf !== undefined) return { CPF: p.cpf, xNome, ender };
@@ -196,6 +205,8 @@ export function normalizeDce(raw: unknown, ctx: DceNormalizeContext): DceNormali
   const faults = new Faults(parsed.name);
   if (!parsed.ok) for (const e of parsed.errors) faults.addNamed(e.field, e.error);
   const body: Json = isObject(parsed.body) ? parsed.body : {};
+  // With a valid body the parsed sections are used as they are; the schema runs again only on a faulty body.
+  const ok = parsed.ok ? parsed.payload : undefined;
 
   // The DC-e 1.00 key and TCnpj take digits only: a company with an alphanumeric CNPJ cannot issue yet.
   if (!/^\d{14}$/.test(ctx.company.CNPJ)) {
@@ -221,7 +232,7 @@ export function normalizeDce(raw: unknown, ctx: DceNormalizeContext): DceNormali
   } else if (tipo !== undefined && body.emitente === undefined) {
     faults.add(['emitente'], `required with the issuer type ${tipo}: the declarant (sender) of the goods`);
   } else if (body.emitente !== undefined) {
-    emit = partyOf(body.emitente, 'emitente', faults);
+    emit = partyOf(body.emitente, ok?.emitente, 'emitente', faults);
   }
 
   let issuer: DceIssuer | null = null;
@@ -251,11 +262,11 @@ export function normalizeDce(raw: unknown, ctx: DceNormalizeContext): DceNormali
     };
   }
 
-  const dest = partyOf(body.destinatario, 'destinatario', faults);
+  const dest = partyOf(body.destinatario, ok?.destinatario, 'destinatario', faults);
 
   const itemsRaw = Array.isArray(body.itens) ? body.itens : [];
-  const det = itemsRaw.map((i) => {
-    const item = partOf(dceItemSchema, i);
+  const det = (ok?.itens ?? itemsRaw).map((i: unknown) => {
+    const item = ok === undefined ? partOf(dceItemSchema, i) : (i as z.output<typeof dceItemSchema>);
     return item === undefined ? null : itemOf(item);
   });
 
