@@ -3,9 +3,13 @@
 // key, duplicates (204 with the key and protocol, 539), dates, issuer group, transport, totals and QR code,
 // forced rejections and pauses, and the consultation and status services.
 import { describe, expect, it } from 'vitest';
+import { formatDateTimeTz } from '../../src-main/fiscal/datetime.ts';
+import { buildSignedDceCancel } from '../../src-main/fiscal/dce/events.ts';
+import { prepareDce } from '../../src-main/fiscal/dce/prepare.ts';
 import { validateXml } from '../../src-main/fiscal/schema.ts';
 import { DCE_CODES } from '../../src-shared/tables/dce-codes.ts';
 import { DCE_NS, handmadeDce, type HandmadeDceOptions } from '../fixtures/dce-handmade.ts';
+import { dceContext, dcePayload } from '../fixtures/dce-sample.ts';
 import {
   authorize,
   authorizedDce,
@@ -22,6 +26,7 @@ import {
   startSandbox,
   T0,
   tag,
+  testCertificate,
   useSandbox,
 } from './harness.ts';
 
@@ -91,6 +96,50 @@ describe('DCeAutorizacao: authorization', () => {
     expect(resend.cStat).toBe('204');
     const consult = await dceAnswer(sb, 'DCeConsulta', consSitDCe(built.chave), 'retConsSitDCe');
     expect(consult.cStat).toBe('100');
+  });
+});
+
+describe('DCeAutorizacao: the DC-e the builder makes', () => {
+  it('authorizes each issuer type of prepareDce and registers the cancellation buildSignedDceCancel signs', async () => {
+    const sb = sandbox();
+    const dhEmi = formatDateTimeTz(T0, 'America/Sao_Paulo');
+    const variants = [
+      { payload: dcePayload(), nDC: 9001 },
+      { payload: dcePayload({ tipoEmitente: 'proprio', emitente: undefined, site: undefined }), nDC: 9002 },
+      {
+        payload: dcePayload({
+          tipoEmitente: 'transportadora',
+          site: undefined,
+          transporte: { modalidade: 'transportadora' },
+        }),
+        nDC: 9003,
+      },
+    ];
+    for (const { payload, nDC } of variants) {
+      const built = prepareDce(
+        payload,
+        dceContext({ dhEmi, nDC, cDC: String(100000 + nDC) }),
+        testCertificate(),
+      );
+      if (!built.ok) throw new Error(JSON.stringify(built.errors));
+      const got = await authorize(sb, built.xml);
+      expect(got, JSON.stringify(payload)).toMatchObject({ cStat: '100' });
+      const event = buildSignedDceCancel(
+        {
+          key: built.chave,
+          nProt: got.nProt ?? '',
+          xJust: 'Compra desfeita antes do envio',
+          tpAmb: 2,
+          tpEmit: Number(built.chave.slice(35, 36)),
+          CNPJAutor: EMIT_CNPJ,
+          emitId: { tag: 'CPFUsEmit', value: '52998224725' },
+          dhEvento: sb.clock.now(),
+        },
+        testCertificate(),
+      );
+      const cancelled = await dceAnswer(sb, 'DCeRecepcaoEvento', event.xml, 'retEventoDCe');
+      expect(cancelled.cStat, cancelled.xMotivo).toBe('135');
+    }
   });
 });
 
