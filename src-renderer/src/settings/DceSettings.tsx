@@ -17,7 +17,6 @@ const FORM_FIELDS = ['tipo_emitente', 'site', 'serie'] as const;
 /** The service's words for these fields (dceSettingsSchema), said to the store owner. */
 const FIELD_PT: readonly [RegExp, string][] = [
   [/^must be an integer from 0 to 999$/, 'um número de 0 a 999'],
-  [/^must have (at least 3|2 to 120) characters/, 'o endereço do site tem ao menos 3 caracteres'],
   [/^must be marketplace, proprio or transportadora$/, 'escolha um dos tipos de emitente'],
 ];
 
