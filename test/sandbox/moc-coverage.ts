@@ -9,6 +9,8 @@ import { NOTE_RULES } from '../../src-main/sandbox/services/authorization.ts';
 import { CTE_CSTAT } from '../../src-main/sandbox/cte/cstat.ts';
 import { CTE_EVENT_SPECS } from '../../src-main/sandbox/cte/events.ts';
 import { CTE_RULES } from '../../src-main/sandbox/cte/reception.ts';
+import { DCE_RULES } from '../../src-main/sandbox/dce/reception.ts';
+import { DCE_CODES } from '../../src-shared/tables/dce-codes.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const REPO = path.resolve(here, '../..');
@@ -87,6 +89,7 @@ export function coverageDocument(): string {
     ...missing.map((c) => `| ${c} | ${(table.get(c) ?? '').replace(/\|/g, '\\|')} |`),
     '',
     ...cteSection(),
+    ...dceSection(),
   ];
   return lines.join('\n');
 }
@@ -121,6 +124,32 @@ function cteSection(): string[] {
     '| cStat | text |',
     '|---|---|',
     ...Object.entries(CTE_CSTAT).map(([c, text]) => `| ${c} | ${escape(text)} |`),
+    '',
+  ];
+}
+
+/** The DC-e 1.00 services (src-main/sandbox/dce/): the shared code table and the authorization rules in order. */
+function dceSection(): string[] {
+  const escape = (text: string) => text.replace(/\|/g, '\\|');
+  const code = (name: keyof typeof DCE_CODES) => DCE_CODES[name].code;
+  return [
+    '## DC-e 1.00 (model 99)',
+    '',
+    'DCeAutorizacao, DCeConsulta, DCeStatusServico and DCeRecepcaoEvento (at `/dce/<service>`) answer with the',
+    'code table of `src-shared/tables/dce-codes.ts` (its head says which codes are not official); docs/dce.md',
+    'gives the sources and what the sandbox does not check.',
+    '',
+    '### Authorization rules, in the order they run (after the message 215 and the DC-e schema 225)',
+    '',
+    '| rule | cStat |',
+    '|---|---|',
+    ...DCE_RULES.map((r) => `| ${escape(r.rule)} | ${r.codes.map(code).join(', ')} |`),
+    '',
+    '### Codes and texts',
+    '',
+    '| cStat | text | meaning |',
+    '|---|---|---|',
+    ...Object.values(DCE_CODES).map((c) => `| ${c.code} | ${escape(c.text)} | ${c.meaning} |`),
     '',
   ];
 }
