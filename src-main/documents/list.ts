@@ -1,7 +1,9 @@
 // One page of a kind's documents for its §4.6 list (status and creation period filters, newest first): the
 // query every kind's list route runs; the kind maps its filter's status names and draws each row's view.
+import type { SelectQueryBuilder } from 'kysely';
 import type { Db } from '../db/client.ts';
 import { pageOf, type RowWindow } from '../db/paginate.ts';
+import type { Database } from '../db/schema.ts';
 import type { DocumentRow } from './repository.ts';
 
 export interface KindListFilter {
@@ -13,6 +15,9 @@ export interface KindListFilter {
   to?: string | undefined;
 }
 
+/** The base query of a kind's list, which a kind may narrow further (its own search). */
+export type KindListQuery = SelectQueryBuilder<Database, 'documents', object>;
+
 /** A bare date ends at the end of its day; an instant is taken as given (exclusive). */
 const endOf = (to: string) => (/^\d{4}-\d{2}-\d{2}$/.test(to) ? `${to}T99` : to);
 
@@ -22,11 +27,17 @@ export async function pageOfKind(
   modelo: number,
   filter: KindListFilter,
   window: RowWindow,
+  /** The kind's own filter beyond status and period (the DC-e's search `q`); the count sees it too. */
+  narrow?: (query: KindListQuery) => KindListQuery,
 ): Promise<{ rows: DocumentRow[]; total: number }> {
-  let query = db.selectFrom('documents').where('company_id', '=', companyId).where('modelo', '=', modelo);
+  let query: KindListQuery = db
+    .selectFrom('documents')
+    .where('company_id', '=', companyId)
+    .where('modelo', '=', modelo);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
   if (filter.to !== undefined) query = query.where('created_at', '<', endOf(filter.to));
+  if (narrow !== undefined) query = narrow(query);
   return pageOf(
     query,
     (q) => q.selectAll().orderBy('created_at', 'desc').orderBy('id'),

@@ -1,5 +1,5 @@
 // The accountant's monthly package: every authorized, denied, cancelled or substituted note's distribution XML,
-// the issuer's events (procEventoNFe / procEventoCTe / the NFS-e's <evento>) and the voids (ProcInutNFe) of a
+// the issuer's events (procEventoNFe / procEventoCTe / procEventoDCe / the NFS-e's <evento>) and the voids (ProcInutNFe) of a
 // month, as one zip with a summary CSV, streamed in batches.
 import { sql } from 'kysely';
 import { Zip, ZipDeflate } from 'fflate';
@@ -9,6 +9,7 @@ import type { Selectable } from 'kysely';
 import { formatDateTimeTz } from '../fiscal/datetime.ts';
 import { procEventoNFe, procInutNFe } from '../fiscal/proc.ts';
 import { procEventoCTe } from '../fiscal/cte/proc.ts';
+import { procEventoDCe } from '../fiscal/dce/proc.ts';
 import { DESC_EVENTO, isTpEvento } from '../fiscal/events.ts';
 import { refreshVoids, type NumberVoidsTable } from '../documents/inutilizar.ts';
 import { ufBySigla } from '../../src-shared/uf.ts';
@@ -26,6 +27,20 @@ const NFSE_ISSUER_EVENTS: Readonly<Record<string, string>> = { '101101': 'Cancel
 const BATCH = 200;
 /** Folder of each model's notes in the zip; 98 is the NFS-e's internal model (docs/nfse.md), 99 the DC-e. */
 const FOLDERS: Readonly<Record<number, string>> = { 55: 'NFe', 65: 'NFCe', 57: 'CTe', 98: 'NFSe', 99: 'DCe' };
+/** The issuer events' families as the queue keeps their messages: their proc, key tag and file suffix. */
+const EVENT_FAMILIES = {
+  nfe: {
+    proc: (event: string, answer: string) => procEventoNFe(event, answer, { validate: false }).xml,
+    keyTag: 'chNFe',
+    suffix: 'procEventoNFe',
+  },
+  cte: {
+    proc: (event: string, answer: string) => procEventoCTe(event, answer, { validate: false }).xml,
+    keyTag: 'chCTe',
+    suffix: 'procEventoCTe',
+  },
+  dce: { proc: procEventoDCe, keyTag: 'chDCe', suffix: 'procEventoDCe' },
+} as const;
 /** Name suffix of each model's distribution XML; the NFS-e's is the <NFSe> as returned (no proc wrapper). */
 const PROC_SUFFIX: Readonly<Record<number, string>> = { 57: 'procCTe', 98: 'NFSe', 99: 'procDCe' };
 
@@ -245,22 +260,25 @@ export async function writeMonthExport(
       }
       const tpEvento = firstElementText(row.message, 'tpEvento') ?? '';
       if (!ISSUER_EVENTS.has(tpEvento) || row.answer_xml === null) continue;
-      // A CT-e's event (eventoCTe) is kept as procEventoCTe, an NF-e's as procEventoNFe.
-      const cte = row.message.includes('<eventoCTe');
+      // A CT-e's event (eventoCTe) is kept as procEventoCTe, a DC-e's (eventoDCe) as procEventoDCe, an NF-e's
+      // as procEventoNFe.
+      const family = row.message.includes('<eventoCTe')
+        ? EVENT_FAMILIES.cte
+        : row.message.includes('<eventoDCe')
+          ? EVENT_FAMILIES.dce
+          : EVENT_FAMILIES.nfe;
       let proc: string;
       try {
-        proc = cte
-          ? procEventoCTe(row.message, row.answer_xml, { validate: false }).xml
-          : procEventoNFe(row.message, row.answer_xml, { validate: false }).xml;
+        proc = family.proc(row.message, row.answer_xml);
       } catch {
         continue; // the authority answered, but not a registration (a rejection): nothing to keep
       }
-      const chave = firstElementText(row.message, cte ? 'chCTe' : 'chNFe') ?? '';
+      const chave = firstElementText(row.message, family.keyTag) ?? '';
       if (firstElementText(row.message, 'tpAmb') !== (company.ambiente === 'producao' ? '1' : '2')) continue;
       const registered = firstElementText(row.answer_xml, 'dhRegEvento') ?? '';
       if (monthOf(registered, timeZone) !== mes) continue;
       const nSeq = (firstElementText(row.message, 'nSeqEvento') ?? '1').padStart(2, '0');
-      const name = `Eventos/${chave}-${tpEvento}-${nSeq}-${cte ? 'procEventoCTe' : 'procEventoNFe'}.xml`;
+      const name = `Eventos/${chave}-${tpEvento}-${nSeq}-${family.suffix}.xml`;
       await add(name, proc);
       summary.events++;
       rows.push({

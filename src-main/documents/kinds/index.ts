@@ -5,10 +5,12 @@ import { nfeKind } from './nfe/kind.ts';
 import { nfceKind } from './nfce/kind.ts';
 import { cteKind } from './cte/kind.ts';
 import { nfseKind } from './nfse/kind.ts';
+import { dceKind } from './dce/kind.ts';
 
 registerKind(nfeKind);
 registerKind(nfceKind);
 registerKind(cteKind);
 registerKind(nfseKind);
+registerKind(dceKind);
 
-export { nfeKind, nfceKind, cteKind, nfseKind };
+export { nfeKind, nfceKind, cteKind, nfseKind, dceKind };
