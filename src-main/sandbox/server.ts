@@ -273,7 +273,8 @@ export async function startSandboxAuthority(options: StartSandboxOptions): Promi
    * - GET /_sandbox/faults: the fault state. POST /_sandbox/faults with any of
    *   {"clear": true, "timeout": true|null|{services?, times?}, "slow": ms|null|{ms, services?, times?},
    *    "paused": 108|109|null|{cStat, services?, times?}, "loseResponse": true|null|{services?, times?},
-   *    "reject": cStat|null|{cStat, services?, times?} (the next note refused with that rejection code),
+   *    "reject": cStat|null|{cStat, services?, times?} (the next note refused with that rejection code; an
+   *    NFS-e code such as "E012" or a DC-e code as text such as "225" refuses the next DPS or DC-e),
    *    "random": null|{seed, refuse?, timeout?, slow?, pause?, lose?, slowMs?, services?},
    *    "online": true | false (with "forMs": the endpoint itself goes offline, so the way back is scheduled)}.
    * - POST /_sandbox/companies: {cnpj, csc?: [{id, token, revoked?}], emitterDenied?, recipientDenied?}.
