@@ -10,8 +10,8 @@ import { decimalText } from '../decimal-text.ts';
 import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from '../tax-ids.ts';
 import { addressSchema } from './common.ts';
 import { DCE_MODALIDADES_TRANSPORTE, DCE_TIPOS_EMITENTE, type DceTipoEmitente } from './dce-view.ts';
-import { formatFieldPath, type ErrorDetail } from './errors.ts';
-import { spellingBName } from './spelling.ts';
+import type { ErrorDetail } from './errors.ts';
+import { callerFieldNamer, renameToSpellingA, type FieldNamer } from './spelling.ts';
 
 const text = (max: number, min = 1) =>
   z
@@ -177,49 +177,17 @@ export function dceWritesSpellingB(node: unknown): boolean {
   return Object.entries(node).some(([k, v]) => k.includes('_') || dceWritesSpellingB(v));
 }
 
-function renamed(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(renamed);
-  if (typeof node !== 'object' || node === null) return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(node)) out[toCamel(key)] = renamed(child);
-  return out;
-}
-
-/** Spelling-A path → the caller's own path, for every node of the body. */
-function callerPaths(raw: unknown): Map<string, string> {
-  const paths = new Map<string, string>();
-  const walk = (node: unknown, from: PropertyKey[], to: PropertyKey[]): void => {
-    paths.set(formatFieldPath(to), formatFieldPath(from));
-    if (Array.isArray(node)) node.forEach((child: unknown, i) => walk(child, [...from, i], [...to, i]));
-    else if (typeof node === 'object' && node !== null) {
-      for (const [key, child] of Object.entries(node)) walk(child, [...from, key], [...to, toCamel(key)]);
-    }
-  };
-  walk(raw, [], []);
-  return paths;
-}
-
 /** Names a spelling-A path the way the caller wrote it (also for fields it did not send). */
-export type DceFieldNamer = (path: readonly PropertyKey[]) => string;
+export type DceFieldNamer = FieldNamer;
 
 /** The body renamed to spelling A, and how to name its fields back in the caller's spelling. */
 export function dceSpellingA(raw: unknown): { body: unknown; spellingB: boolean; name: DceFieldNamer } {
   const spellingB = dceWritesSpellingB(raw);
-  // The paths are walked only when a fault is named: a valid body never pays for them.
-  let paths: Map<string, string> | undefined;
-  const name: DceFieldNamer = (path) => {
-    paths ??= callerPaths(raw);
-    for (let known = path.length; known > 0; known--) {
-      const prefix = paths.get(formatFieldPath(path.slice(0, known)));
-      if (prefix === undefined) continue;
-      const rest = path.slice(known).map((p) => (typeof p === 'string' && spellingB ? spellingBName(p) : p));
-      if (rest.length === 0) return prefix;
-      const tail = formatFieldPath(rest);
-      return typeof rest[0] === 'number' ? `${prefix}${tail}` : `${prefix}.${tail}`;
-    }
-    return formatFieldPath(path.map((p) => (typeof p === 'string' && spellingB ? spellingBName(p) : p)));
+  return {
+    body: renameToSpellingA(raw, toCamel),
+    spellingB,
+    name: callerFieldNamer(raw, toCamel, spellingB),
   };
-  return { body: renamed(raw), spellingB, name };
 }
 
 type Json = Record<string, unknown>;

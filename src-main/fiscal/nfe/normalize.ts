@@ -13,7 +13,11 @@ import {
   type NfePayload,
 } from '../../../src-shared/contracts/nfe-payload.ts';
 import { CARD_TPAG, resolveTPag } from '../../../src-shared/tables/payment-methods.ts';
-import { spellingBName } from '../../../src-shared/contracts/spelling.ts';
+import {
+  callerFieldNamer,
+  renameToSpellingA,
+  type FieldNamer,
+} from '../../../src-shared/contracts/spelling.ts';
 import { isUf, type UfSigla } from '../../../src-shared/uf.ts';
 import { isValidCnpj, isValidCpf, normalizeCnpj, normalizeCpf } from '../../../src-shared/tax-ids.ts';
 import { isValidAccessKey } from '../access-key.ts';
@@ -44,39 +48,11 @@ const ALIASES: Readonly<Record<string, string>> = {
 };
 
 const snakeToCamel = (key: string) => key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+const nfeKeyA = (key: string): string => ALIASES[key] ?? (key.includes('_') ? snakeToCamel(key) : key);
 
 /** Renames keys to spelling A (snake_case → camelCase, plus the aliases above). */
 export function toSpellingA(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(toSpellingA);
-  if (typeof node !== 'object' || node === null) return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(node)) {
-    out[ALIASES[key] ?? (key.includes('_') ? snakeToCamel(key) : key)] = toSpellingA(child);
-  }
-  return out;
-}
-
-/**
- * camelCase path → the caller's own path, so errors speak the caller's spelling. Built only when there are
- * errors to report: the happy path of a cashier's sale never pays for it.
- */
-function originalPaths(input: unknown): Map<string, string> {
-  const paths = new Map<string, string>();
-  const walk = (node: unknown, newPath: PropertyKey[], oldPath: PropertyKey[]): void => {
-    paths.set(formatFieldPath(newPath), formatFieldPath(oldPath));
-    if (Array.isArray(node)) node.forEach((child, i) => walk(child, [...newPath, i], [...oldPath, i]));
-    else if (typeof node === 'object' && node !== null) {
-      for (const [key, child] of Object.entries(node)) {
-        walk(
-          child,
-          [...newPath, ALIASES[key] ?? (key.includes('_') ? snakeToCamel(key) : key)],
-          [...oldPath, key],
-        );
-      }
-    }
-  };
-  walk(input, [], []);
-  return paths;
+  return renameToSpellingA(node, nfeKeyA);
 }
 
 export interface NormalizeContext {
@@ -120,13 +96,12 @@ export function writesSpellingB(input: unknown): boolean {
 
 class Problems {
   private readonly found: { path: PropertyKey[]; error: string; rule?: RuleRejection }[] = [];
-  private paths: Map<string, string> | undefined;
   readonly spellingB: boolean;
-  constructor(
-    private readonly input: unknown,
-    spellingB = writesSpellingB(input),
-  ) {
+  /** camelCase path → the caller's own path (walked only when there are errors to report). */
+  private readonly original: FieldNamer;
+  constructor(input: unknown, spellingB = writesSpellingB(input)) {
     this.spellingB = spellingB;
+    this.original = callerFieldNamer(input, nfeKeyA, spellingB);
   }
   add(path: PropertyKey[], error: string): void {
     // The first, most precise complaint about a field wins (a format fault, then its absence).
@@ -155,25 +130,6 @@ class Problems {
   }
   get list(): ErrorDetail[] {
     return this.found.map(({ path, error }) => ({ field: this.original(path), error }));
-  }
-  /**
-   * Maps a camelCase path back to the caller's spelling, also for fields the caller did not send: the part
-   * the caller wrote keeps its own names, the rest is named in the caller's spelling.
-   */
-  private original(path: readonly PropertyKey[]): string {
-    this.paths ??= originalPaths(this.input);
-    for (let known = path.length; known >= 0; known--) {
-      const prefix = known === 0 ? undefined : this.paths.get(formatFieldPath(path.slice(0, known)));
-      if (known > 0 && prefix === undefined) continue;
-      const rest = path
-        .slice(known)
-        .map((part) => (typeof part === 'string' && this.spellingB ? spellingBName(part) : part));
-      const tail = formatFieldPath(rest);
-      if (prefix === undefined) return tail;
-      if (rest.length === 0) return prefix;
-      return typeof rest[0] === 'number' ? `${prefix}${tail}` : `${prefix}.${tail}`;
-    }
-    return formatFieldPath(path);
   }
 }
 
