@@ -434,13 +434,20 @@ function ItemRow(props: {
   const cell = (
     k: (typeof ITEM_KEYS)[number],
     label: string,
-    extra: { num?: boolean; mode?: 'numeric' | 'decimal'; wrong?: string | null } = {},
+    extra: {
+      num?: boolean;
+      mode?: 'numeric' | 'decimal';
+      wrong?: string | null;
+      text?: boolean;
+      placeholder?: string;
+    } = {},
   ) => {
     const error = props.errorOf(k) ?? extra.wrong ?? undefined;
     return (
       <>
         <input
-          className={extra.num === true ? 'num' : undefined}
+          className={extra.num === true ? 'num' : extra.text === true ? 'item-text' : undefined}
+          placeholder={extra.placeholder}
           value={row[k]}
           onChange={(e) => props.onChange({ [k]: e.target.value })}
           aria-label={`${label} do item ${n}`}
@@ -454,8 +461,11 @@ function ItemRow(props: {
   return (
     <tr>
       <td>
-        {cell('descricao', 'Descrição')}
-        {cell('informacoesAdicionais', 'Informações adicionais')}
+        {cell('descricao', 'Descrição', { text: true })}
+        {cell('informacoesAdicionais', 'Informações adicionais', {
+          text: true,
+          placeholder: 'informações adicionais (opcional)',
+        })}
       </td>
       <td>{cell('ncm', 'NCM', { mode: 'numeric' })}</td>
       <td>
