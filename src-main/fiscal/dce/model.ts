@@ -59,7 +59,10 @@ export interface DceModel {
     nDC: number;
     /** AAAA-MM-DDThh:mm:ss±hh:mm. */
     dhEmi: string;
-    /** 1 normal; the offline contingency of the layout is not issued by Balcão. */
+    /**
+     * 1 normal. The offline contingency (tpEmis 9 in the layout's documentation; TtpEmis of the 1.00 schema
+     * enumerates 1 and 2) is not issued by Balcão yet: a DC-e waits in the queue until the authority answers.
+     */
     tpEmis: 1;
     tpEmit: DceTpEmit;
     /** 0: the authorizer has a single site. */

@@ -264,11 +264,14 @@ export function normalizeDce(raw: unknown, ctx: DceNormalizeContext): DceNormali
 
   const dest = partyOf(body.destinatario, ok?.destinatario, 'destinatario', faults);
 
-  const itemsRaw = Array.isArray(body.itens) ? body.itens : [];
-  const det = (ok?.itens ?? itemsRaw).map((i: unknown) => {
-    const item = ok === undefined ? partOf(dceItemSchema, i) : (i as z.output<typeof dceItemSchema>);
-    return item === undefined ? null : itemOf(item);
-  });
+  // On a faulty body each item that parses on its own is still computed (its own faults are already listed).
+  const det: (DceItem | null)[] =
+    ok !== undefined
+      ? ok.itens.map(itemOf)
+      : (Array.isArray(body.itens) ? body.itens : []).map((i: unknown) => {
+          const item = partOf(dceItemSchema, i);
+          return item === undefined ? null : itemOf(item);
+        });
 
   // A carrier issuing carries the goods itself unless told otherwise; everyone else defaults to the Correios.
   const transporte =
