@@ -15,18 +15,23 @@ import {
 } from '../../src-main/outputs/pdf/index.ts';
 import { formatChave } from '../../src-main/outputs/pdf/format.ts';
 import { projectRoot } from '../../src-main/paths.ts';
+import { prepareDce } from '../../src-main/fiscal/dce/prepare.ts';
+import { dceContext, dcePayload } from '../fixtures/dce-sample.ts';
+import { testCertificate } from '../fixtures/fiscal.ts';
 import {
   COMPANY_NAME,
   DCE_OBS1,
   DCE_OBS2,
   DH_RECBTO,
   NPROT,
+  dceProcOf,
   dceProcXml,
   dceXml,
   fixture,
   keyOf,
   manyItems,
   protDCe,
+  protDCeFor,
   qrOf,
   totalOf,
 } from '../fixtures/outputs/dce.ts';
@@ -51,63 +56,45 @@ type Format = 'a4' | 'etiqueta';
 const render = (format: Format): typeof renderDaceA4 => (format === 'a4' ? renderDaceA4 : renderDaceLabel);
 
 describe('daceModelOf', () => {
-  it('reads a dceProc: key, numbers, issuer group, parties, items and total as signed, the protocol', () => {
+  it('reads a dceProc through the DC-e reader: the authorization, the QR code, the texts only the DACE shows', () => {
     const f = fixture();
-    const m = daceModelOf(dceProcXml(f));
+    const xml = dceProcXml(f).replace(
+      '</infCpl>',
+      '</infCpl><infAdMarketplace>Entrega agendada</infAdMarketplace><infAdECT>Registro BR123</infAdECT>',
+    );
+    const m = daceModelOf(xml);
     expect(m).toMatchObject({
       chave: keyOf(f),
-      tpAmb: '2',
-      tpEmit: '1',
-      serie: '1',
-      nDC: '4242',
-      dhEmi: '2026-11-24T10:15:30-03:00',
+      ide: { tpAmb: 2, tpEmit: 1, serie: 1, nDC: 4242, dhEmi: '2026-11-24T10:15:30-03:00' },
       vDC: '122.79',
-      modTrans: '0',
-      CNPJTransp: null,
-      qrCodDCe: qrOf(f),
-      infCpl: 'Pedido 8812 - devolução de compra pelo consumidor',
-      xObs1: DCE_OBS1,
-      xObs2: DCE_OBS2,
-      protocol: { nProt: NPROT, dhRecbto: DH_RECBTO, cStat: '100' },
+      transp: { modTrans: 0, CNPJTransp: null },
+      supl: { qrCodDCe: qrOf(f) },
+      infAdic: { infCpl: 'Pedido 8812 - devolução de compra pelo consumidor' },
+      infDec: { xObs1: DCE_OBS1, xObs2: DCE_OBS2 },
+      infAdFisco: null,
+      infAdMarketplace: 'Entrega agendada',
+      infAdECT: 'Registro BR123',
+      authorization: { nProt: NPROT, dhRecbto: DH_RECBTO, cStat: '100' },
     });
-    expect(m.issuer).toEqual({
+    expect(m.issuer).toMatchObject({
       group: 'Marketplace',
       CNPJ: '11222333000181',
-      xNome: COMPANY_NAME,
-      site: 'www.lojabalcao.com.br',
+      Site: 'www.lojabalcao.com.br',
     });
-    expect(m.emit).toMatchObject({ CPF: '12345678909', CNPJ: null, xNome: 'Maria das Dores Vendedora' });
-    expect(m.dest.address).toMatchObject({
-      xMun: 'Belo Horizonte',
-      UF: 'MG',
-      email: 'joao.pereira@example.com',
-    });
-    expect(m.items).toHaveLength(3);
-    expect(m.items[0]).toEqual({
-      nItem: '1',
-      xProd: 'Livro usado - Dom Casmurro',
-      NCM: '49019900',
-      qCom: '1.0000',
-      vUnCom: '35.90',
-      vProd: '35.90',
-      infAdProd: 'Edição de 1998, capa com marcas de uso',
-    });
-    expect(m.obs).toEqual([{ group: 'obsMarketplace', xCampo: 'Pedido', xTexto: 'MKT-8812' }]);
+    expect(m.det).toHaveLength(3);
   });
 
-  it('a draft (bare DCe) and a DCe beside a rejection have no protocol; emissor próprio has no issuer group', () => {
-    const f = fixture({ tpEmit: '2', destId: { tag: 'idOutros', value: 'PASSAPORTE-X123' } });
-    const draft = daceModelOf(dceXml(f));
-    expect(draft.protocol).toBeNull();
-    expect(draft.issuer).toBeNull();
-    expect(draft.emit).toMatchObject({ CNPJ: '11222333000181', xNome: COMPANY_NAME });
-    expect(draft.dest).toMatchObject({ idOutros: 'PASSAPORTE-X123', CPF: null, CNPJ: null });
+  it('a draft (bare DCe) and a DCe beside a rejection have no authorization to print', () => {
+    const f = fixture({ tpEmit: '2' });
+    expect(daceModelOf(dceXml(f)).authorization).toBeNull();
     const rejected = `<dceProc xmlns="http://www.portalfiscal.inf.br/dce" versao="1.00">${dceXml(f)}${protDCe(
       f,
       '225',
       'Rejeição: Falha no Schema XML da DC-e',
     )}</dceProc>`;
-    expect(daceModelOf(rejected).protocol).toBeNull();
+    const m = daceModelOf(rejected);
+    expect(m.prot?.cStat).toBe('225');
+    expect(m.authorization).toBeNull();
   });
 
   it('refuses what is not a DC-e', () => {
@@ -116,7 +103,8 @@ describe('daceModelOf', () => {
     expect(() => daceModelOf('not xml <')).toThrow(OutputParseError);
     expect(() => daceModelOf(xml.replace('<mod>99</mod>', '<mod>55</mod>'))).toThrow(/not 99/);
     expect(() => daceModelOf(xml.replace(/Id="DCe\d+"/, 'Id="DCe123"'))).toThrow(/44 digits/);
-    expect(() => daceModelOf(xml.replace(/<infDec>.*<\/infDec>/, ''))).toThrow(/xObs1 is missing/);
+    expect(() => daceModelOf(xml.replace(/<infDec>.*<\/infDec>/, ''))).toThrow(OutputParseError);
+    expect(() => daceModelOf(xml.replace(/<infDCeSupl>.*<\/infDCeSupl>/, ''))).toThrow(/infDCeSupl/);
   });
 });
 
@@ -325,4 +313,36 @@ describe('DACE A4 with the longest free texts of infAdic (17,000 characters)', (
     text.forEach((t, k) => expect(t).toContain(`${k + 1}/${pages}`));
     expect(text.slice(0, -1).join(' ')).not.toContain('DECLARAÇÃO DO USUÁRIO EMITENTE');
   });
+});
+
+describe('DACE of a DC-e signed by the builder (prepareDce)', () => {
+  it.each(['a4', 'etiqueta'] as const)(
+    '%s: the escaped names, the exact line values and both barcodes read back',
+    async (format) => {
+      const r = prepareDce(dcePayload(), dceContext(), testCertificate());
+      if (!r.ok) throw new Error(JSON.stringify(r.errors));
+      const proc = dceProcOf(r.xml, protDCeFor(r.chave, '2'));
+      const file = pdfFile(await render(format)(daceModelOf(proc)));
+      const flat = oneLine(pdfText(file));
+      expectAll(flat, [
+        formatChave(r.chave),
+        '000.000.042',
+        'Maria da Silva',
+        '529.982.247-25',
+        'Joao & Filhos <Casa>',
+        'Copacabana',
+        'Rio de Janeiro - RJ',
+        'Livro usado',
+        '20,20',
+        // 1.5 × 0.33333333 = 0.499999995, half-up to cents.
+        '0,50',
+        '20,70',
+        `${NPROT} - 24/11/2026 10:15:42`,
+        DACE_HOMOLOGACAO_NOTICE,
+      ]);
+      const png = pdfPng(file, 1, 300);
+      expect(zbar(png, 'code128')).toEqual([r.chave]);
+      expect(zbar(png, 'qrcode')).toEqual([r.qrCode]);
+    },
+  );
 });

@@ -3,7 +3,8 @@
 // and the two declaration texts of infDec in full) and the 100 × 150 mm label of shipping printers (one page:
 // the same identification, parties, the items that fit + "e mais N itens", total, and infDec in small type or,
 // when it cannot fit legibly, a reference to the A4 DACE: the label never abbreviates the declaration).
-import type { DaceItem, DaceModel, DaceParty } from '../dce-model.ts';
+import type { DceItem, DceParty } from '../../fiscal/dce/model.ts';
+import type { DaceModel } from '../dce-model.ts';
 import { drawCode128, drawQr, fitFont, textLine, useFont, watermark, wrapText, type Doc } from './draw.ts';
 import { renderPdf } from './document.ts';
 import { box, formKit, formWatermarks } from './form.ts';
@@ -70,9 +71,9 @@ interface Marks {
 
 function marksOf(model: DaceModel, options: DaceOptions): Marks {
   return {
-    homologacao: model.tpAmb === '2',
+    homologacao: model.ide.tpAmb === 2,
     cancelled: options.cancelled === true,
-    preview: options.preview === true || model.protocol === null,
+    preview: options.preview === true || model.authorization === null,
   };
 }
 
@@ -84,24 +85,23 @@ function notices(m: Marks): string[] {
   return out;
 }
 
-function partyId(p: DaceParty): string {
-  if (p.idOutros !== null) return p.idOutros;
-  return formatTaxId(p);
+function partyId(p: DceParty): string {
+  return p.idOutros ?? formatTaxId({ CNPJ: p.CNPJ ?? null, CPF: p.CPF ?? null });
 }
 
-function partyIdLabel(p: DaceParty): string {
-  if (p.CNPJ !== null) return 'CNPJ';
-  if (p.CPF !== null) return 'CPF';
+function partyIdLabel(p: DceParty): string {
+  if (p.CNPJ !== undefined) return 'CNPJ';
+  if (p.CPF !== undefined) return 'CPF';
   return 'IDENTIFICAÇÃO';
 }
 
-function street(p: DaceParty): string {
-  const a = p.address;
+function street(p: DceParty): string {
+  const a = p.ender;
   return `${a.xLgr}, ${a.nro}${a.xCpl !== null ? ` - ${a.xCpl}` : ''}`;
 }
 
-function city(p: DaceParty): string {
-  return `${p.address.xMun} - ${p.address.UF}`;
+function city(p: DceParty): string {
+  return `${p.ender.xMun} - ${p.ender.UF}`;
 }
 
 /** Who issued: the Marketplace / Transportadora group, or the declarant itself (emissor próprio). */
@@ -114,24 +114,25 @@ function issuerId(model: DaceModel): string {
 }
 
 function protocolText(model: DaceModel): string | null {
-  const p = model.protocol;
+  const p = model.authorization;
   return p === null ? null : `${p.nProt ?? ''} - ${formatDateTime(p.dhRecbto)}`;
 }
 
 function transport(model: DaceModel): string {
-  const mod = DCE_MOD_TRANS[model.modTrans] ?? model.modTrans;
-  return model.CNPJTransp !== null && model.modTrans === '2'
-    ? `${mod} (CNPJ ${formatTaxId({ CNPJ: model.CNPJTransp })})`
-    : mod;
+  const { modTrans, CNPJTransp } = model.transp;
+  const mod = DCE_MOD_TRANS[modTrans] ?? String(modTrans);
+  return CNPJTransp !== null && modTrans === 2 ? `${mod} (CNPJ ${formatTaxId({ CNPJ: CNPJTransp })})` : mod;
 }
 
 function additionalText(model: DaceModel, marks: Marks): string {
   const parts: string[] = [];
   if (marks.homologacao) parts.push('DC-e emitida em ambiente de homologação: sem valor fiscal.');
-  if (model.infCpl !== null) parts.push(model.infCpl);
+  const infCpl = model.infAdic?.infCpl ?? null;
+  if (infCpl !== null) parts.push(infCpl);
   if (model.infAdMarketplace !== null) parts.push(`Marketplace: ${model.infAdMarketplace}`);
   if (model.infAdECT !== null) parts.push(`Correios: ${model.infAdECT}`);
-  for (const o of model.obs) parts.push(`${o.xCampo} (${OBS_GROUP[o.group] ?? o.group}): ${o.xTexto}`);
+  for (const o of model.infAdic?.obs ?? [])
+    parts.push(`${o.xCampo} (${OBS_GROUP[o.tag] ?? o.tag}): ${o.xTexto}`);
   if (model.infAdFisco !== null) parts.push(`Fisco: ${model.infAdFisco}`);
   return parts.join('\n');
 }
@@ -183,7 +184,8 @@ const DECL_LINE = 7.6;
 const a4 = formKit({ labelSize: 5.5, valueSize: 7.5, cellH: CELL_H, x0: X0, width: W });
 
 interface ItemRow {
-  item: DaceItem;
+  item: DceItem;
+  nItem: number;
   desc: string[];
   notes: string[];
   h: number;
@@ -232,18 +234,27 @@ const TEXT_BOX_EXTRA = TITLE_H + 6 + GAP;
  */
 function layoutA4(pdf: Doc, model: DaceModel, options: DaceOptions): A4Layout {
   const marks = marksOf(model, options);
-  const rows: ItemRow[] = model.items.map((item) => {
+  const rows: ItemRow[] = model.det.map((item, k) => {
     useFont(pdf, 'regular', ITEM_SIZE);
     const desc = wrapText(pdf, item.xProd, COL_DESC - 6);
     useFont(pdf, 'regular', ITEM_NOTE_SIZE);
     const notes = item.infAdProd === null ? [] : wrapText(pdf, item.infAdProd, COL_DESC - 6);
-    return { item, desc, notes, h: desc.length * ITEM_LINE + notes.length * ITEM_NOTE_LINE + 2 };
+    return {
+      item,
+      nItem: k + 1,
+      desc,
+      notes,
+      h: desc.length * ITEM_LINE + notes.length * ITEM_NOTE_LINE + 2,
+    };
   });
   useFont(pdf, 'regular', TEXT_SIZE);
   const text = additionalText(model, marks);
   let additional = text === '' ? [] : wrapText(pdf, text, W - 6);
   useFont(pdf, 'regular', DECL_SIZE);
-  const declaration = [...wrapText(pdf, model.xObs1, W - 6), ...wrapText(pdf, model.xObs2, W - 6)];
+  const declaration = [
+    ...wrapText(pdf, model.infDec.xObs1, W - 6),
+    ...wrapText(pdf, model.infDec.xObs2, W - 6),
+  ];
   const declarationH = TITLE_H + declaration.length * DECL_LINE + 6;
 
   const noticeH = notices(marks).length > 0 ? NOTICE_H + GAP : 0;
@@ -301,7 +312,13 @@ function drawA4Issuer(pdf: Doc, l: A4Layout, y: number): void {
     ty += 40;
   }
   useFont(pdf, 'regular', 5.5);
-  textLine(pdf, `EMITIDA POR: ${DCE_TP_EMIT[model.tpEmit] ?? model.tpEmit}`, X0 + 4, ty, ISSUER_W - 8);
+  textLine(
+    pdf,
+    `EMITIDA POR: ${DCE_TP_EMIT[model.ide.tpEmit] ?? String(model.ide.tpEmit)}`,
+    X0 + 4,
+    ty,
+    ISSUER_W - 8,
+  );
   ty += 9;
   useFont(pdf, 'bold', 8.5);
   for (const line of wrapText(pdf, issuerName(model), ISSUER_W - 8).slice(0, logo !== undefined ? 2 : 3)) {
@@ -310,7 +327,7 @@ function drawA4Issuer(pdf: Doc, l: A4Layout, y: number): void {
   }
   useFont(pdf, 'regular', 6.5);
   const lines = [`${model.issuer !== null ? 'CNPJ' : partyIdLabel(model.emit)}: ${issuerId(model)}`];
-  if (model.issuer?.site != null) lines.push(model.issuer.site);
+  if (model.issuer?.Site != null) lines.push(model.issuer.Site);
   if (model.issuer === null) lines.push(street(model.emit), city(model.emit));
   for (const line of lines.flatMap((s) => wrapText(pdf, s, ISSUER_W - 8))) {
     if (ty > y + HEAD_H - 9) break;
@@ -333,10 +350,16 @@ function drawA4Identification(pdf: Doc, l: A4Layout, y: number, folha: string): 
     y + TITLE_ROW_H,
     [
       { label: 'MODELO', value: '99', width: 30, align: 'center' },
-      { label: 'SÉRIE', value: formatSerie(model.serie), width: 32, align: 'center' },
-      { label: 'NÚMERO', value: formatNumeroNota(model.nDC), width: 62, align: 'center', bold: true },
+      { label: 'SÉRIE', value: formatSerie(String(model.ide.serie)), width: 32, align: 'center' },
+      {
+        label: 'NÚMERO',
+        value: formatNumeroNota(String(model.ide.nDC)),
+        width: 62,
+        align: 'center',
+        bold: true,
+      },
       { label: 'FL', value: folha, width: 30, align: 'center' },
-      { label: 'DATA E HORA DE EMISSÃO', value: formatDateTime(model.dhEmi), align: 'center' },
+      { label: 'DATA E HORA DE EMISSÃO', value: formatDateTime(model.ide.dhEmi), align: 'center' },
     ],
     x,
     CENTER_W,
@@ -354,20 +377,24 @@ function drawA4Identification(pdf: Doc, l: A4Layout, y: number, folha: string): 
   });
   ry += KEY_H;
   box(pdf, x, ry, CENTER_W, CONSULT_H);
-  const consult = `Consulta de autenticidade pela chave de acesso em ${model.urlChave}`;
+  const consult = `Consulta de autenticidade pela chave de acesso em ${model.supl.urlChave}`;
   fitFont(pdf, 'regular', consult, CENTER_W - 6, 6, 4);
   textLine(pdf, consult, x + 3, ry + 5, CENTER_W - 6, 'center');
 
   const qx = x + CENTER_W;
   box(pdf, qx, y, QR_BOX_W, HEAD_H);
   const qrSize = QR_BOX_W - 16;
-  drawQr(pdf, model.qrCodDCe, qx + 8, y + (HEAD_H - qrSize) / 2 - 4, qrSize);
+  drawQr(pdf, model.supl.qrCodDCe, qx + 8, y + (HEAD_H - qrSize) / 2 - 4, qrSize);
   useFont(pdf, 'regular', 4.8);
   textLine(pdf, 'Consulta pelo QR Code', qx, y + HEAD_H - 10, QR_BOX_W, 'center');
 
   const protocol = protocolText(model);
   return a4.fieldRow(pdf, y + HEAD_H, [
-    { label: 'TIPO DE EMITENTE', value: DCE_TP_EMIT[model.tpEmit] ?? model.tpEmit, width: 110 },
+    {
+      label: 'TIPO DE EMITENTE',
+      value: DCE_TP_EMIT[model.ide.tpEmit] ?? String(model.ide.tpEmit),
+      width: 110,
+    },
     {
       label: protocol !== null ? 'PROTOCOLO DE AUTORIZAÇÃO DE USO' : 'SITUAÇÃO',
       value: protocol ?? 'DC-e SEM AUTORIZAÇÃO DE USO',
@@ -386,19 +413,19 @@ function drawNoticeBar(pdf: Doc, texts: string[], x: number, y: number, w: numbe
   pdf.fillColor('black');
 }
 
-function drawA4Party(pdf: Doc, heading: string, p: DaceParty, y: number): number {
+function drawA4Party(pdf: Doc, heading: string, p: DceParty, y: number): number {
   let ry = sectionTitle(pdf, heading, y);
   ry = a4.fieldRow(pdf, ry, [
     { label: 'NOME / RAZÃO SOCIAL', value: p.xNome, bold: true },
     { label: partyIdLabel(p), value: partyId(p), width: 110 },
-    { label: 'E-MAIL', value: p.address.email ?? '', width: 150 },
+    { label: 'E-MAIL', value: p.ender.email ?? '', width: 150 },
   ]);
   return a4.fieldRow(pdf, ry, [
     { label: 'ENDEREÇO', value: street(p) },
-    { label: 'BAIRRO', value: p.address.xBairro, width: 95 },
+    { label: 'BAIRRO', value: p.ender.xBairro, width: 95 },
     { label: 'MUNICÍPIO - UF', value: city(p), width: 110 },
-    { label: 'CEP', value: formatCep(p.address.CEP), width: 50 },
-    { label: 'TELEFONE', value: formatPhone(p.address.fone), width: 70 },
+    { label: 'CEP', value: formatCep(p.ender.CEP), width: 50 },
+    { label: 'TELEFONE', value: formatPhone(p.ender.fone), width: 70 },
   ]);
 }
 
@@ -435,7 +462,7 @@ function drawItems(pdf: Doc, rows: ItemRow[], y: number, heading: string): numbe
   for (const row of rows) {
     const it = row.item;
     const values: string[] = [
-      it.nItem,
+      String(row.nItem),
       '',
       it.NCM,
       formatQuantity(it.qCom),
@@ -477,7 +504,7 @@ function drawTextBox(
 function drawTotals(pdf: Doc, model: DaceModel, y: number): number {
   return (
     a4.fieldRow(pdf, y + GAP, [
-      { label: 'QUANTIDADE DE ITENS', value: String(model.items.length), width: 110, align: 'center' },
+      { label: 'QUANTIDADE DE ITENS', value: String(model.det.length), width: 110, align: 'center' },
       { label: 'MODALIDADE DO TRANSPORTE', value: transport(model) },
       {
         label: 'VALOR TOTAL DA DECLARAÇÃO (R$)',
@@ -567,7 +594,7 @@ function labelHeading(pdf: Doc, text: string, y: number): number {
   return y + 7;
 }
 
-function labelParty(pdf: Doc, heading: string, p: DaceParty, y: number, large: boolean): number {
+function labelParty(pdf: Doc, heading: string, p: DceParty, y: number, large: boolean): number {
   const h0 = y;
   y = labelHeading(pdf, heading, y + 1.5);
   fitFont(pdf, 'bold', p.xNome, LW - 6, large ? 9 : 7, 5);
@@ -577,8 +604,8 @@ function labelParty(pdf: Doc, heading: string, p: DaceParty, y: number, large: b
   const lh = size + 1.6;
   const lines = [
     street(p),
-    `${p.address.xBairro} - ${city(p)}`,
-    `CEP ${formatCep(p.address.CEP)}   ${partyIdLabel(p)} ${partyId(p)}${p.address.fone !== null ? `   Fone ${formatPhone(p.address.fone)}` : ''}`,
+    `${p.ender.xBairro} - ${city(p)}`,
+    `CEP ${formatCep(p.ender.CEP)}   ${partyIdLabel(p)} ${partyId(p)}${p.ender.fone !== null ? `   Fone ${formatPhone(p.ender.fone)}` : ''}`,
   ];
   useFont(pdf, 'regular', size);
   for (const line of lines) {
@@ -598,7 +625,10 @@ interface LabelDeclaration {
 function labelDeclaration(pdf: Doc, model: DaceModel, room: number): LabelDeclaration | null {
   for (let size = L_DECL_MAX; size >= L_DECL_MIN - 1e-9; size -= 0.2) {
     useFont(pdf, 'regular', size);
-    const lines = [...wrapText(pdf, model.xObs1, LW - 6), ...wrapText(pdf, model.xObs2, LW - 6)];
+    const lines = [
+      ...wrapText(pdf, model.infDec.xObs1, LW - 6),
+      ...wrapText(pdf, model.infDec.xObs2, LW - 6),
+    ];
     if (lines.length * (size + 1) + 9 <= room) return { size, lines };
   }
   return null;
@@ -639,9 +669,15 @@ export function renderDaceLabel(model: DaceModel, options: DaceOptions = {}): Pr
     y += 11;
     y = label.fieldRow(pdf, y, [
       { label: 'MODELO', value: '99', width: 30, align: 'center' },
-      { label: 'SÉRIE', value: formatSerie(model.serie), width: 32, align: 'center' },
-      { label: 'NÚMERO', value: formatNumeroNota(model.nDC), width: 66, align: 'center', bold: true },
-      { label: 'EMISSÃO', value: formatDateTime(model.dhEmi), align: 'center' },
+      { label: 'SÉRIE', value: formatSerie(String(model.ide.serie)), width: 32, align: 'center' },
+      {
+        label: 'NÚMERO',
+        value: formatNumeroNota(String(model.ide.nDC)),
+        width: 66,
+        align: 'center',
+        bold: true,
+      },
+      { label: 'EMISSÃO', value: formatDateTime(model.ide.dhEmi), align: 'center' },
     ]);
     box(pdf, LX, y, LW, L_BAR_H + 11);
     drawCode128(pdf, model.chave, LX + 1, y + 2, LW - 2, L_BAR_H - 2);
@@ -654,12 +690,12 @@ export function renderDaceLabel(model: DaceModel, options: DaceOptions = {}): Pr
     // Four modules of quiet zone (about 7 pt) between the QR code and the box.
     const blockH = L_QR + 12;
     box(pdf, LX, y, LW, blockH);
-    drawQr(pdf, model.qrCodDCe, LX + 7, y + 6, L_QR);
+    drawQr(pdf, model.supl.qrCodDCe, LX + 7, y + 6, L_QR);
     const ix = LX + L_QR + 14;
     const iw = LW - L_QR - 16;
     const protocol = protocolText(model);
     const info: Array<[string, string, boolean]> = [
-      [`EMITIDA POR: ${DCE_TP_EMIT[model.tpEmit] ?? model.tpEmit}`, issuerName(model), true],
+      [`EMITIDA POR: ${DCE_TP_EMIT[model.ide.tpEmit] ?? String(model.ide.tpEmit)}`, issuerName(model), true],
       ['CNPJ / CPF', issuerId(model), false],
       [
         protocol !== null ? 'PROTOCOLO DE AUTORIZAÇÃO' : 'SITUAÇÃO',
@@ -701,7 +737,7 @@ export function renderDaceLabel(model: DaceModel, options: DaceOptions = {}): Pr
     const totalTop = declTop - totalH - 2;
 
     const room = Math.floor((totalTop - itemsTop - itemsHead - 2) / L_ITEM_LINE);
-    const all = model.items;
+    const all = model.det;
     const shown = all.length <= room ? all : all.slice(0, Math.max(0, room - 1));
     const more = all.length - shown.length;
     let ty = labelHeading(
