@@ -22,6 +22,8 @@ import { cteRoutes } from './routes/cte.ts';
 import { cteSettingsRoutes } from './routes/cte-settings.ts';
 import { nfseRoutes } from './routes/nfse.ts';
 import { nfseSettingsRoutes } from './routes/nfse-settings.ts';
+import { dceRoutes } from './routes/dce.ts';
+import { dceSettingsRoutes } from './routes/dce-settings.ts';
 import { documentFileRoutes } from './routes/document-files.ts';
 import { batchRoutes } from './routes/batch.ts';
 import { receivedRoutes } from './routes/received.ts';
@@ -141,6 +143,7 @@ export function createApp(options: AppOptions): Express {
   v1.use('/companies', statusRoutes(options));
   v1.use('/companies', cteSettingsRoutes(options));
   v1.use('/companies', nfseSettingsRoutes(options));
+  v1.use('/companies', dceSettingsRoutes(options));
   v1.use('/customers', customerRoutes(options));
   v1.use('/fiscal-profiles', fiscalProfileRoutes(options));
   v1.use('/products', productRoutes(options));
@@ -157,6 +160,7 @@ export function createApp(options: AppOptions): Express {
   v1.use('/nfce', documentRoutes(options, 65));
   v1.use('/cte', cteRoutes(options));
   v1.use('/nfse', nfseRoutes(options));
+  v1.use('/dce', dceRoutes(options));
   // Mounted on /v1 itself: its routes live under /nfe/… and /companies/:id/abandoned-numbers.
   v1.use(documentActionRoutes(options));
   // Also on /v1 itself: /companies/:id/printers, /nfce/:id/print and /print-jobs.

@@ -22,6 +22,7 @@ import * as printers from './printers.ts';
 import { PIX_ROUTES } from './pix-routes.ts';
 import { CTE_ROUTES } from './cte-routes.ts';
 import { NFSE_ROUTES } from './nfse-routes.ts';
+import { DCE_ROUTES, DCE_SETTINGS_ROUTES } from './dce-routes.ts';
 import { REFERENCE_ROUTES } from './reference-routes.ts';
 import { SERVICES_ROUTES } from './services-routes.ts';
 import * as services from './services.ts';
@@ -1028,6 +1029,9 @@ export const ROUTES: readonly RouteSpec[] = [
   ...CTE_ROUTES,
   // --- NFS-e (nfse-routes.ts) ---
   ...NFSE_ROUTES,
+  // --- DC-e (dce-routes.ts) ---
+  ...DCE_ROUTES,
+  ...DCE_SETTINGS_ROUTES,
   // --- dynamic PIX (pix-routes.ts) ---
   ...PIX_ROUTES,
   ...REFERENCE_ROUTES,

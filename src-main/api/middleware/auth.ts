@@ -41,12 +41,12 @@ export function authOf(res: Response): AuthContext {
 }
 
 /**
- * Downloads a browser opens by plain link (a DANFE, DACTE or DANFSe in a new tab, an XML, a receipt preview) cannot
- * send a header, so these GETs alone also take `?api_key=`; everything that changes state still needs the
- * header.
+ * Downloads a browser opens by plain link (a DANFE, DACTE, DANFSe or DACE in a new tab, an XML, a receipt
+ * preview) cannot send a header, so these GETs alone also take `?api_key=`; everything that changes state still
+ * needs the header.
  */
 const BROWSER_LINK =
-  /^\/((nfe|nfce)\/[^/]+\/(danfe|xml|escpos(\/preview\.png)?)|cte\/[^/]+\/(dacte|xml)|nfse\/[^/]+\/(danfse|xml)|companies\/[^/]+\/xml-export|reports\/sales)$/;
+  /^\/((nfe|nfce)\/[^/]+\/(danfe|xml|escpos(\/preview\.png)?)|cte\/[^/]+\/(dacte|xml)|nfse\/[^/]+\/(danfse|xml)|dce\/[^/]+\/(dace|xml)|companies\/[^/]+\/xml-export|reports\/sales)$/;
 
 function presentedKey(req: Request, res: Response): string | undefined {
   const header = req.get('X-API-Key');
