@@ -64,13 +64,16 @@ async function nextNumber(serie = 1): Promise<number> {
   return row?.next_number ?? 1;
 }
 
-/** Runs the queue (moving the clock past its backoff) until the DC-e leaves `processando`. */
-async function settle(doc: Pick<DocumentRow, 'id'>): Promise<DocumentRow> {
+/** Runs the queue (moving the clock past its backoff) until `until` holds: by default, out of `processando`. */
+async function settle(
+  doc: Pick<DocumentRow, 'id'>,
+  until = (row: DocumentRow) => row.status !== 'processando',
+): Promise<DocumentRow> {
   for (let i = 0; i < 60; i++) {
     h.clock.advance(3_000);
     await h.service.worker.tick();
     const row = await reload(doc);
-    if (row.status !== 'processando') return row;
+    if (until(row)) return row;
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`DC-e ${doc.id} did not settle`);
@@ -370,6 +373,25 @@ describe('DC-e at the authority', () => {
     const files = await monthExport(doc.dh_emi.slice(0, 7));
     expect(files.get(`DCe/${doc.chave}-procDCe.xml`)).toBe(doc.proc_xml);
     expect(files.get(`Eventos/${doc.chave}-110111-01-procEventoDCe.xml`)).toBe(event.proc_xml);
+  });
+
+  it('answers a cancellation the authority has not registered yet as processando, then settles it', async () => {
+    const doc = await settle(await issueDce(deps(), h.companyId, dceBody()));
+    sandbox().faults.pause(108, { services: ['DCeRecepcaoEvento'] });
+    const { document, event } = await cancelDce(
+      deps(),
+      doc.id,
+      { justificativa: 'Cliente desistiu da compra antes da postagem' },
+      WAIT,
+    );
+    expect(event.status).toBe('processando');
+    expect(document.status).toBe('autorizada');
+    expect((await dceViewOf(h.service.db, document)).status).toBe('processando');
+    sandbox().faults.clear();
+    const cancelled = await settle({ id: doc.id }, (row) => row.status === 'cancelada');
+    const view = await dceViewOf(h.service.db, cancelled);
+    expect(view.status).toBe('cancelada');
+    expect(view.cancelled_at).not.toBeNull();
   });
 
   it(`refuses a cancellation past ${DCE_CANCEL_DEADLINE_HOURS} hours with cStat 501, queueing nothing`, async () => {
