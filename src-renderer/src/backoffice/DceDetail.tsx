@@ -7,7 +7,7 @@ import type { DceView, DceXmlAnswer } from '../../../src-shared/contracts/dce-vi
 import { DCE_CANCEL_DEADLINE_HOURS } from '../../../src-shared/tables/dce-codes.ts';
 import { Banner, ErrorBanner, downloadText, newIdempotencyKey, useAction, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
-import { brlText, dateTimeBr, quantityBr, taxIdBr } from '../format.ts';
+import { brlText, dateTimeBr, decimalToBr, quantityBr, taxIdBr } from '../format.ts';
 import { otherDetails } from '../messages.ts';
 import { href, navigate } from '../router.ts';
 import { DceCancelDialog } from './DceCancelDialog.tsx';
@@ -28,6 +28,12 @@ function readXml(xml: DceXmlAnswer) {
     content: readDceContent(xml.dce_xml, parser),
     eventos: xml.eventos.map((e) => readDceEvent(e.xml, parser)),
   };
+}
+
+/** vUnCom with every decimal it has past the cents ("0.33333333" → "R$ 0,33333333"): the line total comes from it. */
+function unitPriceBr(text: string): string {
+  const places = Math.max(2, (text.split('.')[1] ?? '').replace(/0+$/, '').length);
+  return `R$ ${decimalToBr(text, places)}`;
 }
 
 type Dialog = 'cancel' | 'delete' | null;
@@ -351,7 +357,7 @@ function Items(props: { content: DceContent }) {
               </td>
               <td className="mono">{i.ncm}</td>
               <td className="num">{quantityBr(i.quantidade)}</td>
-              <td className="num">{brlText(i.valorUnitario)}</td>
+              <td className="num">{unitPriceBr(i.valorUnitario)}</td>
               <td className="num">{brlText(i.valorTotal)}</td>
             </tr>
           ))}
