@@ -71,9 +71,10 @@ const TP_EMIT: Readonly<Record<DceTipoEmitente, DceTpEmit>> = {
 const MOD_TRANS = { correios: 0, proprio: 1, transportadora: 2 } as const;
 
 /**
- * NCM is required by the layout (chapter or full code) but the issue asks for it only "where known": a
- * declarant sending used goods rarely knows it. `00` (no chapter) is our choice for "not informed"; the
- * authority's manual says nothing of it, so callers who know the chapter should send it.
+ * NCM when the payload has none. The DC-e manual marks NCM optional, the 1.00 schema requires it (the chapter,
+ * 2 digits, or the full 8), and issuers write `00` when there is no chapter to give (as the FlexDocs DC-e guide,
+ * §4.6, tells for services): the issue asks for the NCM only "where known", and a declarant sending used goods
+ * rarely knows it. Callers who know the chapter should send it.
  */
 export const DCE_NCM_UNKNOWN = '00';
 
