@@ -3,6 +3,10 @@
 // its one event (cancellation 110111), its webhook names. No inutilização, no contingency (tpEmis 9 is not
 // issued), no denial of use.
 import type { DocumentKind } from '../../kind.ts';
+import {
+  dceTipoEmitenteInputSchema,
+  dceWritesSpellingB,
+} from '../../../../src-shared/contracts/dce-payload.ts';
 import { DCE_MODELO } from '../../../../src-shared/contracts/dce-view.ts';
 import { dceEventRules } from './events.ts';
 import { prepareDceDocument } from './prepare.ts';
@@ -34,13 +38,25 @@ export const dceKind: DocumentKind = {
     return typeof serie === 'number' && Number.isInteger(serie) && serie >= 0 && serie <= 999 ? serie : null;
   },
   /**
-   * The series of the company's DC-e settings when the payload names none, kept in the stored payload: the
-   * lifecycle reserves the number in it, and a re-sign of the same DC-e finds the same one.
+   * What the payload leaves to the company's DC-e settings (series, issuer type, the marketplace's site) is
+   * written into the stored payload: the lifecycle reserves the number in that series, and a re-sign of the same
+   * DC-e (a stale draft, a resend after a rejection) builds the same declaration even if the settings changed.
    */
   async amendPayload(db, companyId, payload) {
-    if (!isObject(payload) || payload['serie'] !== undefined) return payload;
-    const { serie } = await dceSettingsOf(db, companyId);
-    return { ...payload, serie };
+    if (!isObject(payload)) return payload;
+    const settings = await dceSettingsOf(db, companyId);
+    const amended: Record<string, unknown> = { ...payload };
+    if (amended['serie'] === undefined) amended['serie'] = settings.serie;
+    const given = amended['tipoEmitente'] ?? amended['tipo_emitente'];
+    if (given === undefined) {
+      amended[dceWritesSpellingB(payload) ? 'tipo_emitente' : 'tipoEmitente'] = settings.tipo_emitente;
+    }
+    const tipo =
+      given === undefined ? settings.tipo_emitente : dceTipoEmitenteInputSchema.safeParse(given).data;
+    if (tipo === 'marketplace' && amended['site'] === undefined && settings.site !== null) {
+      amended['site'] = settings.site;
+    }
+    return amended;
   },
   events: dceEventRules,
 };

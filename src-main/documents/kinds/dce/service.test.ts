@@ -232,6 +232,14 @@ describe('DC-e drafts', () => {
     });
     const withSite = await createDceDraft(deps(), h.companyId, dceBody({ site: undefined }));
     expect(withSite.xml).toContain('<Site>minhaloja.example</Site>');
+
+    // The draft keeps what the settings gave it: re-signed when sent later (stale), it is the same declaration.
+    h.clock.advance(10 * 60_000);
+    const sent = await settle(await sendDce(deps(), doc.id));
+    expect(sent).toMatchObject({ status: 'autorizada', serie: 7, n_nf: doc.n_nf });
+    expect(sent.dh_emi).not.toBe(doc.dh_emi);
+    expect(sent.chave.slice(35, 36)).toBe('2');
+    expect((await dceViewOf(h.service.db, sent)).tipo_emitente).toBe('proprio');
   });
 
   it('changes a draft under its own number and key prefix, deletes it, and refuses another kind’s id', async () => {
