@@ -79,6 +79,37 @@ export interface SandboxCteEvent {
   retEventoCTe: string;
 }
 
+/** A DC-e 1.00 the sandbox authorized (dce/reception.ts). */
+export interface SandboxDce {
+  chave: string;
+  /** The issuing system's CNPJ, as in the key. */
+  cnpj: string;
+  cUF: number;
+  serie: number;
+  nDC: number;
+  tpEmit: number;
+  tpAmb: number;
+  status: 'autorizada' | 'cancelada';
+  nProt: string;
+  dhRecbto: string;
+  authorizedAt: Date;
+  digVal: string;
+  vDC: string;
+  xml: string;
+  protDCe: string;
+}
+
+export interface SandboxDceEvent {
+  chave: string;
+  tpEvento: string;
+  nSeqEvento: number;
+  nProt: string;
+  author: string;
+  dhRegEvento: string;
+  xml: string;
+  retEventoDCe: string;
+}
+
 export interface SandboxInutilizacao {
   cnpj: string;
   cUF: number;
@@ -344,6 +375,54 @@ export class SandboxRegistry {
       dhRegEvento: r.dh_reg_evento,
       xml: r.xml,
       retEventoCTe: r.ret_xml,
+    }));
+  }
+
+  /** The DC-e the sandbox authorized (of one issuing CNPJ when given), in the order they were authorized. */
+  async dces(cnpj?: string): Promise<SandboxDce[]> {
+    const rows = await this.serialized((db) => {
+      let q = db.selectFrom('dce_documents').selectAll();
+      if (cnpj !== undefined) q = q.where('cnpj', '=', normalizeCnpj(cnpj));
+      return q.orderBy('authorized_at').orderBy('n_prot').execute();
+    });
+    return rows.map((r) => ({
+      chave: r.chave,
+      cnpj: r.cnpj,
+      cUF: r.c_uf,
+      serie: r.serie,
+      nDC: r.n_dc,
+      tpEmit: r.tp_emit,
+      tpAmb: r.tp_amb,
+      status: r.status,
+      nProt: r.n_prot,
+      dhRecbto: r.dh_recbto,
+      authorizedAt: new Date(r.authorized_at),
+      digVal: r.dig_val,
+      vDC: r.v_dc,
+      xml: r.xml,
+      protDCe: r.prot_xml,
+    }));
+  }
+
+  async dce(chave: string): Promise<SandboxDce | undefined> {
+    return (await this.dces()).find((d) => d.chave === chave);
+  }
+
+  async dceEvents(chave?: string): Promise<SandboxDceEvent[]> {
+    const rows = await this.serialized((db) => {
+      let q = db.selectFrom('dce_events').selectAll();
+      if (chave !== undefined) q = q.where('chave', '=', chave);
+      return q.orderBy('id').execute();
+    });
+    return rows.map((r) => ({
+      chave: r.chave,
+      tpEvento: r.tp_evento,
+      nSeqEvento: r.n_seq_evento,
+      nProt: r.n_prot,
+      author: r.author,
+      dhRegEvento: r.dh_reg_evento,
+      xml: r.xml,
+      retEventoDCe: r.ret_xml,
     }));
   }
 

@@ -60,6 +60,9 @@ describe('DCeRecepcaoEvento: cancellation (110111)', () => {
     const again = await sendDceEvent(sb, cancel(sb, dce, { xJust: 'Reenvio do mesmo cancelamento' }));
     expect(again.xml).toBe(first.xml);
     expect(again.cStat).toBe('135');
+    const registered = await sb.authority.registry.dceEvents(dce.chave);
+    expect(registered.map((e) => [e.tpEvento, e.nSeqEvento, e.nProt])).toEqual([['110111', 1, first.nProt]]);
+    expect((await sb.authority.registry.dce(dce.chave))?.status).toBe('cancelada');
     // Another sequence number for a cancelled DC-e: 420.
     const other = await sendDceEvent(sb, cancel(sb, dce, { nSeqEvento: 2 }));
     expect(other.cStat).toBe(DCE_CODES.cancelCancelled.code);

@@ -96,6 +96,11 @@ describe('DCeAutorizacao: authorization', () => {
     expect(resend.cStat).toBe('204');
     const consult = await dceAnswer(sb, 'DCeConsulta', consSitDCe(built.chave), 'retConsSitDCe');
     expect(consult.cStat).toBe('100');
+    // Authorized once, with the bytes received and the protocol the lost answer carried.
+    const stored = (await sb.authority.registry.dces(EMIT_CNPJ)).filter((d) => d.chave === built.chave);
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ xml: built.xml, status: 'autorizada', digVal: built.digestValue });
+    expect(resend.xMotivo).toContain(`[nProt:${stored[0]?.nProt}]`);
   });
 });
 
