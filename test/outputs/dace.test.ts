@@ -346,3 +346,31 @@ describe('DACE of a DC-e signed by the builder (prepareDce)', () => {
     },
   );
 });
+
+describe('declaration texts longer than the label holds (the XSD admits 2,000 characters each)', () => {
+  it('the label refers to the A4 instead of abbreviating them; the A4 prints them in full', async () => {
+    const long = (tag: string): string =>
+      Array.from(
+        { length: 60 },
+        (_, k) => `Declaração ${tag}${String(k + 1).padStart(2, '0')} do usuário.`,
+      ).join(' ');
+    const f = fixture();
+    const xml = dceProcXml(f)
+      .replace(/<xObs1>.*<\/xObs1>/, `<xObs1>${long('A')}</xObs1>`)
+      .replace(/<xObs2>.*<\/xObs2>/, `<xObs2>${long('B')}</xObs2>`);
+    const model = daceModelOf(xml);
+    expect(model.infDec.xObs1.length).toBeGreaterThan(1500);
+
+    const label = oneLine(pdfText(pdfFile(await renderDaceLabel(model))));
+    expect(label).toContain(words(DACE_LABEL_DECLARATION_REFERENCE));
+    expect(label).not.toContain('Declaração A01');
+
+    const a4 = pdfFile(await renderDaceA4(model));
+    const raw = Array.from({ length: pdfInfo(a4).pages }, (_, k) => pdfRawText(a4, k + 1)).join(' ');
+    for (const tag of ['A', 'B']) {
+      for (let k = 1; k <= 60; k++)
+        expect(raw).toContain(`Declaração ${tag}${String(k).padStart(2, '0')} do usuário.`);
+    }
+    expect(raw).not.toContain(DACE_LABEL_DECLARATION_REFERENCE);
+  });
+});
