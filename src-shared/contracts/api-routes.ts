@@ -22,7 +22,8 @@ import * as printers from './printers.ts';
 import { PIX_ROUTES } from './pix-routes.ts';
 import { CTE_ROUTES } from './cte-routes.ts';
 import { NFSE_ROUTES } from './nfse-routes.ts';
-import { DCE_ROUTES, DCE_SETTINGS_ROUTES } from './dce-routes.ts';
+import { DCE_PAYLOAD_COMPONENTS, DCE_ROUTES, DCE_SETTINGS_ROUTES } from './dce-routes.ts';
+import { dcePayloadSchema } from './dce-payload.ts';
 import { REFERENCE_ROUTES } from './reference-routes.ts';
 import { SERVICES_ROUTES } from './services-routes.ts';
 import * as services from './services.ts';
@@ -1279,6 +1280,17 @@ const PAYLOAD_RULES_B =
   '`valor_unitario`, `destinatario` for `customer`, `metodo` for `forma`, `pagamento` as one object); the ' +
   "layout's tags (`CFOP`, `xLgr`, tax groups) are the same. Requirements as in spelling A.";
 
+/** The DC-e payload (dce-payload.ts) in both spellings, named by the `$ref`s of dce-routes.ts. */
+function dcePayloadComponents(): Record<string, JsonSchema> {
+  const a = z.toJSONSchema(dcePayloadSchema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  delete a['$schema'];
+  return {
+    [DCE_PAYLOAD_COMPONENTS.a]: a,
+    // The service renames spelling B's keys to A the same mechanical way (razao_social is nome), see dce-payload.ts.
+    [DCE_PAYLOAD_COMPONENTS.b]: toSpellingBSchema(a) as JsonSchema,
+  };
+}
+
 /** The OpenAPI 3.1 document of /v1. */
 export function openApiDocument(version: string): JsonSchema {
   const generated = z.toJSONSchema(nfePayloadSchema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
@@ -1291,7 +1303,7 @@ export function openApiDocument(version: string): JsonSchema {
   return buildOpenApiDocument(
     ROUTES,
     COMPONENTS,
-    { NfePayload: spellingA, NfePayloadSnakeCase: spellingB },
+    { NfePayload: spellingA, NfePayloadSnakeCase: spellingB, ...dcePayloadComponents() },
     {
       version,
       title: 'Balcão /v1 fiscal API',

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import type { RouteSpec } from './openapi.ts';
 import { idempotencyKey, jsonBody, ok } from './route-spec.ts';
 import { dataListSchema, pageLimitQueryShape } from './common.ts';
-import { dcePayloadSchema } from './dce-payload.ts';
 
 import {
   dceCancelAnswerSchema,
@@ -22,11 +21,28 @@ import {
 const TAG = 'DC-e';
 const answerView = dceViewSchema.extend({ message: z.string() });
 
+/** The components api-routes.ts generates from the payload contract (spelling A, and B derived from it). */
+export const DCE_PAYLOAD_COMPONENTS = { a: 'DcePayload', b: 'DcePayloadSnakeCase' } as const;
+
 const PAYLOAD =
   'Spelling A shown; spelling B is accepted as written (the same names in snake_case: `tipo_emitente`, `valor_unitario`, `informacoes_complementares`, `razao_social` for `nome`…), and the faults name the fields in the caller’s spelling. ' +
   '`tipoEmitente` `marketplace` (tpEmit 1, default: the company’s DC-e setting), `proprio` (2: the company is the declarant, no `emitente`) or `transportadora` (3); 0 (the fisco’s app) and 4 (the Correios) are refused. ' +
   '`emitente` (the declarant: the natural person or non-taxpayer company sending the goods) is required for marketplace and transportadora; `destinatario` always; `itens` 1–999 (`descricao`, `quantidade`, `valorUnitario`, `ncm?`); `transporte.modalidade` `correios` (default), `proprio` or `transportadora` (with `cnpjTransportadora`). ' +
   'Every faulty field is reported at once (400 `validation_error`).';
+
+const payloadBody = {
+  required: true,
+  content: {
+    'application/json': {
+      jsonSchema: {
+        anyOf: Object.values(DCE_PAYLOAD_COMPONENTS).map((name) => ({
+          $ref: `#/components/schemas/${name}`,
+        })),
+        description: 'The DC-e payload in spelling A (camelCase) or B (snake_case).',
+      },
+    },
+  },
+};
 
 export const DCE_ROUTES: RouteSpec[] = [
   {
@@ -41,7 +57,7 @@ export const DCE_ROUTES: RouteSpec[] = [
     company: true,
     headers: [idempotencyKey],
     query: dceCreateQuerySchema,
-    body: jsonBody(dcePayloadSchema),
+    body: payloadBody,
     responses: {
       201: ok(answerView, 'The draft.'),
       202: ok(answerView, 'Created and queued (`?enviar=true`).'),
@@ -73,7 +89,7 @@ export const DCE_ROUTES: RouteSpec[] = [
     description:
       'The create payload again; only `rascunho` or `erro` (409 otherwise). The DC-e keeps its number and is signed again.',
     tags: [TAG],
-    body: jsonBody(dcePayloadSchema),
+    body: payloadBody,
     responses: { 200: ok(dceViewSchema) },
     errors: [409, 422, 503],
   },

@@ -9,6 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Express } from 'express';
 import { openApiDocument, ROUTES } from '../../src-shared/contracts/api-routes.ts';
 import { spellingBName } from '../../src-shared/contracts/spelling.ts';
+import { dceSpellingA } from '../../src-shared/contracts/dce-payload.ts';
 import { createApp } from '../../src-main/api/server.ts';
 import { RateLimiter } from '../../src-main/api/middleware/rate-limit.ts';
 import { ManualClock } from '../../src-main/clock.ts';
@@ -118,6 +119,42 @@ describe('the OpenAPI document', () => {
       const renamed = Object.keys(toSpellingA({ [b]: 1 }) as object)[0];
       expect(renamed, `${b} must come back as ${name}`).toBe(name);
     }
+  });
+
+  it('describes the DC-e payload in both spellings, each name coming back as the service reads it', () => {
+    const schemas = doc.components.schemas as Record<string, { properties: Record<string, unknown> }>;
+    const a = schemas['DcePayload'];
+    const b = schemas['DcePayloadSnakeCase'];
+    expect(Object.keys(a?.properties ?? {})).toEqual(
+      expect.arrayContaining(['tipoEmitente', 'destinatario', 'itens']),
+    );
+    expect(Object.keys(b?.properties ?? {})).toEqual(
+      expect.arrayContaining(['tipo_emitente', 'destinatario', 'informacoes_complementares']),
+    );
+    const recipient = JSON.stringify(b?.properties['destinatario']);
+    expect(recipient).toContain('"razao_social"');
+    expect(recipient).toContain('"xLgr"');
+    const create = JSON.stringify(doc.paths['/v1/dce']?.['post']);
+    expect(create).toContain('#/components/schemas/DcePayload"');
+    expect(create).toContain('#/components/schemas/DcePayloadSnakeCase"');
+    // Every spelling-B object renamed by the service gives back the spelling-A object, name for name.
+    const names = (node: unknown, out: string[][] = [[], []], side = 0): string[][] => {
+      if (Array.isArray(node)) node.forEach((n) => names(n, out, side));
+      else if (typeof node === 'object' && node !== null) {
+        for (const [key, value] of Object.entries(node)) {
+          if (key === 'properties' && typeof value === 'object' && value !== null) {
+            out[side]?.push(...Object.keys(value));
+          }
+          names(value, out, side);
+        }
+      }
+      return out;
+    };
+    const [namesA = []] = names(a);
+    const [namesB = []] = names(b);
+    expect(namesB).toHaveLength(namesA.length);
+    const back = namesB.map((name) => Object.keys(dceSpellingA({ [name]: 1 }).body as object)[0]);
+    expect(back).toEqual(namesA);
   });
 });
 
