@@ -167,6 +167,17 @@ describe('DC-e drafts', () => {
     });
   });
 
+  it('shows the DC-e series among the company’s fiscal sequences as model 99', async () => {
+    const doc = await createDceDraft(deps(), h.companyId, dceBody());
+    const res = await h.request('GET', `/v1/companies/${h.companyId}/nfe-sequences`);
+    expect(res.status).toBe(200);
+    const rows = (res.body as { sequences: { modelo: string; serie: number; last_numero: number }[] })
+      .sequences;
+    expect(rows).toContainEqual(
+      expect.objectContaining({ modelo: '99', serie: doc.serie, last_numero: doc.n_nf }),
+    );
+  });
+
   it('takes spelling B as written, into the same DC-e', async () => {
     const a = await createDceDraft(deps(), h.companyId, dceBody());
     const b = await createDceDraft(deps(), h.companyId, dceBodyB());
