@@ -9,7 +9,7 @@ import { DCE_TIPOS_EMITENTE, type DceTipoEmitente } from '../../../src-shared/co
 import { ErrorBanner, Field, newIdempotencyKey, useAction, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { brl } from '../format.ts';
-import { otherDetails } from '../messages.ts';
+import { detailPt, fieldErrors, otherDetails } from '../messages.ts';
 import { href, navigate } from '../router.ts';
 import { UfSelect } from './CteForm.tsx';
 import { useNewCustomer } from './CustomerForm.tsx';
@@ -52,6 +52,36 @@ const ADDRESS_KEYS = [
   'email',
 ] as const;
 const ITEM_KEYS = ['descricao', 'ncm', 'quantidade', 'valorUnitario', 'informacoesAdicionais'] as const;
+
+/** The service's words for the DC-e's own rules (dce-payload.ts, fiscal/dce/normalize.ts), said to the operator. */
+const DCE_DETAILS: readonly (readonly [RegExp, string])[] = [
+  [
+    /^must be the 2-digit chapter or the 8-digit NCM$/,
+    'o capítulo (2 dígitos) ou o NCM completo (8 dígitos)',
+  ],
+  [/^must have at least 1 characters$/, 'obrigatório'],
+  [/^must be above zero$/, 'deve ser maior que zero'],
+  [/^must be a quantity with up to/, 'não é uma quantidade (até 4 casas decimais)'],
+  [/^must be an amount with up to/, 'não é um valor (até 8 casas decimais)'],
+  [/^the DC-e layout 1\.00 takes a numeric CNPJ only/, 'o leiaute 1.00 da DC-e só aceita CNPJ numérico'],
+  [/^must have 2 to 20 characters without spaces$/, 'de 2 a 20 caracteres, sem espaços'],
+  [/^must have 7 to 12 digits$/, 'de 7 a 12 dígitos'],
+  [/^unknown IBGE municipality code$/, 'código IBGE de município desconhecido'],
+  [
+    /^required with the issuer type marketplace/,
+    'obrigatório para emitir como marketplace (ou nas configurações da DC-e)',
+  ],
+  [/^required with the issuer type/, 'obrigatório: quem envia a mercadoria e declara o conteúdo'],
+  [/^required with the modality transportadora$/, 'obrigatório com transportadora'],
+  [/^required: the CPF, CNPJ or idOutros/, 'obrigatório'],
+  [/^at least one item is required$/, 'inclua ao menos um item'],
+  [/^must be between 0 and 999$/, 'um número de 0 a 999'],
+  [/^must be an e-mail address$/, 'e-mail inválido'],
+];
+
+function dceDetailPt(text: string): string {
+  return DCE_DETAILS.find(([pattern]) => pattern.test(text))?.[1] ?? detailPt(text);
+}
 
 /** Whether the API's field path is one the form shows beside an input; the others are listed under the banner. */
 function isShown(field: string): boolean {
@@ -131,7 +161,7 @@ export function DceForm(props: { id: string | null }) {
     navigate(`/dce/${id}${sentOk ? '' : '?envio=falhou'}`);
   };
 
-  const f = currentFieldErrors(action.fields, sent, dcePayloadOf(form));
+  const f = currentFieldErrors(fieldErrors(action.error, dceDetailPt), sent, dcePayloadOf(form));
   const total = totalCents(form.itens);
 
   if (props.id !== null && loaded === null)
