@@ -1,6 +1,7 @@
-// DACE PDFs of DC-e (A4 and the 100 × 150 mm label) read back the way a person or a scanner would: pdftotext
-// for the text, pdfinfo for pages and size, pdftoppm + zbarimg for the Code 128 key and the QR code of
-// infDCeSupl. BALCAO_UPDATE_EXAMPLES=1 also rewrites docs/screenshots/dace-a4.png and dace-etiqueta.png.
+// DACE PDFs of DC-e (A4 and the 100 × 150 mm label) read back the way a person or a scanner would:
+// pdftotext -raw for the text (each drawn line whole, the watermarks first), pdfinfo for pages and size,
+// pdftoppm + zbarimg for the Code 128 key and the QR code of infDCeSupl. BALCAO_UPDATE_EXAMPLES=1 also
+// rewrites docs/screenshots/dace-a4.png and dace-etiqueta.png.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { daceModelOf } from '../../src-main/outputs/dce-model.ts';
@@ -35,7 +36,7 @@ import {
   qrOf,
   totalOf,
 } from '../fixtures/outputs/dce.ts';
-import { pdfFile, pdfInfo, pdfPng, pdfRawText, pdfText, zbar } from '../fixtures/outputs/pdf-tools.ts';
+import { pdfFile, pdfInfo, pdfPng, pdfRawText, zbar } from '../fixtures/outputs/pdf-tools.ts';
 
 const LABEL = { width: 283.465, height: 425.197 };
 
@@ -117,7 +118,7 @@ describe.each(['a4', 'etiqueta'] as const)('DACE %s', (format) => {
     if (format === 'a4') expect(info).toMatchObject({ width: 595.28, height: 841.89 });
     else expect(info).toMatchObject(LABEL);
 
-    const flat = oneLine(pdfText(file));
+    const flat = pdfRawText(file);
     expectAll(flat, [
       'Declaração Auxiliar de Conteúdo Eletrônica',
       'DACE',
@@ -150,10 +151,10 @@ describe.each(['a4', 'etiqueta'] as const)('DACE %s', (format) => {
       'CORREIOS',
       DACE_HOMOLOGACAO_NOTICE,
       'DECLARAÇÃO DO USUÁRIO EMITENTE',
-      // The declaration texts in full on both formats (they fit the label in small type).
-      words(DCE_OBS1),
-      words(DCE_OBS2),
     ]);
+    // The declaration texts in full on both formats (they fit the label in small type); content-stream order,
+    // where -layout would mix the letters of the watermark into the lines it crosses.
+    expectAll(pdfRawText(file), [words(DCE_OBS1), words(DCE_OBS2)]);
     if (format === 'a4') {
       expectAll(flat, [
         '1/1',
@@ -192,7 +193,7 @@ describe.each(['a4', 'etiqueta'] as const)('DACE %s', (format) => {
   it('in production, cancelled: CANCELADA, no homologação notice, barcodes still read', async () => {
     const f = fixture({ tpAmb: '1' });
     const file = pdfFile(await render(format)(daceModelOf(dceProcXml(f)), { cancelled: true }));
-    const flat = oneLine(pdfText(file));
+    const flat = pdfRawText(file);
     expect(flat).toContain(DACE_CANCELLED_NOTICE);
     expect(flat).not.toContain('SEM VALOR FISCAL');
     expect(flat).not.toContain('HOMOLOGAÇÃO');
@@ -204,7 +205,7 @@ describe.each(['a4', 'etiqueta'] as const)('DACE %s', (format) => {
 
   it('in production and authorized: none of the notices', async () => {
     const f = fixture({ tpAmb: '1' });
-    const flat = oneLine(pdfText(pdfFile(await render(format)(daceModelOf(dceProcXml(f))))));
+    const flat = pdfRawText(pdfFile(await render(format)(daceModelOf(dceProcXml(f)))));
     expect(flat).toContain(`${NPROT} - 24/11/2026 10:15:42`);
     for (const notice of [DACE_CANCELLED_NOTICE, 'SEM VALOR', 'PRÉVIA', 'HOMOLOGAÇÃO']) {
       expect(flat).not.toContain(notice);
@@ -213,18 +214,16 @@ describe.each(['a4', 'etiqueta'] as const)('DACE %s', (format) => {
 
   it('a draft (no protocol) prints as a preview, and so does an authorized one asked as preview', async () => {
     const f = fixture({ tpAmb: '1', tpEmit: '2' });
-    const draft = oneLine(pdfText(pdfFile(await render(format)(daceModelOf(dceXml(f))))));
+    const draft = pdfRawText(pdfFile(await render(format)(daceModelOf(dceXml(f)))));
     expectAll(draft, [DACE_PREVIEW_NOTICE, 'SEM AUTORIZAÇÃO DE USO', 'EMISSOR PRÓPRIO', COMPANY_NAME]);
     expect(draft).not.toContain('PROTOCOLO DE AUTORIZAÇÃO');
-    const asked = oneLine(
-      pdfText(pdfFile(await render(format)(daceModelOf(dceProcXml(f)), { preview: true }))),
-    );
+    const asked = pdfRawText(pdfFile(await render(format)(daceModelOf(dceProcXml(f)), { preview: true })));
     expect(asked).toContain(DACE_PREVIEW_NOTICE);
   });
 
   it('a carrier issuing (Transportadora) with modTrans 2 and a recipient known by idOutros', async () => {
     const f = fixture({ tpEmit: '3', modTrans: '2', destId: { tag: 'idOutros', value: 'PASSAPORTE-X123' } });
-    const flat = oneLine(pdfText(pdfFile(await render(format)(daceModelOf(dceProcXml(f))))));
+    const flat = pdfRawText(pdfFile(await render(format)(daceModelOf(dceProcXml(f)))));
     expectAll(flat, ['TRANSPORTADORA (CNPJ 44.555.666/0001-99)', 'PASSAPORTE-X123', COMPANY_NAME]);
   });
 });
@@ -257,7 +256,7 @@ describe('DACE of an 80-item DC-e', () => {
   it('label: one page, the items that fit and "e mais N itens", the total of all 80', async () => {
     const file = pdfFile(await renderDaceLabel(model));
     expect(pdfInfo(file)).toMatchObject({ pages: 1, ...LABEL });
-    const flat = oneLine(pdfText(file));
+    const flat = pdfRawText(file);
     const shown = flat.match(/Peça de reposição número \d+/g) ?? [];
     expect(shown.length).toBeGreaterThanOrEqual(5);
     expect(shown).toEqual(shown.map((_, k) => `Peça de reposição número ${k + 1}`));
@@ -323,7 +322,7 @@ describe('DACE of a DC-e signed by the builder (prepareDce)', () => {
       if (!r.ok) throw new Error(JSON.stringify(r.errors));
       const proc = dceProcOf(r.xml, protDCeFor(r.chave, '2'));
       const file = pdfFile(await render(format)(daceModelOf(proc)));
-      const flat = oneLine(pdfText(file));
+      const flat = pdfRawText(file);
       expectAll(flat, [
         formatChave(r.chave),
         '000.000.042',
@@ -361,7 +360,7 @@ describe('declaration texts longer than the label holds (the XSD admits 2,000 ch
     const model = daceModelOf(xml);
     expect(model.infDec.xObs1.length).toBeGreaterThan(1500);
 
-    const label = oneLine(pdfText(pdfFile(await renderDaceLabel(model))));
+    const label = pdfRawText(pdfFile(await renderDaceLabel(model)));
     expect(label).toContain(words(DACE_LABEL_DECLARATION_REFERENCE));
     expect(label).not.toContain('Declaração A01');
 
@@ -373,4 +372,43 @@ describe('declaration texts longer than the label holds (the XSD admits 2,000 ch
     }
     expect(raw).not.toContain(DACE_LABEL_DECLARATION_REFERENCE);
   });
+});
+
+describe('a recipient with every address field at its 60-character maximum', () => {
+  const long = {
+    xNome: 'Maria Aparecida Albuquerque de Vasconcelos Cavalcanti Ferreira',
+    xLgr: 'Rua Desembargador Joaquim Francisco de Assis Brasil Sobrinho',
+    nro: 'Quilômetro 27 da Rodovia Estadual com Acesso pela Marginal',
+    xCpl: 'Bloco Residencial das Palmeiras Imperiais Apartamento 1204',
+    xBairro: 'Jardim Residencial Parque das Nações Unidas do Alto Paraíso',
+    xMun: 'São José dos Campos do Vale do Paraíba Paulista Setentrional',
+  };
+
+  function withLongRecipient(xml: string): string {
+    const edits: Array<[string, string]> = [
+      ['<xNome>João Pereira da Silva</xNome>', `<xNome>${long.xNome}</xNome>`],
+      ['<xLgr>Avenida Afonso Pena</xLgr>', `<xLgr>${long.xLgr}</xLgr>`],
+      ['<nro>3000</nro>', `<nro>${long.nro}</nro>`],
+      ['<xCpl>Apto 801</xCpl>', `<xCpl>${long.xCpl}</xCpl>`],
+      ['<xBairro>Funcionários</xBairro>', `<xBairro>${long.xBairro}</xBairro>`],
+      ['<xMun>Belo Horizonte</xMun>', `<xMun>${long.xMun}</xMun>`],
+    ];
+    let out = xml;
+    for (const [from, to] of edits) {
+      expect(out).toContain(from);
+      out = out.replace(from, to);
+    }
+    return out;
+  }
+
+  it.each(['a4', 'etiqueta'] as const)(
+    '%s prints each of them whole (fitted or wrapped, never cut)',
+    async (format) => {
+      for (const v of Object.values(long)) expect(v.length).toBeGreaterThanOrEqual(58);
+      const model = daceModelOf(withLongRecipient(dceProcXml(fixture())));
+      const raw = pdfRawText(pdfFile(await render(format)(model)));
+      for (const v of Object.values(long)) expect(raw).toContain(v);
+      expect(raw).not.toContain('…');
+    },
+  );
 });

@@ -7,7 +7,7 @@ import type { DceItem, DceParty } from '../../fiscal/dce/model.ts';
 import type { DaceModel } from '../dce-model.ts';
 import { drawCode128, drawQr, fitFont, textLine, useFont, watermark, wrapText, type Doc } from './draw.ts';
 import { renderPdf } from './document.ts';
-import { box, formKit, formWatermarks } from './form.ts';
+import { box, formKit, formWatermarks, type FormField } from './form.ts';
 import {
   formatCep,
   formatChave,
@@ -181,7 +181,8 @@ const TEXT_LINE = 8.2;
 const DECL_SIZE = 6;
 const DECL_LINE = 7.6;
 
-const a4 = formKit({ labelSize: 5.5, valueSize: 7.5, cellH: CELL_H, x0: X0, width: W });
+const A4_VALUE_SIZE = 7.5;
+const a4 = formKit({ labelSize: 5.5, valueSize: A4_VALUE_SIZE, cellH: CELL_H, x0: X0, width: W });
 
 interface ItemRow {
   item: DceItem;
@@ -219,7 +220,7 @@ function sectionTitle(pdf: Doc, text: string, y: number): number {
   return y + TITLE_H;
 }
 
-const PARTY_H = TITLE_H + 2 * CELL_H;
+const PARTY_H = TITLE_H + 3 * CELL_H;
 
 function a4PartiesHeight(): number {
   return 2 * (PARTY_H + GAP);
@@ -413,19 +414,26 @@ function drawNoticeBar(pdf: Doc, texts: string[], x: number, y: number, w: numbe
   pdf.fillColor('black');
 }
 
+/** A party's field whose text may reach 60 characters or more (name, street, district, city), fitted to its cell. */
+function fitted(pdf: Doc, label: string, value: string, width: number, bold = false): FormField {
+  const size = fitFont(pdf, bold ? 'bold' : 'regular', value, width - 4, A4_VALUE_SIZE, 5);
+  return { label, value, width, bold, size };
+}
+
 function drawA4Party(pdf: Doc, heading: string, p: DceParty, y: number): number {
   let ry = sectionTitle(pdf, heading, y);
   ry = a4.fieldRow(pdf, ry, [
-    { label: 'NOME / RAZÃO SOCIAL', value: p.xNome, bold: true },
+    fitted(pdf, 'NOME / RAZÃO SOCIAL', p.xNome, W - 110 - 150, true),
     { label: partyIdLabel(p), value: partyId(p), width: 110 },
-    { label: 'E-MAIL', value: p.ender.email ?? '', width: 150 },
+    fitted(pdf, 'E-MAIL', p.ender.email ?? '', 150),
   ]);
+  // Street, number and complement reach 180 characters together: the whole width is theirs.
+  ry = a4.fieldRow(pdf, ry, [fitted(pdf, 'ENDEREÇO', street(p), W)]);
   return a4.fieldRow(pdf, ry, [
-    { label: 'ENDEREÇO', value: street(p) },
-    { label: 'BAIRRO', value: p.ender.xBairro, width: 95 },
-    { label: 'MUNICÍPIO - UF', value: city(p), width: 110 },
+    fitted(pdf, 'BAIRRO', p.ender.xBairro, W - 230 - 50 - 80),
+    fitted(pdf, 'MUNICÍPIO - UF', city(p), 230),
     { label: 'CEP', value: formatCep(p.ender.CEP), width: 50 },
-    { label: 'TELEFONE', value: formatPhone(p.ender.fone), width: 70 },
+    { label: 'TELEFONE', value: formatPhone(p.ender.fone), width: 80 },
   ]);
 }
 
@@ -602,12 +610,13 @@ function labelParty(pdf: Doc, heading: string, p: DceParty, y: number, large: bo
   y += large ? 11 : 9;
   const size = large ? 7 : 6;
   const lh = size + 1.6;
+  useFont(pdf, 'regular', size);
+  // The address is what the carrier reads: wrapped over as many lines as it takes, never cut short.
   const lines = [
-    street(p),
-    `${p.ender.xBairro} - ${city(p)}`,
+    ...wrapText(pdf, street(p), LW - 6),
+    ...wrapText(pdf, `${p.ender.xBairro} - ${city(p)}`, LW - 6),
     `CEP ${formatCep(p.ender.CEP)}   ${partyIdLabel(p)} ${partyId(p)}${p.ender.fone !== null ? `   Fone ${formatPhone(p.ender.fone)}` : ''}`,
   ];
-  useFont(pdf, 'regular', size);
   for (const line of lines) {
     textLine(pdf, line, LX + 3, y, LW - 6);
     y += lh;

@@ -17,6 +17,8 @@ export interface FormField {
   width?: number;
   align?: Align;
   bold?: boolean;
+  /** Value size other than the form's (a long value fitted to its cell). */
+  size?: number;
 }
 
 export interface CellOptions {
@@ -77,7 +79,7 @@ export function formKit(m: FormMetrics): {
     let cx = x;
     for (const f of fields) {
       const fw = f.width ?? flexW;
-      cell(pdf, cx, y, fw, f.label, f.value, { align: f.align, bold: f.bold, h });
+      cell(pdf, cx, y, fw, f.label, f.value, { align: f.align, bold: f.bold, size: f.size, h });
       cx += fw;
     }
     return y + h;
