@@ -33,6 +33,12 @@ import {
 /** How long POST /v1/dce/:id/cancel waits for the authority before answering 202 (it answers at once). */
 export const DCE_WAIT_MS = 10_000;
 
+/**
+ * Send and `?enviar=true` answer 202 without waiting, but hand the DC-e to the queue at once rather than at its
+ * next poll (up to a second later): the authority authorizes a DC-e synchronously, in one message.
+ */
+const SEND_NOW_MS = 0;
+
 export function dceRoutes(deps: ApiDeps): Router {
   const { db } = deps;
   const router = Router();
@@ -73,7 +79,7 @@ export function dceRoutes(deps: ApiDeps): Router {
       const company = await companyOfRequest(db, req, res);
       const doc =
         query.enviar === 'true'
-          ? await issueDce(issueDepsOf(deps), company.id, req.body)
+          ? await issueDce(issueDepsOf(deps), company.id, req.body, SEND_NOW_MS)
           : await createDceDraft(issueDepsOf(deps), company.id, req.body);
       await answerCreatedOrQueued(req, res, doc);
     },
@@ -113,7 +119,7 @@ export function dceRoutes(deps: ApiDeps): Router {
     }),
     async (req, res) => {
       const doc = await dceOf(req, res);
-      const sent = await sendDce(issueDepsOf(deps), doc.id);
+      const sent = await sendDce(issueDepsOf(deps), doc.id, SEND_NOW_MS);
       res.status(202).json(await dceViewOf(db, sent, { base: baseOf(req), message: queuedMessage(sent) }));
     },
   );
