@@ -394,4 +394,59 @@ describe('DC-e in the back office', () => {
       await poll(() => page.getByTestId('dce-items-view').textContent()).toContain('Bolsa de couro marrom');
     },
   );
+  it(
+    'follows a DC-e queued while the authority is down until it is authorized, and its cancellation until registered',
+    { timeout: 360_000 },
+    async () => {
+      const online = (value: boolean) =>
+        ui.product.api('POST', '/sandbox/faults', { online: value }, ui.product.organizationApiKey);
+      expect((await online(false)).status).toBe(200);
+      let page: Page;
+      try {
+        page = await openUi(ui.browser, ui.product, '/dce/nova');
+        await page.getByTestId('dce-form').waitFor();
+        await fillValid(page, { descricao: 'Relógio de parede', qtd: '1', valor: '120,00' });
+        await page.getByRole('button', { name: 'Salvar e enviar' }).click();
+        // Queued: the page says so, offers only a refresh, and follows it by itself.
+        await page.getByTestId('dce-detail').waitFor();
+        await detailStatus(page, 'processando');
+        expect(await page.getByTestId('queued').textContent()).toContain('Na fila de transmissão');
+        expect(await page.getByRole('button', { name: 'Atualizar' }).count()).toBe(1);
+        for (const name of ['Enviar', 'Reenviar', 'Excluir', 'Cancelar DC-e'])
+          expect(await page.getByRole('button', { name, exact: true }).count()).toBe(0);
+        expect(await page.getByRole('link', { name: 'Editar' }).count()).toBe(0);
+        await saveScreenshot(page, 'dce-queued.png');
+      } finally {
+        await online(true);
+      }
+      await poll(() => page.getByTestId('dce-detail').getAttribute('data-status'), { timeout: 150_000 }).toBe(
+        'autorizada',
+      );
+
+      // A cancellation asked while the authority is down waits in the queue, shown as such, until registered.
+      expect((await online(false)).status).toBe(200);
+      try {
+        await page.getByRole('button', { name: 'Cancelar DC-e' }).click();
+        const dialog = page.getByTestId('dce-cancel');
+        await dialog
+          .getByLabel('Justificativa (15 a 255 caracteres)')
+          .fill('Endereco do destinatario errado');
+        await dialog.getByRole('button', { name: 'Cancelar DC-e' }).click();
+        await poll(() => page.getByRole('status').filter({ hasText: 'cancelamento' }).textContent()).toBe(
+          'Pedido de cancelamento na fila da SEFAZ.',
+        );
+        const events = page.getByTestId('dce-events').locator('tbody tr');
+        await poll(() => events.first().locator('.badge').textContent()).toBe('Processando');
+        expect(await page.getByRole('button', { name: 'Cancelar DC-e' }).count()).toBe(0);
+      } finally {
+        await online(true);
+      }
+      await poll(() => page.getByTestId('dce-detail').getAttribute('data-status'), { timeout: 150_000 }).toBe(
+        'cancelada',
+      );
+      await poll(() => page.getByTestId('dce-events').locator('tbody tr .badge').first().textContent()).toBe(
+        'Registrado',
+      );
+    },
+  );
 });
