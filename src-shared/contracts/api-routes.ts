@@ -1308,8 +1308,9 @@ export function openApiDocument(version: string): JsonSchema {
       version,
       title: 'Balcão /v1 fiscal API',
       description:
-        'NF-e, NFC-e, events, inutilização, received notes, printing and webhooks. Every route needs `X-API-Key` ' +
-        'except this document; errors share one body (`ErrorBody`) listing every faulty field in `details`. ' +
+        'NF-e, NFC-e, CT-e, NFS-e and DC-e, events, inutilização, received notes, printing and webhooks. ' +
+        'Every route needs `X-API-Key` except this document; errors share one body (`ErrorBody`) listing every ' +
+        'faulty field in `details`. ' +
         'Money, quantities and rates travel as decimal text (`"18.90"`); JSON numbers are accepted.',
     },
   );
