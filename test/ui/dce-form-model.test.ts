@@ -14,6 +14,7 @@ import {
   itemCents,
   newDceForm,
   totalCents,
+  withTipoEmitente,
   type DceForm,
   type DcePartyForm,
 } from '../../src-renderer/src/backoffice/dce-form-model.ts';
@@ -341,5 +342,19 @@ describe('DC-e form model', () => {
     expect(foreign.outroDoc).toBe(true);
     expect(foreign.cpfCnpj).toBe('P1234567');
     expect(dcePayloadOf(filled({ destinatario: foreign })).destinatario.idOutros).toBe('P1234567');
+  });
+
+  it('follows the issuer type with the carriage: a carrier carries the goods itself, the others go by the Correios', () => {
+    const carrier = withTipoEmitente(filled(), 'transportadora');
+    expect(carrier.modalidade).toBe('transportadora');
+    // With no CNPJ typed the service writes the company's as the carrier's: the body leaves it out.
+    expect(dcePayloadOf(carrier).transporte).toEqual({ modalidade: 'transportadora' });
+    expect(prepared(dcePayloadOf(carrier)).model.transp).toEqual({ modTrans: 2, CNPJTransp: EMIT_CNPJ });
+    expect(withTipoEmitente(carrier, 'marketplace').modalidade).toBe('correios');
+    // A modality chosen by hand stays.
+    const ownMeans = withTipoEmitente({ ...filled(), modalidade: 'proprio' }, 'transportadora');
+    expect(ownMeans.modalidade).toBe('proprio');
+    const otherCarrier = { ...carrier, cnpjTransportadora: '11222333000181' };
+    expect(withTipoEmitente(otherCarrier, 'marketplace').modalidade).toBe('transportadora');
   });
 });

@@ -74,6 +74,10 @@ describe('Settings › DC-e', () => {
     await page.goto(page.url().replace(/#.*$/, '#/dce/nova'));
     await page.getByTestId('dce-form').waitFor();
     await expect.poll(() => page.getByLabel('Emitida como').inputValue()).toBe('transportadora');
+    // A carrier carries the goods itself.
+    expect(await page.getByLabel('Modalidade de transporte').inputValue()).toBe('transportadora');
+    // A carrier carries the goods itself.
+    expect(await page.getByLabel('Modalidade de transporte').inputValue()).toBe('transportadora');
     expect(
       await page.locator('.field', { has: page.getByLabel('Série', { exact: true }) }).textContent(),
     ).toContain('vazio: série 5 das configurações');

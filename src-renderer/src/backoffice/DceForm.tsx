@@ -26,6 +26,7 @@ import {
   newItemRow,
   totalCents,
   typedScaled,
+  withTipoEmitente,
   type DceForm as FormState,
   type DceItemRow,
   type DceModalidade,
@@ -125,7 +126,7 @@ export function DceForm(props: { id: string | null }) {
   const defaults = settings.data;
   useEffect(() => {
     if (defaults !== null && props.id === null && !touched)
-      setForm((f) => ({ ...f, tipoEmitente: defaults.tipo_emitente }));
+      setForm((f) => withTipoEmitente(f, defaults.tipo_emitente));
   }, [defaults, props.id, touched]);
 
   const update = (change: (f: FormState) => FormState) => {
@@ -274,7 +275,7 @@ export function DceForm(props: { id: string | null }) {
             >
               <select
                 value={tipo}
-                onChange={(e) => set('tipoEmitente', e.target.value as DceTipoEmitente)}
+                onChange={(e) => update((f) => withTipoEmitente(f, e.target.value as DceTipoEmitente))}
                 aria-label="Emitida como"
               >
                 {DCE_TIPOS_EMITENTE.map((t) => (

@@ -74,6 +74,19 @@ export const newDceForm = (tipoEmitente: DceTipoEmitente = 'marketplace'): DceFo
   informacoesComplementares: '',
 });
 
+/**
+ * The form under another issuer type: a carrier issuing carries the goods itself (the service writes the
+ * company's CNPJ as the carrier's), so a form still on the Correios follows it, and back.
+ */
+export function withTipoEmitente(form: DceForm, tipo: DceTipoEmitente): DceForm {
+  const untouched = form.cnpjTransportadora.trim() === '';
+  if (tipo === 'transportadora' && form.modalidade === 'correios')
+    return { ...form, tipoEmitente: tipo, modalidade: 'transportadora' };
+  if (form.tipoEmitente === 'transportadora' && form.modalidade === 'transportadora' && untouched)
+    return { ...form, tipoEmitente: tipo, modalidade: 'correios' };
+  return { ...form, tipoEmitente: tipo };
+}
+
 /** What was typed ("1.234,5") at `scale`, null when it is not a number with at most `scale` places. */
 export function typedScaled(text: string, scale: number): bigint | null {
   const t = parseBrDecimal(text);
