@@ -20,7 +20,10 @@ const DCE_ID = 'http://www.portalfiscal.inf.br/dce:infDCe';
 /** GET until the queue settled the DC-e (the sandbox answers at once; the wait is bounded). */
 async function settle(id: string): Promise<DceView> {
   for (let i = 0; i < 100; i++) {
+    // The harness clock stands still: a second per look keeps the key's per-second budget from running out.
+    h.clock.advance(1000);
     const res = await call('GET', `/v1/dce/${id}`);
+    if (res.status !== 200) throw new Error(`GET /v1/dce/${id}: ${res.status} ${res.text}`);
     const view = res.body as DceView;
     if (view.status !== 'processando') return view;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -172,5 +175,17 @@ describe('DC-e end to end over /v1/dce', () => {
     expect(after.status).toBe('autorizada');
     const xml = (await call('GET', `/v1/dce/${dce.id}/xml?formato=json`)).body as DceXmlAnswer;
     expect(xml.eventos).toEqual([]);
+  });
+
+  // Last in the file: it stops the queue's poll, so only the send's own hand-over can settle a DC-e.
+  it('send hands the DC-e to the queue at once: authorized without the queue’s poll', async () => {
+    await h.service.worker.stop();
+    const created = (await call('POST', '/v1/dce', dcePayload())).body as DceView;
+    const sent = await call('POST', `/v1/dce/${created.id}/send`);
+    expect(sent.status, sent.text).toBe(202);
+    expect(await settle(created.id)).toMatchObject({ status: 'autorizada', cStat: '100' });
+    const issued = await call('POST', '/v1/dce?enviar=true', dcePayload());
+    expect(issued.status, issued.text).toBe(202);
+    expect(await settle((issued.body as DceView).id)).toMatchObject({ status: 'autorizada' });
   });
 });
