@@ -16,7 +16,14 @@ import { accessKeyBr, brlText, dateTimeBr, taxIdBr } from '../format.ts';
 import { errorMessage, otherDetails } from '../messages.ts';
 import { navigate } from '../router.ts';
 import { CteCceDialog } from './CteCceDialog.tsx';
-import { DocumentHead, EventsTable, IdentificationRows, usePollWhile } from './document-detail-parts.tsx';
+import {
+  DocumentHead,
+  EventsTable,
+  IdentificationRows,
+  answerText,
+  reason,
+  usePollWhile,
+} from './document-detail-parts.tsx';
 import { CountedText, DeleteDraftDialog } from './document-dialogs.tsx';
 import { routeText } from './CteList.tsx';
 import { readCteContent, type CteContent } from './cte-xml.ts';
@@ -57,17 +64,6 @@ const QUEUE_STATE_PT: Readonly<Record<string, string>> = {
   failed: 'falhou',
   unknown: 'resultado incerto: consultando a SEFAZ',
 };
-
-/** The authority's text without its own "Rejeição:" / "Uso Denegado :" opening, which the banner says. */
-function reason(xMotivo: string | null): string {
-  return (xMotivo ?? '').replace(/^(Rejei[çc][ãa]o|Uso Denegado)\s*:\s*/i, '');
-}
-
-/** "100 – Autorizado o uso do CT-e", the code alone when the text was not kept, "—" before any answer. */
-function answerText(cStat: string | null, xMotivo: string | null): string {
-  if (cStat === null) return '—';
-  return xMotivo === null || xMotivo === '' ? cStat : `${cStat} – ${xMotivo}`;
-}
 
 type Dialog = 'cancel' | 'cce' | 'delete' | null;
 

@@ -13,13 +13,15 @@ import { href, navigate } from '../router.ts';
 import { DceCancelDialog } from './DceCancelDialog.tsx';
 import { MODALIDADE_PT, TIPO_EMITENTE_PT } from './DceList.tsx';
 import { readDceContent, readDceEvent, type DceContent, type DceParty } from './dce-xml.ts';
-import { DocumentHead, EventsTable, IdentificationRows, usePollWhile } from './document-detail-parts.tsx';
+import {
+  DocumentHead,
+  EventsTable,
+  IdentificationRows,
+  answerText,
+  reason,
+  usePollWhile,
+} from './document-detail-parts.tsx';
 import { DeleteDraftDialog } from './document-dialogs.tsx';
-
-/** The authority's text without its own "Rejeição:" opening, which the banner says. */
-function reason(xMotivo: string | null): string {
-  return (xMotivo ?? '').replace(/^Rejei[çc][ãa]o\s*:\s*/i, '');
-}
 
 /** The DC-e's content and its events, read from its XML (the view carries neither). */
 function readXml(xml: DceXmlAnswer) {
@@ -267,7 +269,7 @@ export function DceDetail(props: { id: string; sendFailed?: boolean }) {
           // A registered event wears the green of an accepted answer (the stylesheet's `homologada`).
           badge: e.answer === null ? 'processando' : e.answer.nProt !== null ? 'homologada' : 'erro',
           label: e.answer === null ? 'Processando' : e.answer.nProt !== null ? 'Registrado' : 'Rejeitado',
-          retorno: e.answer === null ? '—' : `${e.answer.cStat} – ${e.answer.xMotivo}`,
+          retorno: answerText(e.answer?.cStat ?? null, e.answer?.xMotivo ?? null),
           protocolo: e.answer?.nProt ?? null,
           at: e.answer?.dhRegEvento ?? e.dhEvento,
         }))}

@@ -27,10 +27,6 @@ export function dcePath(d: Pick<DceView, 'id'>): string {
   return `/dce/${d.id}`;
 }
 
-export function DceStatusBadge(props: { status: string }) {
-  return <StatusBadge status={props.status} label={STATUS_PT[props.status] ?? props.status} />;
-}
-
 export function DceList(props: { query: URLSearchParams }) {
   const { api } = useApp();
   const q = props.query;
@@ -114,7 +110,7 @@ export function DceList(props: { query: URLSearchParams }) {
               </td>
               <td>{dateTimeBr(d.data_emissao)}</td>
               <td>
-                <DceStatusBadge status={d.status} />
+                <StatusBadge status={d.status} label={STATUS_PT[d.status] ?? d.status} />
               </td>
               <td>
                 {d.destinatario.nome}{' '}

@@ -1,5 +1,6 @@
-// What the page of one fiscal document shows alike whatever its kind (NF-e/NFC-e, CT-e): its heading, the
-// identification with the authority's answer, the table of its events, and the polling while it settles.
+// What the page of one fiscal document shows alike whatever its kind (NF-e/NFC-e, CT-e, DC-e): its heading, the
+// identification with the authority's answer and its words, the table of its events, and the polling while it
+// settles.
 import { useEffect, useRef, type ReactNode } from 'react';
 import { StatusBadge } from '../components.tsx';
 import { accessKeyBr, dateTimeBr } from '../format.ts';
@@ -28,6 +29,17 @@ export function DocumentHead(props: {
       </div>
     </>
   );
+}
+
+/** The authority's text without its own "Rejeição:" / "Uso Denegado :" opening, which the banner says. */
+export function reason(xMotivo: string | null): string {
+  return (xMotivo ?? '').replace(/^(Rejei[çc][ãa]o|Uso Denegado)\s*:\s*/i, '');
+}
+
+/** "100 – Autorizado o uso do CT-e", the code alone when the text was not kept, "—" before any answer. */
+export function answerText(cStat: string | null, xMotivo: string | null): string {
+  if (cStat === null) return '—';
+  return xMotivo === null || xMotivo === '' ? cStat : `${cStat} – ${xMotivo}`;
 }
 
 /** Calls `tick` every `ms` while `active`: a document on its way to the authority is followed until it settles. */
