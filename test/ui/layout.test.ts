@@ -50,6 +50,8 @@ const ui = useRunningProduct({
       `/documentos/55/${sent.body.id}`,
       `/nfe/${draft.body.id}/editar`,
       '/nfe',
+      // The DC-e form's items table (description and extra text in one cell) holds at 1024 px too.
+      '/dce/nova',
       `/lotes/${batch.body.batchId}`,
       '/pagina-que-nao-existe',
     ];
