@@ -3,8 +3,10 @@
 // signature on infDCe), both DACEs read back with pdftotext (key, number, parties, total, notices) and zbarimg
 // (the Code 128 key, the QR code of the answer), the cancellation registered at once with its procEventoDCe,
 // the cancelled DACE, the list filter and the webhooks dce.autorizada and dce.cancelada.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { useHarness } from './harness.ts';
+import { checkResponse } from '../contract/openapi-check.ts';
+import { openApiDocument } from '../../src-shared/contracts/api-routes.ts';
 import { pdfFile, pdfInfo, pdfPng, pdfText, zbar } from '../fixtures/outputs/pdf-tools.ts';
 import { xmllint, xmlsecVerifies } from '../fixtures/xml-tools.ts';
 import { dcePayload } from '../fixtures/dce-sample.ts';
@@ -12,8 +14,19 @@ import type { DceCancelAnswer, DceView, DceXmlAnswer } from '../../src-shared/co
 
 const h = useHarness();
 
-const call = (method: string, url: string, json?: unknown) =>
-  h.request(method, url, { key: h.companyKey, ...(json === undefined ? {} : { json }) });
+// Every answer is also held to the OpenAPI document (status, media type, body), so the two cannot drift.
+const doc = openApiDocument('test');
+const drift: string[] = [];
+afterEach(() => {
+  expect(drift.splice(0)).toEqual([]);
+});
+
+const call = async (method: string, url: string, json?: unknown) => {
+  const res = await h.request(method, url, { key: h.companyKey, ...(json === undefined ? {} : { json }) });
+  const contentType = res.headers.get('content-type');
+  drift.push(...checkResponse(doc, { method, path: url, status: res.status, contentType, body: res.body }));
+  return res;
+};
 
 const DCE_ID = 'http://www.portalfiscal.inf.br/dce:infDCe';
 

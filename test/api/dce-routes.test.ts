@@ -1,7 +1,9 @@
 // The HTTP side of /v1/dce and the company's DC-e settings: answers, status codes and error bodies of every
 // route (each faulty field at once), another kind's id, the DACE and XML by ?api_key=, Idempotency-Key.
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useHarness } from './harness.ts';
+import { checkResponse } from '../contract/openapi-check.ts';
+import { openApiDocument } from '../../src-shared/contracts/api-routes.ts';
 import { dcePayload } from '../fixtures/dce-sample.ts';
 import type { DceView } from '../../src-shared/contracts/dce-view.ts';
 
@@ -9,12 +11,23 @@ const h = useHarness();
 // The harness clock stands still, so the key's per-second request budget never refills by itself.
 beforeEach(() => h.clock.advance(1000));
 
-const call = (method: string, url: string, json?: unknown, headers?: Record<string, string>) =>
-  h.request(method, url, {
+// Every answer is also held to the OpenAPI document (status, media type, body), so the two cannot drift.
+const doc = openApiDocument('test');
+const drift: string[] = [];
+afterEach(() => {
+  expect(drift.splice(0)).toEqual([]);
+});
+
+const call = async (method: string, url: string, json?: unknown, headers?: Record<string, string>) => {
+  const res = await h.request(method, url, {
     key: h.companyKey,
     ...(json === undefined ? {} : { json }),
     ...(headers ? { headers } : {}),
   });
+  const contentType = res.headers.get('content-type');
+  drift.push(...checkResponse(doc, { method, path: url, status: res.status, contentType, body: res.body }));
+  return res;
+};
 
 const fieldsOf = (body: unknown): string[] =>
   ((body as { details?: { field: string }[] }).details ?? []).map((d) => d.field).sort();
