@@ -356,4 +356,14 @@ describe('/v1/dce routes', () => {
       expect(res.body).toMatchObject({ error: expect.any(String) as unknown });
     }
   });
+
+  it('the DC-e series is listed with the fiscal sequences under model 99', async () => {
+    const created = await draft();
+    const res = await call('GET', `/v1/companies/${h.companyId}/nfe-sequences`);
+    expect(res.status, res.text).toBe(200);
+    const sequences = (res.body as { sequences: { modelo: string; serie: number; last_numero: number }[] })
+      .sequences;
+    const dce = sequences.find((s) => s.modelo === '99' && s.serie === created.serie);
+    expect(dce?.last_numero).toBeGreaterThanOrEqual(created.numero);
+  });
 });
