@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 import type { DcePayloadInput } from '../../../src-shared/contracts/dce-payload.ts';
 import type { CustomerView } from '../../../src-shared/contracts/customers.ts';
 import { DCE_TIPOS_EMITENTE, type DceTipoEmitente } from '../../../src-shared/contracts/dce-view.ts';
+import { SCALE } from '../../../src-shared/money.ts';
 import { ErrorBanner, Field, newIdempotencyKey, useAction, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { brl } from '../format.ts';
@@ -33,7 +34,6 @@ import {
   type DcePartyForm,
 } from './dce-form-model.ts';
 import { readDceContent } from './dce-xml.ts';
-import { SCALE } from '../../../src-shared/money.ts';
 
 type PartyKey = 'emitente' | 'destinatario';
 const PARTY_TITLE: Readonly<Record<PartyKey, string>> = {
@@ -209,7 +209,7 @@ export function DceForm(props: { id: string | null }) {
               aria-label={`${title}: Nome / razão social`}
             />
           </Field>
-          <Field label="Documento" error={undefined}>
+          <Field label="Documento">
             <select
               value={p.outroDoc ? 'outro' : 'cpfCnpj'}
               onChange={(e) => setParty(which, { outroDoc: e.target.value === 'outro' })}
