@@ -240,9 +240,27 @@ describe('DC-e form model', () => {
 
   it('reads a signed DC-e back into the form, which sends the same DC-e again', () => {
     const original = prepared(
-      dcePayloadOf(filled({ modalidade: 'transportadora', cnpjTransportadora: '11222333000181' })),
+      dcePayloadOf(
+        filled({
+          modalidade: 'transportadora',
+          cnpjTransportadora: '11222333000181',
+          informacoesComplementares: 'Pedido 1234',
+          observacoes: [
+            { key: 1, campo: 'pedido', texto: '1234' },
+            // A blank row is not sent.
+            { key: 2, campo: ' ', texto: '' },
+            { key: 3, campo: 'embalagem', texto: 'caixa de papelão' },
+          ],
+        }),
+      ),
     );
     const content = readDceContent(original.xml, parser);
+    // The marketplace's observations, kept on edit (PUT replaces the whole content).
+    expect(content.observacoes).toEqual([
+      { campo: 'pedido', texto: '1234' },
+      { campo: 'embalagem', texto: 'caixa de papelão' },
+    ]);
+    expect(content.informacoesComplementares).toBe('Pedido 1234');
     expect(content).toMatchObject({
       serie: 1,
       numero: 42,

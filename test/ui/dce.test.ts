@@ -314,11 +314,17 @@ describe('DC-e in the back office', () => {
     const page = await openUi(ui.browser, ui.product, '/dce/nova');
     await page.getByTestId('dce-form').waitFor();
     await fillValid(page, { descricao: 'Tênis usado', qtd: '1', valor: '80,00' });
+    await page.getByRole('button', { name: '+ Adicionar observação' }).click();
+    await page.getByLabel('Campo da observação 1').fill('pedido');
+    await page.getByLabel('Texto da observação 1').fill('PED-77');
     await page.getByRole('button', { name: 'Salvar rascunho' }).click();
     await page.getByTestId('dce-detail').waitFor();
     await detailStatus(page, 'rascunho');
     const id = await idOf(page);
     expect(await page.getByTestId('dce-total').textContent()).toBe('R$ 80,00');
+    await poll(() => page.getByTestId('dce-adicionais').textContent()).toBe(
+      'Informações complementarespedidoPED-77',
+    );
     // No DACE of value before authorization; a preview marked as such.
     expect(await page.getByRole('link', { name: 'DACE A4' }).count()).toBe(0);
     expect(pdfRawText(await pdfAt(page, 'Prévia do DACE'))).toContain('PRÉVIA');
@@ -332,6 +338,7 @@ describe('DC-e in the back office', () => {
       SELLER.nome,
     );
     expect(await page.getByLabel('Site do marketplace').inputValue()).toBe(SITE);
+    expect(await page.getByLabel('Texto da observação 1').inputValue()).toBe('PED-77');
     await page.getByLabel('Quantidade do item 1').fill('2');
     await poll(() => page.getByTestId('dce-form-total').textContent()).toBe('R$ 160,00');
     await page.getByRole('button', { name: 'Salvar e enviar' }).click();
@@ -339,6 +346,8 @@ describe('DC-e in the back office', () => {
     await detailStatus(page, 'autorizada');
     const sent = await dceOf(id);
     expect(sent.valor_total).toBe('160.00');
+    // What was not changed went again as it was.
+    await poll(() => page.getByTestId('dce-adicionais').textContent()).toContain('PED-77');
   });
 
   it('deletes a draft never sent', { timeout: 60_000 }, async () => {

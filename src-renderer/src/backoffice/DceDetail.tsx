@@ -2,7 +2,7 @@
 // items and their total, the carriage and the cancellation, with only the actions its state allows (a draft
 // is edited, sent, previewed or deleted; a rejected one edited and sent again; an authorized one cancelled;
 // the DACE on A4 and on the shipping label, and the XML, once authorized).
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import type { DceView, DceXmlAnswer } from '../../../src-shared/contracts/dce-view.ts';
 import { DCE_CANCEL_DEADLINE_HOURS } from '../../../src-shared/tables/dce-codes.ts';
 import { Banner, ErrorBanner, downloadText, newIdempotencyKey, useAction, useLoad } from '../components.tsx';
@@ -252,10 +252,20 @@ export function DceDetail(props: { id: string; sendFailed?: boolean }) {
         />
       </div>
       {c !== null ? <Items content={c} /> : null}
-      {c?.informacoesComplementares != null ? (
-        <section className="card">
+      {c !== null && (c.informacoesComplementares !== null || c.observacoes.length > 0) ? (
+        <section className="card" data-testid="dce-adicionais">
           <h2>Informações complementares</h2>
-          <p>{c.informacoesComplementares}</p>
+          {c.informacoesComplementares !== null ? <p>{c.informacoesComplementares}</p> : null}
+          {c.observacoes.length > 0 ? (
+            <dl className="props">
+              {c.observacoes.map((o, i) => (
+                <Fragment key={i}>
+                  <dt>{o.campo}</dt>
+                  <dd>{o.texto}</dd>
+                </Fragment>
+              ))}
+            </dl>
+          ) : null}
         </section>
       ) : null}
 

@@ -25,6 +25,7 @@ import {
   itemCents,
   newDceForm,
   newItemRow,
+  newObservacaoRow,
   totalCents,
   typedScaled,
   withTipoEmitente,
@@ -87,7 +88,16 @@ function dceDetailPt(text: string): string {
 /** Whether the API's field path is one the form shows beside an input; the others are listed under the banner. */
 function isShown(field: string): boolean {
   if (
-    ['tipoEmitente', 'serie', 'site', 'itens', 'transporte', 'informacoesComplementares'].includes(field) ||
+    [
+      'tipoEmitente',
+      'serie',
+      'site',
+      'itens',
+      'transporte',
+      'informacoesComplementares',
+      'observacoes',
+    ].includes(field) ||
+    /^observacoes\[\d+\]\.(campo|texto)$/.test(field) ||
     ['transporte.modalidade', 'transporte.cnpjTransportadora'].includes(field)
   )
     return true;
@@ -421,6 +431,73 @@ export function DceForm(props: { id: string | null }) {
               maxLength={5000}
             />
           </Field>
+          <h3>
+            Observações{' '}
+            <span className="muted small">
+              (até 10, campo e texto de até 60 caracteres; vão no grupo{' '}
+              {tipo === 'marketplace' ? 'do marketplace' : 'do emitente'})
+            </span>
+          </h3>
+          {f['observacoes'] !== undefined ? <p className="field-error">{f['observacoes']}</p> : null}
+          {form.observacoes.length > 0 ? (
+            <table className="grid form-items" data-testid="dce-observacoes">
+              <tbody>
+                {form.observacoes.map((o, i) => {
+                  const cell = (k: 'campo' | 'texto', label: string, max: number) => (
+                    <td>
+                      <input
+                        className="item-text"
+                        value={o[k]}
+                        maxLength={max}
+                        onChange={(e) =>
+                          update((s) => ({
+                            ...s,
+                            observacoes: s.observacoes.map((x) =>
+                              x.key === o.key ? { ...x, [k]: e.target.value } : x,
+                            ),
+                          }))
+                        }
+                        aria-label={`${label} da observação ${i + 1}`}
+                      />
+                      {f[`observacoes[${i}].${k}`] !== undefined ? (
+                        <span className="field-error">{f[`observacoes[${i}].${k}`]}</span>
+                      ) : null}
+                    </td>
+                  );
+                  return (
+                    <tr key={o.key}>
+                      {cell('campo', 'Campo', 20)}
+                      {cell('texto', 'Texto', 60)}
+                      <td>
+                        <button
+                          type="button"
+                          className="small ghost"
+                          aria-label={`Remover observação ${i + 1}`}
+                          onClick={() =>
+                            update((s) => ({
+                              ...s,
+                              observacoes: s.observacoes.filter((x) => x.key !== o.key),
+                            }))
+                          }
+                        >
+                          ✕
+                        </button>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          ) : null}
+          {form.observacoes.length < 10 ? (
+            <button
+              type="button"
+              className="small"
+              onClick={() => update((s) => ({ ...s, observacoes: [...s.observacoes, newObservacaoRow()] }))}
+            >
+              + Adicionar observação
+            </button>
+          ) : null}
         </section>
 
         <section className="card totals-card">

@@ -29,6 +29,13 @@ export interface DceItemRow {
 
 export type DceModalidade = 'correios' | 'proprio' | 'transportadora';
 
+/** obsEmit / obsMarketplace: a named free text (xCampo, xTexto up to 60). */
+export interface DceObservacaoRow {
+  key: number;
+  campo: string;
+  texto: string;
+}
+
 export interface DceForm {
   tipoEmitente: DceTipoEmitente;
   /** Empty: the company's DC-e series. */
@@ -42,6 +49,7 @@ export interface DceForm {
   modalidade: DceModalidade;
   cnpjTransportadora: string;
   informacoesComplementares: string;
+  observacoes: DceObservacaoRow[];
 }
 
 export const EMPTY_DCE_PARTY: DcePartyForm = {
@@ -62,6 +70,8 @@ export const newItemRow = (): DceItemRow => ({
   informacoesAdicionais: '',
 });
 
+export const newObservacaoRow = (): DceObservacaoRow => ({ key: ++rowKey, campo: '', texto: '' });
+
 export const newDceForm = (tipoEmitente: DceTipoEmitente = 'marketplace'): DceForm => ({
   tipoEmitente,
   serie: '',
@@ -72,6 +82,7 @@ export const newDceForm = (tipoEmitente: DceTipoEmitente = 'marketplace'): DceFo
   modalidade: 'correios',
   cnpjTransportadora: '',
   informacoesComplementares: '',
+  observacoes: [],
 });
 
 /**
@@ -149,6 +160,9 @@ export function dcePayloadOf(form: DceForm): DcePayloadInput {
   const site = trimmed(form.site);
   const infCpl = trimmed(form.informacoesComplementares);
   const cnpj = trimmed(form.cnpjTransportadora);
+  const observacoes = form.observacoes
+    .map((o) => ({ campo: o.campo.trim(), texto: o.texto.trim() }))
+    .filter((o) => o.campo !== '' || o.texto !== '');
   return {
     tipoEmitente: form.tipoEmitente,
     // A series that is not a number goes as NaN → JSON null, so the service names the field.
@@ -172,6 +186,8 @@ export function dcePayloadOf(form: DceForm): DcePayloadInput {
       ...(form.modalidade === 'transportadora' && cnpj !== undefined ? { cnpjTransportadora: cnpj } : {}),
     },
     ...(infCpl === undefined ? {} : { informacoesComplementares: infCpl }),
+    // A row left blank is not sent; one half typed goes, so the service names the missing half.
+    ...(observacoes.length === 0 ? {} : { observacoes }),
   };
 }
 
@@ -250,5 +266,6 @@ export function formOfDce(content: DceContent): DceForm {
     modalidade: MODALIDADE_OF_MOD_TRANS[Number(content.modTrans)] ?? 'correios',
     cnpjTransportadora: content.modTrans === '2' ? (content.cnpjTransp ?? '') : '',
     informacoesComplementares: content.informacoesComplementares ?? '',
+    observacoes: content.observacoes.map((o) => ({ key: ++rowKey, ...o })),
   };
 }
