@@ -434,7 +434,7 @@ export function DceForm(props: { id: string | null }) {
           <h3>
             Observações{' '}
             <span className="muted small">
-              (até 10, campo e texto de até 60 caracteres; vão no grupo{' '}
+              (até 10, campo de até 20 e texto de até 60 caracteres; vão no grupo{' '}
               {tipo === 'marketplace' ? 'do marketplace' : 'do emitente'})
             </span>
           </h3>
