@@ -3,9 +3,13 @@
 // DC-e is kept as a draft (POST /v1/dce) or kept and sent at once; a draft or a rejected DC-e is edited (PUT
 // /v1/dce/:id, the content read back from its XML) and sent. Every field error of the API shows beside its field.
 import { useEffect, useState } from 'react';
-import type { DcePayloadInput } from '../../../src-shared/contracts/dce-payload.ts';
+import type { DceModalidade, DcePayloadInput } from '../../../src-shared/contracts/dce-payload.ts';
 import type { CustomerView } from '../../../src-shared/contracts/customers.ts';
-import { DCE_TIPOS_EMITENTE, type DceTipoEmitente } from '../../../src-shared/contracts/dce-view.ts';
+import {
+  DCE_MODALIDADES_TRANSPORTE,
+  DCE_TIPOS_EMITENTE,
+  type DceTipoEmitente,
+} from '../../../src-shared/contracts/dce-view.ts';
 import { SCALE } from '../../../src-shared/money.ts';
 import { ErrorBanner, Field, newIdempotencyKey, useAction, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
@@ -31,7 +35,6 @@ import {
   withTipoEmitente,
   type DceForm as FormState,
   type DceItemRow,
-  type DceModalidade,
   type DcePartyForm,
 } from './dce-form-model.ts';
 import { readDceContent } from './dce-xml.ts';
@@ -401,7 +404,7 @@ export function DceForm(props: { id: string | null }) {
                 onChange={(e) => set('modalidade', e.target.value as DceModalidade)}
                 aria-label="Modalidade de transporte"
               >
-                {(['correios', 'proprio', 'transportadora'] as const).map((m, code) => (
+                {DCE_MODALIDADES_TRANSPORTE.map((m, code) => (
                   <option key={m} value={m}>
                     {code} – {MODALIDADE_PT[m]}
                   </option>

@@ -2,8 +2,12 @@
 // customers or typed (CPF/CNPJ or a foreign id), the items with their totals in exact cents (vProd = qCom ×
 // vUnCom rounded half-up, vDC their sum, as the service computes them), the carriage, and a draft read back
 // from its XML into the form for editing.
-import type { DcePayloadInput } from '../../../src-shared/contracts/dce-payload.ts';
-import type { DceTipoEmitente } from '../../../src-shared/contracts/dce-view.ts';
+import type { DceModalidade, DcePayloadInput } from '../../../src-shared/contracts/dce-payload.ts';
+import {
+  DCE_MODALIDADES_TRANSPORTE,
+  DCE_TIPOS_EMITENTE,
+  type DceTipoEmitente,
+} from '../../../src-shared/contracts/dce-view.ts';
 import { SCALE, lineTotal, parseScaled, sum } from '../../../src-shared/money.ts';
 import { parseBrDecimal } from '../format.ts';
 import { EMPTY_PARTY, partyOfCustomer, type PartyForm } from './cte-form-model.ts';
@@ -26,8 +30,6 @@ export interface DceItemRow {
   valorUnitario: string;
   informacoesAdicionais: string;
 }
-
-export type DceModalidade = 'correios' | 'proprio' | 'transportadora';
 
 /** obsEmit / obsMarketplace: a named free text (xCampo, xTexto up to 60). */
 export interface DceObservacaoRow {
@@ -211,13 +213,6 @@ export function dcePartyOfCustomer(
   };
 }
 
-const TIPO_OF_TP_EMIT: Readonly<Record<string, DceTipoEmitente>> = {
-  '1': 'marketplace',
-  '2': 'proprio',
-  '3': 'transportadora',
-};
-const MODALIDADE_OF_MOD_TRANS: readonly DceModalidade[] = ['correios', 'proprio', 'transportadora'];
-
 /** A decimal text of the XML as an input shows it: "2.5000" → "2,5", "10.00" → "10,00". */
 function decimalInput(text: string, places: number): string {
   const [int = '0', frac = ''] = text.split('.');
@@ -247,7 +242,8 @@ function partyForm(p: DceParty): DcePartyForm {
 
 /** A draft or rejected DC-e (its signed XML) back in the form: PUT replaces the whole content with it. */
 export function formOfDce(content: DceContent): DceForm {
-  const tipo = TIPO_OF_TP_EMIT[content.tpEmit] ?? 'marketplace';
+  // tpEmit 1..3 in the contract's order; 0 and 4 (the fisco's app, the Correios) are not Balcão's.
+  const tipo = DCE_TIPOS_EMITENTE[Number(content.tpEmit) - 1] ?? 'marketplace';
   return {
     tipoEmitente: tipo,
     serie: String(content.serie),
@@ -263,7 +259,7 @@ export function formOfDce(content: DceContent): DceForm {
       valorUnitario: decimalInput(i.valorUnitario, 2),
       informacoesAdicionais: i.informacoesAdicionais ?? '',
     })),
-    modalidade: MODALIDADE_OF_MOD_TRANS[Number(content.modTrans)] ?? 'correios',
+    modalidade: DCE_MODALIDADES_TRANSPORTE[Number(content.modTrans)] ?? 'correios',
     cnpjTransportadora: content.modTrans === '2' ? (content.cnpjTransp ?? '') : '',
     informacoesComplementares: content.informacoesComplementares ?? '',
     observacoes: content.observacoes.map((o) => ({ key: ++rowKey, ...o })),
