@@ -11,20 +11,25 @@ const NFE_NS = 'http://www.portalfiscal.inf.br/nfe';
 
 export type TpAmb = 1 | 2;
 
-/** The authorization protocol of one NF-e (protNFe/infProt, leiauteNFe_v4.00.xsd TProtNFe). */
-export interface ProtNFe {
-  chNFe: string;
+/**
+ * The authorization protocol of one document (infProt of TProtNFe, TProtCTe, TProtDCe), its key under the
+ * family's name (`K`: chNFe, chCTe, chDCe).
+ */
+export type Protocol<K extends string> = { [P in K]: string } & {
   cStat: string;
   xMotivo: string;
   nProt?: string;
   dhRecbto: string;
   digVal?: string;
   /**
-   * The protNFe element exactly as the authority sent it, to be placed after the NFe in nfeProc. It declares
-   * no namespace of its own (it inherits the NF-e default namespace, which nfeProc supplies again).
+   * The protocol element exactly as the authority sent it, to be placed after the document in its proc. An NF-e
+   * protNFe declares no namespace of its own (it inherits the NF-e default namespace, which nfeProc supplies again).
    */
   xml: string;
-}
+};
+
+/** protNFe/infProt (leiauteNFe_v4.00.xsd TProtNFe). */
+export type ProtNFe = Protocol<'chNFe'>;
 
 /** retEnviNFe: the lot receipt (async, cStat 103, nRec) or the processed lot (sync, cStat 104, protocols). */
 export interface AutorizacaoResult {
@@ -63,7 +68,7 @@ export interface ConsultaProtocoloResult {
   events: string[];
 }
 
-/** retConsStatServ. */
+/** retConsStatServ, and the CT-e's and DC-e's retConsStatServ* (the same fields). */
 export interface StatusServicoResult {
   cStat: string;
   xMotivo: string;
@@ -87,6 +92,23 @@ export interface EventoResult {
   /** The retEvento element exactly as the authority sent it, for procEventoNFe. */
   xml: string;
 }
+
+/**
+ * retEventoCTe / retEventoDCe: one event per message, its key under the family's name (`K`). Its fields but the
+ * status are optional on rejection.
+ */
+export type SingleEventoResult<K extends string> = { [P in K]?: string } & {
+  cStat: string;
+  xMotivo: string;
+  tpAmb: TpAmb;
+  cOrgao: string;
+  tpEvento?: string;
+  nSeqEvento?: string;
+  nProt?: string;
+  dhRegEvento?: string;
+  /** The ret* element exactly as received, for the family's procEvento. */
+  xml: string;
+};
 
 export interface RecepcaoEventoResult {
   cStat: string;
@@ -357,8 +379,11 @@ export function rawElements(xml: string, path: readonly string[]): string[] {
 
 const ID_LOTE = /^[0-9]{1,15}$/; // leiauteNFe TIdLote
 const N_REC = /^[0-9]{15}$/; // tiposBasico TRec
-// TChNFe of PL_010: the emitter CNPJ (positions 7-20) may hold letters from July 2026 (IN RFB 2.229/2024).
-const CH_NFE = /^[0-9]{6}[0-9A-Z]{12}[0-9]{26}$/;
+/**
+ * TChNFe of PL_010 and the TChDFe of the CT-e and DC-e: the emitter CNPJ (positions 7-20) may hold letters from
+ * July 2026 (IN RFB 2.229/2024).
+ */
+export const ACCESS_KEY = /^[0-9]{6}[0-9A-Z]{12}[0-9]{26}$/;
 const CNPJ = /^[0-9A-Z]{12}[0-9]{2}$/;
 const NSU = /^[0-9]{1,15}$/;
 
@@ -381,7 +406,7 @@ export function element(xml: string, root: string, what: string, namespace: stri
   return body;
 }
 
-function codeUf(value: number | string, what: string): string {
+export function codeUf(value: number | string, what: string): string {
   const code = typeof value === 'number' ? String(value).padStart(2, '0') : value;
   if (ufByCode(code) === undefined)
     throw new RangeError(`${what} must be an IBGE UF code, got ${JSON.stringify(value)}`);
@@ -399,8 +424,15 @@ function nsu(value: string | number, what: string): string {
   return s.padStart(15, '0');
 }
 
+/** One request/answer exchange with a service of `S` (see soapCaller). */
+export type SoapCall<S extends AuthorityService> = (
+  service: S,
+  message: string,
+  root: string,
+) => Promise<{ xml: string; node: Node; read: Reader }>;
+
 /**
- * Sends one message to a web service of the NF-e or CT-e family and returns the result message (exact bytes)
+ * Sends one message to a web service of the NF-e, CT-e or DC-e family and returns the result message (exact bytes)
  * with its parsed document element `root`; a body that is not XML, a SOAP fault or another message raises
  * AuthorityResponseError, an HTTP error status without a fault AuthorityUnavailableError.
  */
@@ -412,7 +444,7 @@ export function soapCaller<S extends AuthorityService>(options: {
   parse: (xml: string) => unknown;
   /** Finds the result message (`root`) in the envelope; default: the content of the service's result element. */
   message?: (envelope: string, root: string) => string | null;
-}): (service: S, message: string, root: string) => Promise<{ xml: string; node: Node; read: Reader }> {
+}): SoapCall<S> {
   const { transport, timeoutMs } = options;
   return async (service, message, root) => {
     const target = options.endpoint(service);
@@ -463,25 +495,79 @@ export function soapCaller<S extends AuthorityService>(options: {
   };
 }
 
+/** Reads one protocol element (`root`: protNFe, protCTe, protDCe), kept byte for byte as `raw`. */
+export function readProtocol<K extends string>(
+  parser: XMLParser,
+  raw: string,
+  root: string,
+  key: K,
+  read: Reader,
+): Protocol<K> {
+  const parsed: unknown = parser.parse(raw);
+  const inf = read.child(list(parsed, root)[0], 'infProt', root);
+  // A computed key widens to `string` for the compiler; `key` is K by the signature.
+  return {
+    [key]: read.required(inf, key, 'infProt'),
+    cStat: read.required(inf, 'cStat', 'infProt'),
+    xMotivo: read.required(inf, 'xMotivo', 'infProt'),
+    ...optional('nProt', text(inf, 'nProt')),
+    dhRecbto: read.required(inf, 'dhRecbto', 'infProt'),
+    ...optional('digVal', text(inf, 'digVal')),
+    xml: raw,
+  } as Protocol<K>;
+}
+
+/**
+ * The status question of a family (`root`: consStatServ, consStatServCTe, consStatServDCe; the same fields in
+ * each) and its answer `answer`.
+ */
+export async function askStatusServico<S extends AuthorityService>(
+  call: SoapCall<S>,
+  service: S,
+  form: { root: string; answer: string; namespace: string; versao: string },
+  req: { tpAmb: TpAmb; cUF: number | string },
+): Promise<StatusServicoResult> {
+  const { root, answer, namespace, versao } = form;
+  const message = `<${root} xmlns="${namespace}" versao="${versao}"><tpAmb>${tpAmbText(req.tpAmb)}</tpAmb><cUF>${codeUf(req.cUF, 'cUF')}</cUF><xServ>STATUS</xServ></${root}>`;
+  const { node, read } = await call(service, message, answer);
+  return {
+    ...read.status(node, answer),
+    dhRecbto: read.required(node, 'dhRecbto', answer),
+    ...optional('tMed', text(node, 'tMed')),
+    ...optional('dhRetorno', text(node, 'dhRetorno')),
+    ...optional('xObs', text(node, 'xObs')),
+  };
+}
+
+/** The fields of a retEventoCTe / retEventoDCe (`root`, its parsed `node`), all but its exact text. */
+export function readSingleEvento<K extends string>(
+  node: Node,
+  read: Reader,
+  root: string,
+  key: K,
+): Omit<SingleEventoResult<K>, 'xml'> {
+  const inf = read.child(node, 'infEvento', root);
+  const where = `${root}/infEvento`;
+  return {
+    cStat: read.required(inf, 'cStat', where),
+    xMotivo: read.required(inf, 'xMotivo', where),
+    tpAmb: read.tpAmb(inf, where),
+    cOrgao: read.required(inf, 'cOrgao', where),
+    ...optional(key, text(inf, key)),
+    ...optional('tpEvento', text(inf, 'tpEvento')),
+    ...optional('nSeqEvento', text(inf, 'nSeqEvento')),
+    ...optional('nProt', text(inf, 'nProt')),
+    ...optional('dhRegEvento', text(inf, 'dhRegEvento')),
+  } as Omit<SingleEventoResult<K>, 'xml'>;
+}
+
 // --------------------------------------------------------------------------------------------------------
 
 export function createAuthorityClient(options: AuthorityClientOptions): AuthorityClient {
   const call = soapCaller({ ...options, parse: (xml) => messageParser.parse(xml) });
 
-  function protocol(raw: string, read: Reader): ProtNFe {
-    const parsed: unknown = messageParser.parse(raw);
-    const prot = list(parsed, 'protNFe')[0];
-    const inf = read.child(prot, 'infProt', 'protNFe');
-    return {
-      chNFe: read.required(inf, 'chNFe', 'infProt'),
-      cStat: read.required(inf, 'cStat', 'infProt'),
-      xMotivo: read.required(inf, 'xMotivo', 'infProt'),
-      ...optional('nProt', text(inf, 'nProt')),
-      dhRecbto: read.required(inf, 'dhRecbto', 'infProt'),
-      ...optional('digVal', text(inf, 'digVal')),
-      xml: raw,
-    };
-  }
+  const protocol = (raw: string, read: Reader): ProtNFe =>
+    readProtocol(messageParser, raw, 'protNFe', 'chNFe', read);
 
   return {
     async autorizacao({ nfe, idLote, indSinc }) {
@@ -521,7 +607,7 @@ export function createAuthorityClient(options: AuthorityClientOptions): Authorit
     },
 
     async consultaProtocolo({ tpAmb, chNFe }) {
-      if (!CH_NFE.test(chNFe))
+      if (!ACCESS_KEY.test(chNFe))
         throw new RangeError(`chNFe must be an access key of 44, got ${JSON.stringify(chNFe)}`);
       const message = `<consSitNFe xmlns="${NFE_NS}" versao="4.00"><tpAmb>${tpAmbText(tpAmb)}</tpAmb><xServ>CONSULTAR</xServ><chNFe>${chNFe}</chNFe></consSitNFe>`;
       const { xml, node, read } = await call('NFeConsultaProtocolo4', message, 'retConsSitNFe');
@@ -535,17 +621,13 @@ export function createAuthorityClient(options: AuthorityClientOptions): Authorit
       };
     },
 
-    async statusServico({ tpAmb, cUF }) {
-      const message = `<consStatServ xmlns="${NFE_NS}" versao="4.00"><tpAmb>${tpAmbText(tpAmb)}</tpAmb><cUF>${codeUf(cUF, 'cUF')}</cUF><xServ>STATUS</xServ></consStatServ>`;
-      const { node, read } = await call('NFeStatusServico4', message, 'retConsStatServ');
-      return {
-        ...read.status(node, 'retConsStatServ'),
-        dhRecbto: read.required(node, 'dhRecbto', 'retConsStatServ'),
-        ...optional('tMed', text(node, 'tMed')),
-        ...optional('dhRetorno', text(node, 'dhRetorno')),
-        ...optional('xObs', text(node, 'xObs')),
-      };
-    },
+    statusServico: (req) =>
+      askStatusServico(
+        call,
+        'NFeStatusServico4',
+        { root: 'consStatServ', answer: 'retConsStatServ', namespace: NFE_NS, versao: '4.00' },
+        req,
+      ),
 
     async recepcaoEvento({ envEvento }) {
       const message = element(envEvento, 'envEvento', 'envEvento');
@@ -597,7 +679,7 @@ export function createAuthorityClient(options: AuthorityClientOptions): Authorit
       let query: string;
       if (req.NSU !== undefined) query = `<consNSU><NSU>${nsu(req.NSU, 'NSU')}</NSU></consNSU>`;
       else if (req.chNFe !== undefined) {
-        if (!CH_NFE.test(req.chNFe))
+        if (!ACCESS_KEY.test(req.chNFe))
           throw new RangeError(`chNFe must be an access key, got ${JSON.stringify(req.chNFe)}`);
         query = `<consChNFe><chNFe>${req.chNFe}</chNFe></consChNFe>`;
       } else query = `<distNSU><ultNSU>${nsu(req.ultNSU ?? 0, 'ultNSU')}</ultNSU></distNSU>`;

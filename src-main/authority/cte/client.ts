@@ -2,36 +2,29 @@
 // and in base64 inside cteDadosMsg, the others the XML itself; answers come in `<operation>Result`. The
 // authority's protCTe / retEventoCTe / procEventoCTe are kept byte for byte, as evidence and for the procs.
 import { gzipSync } from 'node:zlib';
-import { ufByCode } from '../../../src-shared/uf.ts';
 import {
+  ACCESS_KEY,
   answerParser,
+  askStatusServico,
   element,
-  isNode,
-  optional,
   rawElements,
+  readProtocol,
+  readSingleEvento,
   soapCaller,
-  text,
   tpAmbText,
+  type Protocol,
+  type SingleEventoResult,
+  type StatusServicoResult,
   type Reader,
+  type TpAmb,
 } from '../client.ts';
 import type { AuthorityTransport } from '../transport.ts';
 import type { CteService, Endpoint } from '../types.ts';
 
 const CTE_NS = 'http://www.portalfiscal.inf.br/cte';
 
-export type TpAmb = 1 | 2;
-
-/** The authorization protocol of one CT-e (TProtCTe/infProt). */
-export interface ProtCTe {
-  chCTe: string;
-  cStat: string;
-  xMotivo: string;
-  nProt?: string;
-  dhRecbto: string;
-  digVal?: string;
-  /** The protCTe element exactly as the authority sent it, to be placed after the CTe in cteProc. */
-  xml: string;
-}
+/** The authorization protocol of one CT-e (TProtCTe/infProt); its xml goes after the CTe in cteProc. */
+export type ProtCTe = Protocol<'chCTe'>;
 
 /** retCTe: the answer of CTeRecepcaoSincV4 for one CT-e. */
 export interface CteRecepcaoResult {
@@ -57,31 +50,10 @@ export interface CteConsultaResult {
 }
 
 /** retConsStatServCTe. */
-export interface CteStatusResult {
-  cStat: string;
-  xMotivo: string;
-  tpAmb: TpAmb;
-  cUF: string;
-  dhRecbto: string;
-  tMed?: string;
-  dhRetorno?: string;
-  xObs?: string;
-}
+export type CteStatusResult = StatusServicoResult;
 
-/** retEventoCTe: one event per message in CT-e 4.00 (no batch). Its fields but cStat are optional on rejection. */
-export interface CteEventoResult {
-  cStat: string;
-  xMotivo: string;
-  tpAmb: TpAmb;
-  cOrgao: string;
-  chCTe?: string;
-  tpEvento?: string;
-  nSeqEvento?: string;
-  nProt?: string;
-  dhRegEvento?: string;
-  /** The retEventoCTe element exactly as received, for procEventoCTe. */
-  xml: string;
-}
+/** retEventoCTe: one event per message in CT-e 4.00 (no batch). */
+export type CteEventoResult = SingleEventoResult<'chCTe'>;
 
 export interface CteAuthorityClient {
   /** CTeRecepcaoSincV4 with one signed CTe (sent gzipped, base64, byte for byte inside). */
@@ -104,9 +76,6 @@ export interface CteAuthorityClientOptions {
 const REPEATING = new Set(['procEventoCTe']);
 const parser = answerParser(REPEATING);
 
-// TChDFe: the emitter CNPJ (positions 7-20) may hold letters (alphanumeric CNPJ).
-const CH_CTE = /^[0-9]{6}[0-9A-Z]{12}[0-9]{26}$/;
-
 /** The CTeRecepcaoSincV4 message: the CTe's UTF-8 bytes, gzipped, in base64 (MOC CT-e 4.00 §3.1). */
 export function compressCte(cteXml: string): string {
   return gzipSync(Buffer.from(cteXml, 'utf8')).toString('base64');
@@ -115,20 +84,8 @@ export function compressCte(cteXml: string): string {
 export function createCteAuthorityClient(options: CteAuthorityClientOptions): CteAuthorityClient {
   const call = soapCaller<CteService>({ ...options, parse: (xml) => parser.parse(xml) });
 
-  function protocol(raw: string, read: Reader): ProtCTe {
-    const parsed: unknown = parser.parse(raw);
-    const inf = isNode(parsed) && isNode(parsed.protCTe) ? parsed.protCTe.infProt : undefined;
-    if (!isNode(inf)) return read.fail('<protCTe> has no <infProt>');
-    return {
-      chCTe: read.required(inf, 'chCTe', 'infProt'),
-      cStat: read.required(inf, 'cStat', 'infProt'),
-      xMotivo: read.required(inf, 'xMotivo', 'infProt'),
-      ...optional('nProt', text(inf, 'nProt')),
-      dhRecbto: read.required(inf, 'dhRecbto', 'infProt'),
-      ...optional('digVal', text(inf, 'digVal')),
-      xml: raw,
-    };
-  }
+  const protocol = (raw: string, read: Reader): ProtCTe =>
+    readProtocol(parser, raw, 'protCTe', 'chCTe', read);
 
   return {
     async recepcao({ cte }) {
@@ -143,7 +100,7 @@ export function createCteAuthorityClient(options: CteAuthorityClientOptions): Ct
     },
 
     async consulta({ tpAmb, chCTe }) {
-      if (!CH_CTE.test(chCTe))
+      if (!ACCESS_KEY.test(chCTe))
         throw new RangeError(`chCTe must be an access key of 44, got ${JSON.stringify(chCTe)}`);
       const message = `<consSitCTe xmlns="${CTE_NS}" versao="4.00"><tpAmb>${tpAmbText(tpAmb)}</tpAmb><xServ>CONSULTAR</xServ><chCTe>${chCTe}</chCTe></consSitCTe>`;
       const { xml, node, read } = await call('CTeConsultaV4', message, 'retConsSitCTe');
@@ -155,36 +112,19 @@ export function createCteAuthorityClient(options: CteAuthorityClientOptions): Ct
       };
     },
 
-    async statusServico({ tpAmb, cUF }) {
-      const code = typeof cUF === 'number' ? String(cUF).padStart(2, '0') : cUF;
-      if (ufByCode(code) === undefined)
-        throw new RangeError(`cUF must be an IBGE UF code, got ${JSON.stringify(cUF)}`);
-      const message = `<consStatServCTe xmlns="${CTE_NS}" versao="4.00"><tpAmb>${tpAmbText(tpAmb)}</tpAmb><cUF>${code}</cUF><xServ>STATUS</xServ></consStatServCTe>`;
-      const { node, read } = await call('CTeStatusServicoV4', message, 'retConsStatServCTe');
-      return {
-        ...read.status(node, 'retConsStatServCTe'),
-        dhRecbto: read.required(node, 'dhRecbto', 'retConsStatServCTe'),
-        ...optional('tMed', text(node, 'tMed')),
-        ...optional('dhRetorno', text(node, 'dhRetorno')),
-        ...optional('xObs', text(node, 'xObs')),
-      };
-    },
+    statusServico: (req) =>
+      askStatusServico(
+        call,
+        'CTeStatusServicoV4',
+        { root: 'consStatServCTe', answer: 'retConsStatServCTe', namespace: CTE_NS, versao: '4.00' },
+        req,
+      ),
 
     async recepcaoEvento({ eventoCTe }) {
       const message = element(eventoCTe, 'eventoCTe', 'eventoCTe', CTE_NS);
       const { xml, node, read } = await call('CTeRecepcaoEventoV4', message, 'retEventoCTe');
-      const inf = node.infEvento;
-      if (!isNode(inf)) return read.fail('<retEventoCTe> has no <infEvento>');
       return {
-        cStat: read.required(inf, 'cStat', 'retEventoCTe/infEvento'),
-        xMotivo: read.required(inf, 'xMotivo', 'retEventoCTe/infEvento'),
-        tpAmb: read.tpAmb(inf, 'retEventoCTe/infEvento'),
-        cOrgao: read.required(inf, 'cOrgao', 'retEventoCTe/infEvento'),
-        ...optional('chCTe', text(inf, 'chCTe')),
-        ...optional('tpEvento', text(inf, 'tpEvento')),
-        ...optional('nSeqEvento', text(inf, 'nSeqEvento')),
-        ...optional('nProt', text(inf, 'nProt')),
-        ...optional('dhRegEvento', text(inf, 'dhRegEvento')),
+        ...readSingleEvento(node, read, 'retEventoCTe', 'chCTe'),
         xml: rawElements(xml, ['retEventoCTe'])[0] ?? read.fail('no <retEventoCTe> element'),
       };
     },

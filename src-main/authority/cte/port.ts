@@ -5,7 +5,7 @@
 import type { UfSigla } from '../../../src-shared/uf.ts';
 import { ufBySigla } from '../../../src-shared/uf.ts';
 import { type AuthorityPort, type AuthorizeAnswer, type ProtocolResult } from '../../outbox/ports.ts';
-import { guarded, protocolResult } from '../answers.ts';
+import { guarded, protocolResult, singleEventAnswer } from '../answers.ts';
 import type { AuthorityTransport } from '../transport.ts';
 import type { CteService } from '../types.ts';
 import { createCteAuthorityClient, type CteAuthorityClient, type ProtCTe } from './client.ts';
@@ -65,20 +65,8 @@ export function cteAuthorityPort(
       const answer = await guarded(() => clients(modeOfKey(chCTe)).consulta({ tpAmb, chCTe }));
       return { cStat: answer.cStat, xMotivo: answer.xMotivo, protocol: protocolOf(answer.protocol) };
     },
-    async sendEvent(eventoCTe) {
-      const answer = await guarded(() => clients(modeOfMessage(eventoCTe)).recepcaoEvento({ eventoCTe }));
-      // CT-e 4.00 has no event batch: the retEventoCTe is both the message's answer and the event's result.
-      return {
-        cStat: answer.cStat,
-        xMotivo: answer.xMotivo,
-        result: {
-          cStat: answer.cStat,
-          xMotivo: answer.xMotivo,
-          nProt: answer.nProt ?? null,
-          xml: answer.xml,
-        },
-      };
-    },
+    sendEvent: async (eventoCTe) =>
+      singleEventAnswer(await guarded(() => clients(modeOfMessage(eventoCTe)).recepcaoEvento({ eventoCTe }))),
     // No sendInutilizacao: CT-e 4.00 authorities offer no number voiding (docs/cte.md, "Inutilização").
   };
 }

@@ -1,17 +1,20 @@
 // Typed calls to the DC-e 1.00 web services: each message goes as XML inside `dceDadosMsg` (SOAP 1.2, mutual
 // TLS), the answer's ret* element is read wherever the envelope holds it. The authority's protDCe,
 // retEventoDCe and procEventoDCe are kept byte for byte, as evidence and for the procs.
-import { ufByCode } from '../../../src-shared/uf.ts';
 import {
+  ACCESS_KEY,
   answerParser,
+  askStatusServico,
   element,
-  isNode,
-  optional,
   rawElements,
+  readProtocol,
+  readSingleEvento,
   soapCaller,
-  text,
   tpAmbText,
+  type Protocol,
   type Reader,
+  type SingleEventoResult,
+  type StatusServicoResult,
   type TpAmb,
 } from '../client.ts';
 import type { AuthorityTransport } from '../transport.ts';
@@ -20,17 +23,8 @@ import type { DceService, Endpoint } from '../types.ts';
 // The DC-e family's namespace (fiscal/schema.ts DCE_NAMESPACE), repeated so the link does not load the XSD engine.
 const DCE_NS = 'http://www.portalfiscal.inf.br/dce';
 
-/** The authorization protocol of one DC-e (TProtDCe/infProt). */
-export interface ProtDCe {
-  chDCe: string;
-  cStat: string;
-  xMotivo: string;
-  nProt?: string;
-  dhRecbto: string;
-  digVal?: string;
-  /** The protDCe element exactly as the authority sent it, to be placed after the DCe in dceProc. */
-  xml: string;
-}
+/** The authorization protocol of one DC-e (TProtDCe/infProt); its xml goes after the DCe in dceProc. */
+export type ProtDCe = Protocol<'chDCe'>;
 
 /** retDCe: the synchronous answer of DCeAutorizacao for one DC-e. */
 export interface DceAutorizacaoResult {
@@ -59,31 +53,10 @@ export interface DceConsultaResult {
 }
 
 /** retConsStatServDCe. */
-export interface DceStatusResult {
-  cStat: string;
-  xMotivo: string;
-  tpAmb: TpAmb;
-  cUF: string;
-  dhRecbto: string;
-  tMed?: string;
-  dhRetorno?: string;
-  xObs?: string;
-}
+export type DceStatusResult = StatusServicoResult;
 
-/** retEventoDCe: one event per message. Its fields but the status are optional on rejection. */
-export interface DceEventoResult {
-  cStat: string;
-  xMotivo: string;
-  tpAmb: TpAmb;
-  cOrgao: string;
-  chDCe?: string;
-  tpEvento?: string;
-  nSeqEvento?: string;
-  nProt?: string;
-  dhRegEvento?: string;
-  /** The retEventoDCe element exactly as received, for procEventoDCe. */
-  xml: string;
-}
+/** retEventoDCe: one event per message. */
+export type DceEventoResult = SingleEventoResult<'chDCe'>;
 
 export interface DceAuthorityClient {
   /** DCeAutorizacao with one signed DCe, sent byte for byte; answered in place (no lot, no receipt). */
@@ -105,9 +78,6 @@ export interface DceAuthorityClientOptions {
 
 const parser = answerParser(new Set(['procEventoDCe']));
 
-// TChDFe: the signer's CNPJ (positions 7-20) may hold letters (alphanumeric CNPJ).
-const CH_DCE = /^[0-9]{6}[0-9A-Z]{12}[0-9]{26}$/;
-
 /**
  * The exact text of the first `name` element anywhere in an answer envelope, whatever wraps it
  * (`dceResultMsg`, an `<operation>Result`, or the SOAP Body itself) and whatever its prefix.
@@ -128,21 +98,8 @@ export function createDceAuthorityClient(options: DceAuthorityClientOptions): Dc
     message: elementAnywhere,
   });
 
-  function protocol(raw: string | undefined, read: Reader): ProtDCe | undefined {
-    if (raw === undefined) return undefined;
-    const parsed: unknown = parser.parse(raw);
-    const inf = isNode(parsed) && isNode(parsed.protDCe) ? parsed.protDCe.infProt : undefined;
-    if (!isNode(inf)) return read.fail('<protDCe> has no <infProt>');
-    return {
-      chDCe: read.required(inf, 'chDCe', 'infProt'),
-      cStat: read.required(inf, 'cStat', 'infProt'),
-      xMotivo: read.required(inf, 'xMotivo', 'infProt'),
-      ...optional('nProt', text(inf, 'nProt')),
-      dhRecbto: read.required(inf, 'dhRecbto', 'infProt'),
-      ...optional('digVal', text(inf, 'digVal')),
-      xml: raw,
-    };
-  }
+  const protocol = (raw: string | undefined, read: Reader): ProtDCe | undefined =>
+    raw === undefined ? undefined : readProtocol(parser, raw, 'protDCe', 'chDCe', read);
 
   return {
     async autorizacao({ dce }) {
@@ -158,7 +115,7 @@ export function createDceAuthorityClient(options: DceAuthorityClientOptions): Dc
     },
 
     async consulta({ tpAmb, chDCe }) {
-      if (!CH_DCE.test(chDCe))
+      if (!ACCESS_KEY.test(chDCe))
         throw new RangeError(`chDCe must be an access key of 44, got ${JSON.stringify(chDCe)}`);
       const message = `<consSitDCe xmlns="${DCE_NS}" versao="1.00"><tpAmb>${tpAmbText(tpAmb)}</tpAmb><xServ>CONSULTAR</xServ><chDCe>${chDCe}</chDCe></consSitDCe>`;
       const { xml, node, read } = await call('DCeConsulta', message, 'retConsSitDCe');
@@ -175,36 +132,19 @@ export function createDceAuthorityClient(options: DceAuthorityClientOptions): Dc
       };
     },
 
-    async statusServico({ tpAmb, cUF }) {
-      const code = typeof cUF === 'number' ? String(cUF).padStart(2, '0') : cUF;
-      if (ufByCode(code) === undefined)
-        throw new RangeError(`cUF must be an IBGE UF code, got ${JSON.stringify(cUF)}`);
-      const message = `<consStatServDCe xmlns="${DCE_NS}" versao="1.00"><tpAmb>${tpAmbText(tpAmb)}</tpAmb><cUF>${code}</cUF><xServ>STATUS</xServ></consStatServDCe>`;
-      const { node, read } = await call('DCeStatusServico', message, 'retConsStatServDCe');
-      return {
-        ...read.status(node, 'retConsStatServDCe'),
-        dhRecbto: read.required(node, 'dhRecbto', 'retConsStatServDCe'),
-        ...optional('tMed', text(node, 'tMed')),
-        ...optional('dhRetorno', text(node, 'dhRetorno')),
-        ...optional('xObs', text(node, 'xObs')),
-      };
-    },
+    statusServico: (req) =>
+      askStatusServico(
+        call,
+        'DCeStatusServico',
+        { root: 'consStatServDCe', answer: 'retConsStatServDCe', namespace: DCE_NS, versao: '1.00' },
+        req,
+      ),
 
     async recepcaoEvento({ eventoDCe }) {
       const message = element(eventoDCe, 'eventoDCe', 'eventoDCe', DCE_NS);
       const { xml, node, read } = await call('DCeRecepcaoEvento', message, 'retEventoDCe');
-      const inf = read.child(node, 'infEvento', 'retEventoDCe');
-      const where = 'retEventoDCe/infEvento';
       return {
-        cStat: read.required(inf, 'cStat', where),
-        xMotivo: read.required(inf, 'xMotivo', where),
-        tpAmb: read.tpAmb(inf, where),
-        cOrgao: read.required(inf, 'cOrgao', where),
-        ...optional('chDCe', text(inf, 'chDCe')),
-        ...optional('tpEvento', text(inf, 'tpEvento')),
-        ...optional('nSeqEvento', text(inf, 'nSeqEvento')),
-        ...optional('nProt', text(inf, 'nProt')),
-        ...optional('dhRegEvento', text(inf, 'dhRegEvento')),
+        ...readSingleEvento(node, read, 'retEventoDCe', 'chDCe'),
         xml,
       };
     },

@@ -5,7 +5,7 @@ import { DCE_CODES } from '../../../src-shared/tables/dce-codes.ts';
 import type { UfSigla } from '../../../src-shared/uf.ts';
 import { ufBySigla } from '../../../src-shared/uf.ts';
 import type { AuthorityPort, AuthorizeAnswer, ProtocolResult } from '../../outbox/ports.ts';
-import { guarded, protocolResult } from '../answers.ts';
+import { guarded, protocolResult, singleEventAnswer } from '../answers.ts';
 import type { AuthorityTransport } from '../transport.ts';
 import type { CteConnectionLike } from '../cte/port.ts';
 import { createDceAuthorityClient, type DceAuthorityClient, type ProtDCe } from './client.ts';
@@ -60,20 +60,8 @@ export function dceAuthorityPort(client: DceAuthorityClient, tpAmb: 1 | 2, cUF: 
       const answer = await guarded(() => client.consulta({ tpAmb, chDCe }));
       return { cStat: answer.cStat, xMotivo: answer.xMotivo, protocol: protocolOf(answer.protocol) };
     },
-    async sendEvent(eventoDCe) {
-      const answer = await guarded(() => client.recepcaoEvento({ eventoDCe }));
-      // One event per message: the retEventoDCe is both the message's answer and the event's result.
-      return {
-        cStat: answer.cStat,
-        xMotivo: answer.xMotivo,
-        result: {
-          cStat: answer.cStat,
-          xMotivo: answer.xMotivo,
-          nProt: answer.nProt ?? null,
-          xml: answer.xml,
-        },
-      };
-    },
+    sendEvent: async (eventoDCe) =>
+      singleEventAnswer(await guarded(() => client.recepcaoEvento({ eventoDCe }))),
     // No sendInutilizacao: the DC-e has no number voiding (a number that is never authorized is just unused).
   };
 }
