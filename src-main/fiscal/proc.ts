@@ -297,6 +297,155 @@ export function finish(xml: string, schema: SchemaName, options: ProcOptions): P
   return { xml, errors: result.valid ? [] : result.errors };
 }
 
+// --- the parts of a proc, checked -------------------------------------------------------------------
+
+/** The names that tell one kind's signed document and its authorization protocol apart. */
+export interface DocumentProcNames {
+  namespace: string;
+  /** The signed document, e.g. `CTe`; also the prefix of its infXxx/@Id. */
+  document: string;
+  /** Its signed group, e.g. `infCte`. */
+  inf: string;
+  /** The authority's protocol, e.g. `protCTe`. */
+  prot: string;
+  /** The key's element in the protocol, e.g. `chCTe`. */
+  key: string;
+  /** protXxx cStat worth distributing. */
+  accepted: ReadonlySet<string>;
+  /** Said of a cStat outside `accepted`, e.g. `is not an authorization`. */
+  notAccepted: string;
+}
+
+/**
+ * The signed document of `documentXml` and, out of `protXml`, the protocol of its key (or the only one),
+ * checked to belong together: key, environment, digVal, an accepted cStat.
+ * @throws ProcError listing every problem when a part is missing, the document is unsigned, or the protocol
+ *   is not this document's.
+ */
+export function documentProcParts(
+  documentXml: string,
+  protXml: string,
+  names: DocumentProcNames,
+): { document: Part; prot: Part } {
+  const { namespace, document: doc, prot: protName, key } = names;
+  const docSpan = candidates(documentXml, doc, namespace)[0];
+  if (docSpan === undefined) throw new ProcError([{ field: doc, error: `no <${doc}> element` }]);
+  const document = part(documentXml, docSpan, namespace);
+  const inf = findElement(documentXml, names.inf, { namespace: docSpan.namespace, within: docSpan });
+  const chave =
+    inf &&
+    attributeOf(documentXml.slice(inf.start, inf.startTagEnd), 'Id')?.replace(new RegExp(`^${doc}`), '');
+  const problems: ErrorDetail[] = [];
+  if (chave === undefined) problems.push({ field: doc, error: `no ${names.inf}/@Id` });
+  if (!hasSignature(documentXml, docSpan)) problems.push({ field: doc, error: `the ${doc} is not signed` });
+
+  const prots = candidates(protXml, protName, namespace).map((span) => part(protXml, span, namespace));
+  const prot =
+    prots.find((p) => textOf(p.text, key) === chave) ?? (prots.length === 1 ? prots[0] : undefined);
+  if (prot === undefined) {
+    problems.push({
+      field: protName,
+      error: prots.length === 0 ? `no <${protName}> element` : `no ${protName} for the key ${chave ?? '?'}`,
+    });
+    throw new ProcError(problems);
+  }
+  const chProt = textOf(prot.text, key);
+  if (chave !== undefined && chProt !== chave) {
+    problems.push({
+      field: `${protName}.${key}`,
+      error: `is ${chProt ?? 'missing'}, the ${doc} key is ${chave}`,
+    });
+  }
+  const tpAmb = textOf(prot.text, 'tpAmb');
+  const docTpAmb = textOf(document.text, 'tpAmb');
+  if (tpAmb !== docTpAmb) {
+    problems.push({
+      field: `${protName}.tpAmb`,
+      error: `is ${tpAmb ?? 'missing'}, the ${doc} says ${docTpAmb ?? '?'}`,
+    });
+  }
+  const cStat = textOf(prot.text, 'cStat') ?? '';
+  if (!names.accepted.has(cStat)) {
+    problems.push({
+      field: `${protName}.cStat`,
+      error: `${cStat} (${textOf(prot.text, 'xMotivo') ?? ''}) ${names.notAccepted}`,
+    });
+  }
+  // digVal is the DigestValue of the document the authority received: another signature means another document.
+  const digVal = textOf(prot.text, 'digVal');
+  const digest = textOf(document.text, 'DigestValue');
+  if (digVal !== undefined && digest !== undefined && digVal !== digest) {
+    problems.push({
+      field: `${protName}.digVal`,
+      error: `is ${digVal}, the ${doc} signature digest is ${digest}`,
+    });
+  }
+  if (problems.length > 0) throw new ProcError(problems);
+  return { document, prot };
+}
+
+/** The names of one kind's event request and answer (a single answer per request, as CT-e and DC-e give). */
+export interface EventProcNames {
+  namespace: string;
+  /** The signed event, e.g. `eventoCTe`. */
+  evento: string;
+  /** The authority's answer, e.g. `retEventoCTe`. */
+  ret: string;
+  /** The document key's element, e.g. `chCTe`. */
+  key: string;
+  /** retXxx cStat that register the event. */
+  registered: ReadonlySet<string>;
+}
+
+/**
+ * The signed event of `eventoXml` and the first answer of `retXml`, checked to belong together (the ids the
+ * answer carries) and to register the event.
+ * @throws ProcError listing every problem when a part is missing, the event is unsigned, or the answer does
+ *   not register it.
+ */
+export function eventProcParts(
+  eventoXml: string,
+  retXml: string,
+  names: EventProcNames,
+): { evento: Part; ret: Part } {
+  const { namespace, evento: eventoName, ret: retName, key } = names;
+  const eventoSpan = candidates(eventoXml, eventoName, namespace)[0];
+  if (eventoSpan === undefined)
+    throw new ProcError([{ field: eventoName, error: `no <${eventoName}> element` }]);
+  const evento = part(eventoXml, eventoSpan, namespace);
+  const problems: ErrorDetail[] = [];
+  if (!hasSignature(eventoXml, eventoSpan))
+    problems.push({ field: eventoName, error: `the ${eventoName} is not signed` });
+  const fields = [key, 'tpEvento', 'nSeqEvento', 'tpAmb'];
+  const ids = new Map(fields.map((field) => [field, textOf(evento.text, field)]));
+
+  const retSpan = candidates(retXml, retName, namespace)[0];
+  if (retSpan === undefined) {
+    problems.push({ field: retName, error: `no <${retName}> element` });
+    throw new ProcError(problems);
+  }
+  const ret = part(retXml, retSpan, namespace);
+  // The key, tpEvento and nSeqEvento are optional in TRetEvento (a rejection may lack them): compare those present.
+  for (const field of fields) {
+    const value = textOf(ret.text, field);
+    if (value !== undefined && value !== ids.get(field)) {
+      problems.push({
+        field: `${retName}.${field}`,
+        error: `is ${value}, the ${eventoName} says ${ids.get(field) ?? '?'}`,
+      });
+    }
+  }
+  const cStat = textOf(ret.text, 'cStat') ?? '';
+  if (!names.registered.has(cStat)) {
+    problems.push({
+      field: `${retName}.cStat`,
+      error: `${cStat} (${textOf(ret.text, 'xMotivo') ?? ''}) does not register the event`,
+    });
+  }
+  if (problems.length > 0) throw new ProcError(problems);
+  return { evento, ret };
+}
+
 // --- nfeProc -----------------------------------------------------------------------------------------
 
 /** protNFe cStat that make a note worth distributing: authorized (100, 150) or denied (110, 301-303). */
@@ -311,58 +460,16 @@ const PROT_NFE_CSTAT: ReadonlySet<string> = new Set(['100', '150', '110', '301',
  *   authorization (key, environment, digVal, cStat).
  */
 export function nfeProc(nfeXml: string, protNFeXml: string, options: ProcOptions = {}): ProcResult {
-  const nfeSpan = candidates(nfeXml, 'NFe')[0];
-  if (nfeSpan === undefined) throw new ProcError([{ field: 'NFe', error: 'no <NFe> element' }]);
-  const nfe = part(nfeXml, nfeSpan);
-  const infNFe = findElement(nfeXml, 'infNFe', { namespace: nfeSpan.namespace, within: nfeSpan });
-  const chave =
-    infNFe && attributeOf(nfeXml.slice(infNFe.start, infNFe.startTagEnd), 'Id')?.replace(/^NFe/, '');
-  const problems: ErrorDetail[] = [];
-  if (chave === undefined) problems.push({ field: 'NFe', error: 'no infNFe/@Id' });
-  if (!hasSignature(nfeXml, nfeSpan)) problems.push({ field: 'NFe', error: 'the NFe is not signed' });
-
-  const prots = candidates(protNFeXml, 'protNFe').map((span) => part(protNFeXml, span));
-  const prot =
-    prots.find((p) => textOf(p.text, 'chNFe') === chave) ?? (prots.length === 1 ? prots[0] : undefined);
-  if (prot === undefined) {
-    problems.push({
-      field: 'protNFe',
-      error: prots.length === 0 ? 'no <protNFe> element' : `no protNFe for the key ${chave ?? '?'}`,
-    });
-    throw new ProcError(problems);
-  }
-  const infProt = prot.text;
-  const chNFe = textOf(infProt, 'chNFe');
-  if (chave !== undefined && chNFe !== chave) {
-    problems.push({ field: 'protNFe.chNFe', error: `is ${chNFe ?? 'missing'}, the NFe key is ${chave}` });
-  }
-  const tpAmb = textOf(infProt, 'tpAmb');
-  const nfeTpAmb = textOf(nfe.text, 'tpAmb');
-  if (tpAmb !== nfeTpAmb) {
-    problems.push({
-      field: 'protNFe.tpAmb',
-      error: `is ${tpAmb ?? 'missing'}, the NFe says ${nfeTpAmb ?? '?'}`,
-    });
-  }
-  const cStat = textOf(infProt, 'cStat') ?? '';
-  if (!PROT_NFE_CSTAT.has(cStat)) {
-    problems.push({
-      field: 'protNFe.cStat',
-      error: `${cStat} (${textOf(infProt, 'xMotivo') ?? ''}) is neither an authorization nor a denial`,
-    });
-  }
-  // digVal is the DigestValue of the NFe the authority received: another signature means another NFe.
-  const digVal = textOf(infProt, 'digVal');
-  const digest = textOf(nfe.text, 'DigestValue');
-  if (digVal !== undefined && digest !== undefined && digVal !== digest) {
-    problems.push({
-      field: 'protNFe.digVal',
-      error: `is ${digVal}, the NFe signature digest is ${digest ?? '?'}`,
-    });
-  }
-  if (problems.length > 0) throw new ProcError(problems);
-
-  const xml = `<nfeProc xmlns="${NFE_NAMESPACE}" versao="4.00">${nfe.xml}${prot.xml}</nfeProc>`;
+  const { document, prot } = documentProcParts(nfeXml, protNFeXml, {
+    namespace: NFE_NAMESPACE,
+    document: 'NFe',
+    inf: 'infNFe',
+    prot: 'protNFe',
+    key: 'chNFe',
+    accepted: PROT_NFE_CSTAT,
+    notAccepted: 'is neither an authorization nor a denial',
+  });
+  const xml = `<nfeProc xmlns="${NFE_NAMESPACE}" versao="4.00">${document.xml}${prot.xml}</nfeProc>`;
   return finish(xml, 'procNFe', options);
 }
 
