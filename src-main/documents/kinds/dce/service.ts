@@ -6,8 +6,8 @@
 import { notFound, validationError } from '../../../errors.ts';
 import { zodDetails } from '../../../validation.ts';
 import { dceCancelRequestSchema } from '../../../../src-shared/contracts/dce-view.ts';
-import { queueEvent } from '../../events.ts';
-import { eventTables, refreshEvents, type DocumentEventRow } from '../../events-service.ts';
+import { cancelAndAwait } from '../../cancel.ts';
+import type { QueuedEvent } from '../../events.ts';
 import {
   awaitRow,
   createDraft,
@@ -88,11 +88,6 @@ export async function deleteDce(deps: LifecycleDeps, id: string): Promise<void> 
   await deleteDocument(deps, id, dceKind);
 }
 
-export interface CancelledDce {
-  document: DocumentRow;
-  event: DocumentEventRow;
-}
-
 /**
  * POST /v1/dce/:id/cancel: the 110111 event queued (409 unless authorized; 422 cStat 501 past the deadline,
  * nothing queued), then a bounded wait for its registration: the event's status tells 200 from 202.
@@ -102,20 +97,9 @@ export async function cancelDce(
   id: string,
   body: unknown,
   waitMs: number,
-): Promise<CancelledDce> {
+): Promise<QueuedEvent> {
   await findDce(deps, id);
   const parsed = dceCancelRequestSchema.safeParse(body ?? {});
   if (!parsed.success) throw validationError(zodDetails(parsed.error));
-  const queued = await queueEvent(deps, id, 'cancel', parsed.data, {
-    expected: dceKind,
-    field: 'justificativa',
-  });
-  if (queued.event.outbox_id !== null) await awaitRow(deps, queued.event.outbox_id, waitMs);
-  await refreshEvents(deps.db, id);
-  const event = await eventTables(deps.db)
-    .selectFrom('document_events')
-    .selectAll()
-    .where('id', '=', queued.event.id)
-    .executeTakeFirstOrThrow();
-  return { document: await current(deps, id), event };
+  return cancelAndAwait(deps, id, parsed.data, dceKind, waitMs);
 }

@@ -22,8 +22,8 @@ import { nfseCancelRequestSchema } from '../../../../src-shared/contracts/nfse-v
 import { nationalServiceCodeFault } from '../../../../src-shared/nfse-service-code.ts';
 import { NFSE_CODES } from '../../../../src-shared/tables/nfse-codes.ts';
 import { ufBySigla } from '../../../../src-shared/uf.ts';
-import { queueEvent } from '../../events.ts';
-import { refreshEvents, eventTables, type DocumentEventRow } from '../../events-service.ts';
+import { cancelAndAwait } from '../../cancel.ts';
+import type { QueuedEvent } from '../../events.ts';
 import {
   awaitRow,
   createDraft,
@@ -234,33 +234,17 @@ export async function deleteNfse(deps: NfseDeps, id: string): Promise<void> {
   await deleteDocument(deps, id, nfseKind);
 }
 
-export interface CancelledNfse {
-  document: DocumentRow;
-  event: DocumentEventRow;
-}
-
 /** POST /v1/nfse/:id/cancel: the e101101 event queued, then a bounded wait for its registration. */
 export async function cancelNfse(
   deps: NfseDeps,
   id: string,
   body: unknown,
   waitMs: number,
-): Promise<CancelledNfse> {
+): Promise<QueuedEvent> {
   await findNfse(deps, id);
   const parsed = nfseCancelRequestSchema.safeParse(body ?? {});
   if (!parsed.success) throw validationError(zodDetails(parsed.error));
-  const queued = await queueEvent(deps, id, 'cancel', parsed.data, {
-    expected: nfseKind,
-    field: 'justificativa',
-  });
-  if (queued.event.outbox_id !== null) await awaitRow(deps, queued.event.outbox_id, waitMs);
-  await refreshEvents(deps.db, id);
-  const event = await eventTables(deps.db)
-    .selectFrom('document_events')
-    .selectAll()
-    .where('id', '=', queued.event.id)
-    .executeTakeFirstOrThrow();
-  return { document: await current(deps, id), event };
+  return cancelAndAwait(deps, id, parsed.data, nfseKind, waitMs);
 }
 
 /** The §2.8 substitute body, and the create body's names for the same data (all optional). */
