@@ -2,17 +2,19 @@
 // the address, its pages, and the void of a range of CT-e numbers.
 import { useState } from 'react';
 import type { CteView } from '../../../src-shared/contracts/cte-view.ts';
-import { EmptyRow, ErrorBanner, Pager, StatusBadge, useLoad } from '../components.tsx';
+import { EmptyRow, ErrorBanner, StatusBadge, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { brlText, dateBr, dateTimeBr } from '../format.ts';
 import { STATUS_PT, otherDetails } from '../messages.ts';
 import { href, navigate } from '../router.ts';
 import {
   ListFilters,
+  MetaPager,
   VoidRangeDialog,
   listPage,
   listPath,
   periodFilter,
+  periodFilterProps,
   periodQuery,
   rangeNumbers,
   type RangeForm,
@@ -59,14 +61,9 @@ export function CteList(props: { query: URLSearchParams }) {
         </div>
       </div>
       <ListFilters
-        status={filter.status}
+        {...periodFilterProps(filter, setFilter)}
         statuses={STATUS_FILTERS}
-        onStatus={(status) => setFilter({ status })}
         fromLabel="Criados de"
-        from={filter.from}
-        to={filter.to}
-        onFrom={(iso) => setFilter({ from: iso })}
-        onTo={(iso) => setFilter({ to: iso })}
         base="/cte"
       />
       <ErrorBanner error={list.error} extra={otherDetails(list.error, [])} />
@@ -106,14 +103,7 @@ export function CteList(props: { query: URLSearchParams }) {
           </EmptyRow>
         </tbody>
       </table>
-      {list.data !== null ? (
-        <Pager
-          page={page}
-          pageSize={list.data.meta.limit}
-          total={list.data.meta.total}
-          onPage={(p) => setFilter({ page: p })}
-        />
-      ) : null}
+      <MetaPager page={page} meta={list.data?.meta} onPage={(p) => setFilter({ page: p })} />
       {voiding ? (
         <CteVoidDialog
           onClose={() => setVoiding(false)}

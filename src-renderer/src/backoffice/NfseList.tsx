@@ -1,12 +1,20 @@
 // Back office: the NFS-e list (GET /v1/nfse, §4.6 `{data, meta}`) with the status and period filters kept in
 // the address and its pages. An authorized note is `authorized` in the API (spec §3) and "Autorizada" here.
 import type { NfseView } from '../../../src-shared/contracts/nfse-view.ts';
-import { EmptyRow, ErrorBanner, Pager, StatusBadge, useLoad } from '../components.tsx';
+import { EmptyRow, ErrorBanner, StatusBadge, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { brlText, dateTimeBr, taxIdBr } from '../format.ts';
 import { STATUS_PT, otherDetails } from '../messages.ts';
 import { href, navigate } from '../router.ts';
-import { ListFilters, listPage, listPath, periodFilter, periodQuery } from './document-lists.tsx';
+import {
+  ListFilters,
+  MetaPager,
+  listPage,
+  listPath,
+  periodFilter,
+  periodFilterProps,
+  periodQuery,
+} from './document-lists.tsx';
 
 const PAGE_SIZE = 20;
 /** The statuses an NFS-e takes, as the API writes them. */
@@ -58,14 +66,9 @@ export function NfseList(props: { query: URLSearchParams }) {
         </div>
       </div>
       <ListFilters
-        status={filter.status}
+        {...periodFilterProps(filter, setFilter)}
         statuses={STATUS_FILTERS}
-        onStatus={(status) => setFilter({ status })}
         fromLabel="Criadas de"
-        from={filter.from}
-        to={filter.to}
-        onFrom={(iso) => setFilter({ from: iso })}
-        onTo={(iso) => setFilter({ to: iso })}
         base="/nfse"
       />
       <ErrorBanner error={list.error} extra={otherDetails(list.error, [])} />
@@ -115,14 +118,7 @@ export function NfseList(props: { query: URLSearchParams }) {
           </EmptyRow>
         </tbody>
       </table>
-      {list.data !== null ? (
-        <Pager
-          page={page}
-          pageSize={list.data.meta.limit}
-          total={list.data.meta.total}
-          onPage={(p) => setFilter({ page: p })}
-        />
-      ) : null}
+      <MetaPager page={page} meta={list.data?.meta} onPage={(p) => setFilter({ page: p })} />
     </div>
   );
 }

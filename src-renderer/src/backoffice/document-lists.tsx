@@ -1,7 +1,7 @@
-// What the fiscal document lists (NF-e/NFC-e, CT-e, NFS-e) share: filters kept in the address, the status
-// and period filters, and the dialog that voids a range of numbers.
+// What the fiscal document lists (NF-e/NFC-e, CT-e, NFS-e, DC-e) share: filters kept in the address, the
+// status and period filters, the pages, and the dialog that voids a range of numbers.
 import { useState, type ReactNode } from 'react';
-import { Banner, DateInput, ErrorBanner, Field, Modal, useAction } from '../components.tsx';
+import { Banner, DateInput, ErrorBanner, Field, Modal, Pager, useAction } from '../components.tsx';
 import { STATUS_PT, otherDetails } from '../messages.ts';
 import { navigate } from '../router.ts';
 
@@ -24,6 +24,30 @@ export function periodQuery(filter: PeriodFilter): { status?: string; from?: str
     ...(filter.from === '' ? {} : { from: filter.from }),
     ...(filter.to === '' ? {} : { to: filter.to }),
   };
+}
+
+/** The status and period props of `ListFilters` for a §4.6 list: each change goes to the address through `setFilter`. */
+export function periodFilterProps(filter: PeriodFilter, setFilter: (changes: Partial<PeriodFilter>) => void) {
+  return {
+    status: filter.status,
+    onStatus: (status: string) => setFilter({ status }),
+    from: filter.from,
+    to: filter.to,
+    onFrom: (iso: string) => setFilter({ from: iso }),
+    onTo: (iso: string) => setFilter({ to: iso }),
+  };
+}
+
+/** The pages under a §4.6 list (`meta` of its answer), once the list has answered. */
+export function MetaPager(props: {
+  page: number;
+  meta: { limit: number; total: number } | undefined;
+  onPage: (page: number) => void;
+}) {
+  if (props.meta === undefined) return null;
+  return (
+    <Pager page={props.page} pageSize={props.meta.limit} total={props.meta.total} onPage={props.onPage} />
+  );
 }
 
 /**
