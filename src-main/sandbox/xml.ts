@@ -59,7 +59,7 @@ export function textAt(from: Element, path: string, namespace = NFE_NAMESPACE): 
   return el === undefined ? undefined : (el.textContent ?? '');
 }
 
-/** The infEvento of an NF-e evento or a CT-e eventoCTe: the same fields, `chave` from chNFe or chCTe. */
+/** The infEvento of an NF-e evento, a CT-e eventoCTe or a DC-e eventoDCe: the same fields, `chave` from its key. */
 export interface EventMessage {
   xml: string;
   id: string;
@@ -73,10 +73,18 @@ export interface EventMessage {
   det: Element | undefined;
 }
 
-/** Reads an evento (NF-e namespace, chNFe) or an eventoCTe (CT-e namespace, chCTe); throws when it is none. */
+/**
+ * Reads an evento (NF-e namespace, chNFe), an eventoCTe (CT-e namespace, chCTe) or an eventoDCe (DC-e
+ * namespace, chDCe, its author in CNPJAutor: `authorNames`, default CNPJ then CPF); throws when it is none.
+ */
 export function parseEventMessage(
   xml: string,
-  kind: { namespace: string; keyName: 'chNFe' | 'chCTe'; root: string },
+  kind: {
+    namespace: string;
+    keyName: 'chNFe' | 'chCTe' | 'chDCe';
+    root: string;
+    authorNames?: readonly string[];
+  },
 ): EventMessage {
   const root = rootOf(parseXml(xml));
   const inf = root && at(root, 'infEvento', kind.namespace);
@@ -87,7 +95,10 @@ export function parseEventMessage(
     id: inf.getAttribute('Id') ?? '',
     cOrgao: t('cOrgao'),
     tpAmb: t('tpAmb'),
-    author: textAt(inf, 'CNPJ', kind.namespace) ?? textAt(inf, 'CPF', kind.namespace) ?? '',
+    author:
+      (kind.authorNames ?? ['CNPJ', 'CPF'])
+        .map((name) => textAt(inf, name, kind.namespace))
+        .find((found) => found !== undefined) ?? '',
     chave: t(kind.keyName),
     dhEvento: t('dhEvento'),
     tpEvento: t('tpEvento'),

@@ -2,7 +2,8 @@
 // facts of one CTe the reception rules read, plus the protCTe/retCTe answers it writes.
 import type { Element } from '@xmldom/xmldom';
 import { CTE_NAMESPACE } from '../../fiscal/schema.ts';
-import { at, children, elementTexts, esc, parseXml, rootOf, textAt } from '../xml.ts';
+import { protocolXml, type ProtocolFields } from '../answers.ts';
+import { at, children, elementTexts, parseXml, rootOf, textAt } from '../xml.ts';
 
 /** The CT-e child at a slash-separated path below `from`, if any. */
 export function cteAt(from: Element, path: string): Element | undefined {
@@ -107,28 +108,11 @@ export function parseCte(xml: string): ParsedCte {
   };
 }
 
-export interface ProtCteFields {
-  tpAmb: string;
-  verAplic: string;
-  chave: string;
-  dhRecbto: string;
-  nProt?: string;
-  digVal?: string;
-  cStat: number;
-  xMotivo: string;
-}
+export type ProtCteFields = ProtocolFields & { cStat: number };
 
 /** protCTe (TProtCTe): with nProt and digVal when the CT-e was authorized or denied. */
-export function protCteXml(p: ProtCteFields): string {
-  return (
-    `<protCTe versao="4.00"><infProt${p.nProt === undefined ? '' : ` Id="CTe${p.nProt}"`}>` +
-    `<tpAmb>${p.tpAmb}</tpAmb><verAplic>${esc(p.verAplic)}</verAplic><chCTe>${p.chave}</chCTe>` +
-    `<dhRecbto>${p.dhRecbto}</dhRecbto>` +
-    (p.nProt === undefined ? '' : `<nProt>${p.nProt}</nProt>`) +
-    (p.digVal === undefined || p.digVal === '' ? '' : `<digVal>${p.digVal}</digVal>`) +
-    `<cStat>${p.cStat}</cStat><xMotivo>${esc(p.xMotivo)}</xMotivo></infProt></protCTe>`
-  );
-}
+export const protCteXml = (p: ProtCteFields): string =>
+  protocolXml({ root: 'protCTe', versao: '4.00', idPrefix: 'CTe', keyName: 'chCTe' }, p);
 
 /** procEventoCTe of a registered event: the event as received and the authority's answer. */
 export function procEventoCteXml(event: { xml: string; ret_xml: string }): string {

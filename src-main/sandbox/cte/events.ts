@@ -6,10 +6,11 @@
 import { parseAccessKey } from '../../fiscal/access-key.ts';
 import { CTE_NAMESPACE, validateXml, type SchemaName } from '../../fiscal/schema.ts';
 import { cteCceForbidden } from '../../../src-shared/tables/cte-cce-forbidden.ts';
+import { oneEventAnswerXml, type OneEventFields, type OneEventForm } from '../answers.ts';
 import { cnpjRoot } from '../certificates.ts';
 import { verifySignature } from '../signature.ts';
 import { localDateTime, nextProtocol, type SandboxDatabase } from '../store.ts';
-import { esc, parseEventMessage, schemaDetail, type EventMessage } from '../xml.ts';
+import { parseEventMessage, schemaDetail, type EventMessage } from '../xml.ts';
 import {
   acceptsEnvironment,
   answerEnvironment,
@@ -80,30 +81,22 @@ export const CTE_TYPE_RULES: Readonly<Record<string, (c: CteTypeContext) => CteF
   },
 };
 
-function retEventoCteXml(p: {
-  tpAmb: string;
-  verAplic: string;
-  cOrgao: string;
-  cStat: CteCStat;
-  xMotivo: string;
-  ev: ParsedEvent | null;
-  dhRegEvento: string;
-  nProt?: string;
-}): string {
-  const { ev } = p;
-  const spec = ev === null ? undefined : CTE_EVENT_SPECS[ev.tpEvento];
-  const known = ev !== null && parseAccessKey(ev.chave).ok;
-  return (
-    `<retEventoCTe xmlns="${CTE_NAMESPACE}" versao="4.00"><infEvento${p.nProt === undefined ? '' : ` Id="ID${p.nProt}"`}>` +
-    `<tpAmb>${p.tpAmb}</tpAmb><verAplic>${esc(p.verAplic)}</verAplic><cOrgao>${p.cOrgao}</cOrgao>` +
-    `<cStat>${p.cStat}</cStat><xMotivo>${esc(p.xMotivo)}</xMotivo>` +
-    (known ? `<chCTe>${ev.chave}</chCTe>` : '') +
-    (ev !== null && /^[0-9]{6}$/.test(ev.tpEvento) ? `<tpEvento>${ev.tpEvento}</tpEvento>` : '') +
-    (spec === undefined ? '' : `<xEvento>${spec.xEvento}</xEvento>`) +
-    (ev !== null && /^[0-9]{1,3}$/.test(ev.nSeqEvento) ? `<nSeqEvento>${ev.nSeqEvento}</nSeqEvento>` : '') +
-    `<dhRegEvento>${p.dhRegEvento}</dhRegEvento>${p.nProt === undefined ? '' : `<nProt>${p.nProt}</nProt>`}` +
-    `</infEvento></retEventoCTe>`
-  );
+const RET_EVENTO_CTE: OneEventForm = {
+  root: 'retEventoCTe',
+  namespace: CTE_NAMESPACE,
+  versao: '4.00',
+  keyName: 'chCTe',
+};
+
+function retEventoCteXml(
+  p: Omit<OneEventFields, 'keyKnown' | 'xEvento'> & { ev: ParsedEvent | null },
+): string {
+  const spec = p.ev === null ? undefined : CTE_EVENT_SPECS[p.ev.tpEvento];
+  return oneEventAnswerXml(RET_EVENTO_CTE, {
+    ...p,
+    keyKnown: p.ev !== null && parseAccessKey(p.ev.chave).ok,
+    ...(spec === undefined ? {} : { xEvento: spec.xEvento }),
+  });
 }
 
 export async function cteRecepcaoEvento(message: string, ctx: ServiceContext): Promise<ServiceAnswer> {

@@ -3,6 +3,7 @@
 import type { Element } from '@xmldom/xmldom';
 import { DCE_NAMESPACE } from '../../fiscal/schema.ts';
 import { DCE_CODES, type DceCodeName } from '../../../src-shared/tables/dce-codes.ts';
+import { protocolXml } from '../answers.ts';
 import { clampMotivo } from '../cstat.ts';
 import { nextSequence, type SandboxTx } from '../store.ts';
 import { at, children, elementTexts, esc, parseXml, rootOf, textAt } from '../xml.ts';
@@ -112,13 +113,10 @@ export interface ProtDceFields {
 
 /** protDCe (TProtDCe): with its Id, nProt and digVal when the DC-e was authorized. */
 export function protDceXml(p: ProtDceFields): string {
-  return (
-    `<protDCe versao="1.00"><infProt${p.nProt === undefined ? '' : ` Id="DCe${p.nProt}"`}>` +
-    `<tpAmb>${p.tpAmb}</tpAmb><verAplic>${esc(p.verAplic)}</verAplic><chDCe>${p.chave}</chDCe>` +
-    `<dhRecbto>${p.dhRecbto}</dhRecbto>` +
-    (p.nProt === undefined ? '' : `<nProt>${p.nProt}</nProt>`) +
-    (p.digVal === undefined || p.digVal === '' ? '' : `<digVal>${p.digVal}</digVal>`) +
-    `<cStat>${dceCStat(p.finding)}</cStat><xMotivo>${esc(dceMotivo(p.finding))}</xMotivo></infProt></protDCe>`
+  const { finding, ...fields } = p;
+  return protocolXml(
+    { root: 'protDCe', versao: '1.00', idPrefix: 'DCe', keyName: 'chDCe' },
+    { ...fields, cStat: dceCStat(finding), xMotivo: dceMotivo(finding) },
   );
 }
 

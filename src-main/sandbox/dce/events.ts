@@ -4,10 +4,11 @@
 // one cancellation only (nSeqEvento 1), its protocol (222), its date (577, 578) and the deadline (501).
 import { DCE_NAMESPACE, validateXml } from '../../fiscal/schema.ts';
 import { DCE_CANCEL_DEADLINE_HOURS } from '../../../src-shared/tables/dce-codes.ts';
+import { oneEventAnswerXml, type OneEventFields, type OneEventForm } from '../answers.ts';
 import { cnpjRoot } from '../certificates.ts';
 import { verifySignature } from '../signature.ts';
 import { localDateTime } from '../store.ts';
-import { at, esc, parseXml, rawMessageProblem, rootOf, schemaDetail, textAt } from '../xml.ts';
+import { parseEventMessage, rawMessageProblem, schemaDetail, textAt, type EventMessage } from '../xml.ts';
 import {
   acceptsEnvironment,
   answerEnvironment,
@@ -20,63 +21,46 @@ import { dceCStat, dceElement, dceMotivo, nextDceProtocol, type DceFinding } fro
 /** The cancellation, the one event type of the DC-e 1.00. */
 export const DCE_CANCEL_EVENT = '110111';
 
-interface ParsedDceEvent {
-  xml: string;
-  id: string;
-  cOrgao: string;
-  tpAmb: string;
-  author: string;
-  chave: string;
-  dhEvento: string;
-  tpEvento: string;
-  nSeqEvento: string;
+/** The eventoDCe's fields, and the protocol its cancellation names. */
+interface ParsedDceEvent extends EventMessage {
   nProt: string;
 }
 
 function parseDceEvent(xml: string): ParsedDceEvent {
-  const root = rootOf(parseXml(xml));
-  const inf = root && at(root, 'infEvento', DCE_NAMESPACE);
-  if (inf === undefined) throw new Error('not an eventoDCe');
-  const t = (p: string) => textAt(inf, p, DCE_NAMESPACE) ?? '';
-  return {
-    xml,
-    id: inf.getAttribute('Id') ?? '',
-    cOrgao: t('cOrgao'),
-    tpAmb: t('tpAmb'),
-    author: t('CNPJAutor'),
-    chave: t('chDCe'),
-    dhEvento: t('dhEvento'),
-    tpEvento: t('tpEvento'),
-    nSeqEvento: t('nSeqEvento'),
-    nProt: t('detEvento/evCancDCe/nProt'),
-  };
+  const ev = parseEventMessage(xml, {
+    namespace: DCE_NAMESPACE,
+    keyName: 'chDCe',
+    root: 'eventoDCe',
+    authorNames: ['CNPJAutor'],
+  });
+  return { ...ev, nProt: (ev.det && textAt(ev.det, 'evCancDCe/nProt', DCE_NAMESPACE)) ?? '' };
 }
 
-function retEventoDceXml(p: {
-  tpAmb: string;
-  verAplic: string;
-  cOrgao: string;
-  finding: DceFinding;
-  ev: ParsedDceEvent | null;
-  dhRegEvento: string;
-  nProt?: string;
-}): string {
+const RET_EVENTO_DCE: OneEventForm = {
+  root: 'retEventoDCe',
+  namespace: DCE_NAMESPACE,
+  versao: '1.00',
+  keyName: 'chDCe',
+};
+
+function retEventoDceXml(
+  p: Omit<OneEventFields, 'keyKnown' | 'xEvento' | 'cStat' | 'xMotivo'> & {
+    finding: DceFinding;
+    ev: ParsedDceEvent | null;
+  },
+): string {
+  const { finding, ...fields } = p;
   const { ev } = p;
-  const known = ev !== null && /^(1[1-7]|2[1-9]|3[1-3]|35|4[1-3]|5[0-3])[0-9]{42}$/.test(ev.chave);
-  return (
-    `<retEventoDCe xmlns="${DCE_NAMESPACE}" versao="1.00"><infEvento${p.nProt === undefined ? '' : ` Id="ID${p.nProt}"`}>` +
-    `<tpAmb>${p.tpAmb}</tpAmb><verAplic>${esc(p.verAplic)}</verAplic><cOrgao>${p.cOrgao}</cOrgao>` +
-    `<cStat>${dceCStat(p.finding)}</cStat><xMotivo>${esc(dceMotivo(p.finding))}</xMotivo>` +
-    (known ? `<chDCe>${ev.chave}</chDCe>` : '') +
-    (ev !== null && /^[0-9]{6}$/.test(ev.tpEvento) ? `<tpEvento>${ev.tpEvento}</tpEvento>` : '') +
+  return oneEventAnswerXml(RET_EVENTO_DCE, {
+    ...fields,
+    cStat: dceCStat(finding),
+    xMotivo: dceMotivo(finding),
+    keyKnown: ev !== null && /^(1[1-7]|2[1-9]|3[1-3]|35|4[1-3]|5[0-3])[0-9]{42}$/.test(ev.chave),
     // MOC DC-e §5.5: xEvento "Cancelamento homologado" once registered.
-    (ev?.tpEvento === DCE_CANCEL_EVENT && p.nProt !== undefined
-      ? '<xEvento>Cancelamento homologado</xEvento>'
-      : '') +
-    (ev !== null && /^[0-9]{1,3}$/.test(ev.nSeqEvento) ? `<nSeqEvento>${ev.nSeqEvento}</nSeqEvento>` : '') +
-    `<dhRegEvento>${p.dhRegEvento}</dhRegEvento>${p.nProt === undefined ? '' : `<nProt>${p.nProt}</nProt>`}` +
-    `</infEvento></retEventoDCe>`
-  );
+    ...(ev?.tpEvento === DCE_CANCEL_EVENT && p.nProt !== undefined
+      ? { xEvento: 'Cancelamento homologado' }
+      : {}),
+  });
 }
 
 export async function dceRecepcaoEvento(message: string, ctx: ServiceContext): Promise<ServiceAnswer> {

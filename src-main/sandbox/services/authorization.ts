@@ -8,6 +8,7 @@ import { nfceUrls } from '../../fiscal/nfce-urls.ts';
 import { buildQrCode } from '../../fiscal/qrcode.ts';
 import { validateXml } from '../../fiscal/schema.ts';
 import { ufByCode } from '../../../src-shared/uf.ts';
+import { protocolXml, type ProtocolFields } from '../answers.ts';
 import { cnpjRoot } from '../certificates.ts';
 import { motivo, type CStat } from '../cstat.ts';
 import { verifySignature, type SignatureCheck } from '../signature.ts';
@@ -563,24 +564,8 @@ async function loadEnvironment(
   };
 }
 
-function protNFeXml(p: {
-  tpAmb: string;
-  verAplic: string;
-  chave: string;
-  dhRecbto: string;
-  nProt?: string;
-  digVal?: string;
-  cStat: number;
-  xMotivo: string;
-}): string {
-  return (
-    `<protNFe versao="4.00"><infProt${p.nProt === undefined ? '' : ` Id="ID${p.nProt}"`}>` +
-    `<tpAmb>${p.tpAmb}</tpAmb><verAplic>${esc(p.verAplic)}</verAplic><chNFe>${p.chave}</chNFe>` +
-    `<dhRecbto>${p.dhRecbto}</dhRecbto>${p.nProt === undefined ? '' : `<nProt>${p.nProt}</nProt>`}` +
-    `${p.digVal ? `<digVal>${p.digVal}</digVal>` : ''}<cStat>${p.cStat}</cStat>` +
-    `<xMotivo>${esc(p.xMotivo)}</xMotivo></infProt></protNFe>`
-  );
-}
+const protNFeXml = (p: ProtocolFields & { cStat: number }): string =>
+  protocolXml({ root: 'protNFe', versao: '4.00', idPrefix: 'ID', keyName: 'chNFe' }, p);
 
 /**
  * Runs one NF-e through the rules and records the outcome. Returns its protNFe (with nProt when authorized or
