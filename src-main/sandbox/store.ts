@@ -12,6 +12,25 @@ import { sandboxMigrationProvider } from './migrations/index.ts';
 
 export type NoteStatus = 'autorizada' | 'denegada' | 'cancelada';
 
+/** The columns of an event the sandbox registered, in each family's table (events, cte_events, dce_events). */
+interface RegisteredEvent {
+  id: Generated<number>;
+  chave: string;
+  tp_evento: string;
+  n_seq_evento: number;
+  tp_amb: number;
+  c_orgao: number;
+  author: string;
+  dh_evento: string;
+  n_prot: string;
+  dh_reg_evento: string;
+  registered_at: string;
+  /** The event as received. */
+  xml: string;
+  /** The authority's answer to it (retEvento, retEventoCTe, retEventoDCe). */
+  ret_xml: string;
+}
+
 export interface SandboxDatabase {
   server_identity: { id: number; key_pem: string; cert_pem: string; created_at: string };
   sequences: { name: string; value: number };
@@ -65,23 +84,7 @@ export interface SandboxDatabase {
     /** JSON array of protNFe elements once processed. */
     results: string | null;
   };
-  events: {
-    id: Generated<number>;
-    chave: string;
-    tp_evento: string;
-    n_seq_evento: number;
-    tp_amb: number;
-    c_orgao: number;
-    author: string;
-    dh_evento: string;
-    c_stat: number;
-    n_prot: string;
-    dh_reg_evento: string;
-    linked: number;
-    registered_at: string;
-    xml: string;
-    ret_xml: string;
-  };
+  events: RegisteredEvent & { c_stat: number; linked: number };
   inutilizacoes: {
     id: Generated<number>;
     cnpj: string;
@@ -135,22 +138,7 @@ export interface SandboxDatabase {
     xml: string;
     prot_xml: string;
   };
-  cte_events: {
-    id: Generated<number>;
-    chave: string;
-    tp_evento: string;
-    n_seq_evento: number;
-    tp_amb: number;
-    c_orgao: number;
-    author: string;
-    dh_evento: string;
-    c_stat: number;
-    n_prot: string;
-    dh_reg_evento: string;
-    registered_at: string;
-    xml: string;
-    ret_xml: string;
-  };
+  cte_events: RegisteredEvent & { c_stat: number };
   /** The national NFS-e environment: see nfse/ and migration 0004. */
   nfse_notes: {
     chave: string;
@@ -206,22 +194,7 @@ export interface SandboxDatabase {
     xml: string;
     prot_xml: string;
   };
-  dce_events: {
-    id: Generated<number>;
-    event_id: string;
-    chave: string;
-    tp_evento: string;
-    n_seq_evento: number;
-    tp_amb: number;
-    c_orgao: number;
-    author: string;
-    dh_evento: string;
-    n_prot: string;
-    dh_reg_evento: string;
-    registered_at: string;
-    xml: string;
-    ret_xml: string;
-  };
+  dce_events: RegisteredEvent & { event_id: string };
   exchanges: {
     id: Generated<number>;
     at: string;
