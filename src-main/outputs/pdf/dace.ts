@@ -7,7 +7,7 @@ import type { DceItem, DceParty } from '../../fiscal/dce/model.ts';
 import type { DaceModel } from '../dce-model.ts';
 import { drawCode128, drawQr, fitFont, textLine, useFont, watermark, wrapText, type Doc } from './draw.ts';
 import { renderPdf } from './document.ts';
-import { box, formKit, formWatermarks, type FormField } from './form.ts';
+import { box, formKit, formWatermarks, titleBar, type FormField } from './form.ts';
 import {
   formatCep,
   formatChave,
@@ -212,12 +212,7 @@ interface A4Layout {
 }
 
 function sectionTitle(pdf: Doc, text: string, y: number): number {
-  pdf.save().rect(X0, y, W, TITLE_H).fillColor('#e6e6e6').fill().restore();
-  box(pdf, X0, y, W, TITLE_H);
-  useFont(pdf, 'bold', 6.5);
-  pdf.fillColor('black');
-  textLine(pdf, text, X0 + 3, y + 2, W - 6);
-  return y + TITLE_H;
+  return titleBar(pdf, text, X0, y, W, TITLE_H);
 }
 
 const PARTY_H = TITLE_H + 3 * CELL_H;

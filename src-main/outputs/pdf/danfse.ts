@@ -4,7 +4,7 @@
 import { parseNfseOutput, type NfseOutputDocument, type NfseOutputParty } from '../nfse-model.ts';
 import { drawQr, textLine, useFont, wrapText, type Doc } from './draw.ts';
 import { renderPdf } from './document.ts';
-import { box, formKit, formWatermarks } from './form.ts';
+import { box, formKit, formWatermarks, titleBar } from './form.ts';
 import {
   formatCep,
   formatDate,
@@ -73,12 +73,7 @@ const TEXT_LINE = 9;
 const { cell, fieldRow } = formKit({ labelSize: 5.5, valueSize: 7.5, cellH: CELL_H, x0: X0, width: W });
 
 function title(pdf: Doc, text: string, y: number): number {
-  pdf.save().rect(X0, y, W, TITLE_H).fillColor('#e6e6e6').fill().restore();
-  box(pdf, X0, y, W, TITLE_H);
-  useFont(pdf, 'bold', 6.5);
-  pdf.fillColor('black');
-  textLine(pdf, text, X0 + 3, y + 2, W - 6);
-  return y + TITLE_H;
+  return titleBar(pdf, text, X0, y, W, TITLE_H);
 }
 
 function addressLine(p: NfseOutputParty): string {

@@ -88,6 +88,16 @@ export function formKit(m: FormMetrics): {
   return { cell, fieldRow };
 }
 
+/** A section's shaded title bar over [x, x + w], `h` high; returns the y under it. */
+export function titleBar(pdf: Doc, text: string, x: number, y: number, w: number, h: number): number {
+  pdf.save().rect(x, y, w, h).fillColor('#e6e6e6').fill().restore();
+  box(pdf, x, y, w, h);
+  useFont(pdf, 'bold', 6.5);
+  pdf.fillColor('black');
+  textLine(pdf, text, x + 3, y + 2, w - 6);
+  return y + h;
+}
+
 /** The dashed line along which the receipt is cut off. */
 export function cutLine(pdf: Doc, x: number, w: number, y: number): void {
   pdf
