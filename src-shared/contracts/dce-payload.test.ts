@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { DCE_ADDRESS } from '../../test/fixtures/dce-body.ts';
 import { parseDcePayload } from './dce-payload.ts';
 
-const endereco = {
-  xLgr: 'Rua das Flores',
-  nro: '100',
-  xBairro: 'Centro',
-  cMun: '4106902',
-  uf: 'PR',
-  cep: '80010-000',
-};
+const endereco = DCE_ADDRESS;
 
 const spellingA = {
   tipoEmitente: 'marketplace',
