@@ -2,15 +2,7 @@
 // state allows (send, delete a draft, cancel, CC-e, DACTE, XML) and the debug object for support.
 import { useState } from 'react';
 import type { CteDebug, CteView } from '../../../src-shared/contracts/cte-view.ts';
-import {
-  Banner,
-  ErrorBanner,
-  Modal,
-  downloadText,
-  newIdempotencyKey,
-  useAction,
-  useLoad,
-} from '../components.tsx';
+import { Banner, ErrorBanner, downloadText, newIdempotencyKey, useAction, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { accessKeyBr, brlText, dateTimeBr, taxIdBr } from '../format.ts';
 import { errorMessage, otherDetails } from '../messages.ts';
@@ -20,11 +12,13 @@ import {
   DocumentHead,
   EventsTable,
   IdentificationRows,
+  QueuedBanner,
+  SendFailedBanner,
   answerText,
   reason,
   usePollWhile,
 } from './document-detail-parts.tsx';
-import { CountedText, DeleteDraftDialog } from './document-dialogs.tsx';
+import { DeleteDraftDialog, JustifiedCancelDialog } from './document-dialogs.tsx';
 import { routeText } from './CteList.tsx';
 import { readCteContent, type CteContent } from './cte-xml.ts';
 
@@ -178,12 +172,12 @@ export function CteDetail(props: { id: string; sendFailed?: boolean }) {
       </div>
       {notice !== null ? <Banner kind="ok">{notice}</Banner> : null}
       <ErrorBanner error={action.error} extra={otherDetails(action.error, [])} />
-      {props.sendFailed === true && d.status === 'rascunho' && action.error === null ? (
-        <Banner kind="warn" testId="send-failed">
-          O CT-e foi salvo como rascunho, mas o envio à SEFAZ não foi aceito: use “Enviar à SEFAZ” para tentar
-          de novo e ver o motivo.
-        </Banner>
-      ) : null}
+      <SendFailedBanner
+        show={props.sendFailed === true && d.status === 'rascunho' && action.error === null}
+        saved="O CT-e foi salvo"
+        send="o envio à SEFAZ"
+        button="Enviar à SEFAZ"
+      />
       {(d.status === 'erro' || d.status === 'denegada') && d.cStat !== null ? (
         <Banner kind="error" testId="rejection">
           {d.status === 'denegada' ? 'Denegado' : 'Rejeição'} {d.cStat}: {reason(d.xMotivo)}
@@ -197,11 +191,7 @@ export function CteDetail(props: { id: string; sendFailed?: boolean }) {
           ambiente de contingência.
         </Banner>
       ) : null}
-      {d.status === 'processando' ? (
-        <Banner kind="info" testId="queued">
-          Na fila de transmissão: a situação se atualiza sozinha quando a SEFAZ responder.
-        </Banner>
-      ) : null}
+      <QueuedBanner show={d.status === 'processando'} authority="a SEFAZ" />
 
       <div className="two-col">
         <section className="card">
@@ -365,39 +355,21 @@ function CancelDialog(props: {
   onDone: () => void;
 }) {
   const { api } = useApp();
-  const [text, setText] = useState('');
-  const action = useAction();
-  const label = 'Justificativa (15 a 255 caracteres)';
   return (
-    <Modal title={`Cancelar CT-e nº ${props.cte.numero}`} onClose={props.onClose}>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void action
-            .run(() => api.cte.cancel(props.cte.id, text))
-            .then((a) => {
-              if (a !== undefined) props.onDone();
-            });
-        }}
-      >
-        <p className="muted">
-          O cancelamento só é aceito antes do início da viagem
-          {props.cancelUntil === null
-            ? '.'
-            : ` e até ${dateTimeBr(new Date(props.cancelUntil).toISOString())} (7 dias da autorização).`}
-        </p>
-        <CountedText label={label} value={text} onChange={setText} error={action.fields['justificativa']} />
-        <ErrorBanner error={action.error} extra={otherDetails(action.error, ['justificativa'])} />
-        <div className="actions">
-          <button type="submit" className="danger" disabled={action.pending}>
-            Cancelar CT-e
-          </button>
-          <button type="button" onClick={props.onClose}>
-            Voltar
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <JustifiedCancelDialog
+      title={`Cancelar CT-e nº ${props.cte.numero}`}
+      submitLabel="Cancelar CT-e"
+      cancel={(text) => api.cte.cancel(props.cte.id, text)}
+      onClose={props.onClose}
+      onDone={props.onDone}
+    >
+      <p className="muted">
+        O cancelamento só é aceito antes do início da viagem
+        {props.cancelUntil === null
+          ? '.'
+          : ` e até ${dateTimeBr(new Date(props.cancelUntil).toISOString())} (7 dias da autorização).`}
+      </p>
+    </JustifiedCancelDialog>
   );
 }
 

@@ -17,6 +17,8 @@ import {
   DocumentHead,
   EventsTable,
   IdentificationRows,
+  QueuedBanner,
+  SendFailedBanner,
   answerText,
   reason,
   usePollWhile,
@@ -151,22 +153,18 @@ export function DceDetail(props: { id: string; sendFailed?: boolean }) {
       </div>
       {notice !== null ? <Banner kind="ok">{notice}</Banner> : null}
       <ErrorBanner error={action.error} extra={otherDetails(action.error, [])} />
-      {props.sendFailed === true && d.status === 'rascunho' && action.error === null ? (
-        <Banner kind="warn" testId="send-failed">
-          A DC-e foi salva como rascunho, mas o envio não foi aceito: use “Enviar” para tentar de novo e ver o
-          motivo.
-        </Banner>
-      ) : null}
+      <SendFailedBanner
+        show={props.sendFailed === true && d.status === 'rascunho' && action.error === null}
+        saved="A DC-e foi salva"
+        send="o envio"
+        button="Enviar"
+      />
       {d.status === 'erro' && d.cStat !== null ? (
         <Banner kind="error" testId="rejection">
           Rejeição {d.cStat}: {reason(d.xMotivo)}. Corrija em “Editar” e reenvie.
         </Banner>
       ) : null}
-      {d.status === 'processando' ? (
-        <Banner kind="info" testId="queued">
-          Na fila de transmissão: a situação se atualiza sozinha quando a SEFAZ responder.
-        </Banner>
-      ) : null}
+      <QueuedBanner show={d.status === 'processando'} authority="a SEFAZ" />
       {d.ambiente === 'homologacao' ? (
         <p className="muted small" data-testid="homologacao">
           Ambiente de homologação: a DC-e não tem valor fiscal.

@@ -12,7 +12,7 @@ import { href, navigate } from '../router.ts';
 import { NfseCancelDialog, CANCEL_REASONS } from './NfseCancelDialog.tsx';
 import { NfseStatusBadge, nfseMoney } from './NfseList.tsx';
 import { NfseSubstituteDialog } from './NfseSubstituteDialog.tsx';
-import { usePollWhile } from './document-detail-parts.tsx';
+import { QueuedBanner, SendFailedBanner, usePollWhile } from './document-detail-parts.tsx';
 import { DeleteDraftDialog } from './document-dialogs.tsx';
 
 const CANCEL_STATUS_PT: Readonly<Record<string, string>> = {
@@ -153,12 +153,12 @@ export function NfseDetail(props: { id: string; sendFailed?: boolean }) {
       </div>
       {notice !== null ? <Banner kind="ok">{notice}</Banner> : null}
       <ErrorBanner error={action.error} extra={otherDetails(action.error, [])} />
-      {props.sendFailed === true && d.status === 'rascunho' && action.error === null ? (
-        <Banner kind="warn" testId="send-failed">
-          A NFS-e foi salva como rascunho, mas o envio não foi aceito: use “Enviar ao ambiente nacional” para
-          tentar de novo e ver o motivo.
-        </Banner>
-      ) : null}
+      <SendFailedBanner
+        show={props.sendFailed === true && d.status === 'rascunho' && action.error === null}
+        saved="A NFS-e foi salva"
+        send="o envio"
+        button="Enviar ao ambiente nacional"
+      />
       {d.status === 'erro' && d.cStat !== null ? (
         <Banner kind="error" testId="rejection">
           Rejeição {d.cStat}: {reason(d.cStat, d.xMotivo)}. Corrija em “Editar” e reenvie.
@@ -170,11 +170,7 @@ export function NfseDetail(props: { id: string; sendFailed?: boolean }) {
           {answerText(d.cancelamento.cStat, d.cancelamento.xMotivo)}.
         </Banner>
       ) : null}
-      {d.status === 'processando' ? (
-        <Banner kind="info" testId="queued">
-          Na fila de transmissão: a situação se atualiza sozinha quando o ambiente nacional responder.
-        </Banner>
-      ) : null}
+      <QueuedBanner show={d.status === 'processando'} authority="o ambiente nacional" />
       {d.substituida_por_nfse_id !== null ? (
         <Banner kind="warn" testId="substituted-by">
           {d.status === 'substituida' ? 'Substituída pela ' : 'Substituição em andamento: '}

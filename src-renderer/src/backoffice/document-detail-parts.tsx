@@ -1,8 +1,8 @@
-// What the page of one fiscal document shows alike whatever its kind (NF-e/NFC-e, CT-e, DC-e): its heading, the
-// identification with the authority's answer and its words, the table of its events, and the polling while it
-// settles.
+// What the page of one fiscal document shows alike whatever its kind (NF-e/NFC-e, CT-e, NFS-e, DC-e): its
+// heading, the banners of a refused send and of the queue, the identification with the authority's answer and
+// its words, the table of its events, and the polling while it settles.
 import { useEffect, useRef, type ReactNode } from 'react';
-import { StatusBadge } from '../components.tsx';
+import { Banner, StatusBadge } from '../components.tsx';
 import { accessKeyBr, dateTimeBr } from '../format.ts';
 import { STATUS_PT } from '../messages.ts';
 import { href } from '../router.ts';
@@ -28,6 +28,31 @@ export function DocumentHead(props: {
         </h1>
       </div>
     </>
+  );
+}
+
+/**
+ * The form saved the document but its send was refused (the address says `?envio=falhou`): said while it is
+ * still a draft and no later action failed. `saved` "A DC-e foi salva", `send` "o envio", `button` the send
+ * button's words.
+ */
+export function SendFailedBanner(props: { show: boolean; saved: string; send: string; button: string }) {
+  if (!props.show) return null;
+  return (
+    <Banner kind="warn" testId="send-failed">
+      {props.saved} como rascunho, mas {props.send} não foi aceito: use “{props.button}” para tentar de novo e
+      ver o motivo.
+    </Banner>
+  );
+}
+
+/** A document on its way (processando): the page follows it until `authority` ("a SEFAZ") answers. */
+export function QueuedBanner(props: { show: boolean; authority: string }) {
+  if (!props.show) return null;
+  return (
+    <Banner kind="info" testId="queued">
+      Na fila de transmissão: a situação se atualiza sozinha quando {props.authority} responder.
+    </Banner>
   );
 }
 
