@@ -5,11 +5,7 @@
 import { useEffect, useState } from 'react';
 import type { DceModalidade, DcePayloadInput } from '../../../src-shared/contracts/dce-payload.ts';
 import type { CustomerView } from '../../../src-shared/contracts/customers.ts';
-import {
-  DCE_MODALIDADES_TRANSPORTE,
-  DCE_TIPOS_EMITENTE,
-  type DceTipoEmitente,
-} from '../../../src-shared/contracts/dce-view.ts';
+import { DCE_MODALIDADES_TRANSPORTE } from '../../../src-shared/contracts/dce-view.ts';
 import { SCALE } from '../../../src-shared/money.ts';
 import { ErrorBanner, Field, newIdempotencyKey, useAction, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
@@ -19,7 +15,7 @@ import { href, navigate } from '../router.ts';
 import { UfSelect } from './CteForm.tsx';
 import { useNewCustomer } from './CustomerForm.tsx';
 import { CustomerPicker } from './CustomerPicker.tsx';
-import { MODALIDADE_PT, TIPO_EMITENTE_PT } from './DceList.tsx';
+import { MODALIDADE_PT, TipoEmitenteSelect } from './DceList.tsx';
 import { SaveActions } from './SaveActions.tsx';
 import { currentFieldErrors } from './cte-form-model.ts';
 import {
@@ -286,17 +282,7 @@ export function DceForm(props: { id: string | null }) {
               }
               wide
             >
-              <select
-                value={tipo}
-                onChange={(e) => update((f) => withTipoEmitente(f, e.target.value as DceTipoEmitente))}
-                aria-label="Emitida como"
-              >
-                {DCE_TIPOS_EMITENTE.map((t) => (
-                  <option key={t} value={t}>
-                    {TIPO_EMITENTE_PT[t]}
-                  </option>
-                ))}
-              </select>
+              <TipoEmitenteSelect value={tipo} onChange={(t) => update((f) => withTipoEmitente(f, t))} />
             </Field>
             <Field
               label="Série"

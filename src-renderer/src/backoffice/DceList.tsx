@@ -1,13 +1,26 @@
 // Back office: the DC-e list (GET /v1/dce, §4.6 `{data, meta}`) with the status and period filters and the
 // search (key, number or recipient) kept in the address, and its pages.
 import { useEffect, useState } from 'react';
-import { DCE_STATUSES, type DceView } from '../../../src-shared/contracts/dce-view.ts';
-import { EmptyRow, ErrorBanner, Field, Pager, StatusBadge, useLoad } from '../components.tsx';
+import {
+  DCE_STATUSES,
+  DCE_TIPOS_EMITENTE,
+  type DceTipoEmitente,
+  type DceView,
+} from '../../../src-shared/contracts/dce-view.ts';
+import { EmptyRow, ErrorBanner, Field, StatusBadge, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { brlText, dateTimeBr, taxIdBr } from '../format.ts';
 import { STATUS_PT, otherDetails } from '../messages.ts';
 import { href, navigate } from '../router.ts';
-import { ListFilters, listPage, listPath, periodFilter, periodQuery } from './document-lists.tsx';
+import {
+  ListFilters,
+  MetaPager,
+  listPage,
+  listPath,
+  periodFilter,
+  periodFilterProps,
+  periodQuery,
+} from './document-lists.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -22,6 +35,26 @@ export const MODALIDADE_PT: Readonly<Record<DceView['modalidade_transporte'], st
   proprio: 'Meios próprios',
   transportadora: 'Transportadora',
 };
+
+/** The choice of who issues, in the DC-e form and in Settings › DC-e. */
+export function TipoEmitenteSelect(props: {
+  value: DceTipoEmitente;
+  onChange: (tipo: DceTipoEmitente) => void;
+}) {
+  return (
+    <select
+      value={props.value}
+      onChange={(e) => props.onChange(e.target.value as DceTipoEmitente)}
+      aria-label="Emitida como"
+    >
+      {DCE_TIPOS_EMITENTE.map((t) => (
+        <option key={t} value={t}>
+          {TIPO_EMITENTE_PT[t]}
+        </option>
+      ))}
+    </select>
+  );
+}
 
 export function dcePath(d: Pick<DceView, 'id'>): string {
   return `/dce/${d.id}`;
@@ -76,14 +109,9 @@ export function DceList(props: { query: URLSearchParams }) {
             />
           </Field>
         }
-        status={filter.status}
+        {...periodFilterProps(filter, setFilter)}
         statuses={DCE_STATUSES}
-        onStatus={(status) => setFilter({ status })}
         fromLabel="Criadas de"
-        from={filter.from}
-        to={filter.to}
-        onFrom={(iso) => setFilter({ from: iso })}
-        onTo={(iso) => setFilter({ to: iso })}
         base="/dce"
       />
       <ErrorBanner error={list.error} extra={otherDetails(list.error, [])} />
@@ -128,14 +156,7 @@ export function DceList(props: { query: URLSearchParams }) {
           </EmptyRow>
         </tbody>
       </table>
-      {list.data !== null ? (
-        <Pager
-          page={page}
-          pageSize={list.data.meta.limit}
-          total={list.data.meta.total}
-          onPage={(p) => setFilter({ page: p })}
-        />
-      ) : null}
+      <MetaPager page={page} meta={list.data?.meta} onPage={(p) => setFilter({ page: p })} />
     </div>
   );
 }

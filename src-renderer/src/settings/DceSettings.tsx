@@ -1,16 +1,13 @@
 // Settings › DC-e: how the company's content declarations are issued by default (GET/PUT
 // /v1/companies/:id/dce-settings): as a marketplace / online shop, its own system or a carrier (tpEmit), the
 // shop's site the Marketplace group carries, and the series; a DC-e may still choose otherwise.
-import { useEffect, useState, type FormEvent } from 'react';
-import {
-  DCE_TIPOS_EMITENTE,
-  type DceSettingsView,
-  type DceTipoEmitente,
-} from '../../../src-shared/contracts/dce-view.ts';
-import { Banner, ErrorBanner, Field, useAction, useLoad } from '../components.tsx';
+import { useEffect, useState } from 'react';
+import type { DceSettingsView, DceTipoEmitente } from '../../../src-shared/contracts/dce-view.ts';
+import { Banner, ErrorBanner, Field, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
-import { fieldErrorsIn, otherDetails } from '../messages.ts';
-import { TIPO_EMITENTE_PT } from '../backoffice/DceList.tsx';
+import { fieldErrorsIn } from '../messages.ts';
+import { TipoEmitenteSelect } from '../backoffice/DceList.tsx';
+import { SettingsSaveFooter, useSettingsSave } from './settings-save.tsx';
 
 const FORM_FIELDS = ['tipo_emitente', 'site', 'serie'] as const;
 
@@ -56,54 +53,28 @@ function DceSettingsForm(props: { current: DceSettingsView; onSaved: (view: DceS
   const [tipo, setTipo] = useState<DceTipoEmitente>(current.tipo_emitente);
   const [site, setSite] = useState(current.site ?? '');
   const [serie, setSerie] = useState(String(current.serie));
-  const [saved, setSaved] = useState(false);
-  const save = useAction();
+  const { save, saved, changed, edit, submit } = useSettingsSave(props.onSaved);
   const f = fieldErrorsIn(save.error, FIELD_PT);
   useEffect(() => {
     setTipo(current.tipo_emitente);
     setSite(current.site ?? '');
     setSerie(String(current.serie));
   }, [current]);
-  // A change after a save takes back the "saved" banner: it no longer describes the form.
-  const edit = (set: (value: string) => void) => (e: { target: { value: string } }) => {
-    setSaved(false);
-    set(e.target.value);
-  };
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setSaved(false);
-    void save
-      .run(() =>
-        api.companies.saveDceSettings(company.id, {
-          tipo_emitente: tipo,
-          site: site.trim() === '' ? null : site.trim(),
-          // Not a number: NaN goes as JSON null and the service names the field.
-          serie: /^\d+$/.test(serie.trim()) ? Number(serie.trim()) : Number.NaN,
-        }),
-      )
-      .then((view) => {
-        if (view === undefined) return;
-        setSaved(true);
-        props.onSaved(view);
-      });
-  };
+  const onSubmit = submit(() =>
+    api.companies.saveDceSettings(company.id, {
+      tipo_emitente: tipo,
+      site: site.trim() === '' ? null : site.trim(),
+      // Not a number: NaN goes as JSON null and the service names the field.
+      serie: /^\d+$/.test(serie.trim()) ? Number(serie.trim()) : Number.NaN,
+    }),
+  );
   return (
     <section className="card">
       <h2>Emissão da DC-e</h2>
-      <form onSubmit={submit} data-testid="dce-settings-form">
+      <form onSubmit={onSubmit} data-testid="dce-settings-form">
         <div className="form-grid">
           <Field label="Emitida como" error={f['tipo_emitente']} hint={TIPO_HINT[tipo]} wide>
-            <select
-              value={tipo}
-              onChange={edit((v) => setTipo(v as DceTipoEmitente))}
-              aria-label="Emitida como"
-            >
-              {DCE_TIPOS_EMITENTE.map((t) => (
-                <option key={t} value={t}>
-                  {TIPO_EMITENTE_PT[t]}
-                </option>
-              ))}
-            </select>
+            <TipoEmitenteSelect value={tipo} onChange={changed(setTipo)} />
           </Field>
           <Field
             label="Site da loja (grupo Marketplace)"
@@ -126,15 +97,13 @@ function DceSettingsForm(props: { current: DceSettingsView; onSaved: (view: DceS
             <input value={serie} onChange={edit(setSerie)} aria-label="Série da DC-e" inputMode="numeric" />
           </Field>
         </div>
-        <ErrorBanner error={save.error} extra={otherDetails(save.error, FORM_FIELDS)} />
-        {saved ? (
-          <Banner kind="ok" testId="dce-settings-saved">
-            Configuração da DC-e salva: as próximas DC-e saem com estes dados.
-          </Banner>
-        ) : null}
-        <button type="submit" className="primary" disabled={save.pending} data-testid="dce-settings-save">
-          Salvar
-        </button>
+        <SettingsSaveFooter
+          save={save}
+          saved={saved}
+          fields={FORM_FIELDS}
+          testId="dce-settings"
+          savedText="Configuração da DC-e salva: as próximas DC-e saem com estes dados."
+        />
       </form>
     </section>
   );

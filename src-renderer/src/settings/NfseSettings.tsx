@@ -1,10 +1,11 @@
 // Settings › NFS-e: the provider's tax regime that every NFS-e's DPS carries in prest/regTrib (GET/PUT
 // /v1/companies/:id/nfse-settings), with the names of the national layout 1.01, and the municipal inscription.
-import { useEffect, useState, type FormEvent } from 'react';
-import { Banner, ErrorBanner, Field, useAction, useLoad } from '../components.tsx';
+import { useEffect, useState } from 'react';
+import { Banner, ErrorBanner, Field, useLoad } from '../components.tsx';
 import { useApp } from '../context.ts';
-import { fieldErrorsIn, otherDetails } from '../messages.ts';
+import { fieldErrorsIn } from '../messages.ts';
 import { href } from '../router.ts';
+import { SettingsSaveFooter, useSettingsSave } from './settings-save.tsx';
 import type { NfseSettingsViewBody } from '../../../src-shared/contracts/nfse-view.ts';
 
 type OpSimpNac = 1 | 2 | 3;
@@ -127,8 +128,7 @@ function NfseSettingsForm(props: {
     current.reg_ap_trib_sn === null ? '' : String(current.reg_ap_trib_sn),
   );
   const [especial, setEspecial] = useState(String(current.reg_esp_trib));
-  const [saved, setSaved] = useState(false);
-  const save = useAction();
+  const { save, saved, edit, submit } = useSettingsSave(props.onSaved);
   const f = fieldErrorsIn(save.error, FIELD_PT);
   useEffect(() => {
     setOp(String(current.op_simp_nac));
@@ -138,32 +138,17 @@ function NfseSettingsForm(props: {
   // The regime of apuração exists only for the ME/EPP; a value chosen before the option changed stays in
   // sight (and is refused on save) rather than being dropped without a word.
   const showApuracao = op === '3' || apuracao !== '' || f['reg_ap_trib_sn'] !== undefined;
-  // A choice changed after a save takes back the "saved" banner: it no longer describes the form.
-  const edit = (set: (value: string) => void) => (e: { target: { value: string } }) => {
-    setSaved(false);
-    set(e.target.value);
-  };
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setSaved(false);
-    void save
-      .run(() =>
-        api.companies.saveNfseSettings(company.id, {
-          op_simp_nac: Number(op) as OpSimpNac,
-          reg_ap_trib_sn: apuracao === '' ? null : (Number(apuracao) as RegApTribSN),
-          reg_esp_trib: Number(especial),
-        }),
-      )
-      .then((view) => {
-        if (view === undefined) return;
-        setSaved(true);
-        props.onSaved(view);
-      });
-  };
+  const onSubmit = submit(() =>
+    api.companies.saveNfseSettings(company.id, {
+      op_simp_nac: Number(op) as OpSimpNac,
+      reg_ap_trib_sn: apuracao === '' ? null : (Number(apuracao) as RegApTribSN),
+      reg_esp_trib: Number(especial),
+    }),
+  );
   return (
     <section className="card">
       <h2>Regime tributário na NFS-e</h2>
-      <form onSubmit={submit} data-testid="nfse-settings-form">
+      <form onSubmit={onSubmit} data-testid="nfse-settings-form">
         <div className="form-grid">
           <Field label="Opção pelo Simples Nacional" error={f['op_simp_nac']} wide>
             <select value={op} onChange={edit(setOp)} aria-label="Opção pelo Simples Nacional">
@@ -205,15 +190,13 @@ function NfseSettingsForm(props: {
             </select>
           </Field>
         </div>
-        <ErrorBanner error={save.error} extra={otherDetails(save.error, FORM_FIELDS)} />
-        {saved ? (
-          <Banner kind="ok" testId="nfse-settings-saved">
-            Regime tributário da NFS-e salvo: as próximas NFS-e saem com estes dados.
-          </Banner>
-        ) : null}
-        <button type="submit" className="primary" disabled={save.pending} data-testid="nfse-settings-save">
-          Salvar
-        </button>
+        <SettingsSaveFooter
+          save={save}
+          saved={saved}
+          fields={FORM_FIELDS}
+          testId="nfse-settings"
+          savedText="Regime tributário da NFS-e salvo: as próximas NFS-e saem com estes dados."
+        />
       </form>
     </section>
   );
