@@ -3,7 +3,7 @@
 // (documents/context.ts) depends on no one kind's model.
 import type { UfSigla } from '../../src-shared/uf.ts';
 
-/** The street part every address of the NF-e and CT-e layouts has (TEndereco, TEndeEmi, TEndereco of CT-e). */
+/** The street part every address of the NF-e, CT-e and DC-e layouts has (TEndereco, TEndeEmi, TEndeDest). */
 export interface StreetAddress {
   xLgr: string;
   nro: string;

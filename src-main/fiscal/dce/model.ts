@@ -1,16 +1,9 @@
 // The DC-e 1.00 (model 99) as the builder writes it: the layout's tags (dceTiposBasico_v1.00.xsd), values already
 // in their XML text form (decimals as exact text, codes as strings), so build.ts only arranges them.
-import type { UfSigla } from '../../../src-shared/uf.ts';
+import type { StreetAddress } from '../emitter.ts';
 
 /** TEndeEmi / TEndeDest: cPais is always 1058 (Brasil) here; only the recipient's address has an e-mail. */
-export interface DceAddress {
-  xLgr: string;
-  nro: string;
-  xCpl: string | null;
-  xBairro: string;
-  cMun: string;
-  xMun: string;
-  UF: UfSigla;
+export interface DceAddress extends StreetAddress {
   CEP: string;
   fone: string | null;
   email: string | null;

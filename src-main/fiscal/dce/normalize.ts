@@ -24,17 +24,8 @@ import type { DceAddress, DceIssuer, DceItem, DceModel, DceParty, DceTpEmit } fr
 export interface DceCompany {
   CNPJ: string;
   xNome: string;
-  enderEmit: {
-    xLgr: string;
-    nro: string;
-    xCpl: string | null;
-    xBairro: string;
-    cMun: string;
-    xMun: string;
-    UF: UfSigla;
-    CEP: string;
-    fone: string | null;
-  };
+  /** The emitter's address without the e-mail, which only the recipient's carries. */
+  enderEmit: Omit<DceAddress, 'email'>;
 }
 
 /** The company's DC-e settings (documents/kinds/dce/settings.ts): the defaults of an omitted field. */
