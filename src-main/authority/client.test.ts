@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { fakeTransport } from '../../test/fixtures/fake-transport.ts';
 import { validateXml, type SchemaName } from '../fiscal/schema.ts';
 import {
   AuthorityResponseError,
@@ -10,12 +11,7 @@ import {
   type AuthorityClient,
 } from './client.ts';
 import { soapFault, wrapResponse } from './soap.ts';
-import {
-  AuthorityUnavailableError,
-  type AuthorityRequest,
-  type AuthorityResponse,
-  type AuthorityTransport,
-} from './transport.ts';
+import { AuthorityUnavailableError, type AuthorityTransport } from './transport.ts';
 import type { AuthorityService } from './types.ts';
 
 // The repository lives at <x>/main and the shared reference material at <x>/shared.
@@ -84,25 +80,8 @@ const ENDPOINT = (service: AuthorityService) => ({
   authority: 'TEST',
 });
 
-/** A transport that records what it is given and answers with `respond`. */
-function fake(respond: (req: AuthorityRequest) => AuthorityResponse): {
-  transport: AuthorityTransport;
-  sent: AuthorityRequest[];
-} {
-  const sent: AuthorityRequest[] = [];
-  return {
-    sent,
-    transport: {
-      send(req) {
-        sent.push(req);
-        return Promise.resolve(respond(req));
-      },
-    },
-  };
-}
-
 function answering(body: string | ((service: AuthorityService) => string), status = 200) {
-  const f = fake((req) => ({ status, body: typeof body === 'string' ? body : body(req.service) }));
+  const f = fakeTransport((req) => ({ status, body: typeof body === 'string' ? body : body(req.service) }));
   const client = createAuthorityClient({ transport: f.transport, endpoint: ENDPOINT, timeoutMs: 5000 });
   return { client, sent: f.sent };
 }
@@ -215,7 +194,7 @@ describe('request envelopes (golden files, byte for byte)', () => {
   }
 
   it('accepts a plain URL from the endpoint function', async () => {
-    const f = fake(() => ({
+    const f = fakeTransport(() => ({
       status: 200,
       body: wrapResponse('NFeStatusServico4', answer('retConsStatServ-107')),
     }));

@@ -11,42 +11,23 @@ import { cteProc, procEventoCTe } from '../../fiscal/cte/proc.ts';
 import { validateXml } from '../../fiscal/schema.ts';
 import { buildAccessKey } from '../../fiscal/access-key.ts';
 import { cancelamento, cartaCorrecao, cte } from '../../../test/sandbox/cte-harness.ts';
+import { fakeTransport } from '../../../test/fixtures/fake-transport.ts';
+import { rejectionOf } from '../../../test/fixtures/rejection.ts';
 import { testCertificate, useSandbox } from '../../../test/sandbox/harness.ts';
 import { EMIT_CNPJ } from '../../../test/fixtures/fiscal.ts';
 import { soapFault as soapFaultEnvelope, wrapResponse } from '../soap.ts';
-import { httpsTransport, type AuthorityRequest, type AuthorityTransport } from '../transport.ts';
+import { httpsTransport } from '../transport.ts';
 import { createCteAuthorityClient } from './client.ts';
 import { createCteAuthorityPort } from './port.ts';
 
 const sandbox = useSandbox();
-
-/** A transport that records each request and answers with what the test says. */
-function fakeTransport(answer: (req: AuthorityRequest) => { status: number; body: string } | Error) {
-  const sent: AuthorityRequest[] = [];
-  const transport: AuthorityTransport = {
-    send(req) {
-      sent.push(req);
-      const a = answer(req);
-      return a instanceof Error ? Promise.reject(a) : Promise.resolve(a);
-    },
-  };
-  return { transport, sent };
-}
 
 const STATUS_107 =
   '<retConsStatServCTe xmlns="http://www.portalfiscal.inf.br/cte" versao="4.00"><tpAmb>2</tpAmb>' +
   '<verAplic>SP-CTe</verAplic><cStat>107</cStat><xMotivo>Servico em Operacao</xMotivo><cUF>35</cUF>' +
   '<dhRecbto>2026-03-10T09:30:00-03:00</dhRecbto></retConsStatServCTe>';
 
-async function unavailable(call: Promise<unknown>): Promise<AuthorityUnavailable> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof AuthorityUnavailable) return error;
-    throw error;
-  }
-  throw new Error('expected AuthorityUnavailable');
-}
+const unavailable = (call: Promise<unknown>) => rejectionOf(call, AuthorityUnavailable);
 
 describe('CT-e client wire format', () => {
   it('sends the CTe gzipped in base64 inside cteDadosMsg, with the CTeRecepcaoSincV4 action', async () => {

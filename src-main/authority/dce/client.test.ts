@@ -8,9 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { DCE_CODES } from '../../../src-shared/tables/dce-codes.ts';
 import { AuthorityUnavailable } from '../../outbox/ports.ts';
 import type { SchemaName } from '../../fiscal/schema.ts';
+import { fakeTransport } from '../../../test/fixtures/fake-transport.ts';
+import { rejectionOf } from '../../../test/fixtures/rejection.ts';
 import { expectValid } from '../../../test/sandbox/harness.ts';
 import { soapFault, wrapResponse } from '../soap.ts';
-import { AuthorityUnavailableError, type AuthorityRequest, type AuthorityTransport } from '../transport.ts';
+import { AuthorityUnavailableError, type AuthorityTransport } from '../transport.ts';
 import type { DceService } from '../types.ts';
 import { createDceAuthorityClient, elementAnywhere } from './client.ts';
 import { createDceAuthorityPort } from './port.ts';
@@ -66,19 +68,6 @@ const RET_EVENTO_135 =
   `<nProt>1412600000123999</nProt></infEvento></retEventoDCe>`;
 const EVENTO = `<eventoDCe xmlns="${NS}" versao="1.00"><infEvento Id="ID110111${KEY}001"/></eventoDCe>`;
 
-/** A transport that records each request and answers with what the test says. */
-function fakeTransport(answer: (req: AuthorityRequest) => { status: number; body: string } | Error) {
-  const sent: AuthorityRequest[] = [];
-  const transport: AuthorityTransport = {
-    send(req) {
-      sent.push(req);
-      const a = answer(req);
-      return a instanceof Error ? Promise.reject(a) : Promise.resolve(a);
-    },
-  };
-  return { transport, sent };
-}
-
 const answering = (ret: string) =>
   fakeTransport((req) => ({ status: 200, body: wrapResponse(req.service, ret) }));
 
@@ -86,15 +75,7 @@ function port(transport: AuthorityTransport) {
   return createDceAuthorityPort({ transport, uf: 'SP', tpAmb: 2, timeoutMs: 1000 });
 }
 
-async function unavailable(call: Promise<unknown>): Promise<AuthorityUnavailable> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof AuthorityUnavailable) return error;
-    throw error;
-  }
-  throw new Error('expected AuthorityUnavailable');
-}
+const unavailable = (call: Promise<unknown>) => rejectionOf(call, AuthorityUnavailable);
 
 const inner = (envelope: string) => /<dceDadosMsg xmlns="[^"]+">([\s\S]*)<\/dceDadosMsg>/.exec(envelope)?.[1];
 

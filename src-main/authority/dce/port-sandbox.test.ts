@@ -11,6 +11,7 @@ import { validateXml } from '../../fiscal/schema.ts';
 import { AuthorityUnavailable, type AuthorityPort } from '../../outbox/ports.ts';
 import { handmadeDce } from '../../../test/fixtures/dce-handmade.ts';
 import { EMIT_CNPJ } from '../../../test/fixtures/fiscal.ts';
+import { rejectionOf } from '../../../test/fixtures/rejection.ts';
 import { testCertificate, useSandbox } from '../../../test/sandbox/harness.ts';
 import { httpsTransport } from '../transport.ts';
 import { createDceAuthorityPort } from './port.ts';
@@ -26,15 +27,7 @@ function portFor(timeoutMs = 5000): AuthorityPort {
   return createDceAuthorityPort({ transport, uf: 'SP', tpAmb: 2, timeoutMs, sandboxUrl: sb.authority.url });
 }
 
-async function unavailable(call: Promise<unknown>): Promise<AuthorityUnavailable> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof AuthorityUnavailable) return error;
-    throw error;
-  }
-  throw new Error('expected AuthorityUnavailable');
-}
+const unavailable = (call: Promise<unknown>) => rejectionOf(call, AuthorityUnavailable);
 
 const cancelOf = (chave: string, nProt: string) =>
   buildSignedDceCancel(
