@@ -26,9 +26,12 @@ export const CTE_SERVICES: readonly CteService[] = [
   'CTeRecepcaoEventoV4',
 ];
 
-export function isCteService(service: AuthorityService): service is CteService {
-  return (CTE_SERVICES as readonly string[]).includes(service);
+/** The guard of one family's services: whether a service is in `list`. */
+function memberOf<S extends AuthorityService>(list: readonly S[]) {
+  return (service: AuthorityService): service is S => (list as readonly string[]).includes(service);
 }
+
+export const isCteService = memberOf(CTE_SERVICES);
 
 /**
  * DC-e 1.00 web services (model 99). Authorization is synchronous, one DC-e per message; the only event is the
@@ -42,9 +45,7 @@ export const DCE_SERVICES: readonly DceService[] = [
   'DCeRecepcaoEvento',
 ];
 
-export function isDceService(service: AuthorityService): service is DceService {
-  return (DCE_SERVICES as readonly string[]).includes(service);
-}
+export const isDceService = memberOf(DCE_SERVICES);
 
 /** Where a request goes: the UF's own authority, or one of the two virtual contingency authorities. */
 export type ContingencyMode = 'normal' | 'SVC-AN' | 'SVC-RS';
