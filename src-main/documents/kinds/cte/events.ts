@@ -5,8 +5,8 @@ import { conflict, DomainError, fiscalRejection, validationError } from '../../.
 import { EventError, prepareCteEvent, correcaoLivre, type CteCorrecao } from '../../../fiscal/cte/events.ts';
 import { normalizeFreeText } from '../../../fiscal/xml.ts';
 import type { ErrorDetail } from '../../../../src-shared/contracts/errors.ts';
+import { deadlineAfterAuthorization } from '../../event-deadline.ts';
 import type { BuiltEvent, EventBuildInput, EventRule } from '../../kind.ts';
-import type { DocumentRow } from '../../repository.ts';
 
 /** MOC CT-e 4.00: the cancellation is accepted up to 168 hours (7 days) after the authorization. */
 export const CTE_CANCEL_DEADLINE_MS = 168 * 3600_000;
@@ -86,16 +86,11 @@ export const cteCancelRule: EventRule = {
   settles: 'cancelada',
   allowedFrom: ['autorizada'],
   maxSeq: 1,
-  deadline(doc: DocumentRow, now: Date) {
-    if (doc.authorized_at === null) return null;
-    const elapsed = now.getTime() - new Date(doc.authorized_at).getTime();
-    if (elapsed <= CTE_CANCEL_DEADLINE_MS) return null;
-    return fiscalRejection(
-      `The CT-e was authorized more than 7 days (168 h) ago: it can no longer be cancelled.`,
-      [{ field: 'justificativa', error: `authorized at ${doc.authorized_at}, deadline passed` }],
-      CTE_CANCEL_LATE,
-    );
-  },
+  deadline: deadlineAfterAuthorization(
+    CTE_CANCEL_DEADLINE_MS,
+    'The CT-e was authorized more than 7 days (168 h) ago: it can no longer be cancelled.',
+    CTE_CANCEL_LATE,
+  ),
   build(input): BuiltEvent {
     const raw = input.details['justificativa'];
     const xJust = typeof raw === 'string' ? normalizeFreeText(raw, 255) : '';

@@ -1,13 +1,13 @@
 // The DC-e's one event as the lifecycle plugs it: the cancellation 110111 (evCancDCe) of an authorized DC-e,
 // once, within DCE_CANCEL_DEADLINE_HOURS of the authorization (checked here: past it nothing is queued), built
 // and signed by the pure builder (fiscal/dce/events.ts), which checks eventoDCe and evCancDCe's schemas.
-import { DomainError, fiscalRejection, validationError } from '../../../errors.ts';
+import { DomainError, validationError } from '../../../errors.ts';
 import { buildSignedDceCancel, EventError } from '../../../fiscal/dce/events.ts';
 import { readDce } from '../../../fiscal/dce/parse.ts';
 import { normalizeFreeText } from '../../../fiscal/xml.ts';
 import { DCE_CANCEL_DEADLINE_HOURS, DCE_CODES } from '../../../../src-shared/tables/dce-codes.ts';
+import { deadlineAfterAuthorization } from '../../event-deadline.ts';
 import type { BuiltEvent, EventBuildInput, EventRule } from '../../kind.ts';
-import type { DocumentRow } from '../../repository.ts';
 
 /** tpEvento of the cancellation (evCancDCe). */
 export const DCE_TP_CANCEL = '110111';
@@ -20,17 +20,11 @@ export const dceCancelRule: EventRule = {
   settles: 'cancelada',
   allowedFrom: ['autorizada'],
   maxSeq: 1,
-  deadline(doc: DocumentRow, now: Date) {
-    if (doc.authorized_at === null) return null;
-    const elapsed = now.getTime() - new Date(doc.authorized_at).getTime();
-    if (elapsed <= DEADLINE_MS) return null;
-    const late = DCE_CODES.cancelDeadline;
-    return fiscalRejection(
-      `The DC-e was authorized more than ${DCE_CANCEL_DEADLINE_HOURS} hours ago: it can no longer be cancelled (cStat ${late.code}).`,
-      [{ field: 'justificativa', error: `authorized at ${doc.authorized_at}, deadline passed` }],
-      { cStat: late.code, xMotivo: late.text },
-    );
-  },
+  deadline: deadlineAfterAuthorization(
+    DEADLINE_MS,
+    `The DC-e was authorized more than ${DCE_CANCEL_DEADLINE_HOURS} hours ago: it can no longer be cancelled (cStat ${DCE_CODES.cancelDeadline.code}).`,
+    { cStat: DCE_CODES.cancelDeadline.code, xMotivo: DCE_CODES.cancelDeadline.text },
+  ),
   build(input: EventBuildInput): BuiltEvent {
     const { doc, fiscal } = input;
     if (doc.n_prot === null) {
