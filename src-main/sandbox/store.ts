@@ -300,6 +300,27 @@ async function sealClearTokens(db: SandboxDb, vault: CscVault): Promise<void> {
 }
 
 /** Next value of a named counter, starting at 1; runs inside the caller's transaction. */
+/**
+ * The CT-e or DC-e the sandbox stored under `chave` (sameKey) or, when none, another one of the same
+ * natural key (emitter, series and number: sameNumber), for the duplicate rules of a reception.
+ */
+export async function storedOfKeyOrNumber<T extends 'cte_documents' | 'dce_documents'>(
+  db: SandboxTx,
+  table: T,
+  chave: string,
+  naturalKey: string,
+): Promise<{ sameKey: SandboxDatabase[T] | undefined; sameNumber: SandboxDatabase[T] | undefined }> {
+  // Kysely cannot narrow a generic table name: the query runs on the union and its row is the table's by `T`.
+  const rows = (column: 'chave' | 'natural_key', value: string) =>
+    db
+      .selectFrom(table as 'cte_documents' | 'dce_documents')
+      .selectAll()
+      .where(column, '=', value)
+      .executeTakeFirst() as Promise<SandboxDatabase[T] | undefined>;
+  const sameKey = await rows('chave', chave);
+  return { sameKey, sameNumber: sameKey !== undefined ? undefined : await rows('natural_key', naturalKey) };
+}
+
 export async function nextSequence(db: SandboxTx, name: string): Promise<number> {
   const row = await db
     .insertInto('sequences')

@@ -9,7 +9,13 @@ import { CTE_NAMESPACE, validateXml } from '../../fiscal/schema.ts';
 import { ufByCode } from '../../../src-shared/uf.ts';
 import { cnpjRoot } from '../certificates.ts';
 import { verifySignature, type SignatureCheck } from '../signature.ts';
-import { localDateTime, nextProtocol, type SandboxDatabase, type SandboxTx } from '../store.ts';
+import {
+  localDateTime,
+  storedOfKeyOrNumber,
+  nextProtocol,
+  type SandboxDatabase,
+  type SandboxTx,
+} from '../store.ts';
 import { esc, rawMessageProblem, schemaDetail } from '../xml.ts';
 import {
   acceptsEnvironment,
@@ -181,19 +187,7 @@ export const CTE_RULES: ReadonlyArray<CteRule> = [
 
 async function loadEnvironment(db: SandboxTx, c: ParsedCte, ctx: ServiceContext): Promise<CteEnvironment> {
   const signature = verifySignature(c.xml, 'infCte', { at: ctx.now, namespace: CTE_NAMESPACE });
-  const sameKey = await db
-    .selectFrom('cte_documents')
-    .selectAll()
-    .where('chave', '=', c.chave)
-    .executeTakeFirst();
-  const sameNumber =
-    sameKey !== undefined
-      ? undefined
-      : await db
-          .selectFrom('cte_documents')
-          .selectAll()
-          .where('natural_key', '=', cteNaturalKey(c))
-          .executeTakeFirst();
+  const { sameKey, sameNumber } = await storedOfKeyOrNumber(db, 'cte_documents', c.chave, cteNaturalKey(c));
   return { now: ctx.now, settings: ctx.settings, clientCnpj: ctx.clientCnpj, signature, sameKey, sameNumber };
 }
 

@@ -9,7 +9,7 @@ import { DCE_CODES, DCE_MAX_DHEMI_AGE_HOURS, dceCode } from '../../../src-shared
 import type { DceCodeName } from '../../../src-shared/tables/dce-codes.ts';
 import { cnpjRoot } from '../certificates.ts';
 import { verifySignature, type SignatureCheck } from '../signature.ts';
-import { localDateTime, type SandboxDatabase, type SandboxTx } from '../store.ts';
+import { localDateTime, storedOfKeyOrNumber, type SandboxDatabase, type SandboxTx } from '../store.ts';
 import { rawMessageProblem, schemaDetail } from '../xml.ts';
 import {
   acceptsEnvironment,
@@ -199,19 +199,7 @@ export const DCE_RULES: ReadonlyArray<DceRule> = [
 
 async function loadEnvironment(db: SandboxTx, d: ParsedDce, ctx: ServiceContext): Promise<DceEnvironment> {
   const signature = verifySignature(d.xml, 'infDCe', { at: ctx.now, namespace: DCE_NAMESPACE });
-  const sameKey = await db
-    .selectFrom('dce_documents')
-    .selectAll()
-    .where('chave', '=', d.chave)
-    .executeTakeFirst();
-  const sameNumber =
-    sameKey !== undefined
-      ? undefined
-      : await db
-          .selectFrom('dce_documents')
-          .selectAll()
-          .where('natural_key', '=', dceNaturalKey(d))
-          .executeTakeFirst();
+  const { sameKey, sameNumber } = await storedOfKeyOrNumber(db, 'dce_documents', d.chave, dceNaturalKey(d));
   return { now: ctx.now, settings: ctx.settings, clientCnpj: ctx.clientCnpj, signature, sameKey, sameNumber };
 }
 
