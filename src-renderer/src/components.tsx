@@ -161,6 +161,21 @@ export function useAction() {
   return { pending, error, fields: fieldErrors(error), run, setError };
 }
 
+/** The ✕ that takes a row out of a form's table (an item, a component, an observation). */
+export function RemoveRowButton(props: { label: string; onClick: () => void; disabled?: boolean }) {
+  return (
+    <button
+      type="button"
+      className="small ghost"
+      aria-label={props.label}
+      disabled={props.disabled}
+      onClick={props.onClick}
+    >
+      ✕
+    </button>
+  );
+}
+
 export function StatusBadge(props: { status: string; label?: string }) {
   return <span className={`badge badge-${props.status}`}>{props.label ?? props.status}</span>;
 }

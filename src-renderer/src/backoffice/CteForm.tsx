@@ -6,14 +6,14 @@ import { useMemo, useState } from 'react';
 import type { CteCreateBody } from '../../../src-shared/contracts/api-client.ts';
 import type { CustomerView } from '../../../src-shared/contracts/customers.ts';
 import { UFS } from '../../../src-shared/uf.ts';
-import { Banner, ErrorBanner, Field, newIdempotencyKey, useAction } from '../components.tsx';
+import { Banner, ErrorBanner, Field, RemoveRowButton, newIdempotencyKey, useAction } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { brl, centsToInput, parseBrMoney } from '../format.ts';
 import { otherDetails } from '../messages.ts';
-import { href, navigate } from '../router.ts';
+import { href } from '../router.ts';
 import { useNewCustomer } from './CustomerForm.tsx';
 import { CustomerPicker } from './CustomerPicker.tsx';
-import { SaveActions } from './SaveActions.tsx';
+import { SaveActions, openSaved } from './SaveActions.tsx';
 import {
   EMPTY_PARTY,
   carriedKeys,
@@ -147,13 +147,10 @@ export function CteForm() {
     if (created === undefined) return;
     // The draft exists from here on: a refused send is shown (and retried) on its own page, never by
     // creating a second draft from this form.
-    const sent = andSend
-      ? await api.cte.send(created.id, newIdempotencyKey('cte-envio')).then(
-          () => true,
-          () => false,
-        )
-      : true;
-    navigate(`/cte/${created.id}${sent ? '' : '?envio=falhou'}`);
+    await openSaved(
+      `/cte/${created.id}`,
+      andSend ? () => api.cte.send(created.id, newIdempotencyKey('cte-envio')) : null,
+    );
   };
 
   const f = currentFieldErrors(action.fields, sent, ctePayloadOf(form));
@@ -349,10 +346,8 @@ export function CteForm() {
                       {valorError !== undefined ? <span className="field-error">{valorError}</span> : null}
                     </td>
                     <td>
-                      <button
-                        type="button"
-                        className="small ghost"
-                        aria-label={`Remover componente ${i + 1}`}
+                      <RemoveRowButton
+                        label={`Remover componente ${i + 1}`}
                         disabled={form.componentes.length === 1}
                         onClick={() =>
                           setForm((s) => ({
@@ -360,9 +355,7 @@ export function CteForm() {
                             componentes: s.componentes.filter((x) => x.key !== c.key),
                           }))
                         }
-                      >
-                        ✕
-                      </button>
+                      />
                     </td>
                   </tr>
                 );

@@ -7,16 +7,23 @@ import type { DceModalidade, DcePayloadInput } from '../../../src-shared/contrac
 import type { CustomerView } from '../../../src-shared/contracts/customers.ts';
 import { DCE_MODALIDADES_TRANSPORTE } from '../../../src-shared/contracts/dce-view.ts';
 import { SCALE } from '../../../src-shared/money.ts';
-import { ErrorBanner, Field, newIdempotencyKey, useAction, useLoad } from '../components.tsx';
+import {
+  ErrorBanner,
+  Field,
+  RemoveRowButton,
+  newIdempotencyKey,
+  useAction,
+  useLoad,
+} from '../components.tsx';
 import { useApp } from '../context.ts';
 import { brl } from '../format.ts';
 import { detailPt, fieldErrors, otherDetails } from '../messages.ts';
-import { href, navigate } from '../router.ts';
+import { href } from '../router.ts';
 import { UfSelect } from './CteForm.tsx';
 import { useNewCustomer } from './CustomerForm.tsx';
 import { CustomerPicker } from './CustomerPicker.tsx';
 import { MODALIDADE_PT, TipoEmitenteSelect } from './DceList.tsx';
-import { SaveActions } from './SaveActions.tsx';
+import { SaveActions, openSaved } from './SaveActions.tsx';
 import { currentFieldErrors } from './cte-form-model.ts';
 import {
   dcePartyOfCustomer,
@@ -162,13 +169,7 @@ export function DceForm(props: { id: string | null }) {
     if (id === undefined) return;
     // Saved from here on: a refused send is shown (and retried) on the DC-e's own page, never by saving a
     // second DC-e from this form.
-    const sentOk = andSend
-      ? await api.dce.send(id, newIdempotencyKey('dce-envio')).then(
-          () => true,
-          () => false,
-        )
-      : true;
-    navigate(`/dce/${id}${sentOk ? '' : '?envio=falhou'}`);
+    await openSaved(`/dce/${id}`, andSend ? () => api.dce.send(id, newIdempotencyKey('dce-envio')) : null);
   };
 
   const f = currentFieldErrors(fieldErrors(action.error, dceDetailPt), sent, dcePayloadOf(form));
@@ -458,19 +459,15 @@ export function DceForm(props: { id: string | null }) {
                       {cell('campo', 'Campo', 20)}
                       {cell('texto', 'Texto', 60)}
                       <td>
-                        <button
-                          type="button"
-                          className="small ghost"
-                          aria-label={`Remover observação ${i + 1}`}
+                        <RemoveRowButton
+                          label={`Remover observação ${i + 1}`}
                           onClick={() =>
                             update((s) => ({
                               ...s,
                               observacoes: s.observacoes.filter((x) => x.key !== o.key),
                             }))
                           }
-                        >
-                          ✕
-                        </button>
+                        />
                       </td>
                     </tr>
                   );
@@ -584,14 +581,7 @@ function ItemRow(props: {
       </td>
       <td>
         {props.onRemove !== null ? (
-          <button
-            type="button"
-            className="small ghost"
-            aria-label={`Remover item ${n}`}
-            onClick={props.onRemove}
-          >
-            ✕
-          </button>
+          <RemoveRowButton label={`Remover item ${n}`} onClick={props.onRemove} />
         ) : null}
       </td>
     </tr>

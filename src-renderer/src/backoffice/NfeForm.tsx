@@ -9,7 +9,7 @@ import type { ProductView } from '../../../src-shared/contracts/catalog.ts';
 import type { CustomerView } from '../../../src-shared/contracts/customers.ts';
 import { SCALE, formatScaled, lineTotal, parseScaled, sum } from '../../../src-shared/money.ts';
 import { TPAG, type TPag } from '../../../src-shared/tables/payment-methods.ts';
-import { Banner, ErrorBanner, Field, newIdempotencyKey, useAction } from '../components.tsx';
+import { Banner, ErrorBanner, Field, RemoveRowButton, newIdempotencyKey, useAction } from '../components.tsx';
 import { useApp } from '../context.ts';
 import { brl, brlText, parseBrDecimal } from '../format.ts';
 import { otherDetails } from '../messages.ts';
@@ -407,16 +407,12 @@ export function NfeForm(props: { id: string | null }) {
                   </td>
                   <td className="num">{brl(itemTotal(row))}</td>
                   <td>
-                    <button
-                      type="button"
-                      className="small ghost"
-                      aria-label={`Remover item ${i + 1}`}
+                    <RemoveRowButton
+                      label={`Remover item ${i + 1}`}
                       onClick={() =>
                         setForm((s) => ({ ...s, itens: s.itens.filter((x) => x.key !== row.key) }))
                       }
-                    >
-                      ✕
-                    </button>
+                    />
                   </td>
                 </tr>
               ))}

@@ -16,7 +16,7 @@ import { href, navigate } from '../router.ts';
 import { useNewCustomer } from './CustomerForm.tsx';
 import { CustomerPicker } from './CustomerPicker.tsx';
 import { NfseServicePicker } from './NfseServicePicker.tsx';
-import { SaveActions } from './SaveActions.tsx';
+import { SaveActions, openSaved } from './SaveActions.tsx';
 import { currentFieldErrors } from './cte-form-model.ts';
 import {
   formOfNfse,
@@ -88,13 +88,10 @@ export function NfseForm(props: { id: string | null }) {
       const saved = await action.run(() => api.nfse.update(id, body));
       if (saved === undefined) return;
       // Saved from here on: a refused send is shown (and retried) on the note's own page.
-      const sentOk = andSend
-        ? await api.nfse.send(id, newIdempotencyKey('nfse-envio')).then(
-            () => true,
-            () => false,
-          )
-        : true;
-      navigate(`/nfse/${id}${sentOk ? '' : '?envio=falhou'}`);
+      await openSaved(
+        `/nfse/${id}`,
+        andSend ? () => api.nfse.send(id, newIdempotencyKey('nfse-envio')) : null,
+      );
       return;
     }
     const created = await action.run(async () => {
