@@ -74,3 +74,31 @@ export function oneEventAnswerXml(form: OneEventForm, p: OneEventFields): string
     `</infEvento></${form.root}>`
   );
 }
+
+/** How a family writes its status answer: the element, namespace and versao. */
+export interface StatusForm {
+  root: 'retConsStatServ' | 'retConsStatServCTe' | 'retConsStatServDCe';
+  namespace: string;
+  versao: string;
+}
+
+/** retConsStatServ / retConsStatServCTe / retConsStatServDCe; tMed (1 second) only while in service. */
+export function statusAnswerXml(
+  form: StatusForm,
+  p: {
+    tpAmb: string;
+    verAplic: string;
+    cStat: number | string;
+    xMotivo: string;
+    cUF: number;
+    dhRecbto: string;
+    inService: boolean;
+  },
+): string {
+  return (
+    `<${form.root} xmlns="${form.namespace}" versao="${form.versao}">` +
+    `<tpAmb>${p.tpAmb}</tpAmb><verAplic>${esc(p.verAplic)}</verAplic>` +
+    `<cStat>${p.cStat}</cStat><xMotivo>${esc(p.xMotivo)}</xMotivo><cUF>${p.cUF}</cUF>` +
+    `<dhRecbto>${p.dhRecbto}</dhRecbto>${p.inService ? '<tMed>1</tMed>' : ''}</${form.root}>`
+  );
+}

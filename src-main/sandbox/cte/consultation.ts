@@ -2,6 +2,7 @@
 // of the sandbox authority, CT-e 4.00.
 import { parseAccessKey } from '../../fiscal/access-key.ts';
 import { CTE_NAMESPACE, validateXml } from '../../fiscal/schema.ts';
+import { statusAnswerXml } from '../answers.ts';
 import { localDateTime, type SandboxDatabase } from '../store.ts';
 import { esc, schemaDetail } from '../xml.ts';
 import {
@@ -66,12 +67,18 @@ export function cteStatusServico(message: string, ctx: ServiceContext): ServiceA
   const textUF = Number(/<cUF>([0-9]{2})<\/cUF>/.exec(message)?.[1] ?? settings.defaultCUF);
   const textTpAmb = /<tpAmb>([12])<\/tpAmb>/.exec(message)?.[1];
   const answer = (f: CteFinding): ServiceAnswer => ({
-    xml:
-      `<retConsStatServCTe xmlns="${CTE_NAMESPACE}" versao="4.00">` +
-      `<tpAmb>${answerEnvironment(settings, textTpAmb)}</tpAmb><verAplic>${esc(settings.verAplic)}</verAplic>` +
-      `<cStat>${f.cStat}</cStat><xMotivo>${esc(cteMotivo(f.cStat, f.detail))}</xMotivo><cUF>${textUF}</cUF>` +
-      `<dhRecbto>${localDateTime(now, textUF)}</dhRecbto>${f.cStat === 107 ? '<tMed>1</tMed>' : ''}` +
-      `</retConsStatServCTe>`,
+    xml: statusAnswerXml(
+      { root: 'retConsStatServCTe', namespace: CTE_NAMESPACE, versao: '4.00' },
+      {
+        tpAmb: answerEnvironment(settings, textTpAmb),
+        verAplic: settings.verAplic,
+        cStat: f.cStat,
+        xMotivo: cteMotivo(f.cStat, f.detail),
+        cUF: textUF,
+        dhRecbto: localDateTime(now, textUF),
+        inService: f.cStat === 107,
+      },
+    ),
     cStat: String(f.cStat),
   });
   const raw = rawCteProblem(message);

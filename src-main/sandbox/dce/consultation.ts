@@ -1,6 +1,7 @@
 // DCeConsulta (consSitDCe -> retConsSitDCe) and DCeStatusServico (consStatServDCe -> retConsStatServDCe) of
 // the sandbox authority, DC-e 1.00.
 import { DCE_NAMESPACE, validateXml } from '../../fiscal/schema.ts';
+import { statusAnswerXml } from '../answers.ts';
 import { localDateTime } from '../store.ts';
 import { esc, rawMessageProblem, schemaDetail } from '../xml.ts';
 import {
@@ -73,12 +74,18 @@ export function dceStatusServico(message: string, ctx: ServiceContext): ServiceA
   const cUF = textUF >= 11 && textUF <= 53 ? textUF : settings.defaultCUF;
   const textTpAmb = /<tpAmb>([12])<\/tpAmb>/.exec(message)?.[1];
   const answer = (f: DceFinding): ServiceAnswer => ({
-    xml:
-      `<retConsStatServDCe xmlns="${DCE_NAMESPACE}" versao="1.00">` +
-      `<tpAmb>${answerEnvironment(settings, textTpAmb)}</tpAmb><verAplic>${esc(settings.verAplic)}</verAplic>` +
-      `<cStat>${dceCStat(f)}</cStat><xMotivo>${esc(dceMotivo(f))}</xMotivo><cUF>${cUF}</cUF>` +
-      `<dhRecbto>${localDateTime(now, cUF)}</dhRecbto>${f.code === 'inService' ? '<tMed>1</tMed>' : ''}` +
-      `</retConsStatServDCe>`,
+    xml: statusAnswerXml(
+      { root: 'retConsStatServDCe', namespace: DCE_NAMESPACE, versao: '1.00' },
+      {
+        tpAmb: answerEnvironment(settings, textTpAmb),
+        verAplic: settings.verAplic,
+        cStat: dceCStat(f),
+        xMotivo: dceMotivo(f),
+        cUF,
+        dhRecbto: localDateTime(now, cUF),
+        inService: f.code === 'inService',
+      },
+    ),
     cStat: dceCStat(f),
   });
   const problem = messageProblem(message, 'consStatServDCe');

@@ -1,6 +1,7 @@
 // NFeConsultaProtocolo4 (consSitNFe -> retConsSitNFe) and NFeStatusServico4 (consStatServ -> retConsStatServ).
 import { parseAccessKey } from '../../fiscal/access-key.ts';
-import { validateXml } from '../../fiscal/schema.ts';
+import { NFE_NAMESPACE, validateXml } from '../../fiscal/schema.ts';
+import { statusAnswerXml } from '../answers.ts';
 import { motivo, type CStat } from '../cstat.ts';
 import { localDateTime, type SandboxDatabase } from '../store.ts';
 import { esc, rawMessageProblem, schemaDetail } from '../xml.ts';
@@ -68,11 +69,18 @@ export function nfeStatusServico(message: string, ctx: ServiceContext): ServiceA
   const cUF = cUFFromText(message, settings.defaultCUF);
   const textTpAmb = /<tpAmb>([12])<\/tpAmb>/.exec(message)?.[1];
   const answer = (cStat: CStat, xMotivo?: string): ServiceAnswer => ({
-    xml:
-      `<retConsStatServ xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00">` +
-      `<tpAmb>${answerEnvironment(settings, textTpAmb)}</tpAmb><verAplic>${esc(settings.verAplic)}</verAplic>` +
-      `<cStat>${cStat}</cStat><xMotivo>${esc(xMotivo ?? motivo(cStat))}</xMotivo><cUF>${cUF}</cUF>` +
-      `<dhRecbto>${localDateTime(now, cUF)}</dhRecbto>${cStat === 107 ? '<tMed>1</tMed>' : ''}</retConsStatServ>`,
+    xml: statusAnswerXml(
+      { root: 'retConsStatServ', namespace: NFE_NAMESPACE, versao: '4.00' },
+      {
+        tpAmb: answerEnvironment(settings, textTpAmb),
+        verAplic: settings.verAplic,
+        cStat,
+        xMotivo: xMotivo ?? motivo(cStat),
+        cUF,
+        dhRecbto: localDateTime(now, cUF),
+        inService: cStat === 107,
+      },
+    ),
     cStat: String(cStat),
   });
   const raw = rawMessageProblem(message);
