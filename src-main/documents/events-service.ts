@@ -301,17 +301,19 @@ export async function awaitEvent(
   return now ?? event;
 }
 
-function payloadOf(row: DocumentEventRow): Record<string, unknown> {
+/** What document_events.payload keeps of the request, as an object (the `detalhes` of the event views). */
+export function eventDetails(row: Pick<DocumentEventRow, 'payload'>): Record<string, unknown> {
   try {
     const parsed: unknown = JSON.parse(row.payload);
     return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
   } catch {
+    // A payload that is not JSON is shown as nothing rather than failing the whole view.
     return {};
   }
 }
 
 export function correctionLetterView(row: DocumentEventRow): CorrectionLetterView {
-  const correcao = payloadOf(row)['correcao'];
+  const correcao = eventDetails(row)['correcao'];
   return {
     id: row.id,
     sequencia: row.n_seq,
@@ -337,7 +339,7 @@ export function eventView(row: DocumentEventRow): EventView {
     protocolo: row.n_prot,
     cStat: row.c_stat,
     xMotivo: row.x_motivo,
-    detalhes: payloadOf(row),
+    detalhes: eventDetails(row),
     criada_em: row.created_at,
     registrada_em: row.registered_at,
   };

@@ -1,6 +1,7 @@
 // The CT-e object of the API (§2.7) read back from its row and its signed XML (the document of record), with
 // its events; links point at the /v1/cte routes.
 import { XMLParser } from 'fast-xml-parser';
+import { eventDetails } from '../../events-service.ts';
 import type { DocumentRow } from '../../repository.ts';
 import type { CteEventView, CteView } from '../../../../src-shared/contracts/cte-view.ts';
 
@@ -31,13 +32,6 @@ const EVENT_NAMES: Readonly<Record<string, string>> = {
 };
 
 export function cteEventView(row: CteEventRow): CteEventView {
-  let detalhes: Record<string, unknown> = {};
-  try {
-    const parsed: unknown = JSON.parse(row.payload);
-    if (typeof parsed === 'object' && parsed !== null) detalhes = parsed as Record<string, unknown>;
-  } catch {
-    // A payload that is not JSON is shown as nothing rather than failing the whole CT-e.
-  }
   return {
     id: row.id,
     cte_id: row.document_id,
@@ -48,7 +42,7 @@ export function cteEventView(row: CteEventRow): CteEventView {
     protocolo: row.n_prot,
     cStat: row.c_stat,
     xMotivo: row.x_motivo,
-    detalhes,
+    detalhes: eventDetails(row),
     created_at: row.created_at,
     registered_at: row.registered_at,
   };

@@ -5,6 +5,7 @@ import type { Db } from '../../../db/client.ts';
 import type { RowWindow } from '../../../db/paginate.ts';
 import { readDce } from '../../../fiscal/dce/parse.ts';
 import {
+  eventDetails,
   eventsByDocument,
   refreshOpenEvents,
   withPendingEvents,
@@ -24,16 +25,6 @@ import { DCE_TP_CANCEL } from './events.ts';
 
 const EVENT_NAMES: Readonly<Record<string, string>> = { [DCE_TP_CANCEL]: 'Cancelamento' };
 
-function detailsOf(row: DocumentEventRow): Record<string, unknown> {
-  try {
-    const parsed: unknown = JSON.parse(row.payload);
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    // A payload that is not JSON is shown as nothing rather than failing the whole DC-e.
-    return {};
-  }
-}
-
 export function dceEventView(row: DocumentEventRow): DceEventView {
   return {
     id: row.id,
@@ -45,7 +36,7 @@ export function dceEventView(row: DocumentEventRow): DceEventView {
     protocolo: row.n_prot,
     cStat: row.c_stat,
     xMotivo: row.x_motivo,
-    detalhes: detailsOf(row),
+    detalhes: eventDetails(row),
     created_at: row.created_at,
     registered_at: row.registered_at,
   };
