@@ -321,6 +321,38 @@ export async function storedOfKeyOrNumber<T extends 'cte_documents' | 'dce_docum
   return { sameKey, sameNumber: sameKey !== undefined ? undefined : await rows('natural_key', naturalKey) };
 }
 
+/** Each CT-e / DC-e table's events table. */
+const EVENTS_OF = { cte_documents: 'cte_events', dce_documents: 'dce_events' } as const;
+
+/**
+ * The CT-e or DC-e stored under `chave` in environment `tpAmb` and the events registered for it, in order, as a
+ * consultation answers them; undefined when there is no such document.
+ */
+export async function storedWithEvents<T extends 'cte_documents' | 'dce_documents'>(
+  db: SandboxTx,
+  table: T,
+  chave: string,
+  tpAmb: number,
+): Promise<{ row: SandboxDatabase[T]; events: { xml: string; ret_xml: string }[] } | undefined> {
+  // Kysely cannot narrow a generic table name: the query runs on the union and its row is the table's by `T`.
+  const row = (await db
+    .selectFrom(table as 'cte_documents' | 'dce_documents')
+    .selectAll()
+    .where('chave', '=', chave)
+    .where('tp_amb', '=', tpAmb)
+    .executeTakeFirst()) as SandboxDatabase[T] | undefined;
+  if (row === undefined) return undefined;
+  // Both events tables are RegisteredEvent: typed as one of them, the query reads only their common columns.
+  const events = await db
+    .selectFrom(EVENTS_OF[table] as 'cte_events')
+    .select(['xml', 'ret_xml'])
+    .where('chave', '=', chave)
+    .where('tp_amb', '=', tpAmb)
+    .orderBy('id')
+    .execute();
+  return { row, events };
+}
+
 export async function nextSequence(db: SandboxTx, name: string): Promise<number> {
   const row = await db
     .insertInto('sequences')

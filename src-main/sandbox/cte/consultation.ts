@@ -3,7 +3,7 @@
 import { parseAccessKey } from '../../fiscal/access-key.ts';
 import { CTE_NAMESPACE, validateXml } from '../../fiscal/schema.ts';
 import { statusAnswerXml } from '../answers.ts';
-import { localDateTime, type SandboxDatabase } from '../store.ts';
+import { localDateTime, storedWithEvents, type SandboxDatabase } from '../store.ts';
 import { esc, schemaDetail } from '../xml.ts';
 import {
   acceptsEnvironment,
@@ -44,20 +44,9 @@ export async function cteConsulta(message: string, ctx: ServiceContext): Promise
   if (!acceptsEnvironment(settings, textTpAmb)) return answer({ cStat: 252 });
   if (chCTe === undefined || !parseAccessKey(chCTe).ok) return answer({ cStat: 236 });
 
-  const row = await ctx.db
-    .selectFrom('cte_documents')
-    .selectAll()
-    .where('chave', '=', chCTe)
-    .where('tp_amb', '=', Number(textTpAmb))
-    .executeTakeFirst();
-  if (row === undefined) return answer({ cStat: 217 });
-  const events = await ctx.db
-    .selectFrom('cte_events')
-    .select(['xml', 'ret_xml'])
-    .where('chave', '=', chCTe)
-    .where('tp_amb', '=', row.tp_amb)
-    .orderBy('id')
-    .execute();
+  const stored = await storedWithEvents(ctx.db, 'cte_documents', chCTe, Number(textTpAmb));
+  if (stored === undefined) return answer({ cStat: 217 });
+  const { row, events } = stored;
   // The protocol of the CT-e, then every event registered for it (procEventoCTe), as the authority answers.
   return answer({ cStat: SITUATION[row.status](row) }, row.prot_xml + events.map(procEventoCteXml).join(''));
 }

@@ -2,7 +2,7 @@
 // the sandbox authority, DC-e 1.00.
 import { DCE_NAMESPACE, validateXml } from '../../fiscal/schema.ts';
 import { statusAnswerXml } from '../answers.ts';
-import { localDateTime } from '../store.ts';
+import { localDateTime, storedWithEvents } from '../store.ts';
 import { esc, rawMessageProblem, schemaDetail } from '../xml.ts';
 import {
   acceptsEnvironment,
@@ -47,20 +47,9 @@ export async function dceConsulta(message: string, ctx: ServiceContext): Promise
   if (!acceptsEnvironment(settings, textTpAmb)) return answer({ code: 'environment' });
   if (chDCe === undefined) return answer({ code: 'messageSchema', detail: '[chDCe]' });
 
-  const row = await ctx.db
-    .selectFrom('dce_documents')
-    .selectAll()
-    .where('chave', '=', chDCe)
-    .where('tp_amb', '=', Number(textTpAmb))
-    .executeTakeFirst();
-  if (row === undefined) return answer({ code: 'notFound' });
-  const events = await ctx.db
-    .selectFrom('dce_events')
-    .select(['xml', 'ret_xml'])
-    .where('chave', '=', chDCe)
-    .where('tp_amb', '=', row.tp_amb)
-    .orderBy('id')
-    .execute();
+  const stored = await storedWithEvents(ctx.db, 'dce_documents', chDCe, Number(textTpAmb));
+  if (stored === undefined) return answer({ code: 'notFound' });
+  const { row, events } = stored;
   // The protocol of the DC-e, then every event registered for it (procEventoDCe), as the authority answers.
   return answer(
     { code: row.status === 'cancelada' ? 'cancelledAtAuthority' : 'authorized' },
