@@ -61,3 +61,11 @@ export const fiscalRejection = (
   details: ErrorDetail[],
   rejection: { cStat: string; xMotivo: string },
 ) => new DomainError('fiscal_rejection', message, details, { extra: rejection });
+
+/** The authority (`who`) refused a queued cancellation: 422 with its cStat and xMotivo on the caller's `field`. */
+export const cancellationRefused = (who: string, field: string, cStat: string, xMotivo: string) =>
+  fiscalRejection(
+    `${who} refused the cancellation${cStat === '' ? '' : ` (${cStat})`}: ${xMotivo}.`,
+    [{ field, error: cStat === '' ? xMotivo : `${cStat} ${xMotivo}` }],
+    { cStat, xMotivo },
+  );

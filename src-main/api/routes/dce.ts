@@ -5,7 +5,7 @@ import { Router, type Request, type Response } from 'express';
 import { issueDepsOf, type ApiDeps } from '../context.ts';
 import { dataList, pageLimitQuery, parseQuery } from '../pagination.ts';
 import { companyOfRequest, documentOfRequest } from './scoping.ts';
-import { DomainError } from '../../errors.ts';
+import { cancellationRefused } from '../../errors.ts';
 import { documentCompanyOf, idempotency } from '../middleware/idempotency.ts';
 import type { DocumentRow } from '../../documents/repository.ts';
 import {
@@ -164,12 +164,7 @@ export function dceRoutes(deps: ApiDeps): Router {
     if (event.status === 'rejeitada') {
       const cStat = event.c_stat ?? '';
       const xMotivo = event.x_motivo ?? '';
-      throw new DomainError(
-        'fiscal_rejection',
-        `The authority refused the cancellation${cStat === '' ? '' : ` (${cStat})`}: ${xMotivo}.`,
-        [{ field: 'justificativa', error: cStat === '' ? xMotivo : `${cStat} ${xMotivo}` }],
-        { extra: { cStat, xMotivo } },
-      );
+      throw cancellationRefused('The authority', 'justificativa', cStat, xMotivo);
     }
     const registered = event.status === 'registrada';
     res.status(registered ? 200 : 202).json({

@@ -6,7 +6,7 @@ import { ApiError } from '../errors.ts';
 import { issueDepsOf, type ApiDeps } from '../context.ts';
 import { dataList, pageLimitQuery, parseQuery } from '../pagination.ts';
 import { companyOfRequest, documentOfRequest } from './scoping.ts';
-import { DomainError, invalidState, notFound } from '../../errors.ts';
+import { cancellationRefused, DomainError, invalidState, notFound } from '../../errors.ts';
 import { documentCompanyOf, idempotency } from '../middleware/idempotency.ts';
 import type { DocumentRow } from '../../documents/repository.ts';
 import type { Ambiente } from '../../db/schema.ts';
@@ -205,12 +205,7 @@ export function nfseRoutes(deps: ApiDeps): Router {
     if (event.status === 'rejeitada' || view.cancelamento?.status === 'rejeitada') {
       const cStat = view.cancelamento?.cStat ?? '';
       const xMotivo = view.cancelamento?.xMotivo ?? '';
-      throw new DomainError(
-        'fiscal_rejection',
-        `The national environment refused the cancellation${cStat === '' ? '' : ` (${cStat})`}: ${xMotivo}.`,
-        [{ field: 'codigo_motivo', error: cStat === '' ? xMotivo : `${cStat} ${xMotivo}` }],
-        { extra: { cStat, xMotivo } },
-      );
+      throw cancellationRefused('The national environment', 'codigo_motivo', cStat, xMotivo);
     }
     const registered = view.cancelamento?.status === 'registrada';
     res.status(registered ? 200 : 202).json({
