@@ -13,6 +13,7 @@ import { DCE_CANCEL_DEADLINE_HOURS, DCE_CODES } from '../../../../src-shared/tab
 import { useHarness } from '../../../../test/api/harness.ts';
 import { DCE_BODY_TOTAL, dceBody, dceBodyB } from '../../../../test/fixtures/dce-body.ts';
 import { rejectionOf } from '../../../../test/fixtures/rejection.ts';
+import { deliveryOf } from '../../../../test/fixtures/webhook-deliveries.ts';
 import { xmllint, xmlsecVerifies } from '../../../../test/fixtures/xml-tools.ts';
 import type { LifecycleDeps } from '../../lifecycle.ts';
 import { documentsRepository, type DocumentRow } from '../../repository.ts';
@@ -77,23 +78,6 @@ async function settle(
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`DC-e ${doc.id} did not settle`);
-}
-
-/** The data of a delivery of `event` for the DC-e, polled: publishing runs on its own after the commit. */
-async function deliveryOf(event: string, documentId: string): Promise<Record<string, unknown> | undefined> {
-  for (let i = 0; i < 100; i++) {
-    const rows = await h.service.db
-      .selectFrom('webhook_deliveries')
-      .select('payload')
-      .where('event', '=', event)
-      .execute();
-    const found = rows
-      .map((r) => (JSON.parse(r.payload) as { data: Record<string, unknown> }).data)
-      .find((d) => d['documentId'] === documentId);
-    if (found !== undefined) return found;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return undefined;
 }
 
 /** The files of the month's XML export (GET /v1/companies/:id/xml-export), by name. */
@@ -325,7 +309,7 @@ describe('DC-e at the authority', () => {
     expect(doc.proc_xml).toContain(doc.xml);
     const view = await dceViewOf(h.service.db, doc);
     expect(view).toMatchObject({ status: 'autorizada', protocolo: doc.n_prot, cStat: '100' });
-    const data = await deliveryOf('dce.autorizada', doc.id);
+    const data = await deliveryOf(h.service.db, 'dce.autorizada', doc.id);
     expect(data).toMatchObject({ id: doc.id, status: 'autorizada', chave_acesso: doc.chave });
     // A sent DC-e is no draft any more.
     expect((await rejectionOf(updateDce(deps(), doc.id, dceBody()), DomainError)).code).toBe('invalid_state');
@@ -353,7 +337,7 @@ describe('DC-e at the authority', () => {
     const doc = await issueDce(deps(), h.companyId, dceBody(), WAIT);
     const rejected = await settle(doc);
     expect(rejected).toMatchObject({ status: 'erro', c_stat: DCE_CODES.dceSchema.code });
-    expect(await deliveryOf('dce.rejeitada', doc.id)).toBeDefined();
+    expect(await deliveryOf(h.service.db, 'dce.rejeitada', doc.id)).toBeDefined();
     const again = await sendDce(deps(), doc.id, WAIT);
     const settled = await settle(again);
     expect(settled).toMatchObject({ status: 'autorizada', n_nf: doc.n_nf, serie: doc.serie });
@@ -380,7 +364,7 @@ describe('DC-e at the authority', () => {
     const view = await dceViewOf(h.service.db, document);
     expect(view.status).toBe('cancelada');
     expect(view.cancelled_at).toBe(event.registered_at);
-    expect(await deliveryOf('dce.cancelada', doc.id)).toMatchObject({ status: 'cancelada' });
+    expect(await deliveryOf(h.service.db, 'dce.cancelada', doc.id)).toMatchObject({ status: 'cancelada' });
 
     const again = await rejectionOf(
       cancelDce(deps(), doc.id, { justificativa: 'Pedido desfeito pelo comprador antes do envio' }, WAIT),

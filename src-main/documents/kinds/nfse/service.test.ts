@@ -29,6 +29,7 @@ import { tempDataDir } from '../../../../test/api/harness.ts';
 import { nfseBody as body } from '../../../../test/fixtures/nfse-sample.ts';
 import { nfseId, xmllint, xmlsecVerifies } from '../../../../test/fixtures/xml-tools.ts';
 import { rejectionOf } from '../../../../test/fixtures/rejection.ts';
+import { deliveryOf } from '../../../../test/fixtures/webhook-deliveries.ts';
 import { documentsRepository, type DocumentRow } from '../../repository.ts';
 import type { AliquotaLookup, NfseMunicipalParams } from './municipal.ts';
 import {
@@ -235,34 +236,9 @@ const nfseCount = async () =>
       .executeTakeFirstOrThrow()
   ).n;
 
-/**
- * The data of a delivery of `event` for the document that `matches`; undefined when none came. Publishing runs
- * after the worker's commit, on its own: polled (up to 5 s) rather than waited for a fixed time, so a busy
- * machine does not fail the test.
- */
-async function deliveryOf(
-  event: string,
-  documentId: string,
-  matches: (data: Record<string, unknown>) => boolean = () => true,
-): Promise<Record<string, unknown> | undefined> {
-  for (let i = 0; i < 100; i++) {
-    const rows = await service.db
-      .selectFrom('webhook_deliveries')
-      .select('payload')
-      .where('event', '=', event)
-      .execute();
-    const found = rows
-      .map((r) => (JSON.parse(r.payload) as { data: Record<string, unknown> }).data)
-      .find((d) => d['documentId'] === documentId && matches(d));
-    if (found !== undefined) return found;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return undefined;
-}
-
 /** Whether `event` was queued for the document in `status`. */
 const delivered = async (event: string, documentId: string, status: string) =>
-  (await deliveryOf(event, documentId, (d) => d['status'] === status)) !== undefined;
+  (await deliveryOf(service.db, event, documentId, (d) => d['status'] === status)) !== undefined;
 
 const rejected = (run: () => Promise<unknown>) => rejectionOf(run(), DomainError);
 
@@ -633,7 +609,7 @@ describe('two substitutions of one note at the same time', () => {
 
 /** The data of the delivery of `event` for the document. */
 async function deliveryData(event: string, documentId: string): Promise<Record<string, unknown>> {
-  const found = await deliveryOf(event, documentId);
+  const found = await deliveryOf(service.db, event, documentId);
   if (found === undefined) throw new Error(`no ${event} delivery for ${documentId}`);
   return found;
 }
