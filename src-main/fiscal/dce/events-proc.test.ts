@@ -22,6 +22,21 @@ const INF_DCE = `${DCE_NAMESPACE}:infDCe`;
 const INF_EVENTO = `${DCE_NAMESPACE}:infEvento`;
 const NPROT = '141260000000123';
 
+/** The fields of the faults `run` throws, all at once, as an error of `type`. */
+interface Faulty {
+  details: ReadonlyArray<{ field: string }>;
+}
+
+function faultFields(type: new (...args: never[]) => Faulty, run: () => unknown): string[] {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(type);
+    return (error as Faulty).details.map((d) => d.field);
+  }
+  throw new Error('nothing was thrown');
+}
+
 function signedDce(payload = dcePayload()) {
   const r = prepareDce(payload, dceContext(), cert);
   if (!r.ok) throw new Error(JSON.stringify(r.errors));
@@ -108,22 +123,13 @@ describe('buildSignedDceCancel', () => {
 
   it('reports every faulty field at once', () => {
     const dce = signedDce();
-    let error: unknown;
-    try {
+    const fields = faultFields(EventError, () =>
       buildSignedDceCancel(
         cancelInput(dce.chave, { nProt: '123', xJust: 'curta', CNPJAutor: '11222333000181', tpEmit: 4 }),
         cert,
-      );
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(EventError);
-    expect((error as EventError).details.map((d) => d.field)).toEqual([
-      'tpEmit',
-      'CNPJAutor',
-      'nProt',
-      'xJust',
-    ]);
+      ),
+    );
+    expect(fields).toEqual(['tpEmit', 'CNPJAutor', 'nProt', 'xJust']);
   });
 });
 
@@ -141,14 +147,7 @@ describe('dceProc and procEventoDCe', () => {
   it('dceProc refuses a protocol of another key, environment, digest or a rejection, naming each fault', () => {
     const dce = signedDce();
     const other = `${dce.chave.slice(0, 43)}${(Number(dce.chave[43]) + 1) % 10}`;
-    let error: unknown;
-    try {
-      dceProc(dce.xml, protDCe(other, 'AAAA', '225', '1'));
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(ProcError);
-    expect((error as ProcError).details.map((d) => d.field)).toEqual([
+    expect(faultFields(ProcError, () => dceProc(dce.xml, protDCe(other, 'AAAA', '225', '1')))).toEqual([
       'protDCe.chDCe',
       'protDCe.tpAmb',
       'protDCe.cStat',
