@@ -1,13 +1,21 @@
 // The sandbox authority's registry: what a real SEFAZ knows about companies (CSC of the NFC-e QR code,
 // irregular emitters and recipients for 301/302), its runtime settings, and read access to everything it
 // registered (notes, authorizations per key, events, inutilizações, distribution documents, exchanges).
+import type { Selectable } from 'kysely';
 import type { Clock } from '../clock.ts';
 import { normalizeCnpj } from '../../src-shared/tax-ids.ts';
 import { cnpjRoot } from './certificates.ts';
 import type { FaultControl, FaultService } from './faults.ts';
 import { processDueLotes } from './services/authorization.ts';
 import type { SandboxSettings } from './services/common.ts';
-import type { CscVault, NoteStatus, SandboxDb, SandboxTx } from './store.ts';
+import type {
+  CscVault,
+  NoteStatus,
+  RegisteredEvent,
+  SandboxDatabase,
+  SandboxDb,
+  SandboxTx,
+} from './store.ts';
 import { markTripStarted, type TripEvidence } from './cte/control.ts';
 
 export interface SandboxNote {
@@ -33,16 +41,31 @@ export interface SandboxNote {
   protNFe: string;
 }
 
-export interface SandboxEvent {
+/** What the registry shows of an event of any family (the columns of RegisteredEvent). */
+export interface SandboxRegisteredEvent {
   chave: string;
   tpEvento: string;
   nSeqEvento: number;
-  cStat: number;
   nProt: string;
   author: string;
   dhRegEvento: string;
-  linked: boolean;
+  /** The event as received. */
   xml: string;
+}
+
+const registeredEvent = (r: Selectable<RegisteredEvent>): SandboxRegisteredEvent => ({
+  chave: r.chave,
+  tpEvento: r.tp_evento,
+  nSeqEvento: r.n_seq_evento,
+  nProt: r.n_prot,
+  author: r.author,
+  dhRegEvento: r.dh_reg_evento,
+  xml: r.xml,
+});
+
+export interface SandboxEvent extends SandboxRegisteredEvent {
+  cStat: number;
+  linked: boolean;
   retEvento: string;
 }
 
@@ -67,15 +90,8 @@ export interface SandboxCte {
   protCTe: string;
 }
 
-export interface SandboxCteEvent {
-  chave: string;
-  tpEvento: string;
-  nSeqEvento: number;
+export interface SandboxCteEvent extends SandboxRegisteredEvent {
   cStat: number;
-  nProt: string;
-  author: string;
-  dhRegEvento: string;
-  xml: string;
   retEventoCTe: string;
 }
 
@@ -99,14 +115,7 @@ export interface SandboxDce {
   protDCe: string;
 }
 
-export interface SandboxDceEvent {
-  chave: string;
-  tpEvento: string;
-  nSeqEvento: number;
-  nProt: string;
-  author: string;
-  dhRegEvento: string;
-  xml: string;
+export interface SandboxDceEvent extends SandboxRegisteredEvent {
   retEventoDCe: string;
 }
 
@@ -264,12 +273,36 @@ export class SandboxRegistry {
     Object.assign(this.settings, changes);
   }
 
-  async notes(cnpj?: string): Promise<SandboxNote[]> {
-    const rows = await this.serialized((db) => {
-      let q = db.selectFrom('notes').selectAll();
+  /** The rows of a family's documents table (of one issuing CNPJ when given), in the order they were authorized. */
+  private documentRows<T extends 'notes' | 'cte_documents' | 'dce_documents'>(
+    table: T,
+    cnpj: string | undefined,
+  ): Promise<Selectable<SandboxDatabase[T]>[]> {
+    return this.serialized((db) => {
+      // Kysely cannot narrow a generic table name; the columns used are in every documents table.
+      let q = db.selectFrom(table as 'cte_documents').selectAll();
       if (cnpj !== undefined) q = q.where('cnpj', '=', normalizeCnpj(cnpj));
-      return q.orderBy('authorized_at').orderBy('n_prot').execute();
+      return q.orderBy('authorized_at').orderBy('n_prot').execute() as Promise<
+        Selectable<SandboxDatabase[T]>[]
+      >;
     });
+  }
+
+  /** The rows of a family's events table (of one key when given), in the order they were registered. */
+  private eventRows<T extends 'events' | 'cte_events' | 'dce_events'>(
+    table: T,
+    chave: string | undefined,
+  ): Promise<Selectable<SandboxDatabase[T]>[]> {
+    return this.serialized((db) => {
+      // Kysely cannot narrow a generic table name; every events table is a RegisteredEvent, and its rows are T's.
+      let q = db.selectFrom(table as 'events').selectAll();
+      if (chave !== undefined) q = q.where('chave', '=', chave);
+      return q.orderBy('id').execute() as Promise<Selectable<SandboxDatabase[T]>[]>;
+    });
+  }
+
+  async notes(cnpj?: string): Promise<SandboxNote[]> {
+    const rows = await this.documentRows('notes', cnpj);
     return rows.map((r) => ({
       chave: r.chave,
       cnpj: r.cnpj,
@@ -310,31 +343,17 @@ export class SandboxRegistry {
   }
 
   async events(chave?: string): Promise<SandboxEvent[]> {
-    const rows = await this.serialized((db) => {
-      let q = db.selectFrom('events').selectAll();
-      if (chave !== undefined) q = q.where('chave', '=', chave);
-      return q.orderBy('id').execute();
-    });
+    const rows = await this.eventRows('events', chave);
     return rows.map((r) => ({
-      chave: r.chave,
-      tpEvento: r.tp_evento,
-      nSeqEvento: r.n_seq_evento,
+      ...registeredEvent(r),
       cStat: r.c_stat,
-      nProt: r.n_prot,
-      author: r.author,
-      dhRegEvento: r.dh_reg_evento,
       linked: r.linked === 1,
-      xml: r.xml,
       retEvento: r.ret_xml,
     }));
   }
 
   async ctes(cnpj?: string): Promise<SandboxCte[]> {
-    const rows = await this.serialized((db) => {
-      let q = db.selectFrom('cte_documents').selectAll();
-      if (cnpj !== undefined) q = q.where('cnpj', '=', normalizeCnpj(cnpj));
-      return q.orderBy('authorized_at').orderBy('n_prot').execute();
-    });
+    const rows = await this.documentRows('cte_documents', cnpj);
     return rows.map((r) => ({
       chave: r.chave,
       cnpj: r.cnpj,
@@ -360,31 +379,17 @@ export class SandboxRegistry {
   }
 
   async cteEvents(chave?: string): Promise<SandboxCteEvent[]> {
-    const rows = await this.serialized((db) => {
-      let q = db.selectFrom('cte_events').selectAll();
-      if (chave !== undefined) q = q.where('chave', '=', chave);
-      return q.orderBy('id').execute();
-    });
+    const rows = await this.eventRows('cte_events', chave);
     return rows.map((r) => ({
-      chave: r.chave,
-      tpEvento: r.tp_evento,
-      nSeqEvento: r.n_seq_evento,
+      ...registeredEvent(r),
       cStat: r.c_stat,
-      nProt: r.n_prot,
-      author: r.author,
-      dhRegEvento: r.dh_reg_evento,
-      xml: r.xml,
       retEventoCTe: r.ret_xml,
     }));
   }
 
   /** The DC-e the sandbox authorized (of one issuing CNPJ when given), in the order they were authorized. */
   async dces(cnpj?: string): Promise<SandboxDce[]> {
-    const rows = await this.serialized((db) => {
-      let q = db.selectFrom('dce_documents').selectAll();
-      if (cnpj !== undefined) q = q.where('cnpj', '=', normalizeCnpj(cnpj));
-      return q.orderBy('authorized_at').orderBy('n_prot').execute();
-    });
+    const rows = await this.documentRows('dce_documents', cnpj);
     return rows.map((r) => ({
       chave: r.chave,
       cnpj: r.cnpj,
@@ -409,19 +414,9 @@ export class SandboxRegistry {
   }
 
   async dceEvents(chave?: string): Promise<SandboxDceEvent[]> {
-    const rows = await this.serialized((db) => {
-      let q = db.selectFrom('dce_events').selectAll();
-      if (chave !== undefined) q = q.where('chave', '=', chave);
-      return q.orderBy('id').execute();
-    });
+    const rows = await this.eventRows('dce_events', chave);
     return rows.map((r) => ({
-      chave: r.chave,
-      tpEvento: r.tp_evento,
-      nSeqEvento: r.n_seq_evento,
-      nProt: r.n_prot,
-      author: r.author,
-      dhRegEvento: r.dh_reg_evento,
-      xml: r.xml,
+      ...registeredEvent(r),
       retEventoDCe: r.ret_xml,
     }));
   }

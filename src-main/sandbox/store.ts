@@ -13,7 +13,7 @@ import { sandboxMigrationProvider } from './migrations/index.ts';
 export type NoteStatus = 'autorizada' | 'denegada' | 'cancelada';
 
 /** The columns of an event the sandbox registered, in each family's table (events, cte_events, dce_events). */
-interface RegisteredEvent {
+export interface RegisteredEvent {
   id: Generated<number>;
   chave: string;
   tp_evento: string;
