@@ -8,7 +8,7 @@ import type { CteService } from '../../src-main/authority/types.ts';
 import { formatDateTimeTz } from '../../src-main/fiscal/datetime.ts';
 import { prepareCteEvent, type CteEventInput } from '../../src-main/fiscal/cte/events.ts';
 import { prepareCte, type CtePrepareContext } from '../../src-main/fiscal/cte/prepare.ts';
-import { CTE_NAMESPACE, validateXml, type SchemaName } from '../../src-main/fiscal/schema.ts';
+import { CTE_NAMESPACE, type SchemaName } from '../../src-main/fiscal/schema.ts';
 import { signXmlDetailed } from '../../src-main/fiscal/sign.ts';
 import type { A1Certificate } from '../../src-main/fiscal/certificate.ts';
 import {
@@ -17,7 +17,17 @@ import {
   ctePayload as samplePayload,
   supplierNfeKey,
 } from '../fixtures/cte-sample.ts';
-import { EMIT_CNPJ, soapPost, T0, tag, testCertificate, type PostOptions, type Sandbox } from './harness.ts';
+import {
+  EMIT_CNPJ,
+  expectValid,
+  motivoOf,
+  soapPost,
+  T0,
+  tag,
+  testCertificate,
+  type PostOptions,
+  type Sandbox,
+} from './harness.ts';
 
 /** A real-shaped NF-e key (model 55 unless given) of a supplier in SP, for docsOriginarios. */
 export function nfeKey(nNF: number, mod: 55 | 65 = 55): string {
@@ -95,19 +105,7 @@ export async function ctePost(
   return { status: res.status, body: res.body, answer: unwrapMessage(res.body, responseWrapper(service)) };
 }
 
-export function expectValidCte(xml: string, schema: SchemaName): void {
-  const result = validateXml(xml, schema);
-  if (!result.valid) throw new Error(`${schema} invalid: ${JSON.stringify(result.errors)}\n${xml}`);
-}
-
-/** xMotivo with the entities the answer escapes decoded. */
-export function motivoOf(xml: string, after?: string): string | undefined {
-  return tag(xml, 'xMotivo', after)
-    ?.replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&');
-}
+export { expectValid as expectValidCte } from './harness.ts';
 
 export interface Reception {
   cStat: string | undefined;
@@ -126,7 +124,7 @@ export async function receive(sb: Sandbox, xml: string): Promise<Reception> {
 async function validAnswer(sb: Sandbox, service: CteService, message: string, schema: SchemaName) {
   const res = await ctePost(sb, service, message);
   if (res.status !== 200 || res.answer === null) throw new Error(`HTTP ${res.status}: ${res.body}`);
-  expectValidCte(res.answer, schema);
+  expectValid(res.answer, schema);
   return {
     cStat: tag(res.answer, 'cStat'),
     xMotivo: motivoOf(res.answer),

@@ -3,9 +3,9 @@
 import { expect } from 'vitest';
 import { soapContentType, unwrapMessage, wrapRequest } from '../../src-main/authority/soap.ts';
 import type { DceService } from '../../src-main/authority/types.ts';
-import { DCE_NAMESPACE, validateXml, type SchemaName } from '../../src-main/fiscal/schema.ts';
+import { DCE_NAMESPACE, type SchemaName } from '../../src-main/fiscal/schema.ts';
 import { handmadeDce, type HandmadeDceOptions } from '../fixtures/dce-handmade.ts';
-import { sandboxRequest, tag, T0, type PostOptions, type Sandbox } from './harness.ts';
+import { expectValid, motivoOf, sandboxRequest, tag, T0, type PostOptions, type Sandbox } from './harness.ts';
 
 export interface DceExchange {
   status: number;
@@ -30,19 +30,7 @@ export async function dcePost(
   return { status, body: text, answer: unwrapMessage(text, 'dceResultMsg') };
 }
 
-export function expectValidDce(xml: string, schema: SchemaName): void {
-  const result = validateXml(xml, schema);
-  if (!result.valid) throw new Error(`${schema} invalid: ${JSON.stringify(result.errors)}\n${xml}`);
-}
-
-/** xMotivo with the entities the answer escapes decoded. */
-export function motivoOf(xml: string): string | undefined {
-  return tag(xml, 'xMotivo')
-    ?.replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&');
-}
+export { expectValid as expectValidDce } from './harness.ts';
 
 export interface DceAnswer {
   cStat: string | undefined;
@@ -61,7 +49,7 @@ export async function dceAnswer(
 ): Promise<DceAnswer> {
   const res = await dcePost(sb, service, message, options);
   if (res.status !== 200 || res.answer === null) throw new Error(`HTTP ${res.status}: ${res.body}`);
-  expectValidDce(res.answer, schema);
+  expectValid(res.answer, schema);
   return {
     cStat: tag(res.answer, 'cStat'),
     xMotivo: motivoOf(res.answer),
@@ -110,9 +98,9 @@ export async function consultDce(
   const res = await dcePost(sb, 'DCeConsulta', consSitDCe(chave, tpAmb));
   if (res.status !== 200 || res.answer === null) throw new Error(`HTTP ${res.status}: ${res.body}`);
   const procs = [...res.answer.matchAll(/<procEventoDCe [^>]*>.*?<\/procEventoDCe>/g)].map((m) => m[0]);
-  for (const proc of procs) expectValidDce(proc, 'procEventoDCe');
+  for (const proc of procs) expectValid(proc, 'procEventoDCe');
   const rest = procs.reduce((xml, proc) => xml.replace(proc, ''), res.answer);
-  expectValidDce(rest, 'retConsSitDCe');
+  expectValid(rest, 'retConsSitDCe');
   return {
     cStat: tag(res.answer, 'cStat'),
     xMotivo: motivoOf(res.answer),

@@ -163,6 +163,15 @@ export function tag(xml: string, name: string, after?: string): string | undefin
 export const protCStat = (xml: string) => tag(xml, 'cStat', '<protNFe');
 export const eventCStat = (xml: string) => tag(xml, 'cStat', '<retEvento');
 
+/** xMotivo (the first, or the first after `after`) with the entities the answer escapes decoded. */
+export function motivoOf(xml: string, after?: string): string | undefined {
+  return tag(xml, 'xMotivo', after)
+    ?.replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
+}
+
 export function expectValid(xml: string, schema: SchemaName): void {
   const result = validateXml(xml, schema);
   if (!result.valid) throw new Error(`${schema} invalid: ${JSON.stringify(result.errors)}\n${xml}`);
