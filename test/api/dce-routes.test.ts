@@ -1,7 +1,7 @@
 // The HTTP side of /v1/dce and the company's DC-e settings: answers, status codes and error bodies of every
 // route (each faulty field at once), another kind's id, the DACE and XML by ?api_key=, Idempotency-Key.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { useHarness } from './harness.ts';
+import { companyBody, useHarness } from './harness.ts';
 import { checkResponse } from '../contract/openapi-check.ts';
 import { openApiDocument } from '../../src-shared/contracts/api-routes.ts';
 import { dcePayload } from '../fixtures/dce-sample.ts';
@@ -64,13 +64,7 @@ describe('/v1/companies/:id/dce-settings', () => {
 
   it('another company’s settings are out of reach of a company key', async () => {
     const created = await h.request('POST', '/v1/companies', {
-      json: {
-        cnpj: '11444777000161',
-        ie: '123456785016',
-        xNome: 'OUTRA LOJA LTDA',
-        crt: 1,
-        endereco: { xLgr: 'Rua A', nro: '1', xBairro: 'Centro', cMun: '3550308', uf: 'SP', cep: '01001000' },
-      },
+      json: companyBody('11444777000161', { xNome: 'OUTRA LOJA LTDA', crt: 1 }),
     });
     expect(created.status, created.text).toBe(201);
     const other = (created.body as { id: string }).id;
