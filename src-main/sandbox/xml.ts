@@ -130,12 +130,17 @@ export function elementTexts(xml: string, name: string): string[] {
   return found;
 }
 
-/** Adds the NF-e default namespace to an element cut out of a message that declared it on an ancestor. */
-export function withNfeNamespace(element: string): string {
+/**
+ * Adds a family's default namespace (the NF-e's unless told) to an element cut out of a message that declared it
+ * on an ancestor.
+ */
+export function withNamespace(element: string, namespace: string = NFE_NAMESPACE): string {
   const startTag = /^<[A-Za-z_][\w.-]*(\s[^>]*)?>/.exec(element)?.[0] ?? '';
   if (/\sxmlns=/.test(startTag)) return element;
-  return element.replace(/^<([A-Za-z_][\w.-]*)/, `<$1 xmlns="${NFE_NAMESPACE}"`);
+  return element.replace(/^<([A-Za-z_][\w.-]*)/, `<$1 xmlns="${namespace}"`);
 }
+
+export const withNfeNamespace = (element: string): string => withNamespace(element);
 
 /** Largest message the web services take (MOC 7.0 §3.5: 500 KB per message). */
 export const MAX_MESSAGE_BYTES = 500 * 1024;

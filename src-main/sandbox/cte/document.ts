@@ -3,7 +3,7 @@
 import type { Element } from '@xmldom/xmldom';
 import { CTE_NAMESPACE } from '../../fiscal/schema.ts';
 import { protocolXml, type ProtocolFields } from '../answers.ts';
-import { at, children, elementTexts, parseXml, rootOf, textAt } from '../xml.ts';
+import { at, children, elementTexts, parseXml, rootOf, textAt, withNamespace } from '../xml.ts';
 
 /** The CT-e child at a slash-separated path below `from`, if any. */
 export function cteAt(from: Element, path: string): Element | undefined {
@@ -18,17 +18,10 @@ export function cteChildren(parent: Element, name: string): Element[] {
   return children(parent, name, CTE_NAMESPACE);
 }
 
-/** Adds the CT-e default namespace to an element cut out of a message that declared it on an ancestor. */
-export function withCteNamespace(element: string): string {
-  const startTag = /^<[A-Za-z_][\w.-]*(\s[^>]*)?>/.exec(element)?.[0] ?? '';
-  if (/\sxmlns=/.test(startTag)) return element;
-  return element.replace(/^<([A-Za-z_][\w.-]*)/, `<$1 xmlns="${CTE_NAMESPACE}"`);
-}
-
 /** The first top-level `<name>` element of `xml`, with the CT-e namespace declared on it. */
 export function cteElement(xml: string, name: string): string | undefined {
   const found = elementTexts(xml, name)[0];
-  return found === undefined ? undefined : withCteNamespace(found);
+  return found === undefined ? undefined : withNamespace(found, CTE_NAMESPACE);
 }
 
 /** The facts of one schema-valid CTe that the reception rules read. */

@@ -8,7 +8,14 @@ import { oneEventAnswerXml, type OneEventFields, type OneEventForm } from '../an
 import { cnpjRoot } from '../certificates.ts';
 import { verifySignature } from '../signature.ts';
 import { localDateTime } from '../store.ts';
-import { parseEventMessage, rawMessageProblem, schemaDetail, textAt, type EventMessage } from '../xml.ts';
+import {
+  parseEventMessage,
+  rawMessageProblem,
+  schemaDetail,
+  textAt,
+  withNamespace,
+  type EventMessage,
+} from '../xml.ts';
 import {
   acceptsEnvironment,
   answerEnvironment,
@@ -101,9 +108,7 @@ export async function dceRecepcaoEvento(message: string, ctx: ServiceContext): P
   // eventoDCe leaves detEvento as xs:any: the cancellation's own schema checks its group.
   const group = dceElement(message, 'evCancDCe');
   const groupSchema =
-    group === undefined
-      ? null
-      : validateXml(group.replace('<evCancDCe>', `<evCancDCe xmlns="${DCE_NAMESPACE}">`), 'evCancDCe');
+    group === undefined ? null : validateXml(withNamespace(group, DCE_NAMESPACE), 'evCancDCe');
   if (groupSchema === null || !groupSchema.valid) {
     return answer({
       code: 'messageSchema',
