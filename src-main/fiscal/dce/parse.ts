@@ -5,7 +5,7 @@ import { attributeOf, findElement, findElements, textOf } from '../proc.ts';
 import { DCE_NAMESPACE } from '../schema.ts';
 import type { UfSigla } from '../../../src-shared/uf.ts';
 import type { DceEmitId } from './events.ts';
-import type { DceAddress, DceItem, DceObs, DceParty } from './model.ts';
+import type { DceAddress, DceItem, DceModel, DceObs, DceParty } from './model.ts';
 
 export interface DceReadProtocol {
   chDCe: string;
@@ -18,19 +18,11 @@ export interface DceReadProtocol {
 
 export interface DceRead {
   chave: string;
-  ide: {
-    cUF: number;
-    cDC: string;
-    serie: number;
-    nDC: number;
-    dhEmi: string;
+  /** The builder's ide, with any tpEmis and tpEmit the layout has, not only those Balcão issues. */
+  ide: Omit<DceModel['ide'], 'tpEmis' | 'tpEmit'> & {
     tpEmis: number;
     /** 0 fisco app, 1 marketplace, 2 emissor próprio, 3 transportadora, 4 Correios. */
     tpEmit: number;
-    nSiteAutoriz: number;
-    cDV: number;
-    tpAmb: 1 | 2;
-    verProc: string;
   };
   /** The declarant, with how its events name it. */
   emit: DceParty & { id: DceEmitId };
