@@ -1,0 +1,227 @@
+// List latency as the store grows: the store is filled to 1k, 10k and 100k NF-e/NFC-e (mixed statuses, a
+// year of dates, each row a copy of a real sale's rows: its XML, its authorized copy and its queue message),
+// then the /v1/nfe lists are timed through the real HTTP service; each figure is printed beside the same
+// run's 1k figure as a ratio, with the query plans of the list queries and the bytes the store keeps per note.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { CompiledQuery, sql } from 'kysely';
+import { kindListQuery, newestFirst, nfListQuery, type KindListQuery } from '../src-main/documents/list.ts';
+import { createLogger } from '../src-main/logger.ts';
+import { startService } from '../src-main/service.ts';
+
+const SIZES = (process.env['BENCH_SIZES'] ?? '1000,10000,100000').split(',').map(Number);
+const SAMPLES = Number(process.env['BENCH_SAMPLES'] ?? 20);
+const KEYS = 16;
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-bench-lists-'));
+const service = await startService(
+  { host: '127.0.0.1', port: 0, dataDir, masterKey: undefined, logLevel: 'silent' },
+  { logger: createLogger('silent') },
+);
+const sandbox = service.bootstrap.sandbox;
+if (sandbox === null) throw new Error('the bench needs the sandbox bootstrap');
+const base = `${service.url}/v1`;
+
+/** Several keys taken in turn: one key's plan allows 50 requests a second, a fast list loop makes more. */
+const keys = await Promise.all(
+  Array.from({ length: KEYS }, async (_, i) => {
+    const res = await fetch(`${base}/api-keys`, {
+      method: 'POST',
+      headers: { 'X-API-Key': sandbox.apiKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        name: `lista-${i}`,
+        scope: 'company',
+        companyId: sandbox.companyId,
+        plan: 'terminal',
+      }),
+    });
+    return ((await res.json()) as { key: string }).key;
+  }),
+);
+let turn = 0;
+/** A kept-alive socket the server closed just as a request went out fails it; that one request is sent again. */
+async function get(url: string, retried = false): Promise<Response> {
+  try {
+    return await fetch(`${base}${url}`, { headers: { 'X-API-Key': keys[turn++ % KEYS] ?? '' } });
+  } catch (error) {
+    if (retried) throw error;
+    return get(url, true);
+  }
+}
+
+// One real sale of three items gives the rows every stored note copies.
+const sold = await fetch(`${base}/nfce/venda`, {
+  method: 'POST',
+  headers: { 'X-API-Key': keys[0] ?? '', 'Content-Type': 'application/json' },
+  body: JSON.stringify({
+    itens: [0, 1, 2].map((n) => ({
+      codigo: `P${n}`,
+      descricao: `Produto de teste numero ${n}`,
+      ncm: '22011000',
+      quantidade: 1 + n,
+      valorUnitario: 3.9 + n,
+    })),
+    pagamentos: [{ forma: '01', valor: 50 }],
+  }),
+});
+const template = (await sold.json()) as { id: string; status: string };
+if (template.status !== 'autorizada') throw new Error(`the template sale is ${template.status}`);
+
+const { db } = service;
+const docRow = await db
+  .selectFrom('documents')
+  .selectAll()
+  .where('id', '=', template.id)
+  .executeTakeFirstOrThrow();
+const { id: _outboxId, ...outboxRow } = await db
+  .selectFrom('outbox')
+  .selectAll()
+  .where('document_id', '=', template.id)
+  .executeTakeFirstOrThrow();
+
+/** A fixed sequence (mulberry32), so every run fills the same store. */
+let seed = 18;
+const random = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+const NOW = Date.now();
+const YEAR_MS = 365 * 24 * 3600_000;
+/** Four in five notes authorized; the rest spread over the other states a list shows. */
+const OTHER = ['cancelada', 'erro', 'contingencia', 'rascunho'] as const;
+/** Brasília time, as dhEmi carries it. */
+const dhEmi = (ms: number) => `${new Date(ms - 3 * 3600_000).toISOString().slice(0, 19)}-03:00`;
+
+let stored = 1;
+/** Rows go in by the few hundred, all in one transaction: a year of sales in seconds. */
+async function fill(until: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    while (stored < until) {
+      const docs: (typeof docRow)[] = [];
+      const messages: (typeof outboxRow)[] = [];
+      for (; stored < until && docs.length < 200; stored++) {
+        const at = NOW - Math.floor(random() * YEAR_MS);
+        const modelo = random() < 0.8 ? 65 : 55;
+        const status = random() < 0.8 ? 'autorizada' : (OTHER[Math.floor(random() * OTHER.length)] ?? 'erro');
+        const id = randomUUID();
+        const authorized = status === 'autorizada' || status === 'cancelada';
+        docs.push({
+          ...docRow,
+          id,
+          modelo,
+          n_nf: 100_000 + stored,
+          chave: `8${String(stored).padStart(43, '0')}`,
+          status,
+          dh_emi: dhEmi(at),
+          created_at: new Date(at).toISOString(),
+          updated_at: new Date(at).toISOString(),
+          authorized_at: authorized ? new Date(at + 1000).toISOString() : null,
+          proc_xml: authorized ? docRow.proc_xml : null,
+          prot_xml: authorized ? docRow.prot_xml : null,
+          n_prot: authorized ? docRow.n_prot : null,
+        });
+        if (status !== 'rascunho')
+          messages.push({ ...outboxRow, document_id: id, created_at: new Date(at).toISOString() });
+      }
+      await trx.insertInto('documents').values(docs).execute();
+      if (messages.length > 0) await trx.insertInto('outbox').values(messages).execute();
+    }
+  });
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+
+interface Figure {
+  p50: number;
+  p99: number;
+}
+
+async function time(url: string): Promise<Figure> {
+  for (let i = 0; i < 2; i++) await (await get(url)).arrayBuffer();
+  const latencies: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    const started = performance.now();
+    const res = await get(url);
+    await res.arrayBuffer();
+    latencies.push(performance.now() - started);
+    if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
+  }
+  latencies.sort((a, b) => a - b);
+  return { p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
+}
+
+/** The lists the issue names; deep offsets and pages sit nine tenths into the store. */
+const queries = (size: number): [string, string][] => {
+  const deep = Math.floor(size * 0.8 * 0.9);
+  const month = (months: number) => new Date(NOW - months * 30 * 24 * 3600_000).toISOString().slice(0, 10);
+  return [
+    ['nfce limit 100, offset 0', '/nfe?modelo=65&limit=100'],
+    ['nfce limit 100, deep offset', `/nfe?modelo=65&limit=100&offset=${deep}`],
+    [
+      'nfe page 2 + status + 3 months',
+      `/nfe?page=2&pageSize=100&status=autorizada&data_inicio=${month(4)}&data_fim=${month(1)}`,
+    ],
+    ['nfe page 1', '/nfe?page=1&pageSize=100'],
+    ['nfe deep page', `/nfe?page=${Math.max(1, Math.floor(size / 100) - 10)}&pageSize=100`],
+  ];
+};
+
+/** What SQLite does for each list query (the routes' own query builders), printed once at the largest size. */
+async function plans(): Promise<string[]> {
+  const company = sandbox?.companyId ?? '';
+  const dates = { from: '2026-01-01', to: '2026-03-31' };
+  const lists: [string, KindListQuery][] = [
+    ['nfce by offset', nfListQuery(db, company, { modelos: [65] })],
+    [
+      'nfe by page + status + dates',
+      nfListQuery(db, company, { modelos: [55, 65], statuses: ['autorizada'], ...dates }),
+    ],
+    ['nfe by page', nfListQuery(db, company, { modelos: [55, 65] })],
+    [
+      'a kind (model 57) by status + period',
+      kindListQuery(db, company, 57, { status: 'autorizada', ...dates }),
+    ],
+  ];
+  const lines: string[] = [];
+  for (const [name, query] of lists) {
+    for (const [what, compiled] of [
+      ['page', newestFirst(query.selectAll()).limit(100).offset(5000).compile()],
+      ['count', query.select(sql<number>`count(*)`.as('n')).compile()],
+    ] as const) {
+      const plan = await db.executeQuery<{ detail: string }>(
+        CompiledQuery.raw(`EXPLAIN QUERY PLAN ${compiled.sql}`, [...compiled.parameters]),
+      );
+      lines.push(`${name}, ${what}:`, ...plan.rows.map((r) => `    ${r.detail}`));
+    }
+  }
+  return lines;
+}
+
+process.stdout.write(`lists (${SAMPLES} requests per figure, limit/pageSize 100, over HTTP)\n`);
+const lines = { push: (line: string) => process.stdout.write(`  ${line}\n`) };
+const baseline = new Map<string, Figure>();
+for (const size of SIZES) {
+  await fill(size);
+  await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
+  const bytes = fs.statSync(path.join(dataDir, 'balcao.sqlite')).size;
+  lines.push(`${size} notes (${(bytes / size / 1024).toFixed(1)} KiB per note in the store):`);
+  for (const [name, url] of queries(size)) {
+    const figure = await time(url);
+    const first = baseline.get(name) ?? figure;
+    baseline.set(name, first);
+    lines.push(
+      `  ${name.padEnd(32)} p50 ${figure.p50.toFixed(1).padStart(7)} ms (${(figure.p50 / first.p50).toFixed(2)}× ${SIZES[0]}), ` +
+        `p99 ${figure.p99.toFixed(1).padStart(7)} ms (${(figure.p99 / first.p99).toFixed(2)}× ${SIZES[0]})`,
+    );
+  }
+}
+const planLines = await plans();
+await service.close();
+fs.rmSync(dataDir, { recursive: true, force: true });
+process.stdout.write(`  query plans:\n`);
+for (const line of planLines) process.stdout.write(`    ${line}\n`);
