@@ -10,7 +10,7 @@ export type { DocumentView };
 const parser = new XMLParser({
   ignoreAttributes: false,
   parseTagValue: false,
-  isArray: (name) => name === 'det' || name === 'detPag',
+  isArray: (name) => name === 'prod',
 });
 
 type Node = Record<string, unknown>;
@@ -26,6 +26,34 @@ function decimalNumber(text: string | null | undefined): number {
   return text === null || text === undefined || text === '' ? 0 : Number(text);
 }
 
+/** The columns the view reads, all a list selects: never the draft's payload nor the authority's copies. */
+export const VIEW_COLUMNS = [
+  'id',
+  'modelo',
+  'serie',
+  'n_nf',
+  'status',
+  'ambiente',
+  'tp_emis',
+  'chave',
+  'n_prot',
+  'authorized_at',
+  'v_nf',
+  'dh_emi',
+  'c_stat',
+  'x_motivo',
+  'qr_code',
+  'url_chave',
+  'replaces',
+  'replaced_by',
+  'operator_id',
+  'xml',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof DocumentRow)[];
+
+export type ViewedDocument = Pick<DocumentRow, (typeof VIEW_COLUMNS)[number]>;
+
 export interface ViewOptions {
   /** A cancellation event of the note is waiting for the authority: the note reads `processando` (§3). */
   cancelPending?: boolean;
@@ -35,17 +63,41 @@ export interface ViewOptions {
   operador?: OperatorRef | null;
 }
 
+/** Every `open`…`close` element of `xml`, whole, in document order. */
+function elements(xml: string, open: string, close: string): string[] {
+  const found: string[] = [];
+  for (let at = xml.indexOf(open); at !== -1; at = xml.indexOf(open, at)) {
+    const end = xml.indexOf(close, at);
+    if (end === -1) break;
+    found.push(xml.slice(at, end + close.length));
+    at = end + close.length;
+  }
+  return found;
+}
+
+/**
+ * The view reads only the ICMS totals and each item's <prod> (one per <det>, in order) of the signed XML:
+ * those elements are cut out and parsed alone, instead of the whole signed document (emitter, payments,
+ * signature), which made a list page cost a full XML parse per note.
+ */
+function totalsAndItems(xml: string): { icmsTot: Node; prods: Node[] } {
+  const parts = [
+    ...elements(xml, '<ICMSTot>', '</ICMSTot>').slice(0, 1),
+    ...elements(xml, '<prod>', '</prod>'),
+  ];
+  const parsed = obj(obj(parser.parse(`<v>${parts.join('')}</v>`))['v']);
+  const prods = Array.isArray(parsed['prod']) ? (parsed['prod'] as unknown[]) : [];
+  return { icmsTot: obj(parsed['ICMSTot']), prods: prods.map(obj) };
+}
+
 export function documentView(
-  doc: DocumentRow,
+  doc: ViewedDocument,
   basePath: '/v1/nfe' | '/v1/nfce',
   options: ViewOptions = {},
 ): DocumentView {
-  const root = obj(obj(parser.parse(doc.xml))['NFe']);
-  const inf = obj(root['infNFe']);
-  const icmsTot = obj(obj(inf['total'])['ICMSTot']);
+  const { icmsTot, prods } = totalsAndItems(doc.xml);
   const totais: Record<string, string> = {};
   for (const [k, v] of Object.entries(icmsTot)) if (typeof v === 'string') totais[k] = v;
-  const dets = Array.isArray(inf['det']) ? (inf['det'] as unknown[]) : [];
   const status = options.cancelPending === true && doc.status === 'autorizada' ? 'processando' : doc.status;
   const nfce =
     doc.modelo === 65
@@ -90,19 +142,16 @@ export function documentView(
     substituida_por: doc.replaced_by,
     operador: options.operador ?? null,
     totais,
-    itens: dets.map((d, i) => {
-      const prod = obj(obj(d)['prod']);
-      return {
-        nItem: i + 1,
-        codigo: text(prod['cProd']),
-        descricao: text(prod['xProd']),
-        ncm: text(prod['NCM']),
-        cfop: text(prod['CFOP']),
-        quantidade: text(prod['qCom']),
-        valor_unitario: text(prod['vUnCom']),
-        valor_total: text(prod['vProd']),
-      };
-    }),
+    itens: prods.map((prod, i) => ({
+      nItem: i + 1,
+      codigo: text(prod['cProd']),
+      descricao: text(prod['xProd']),
+      ncm: text(prod['NCM']),
+      cfop: text(prod['CFOP']),
+      quantidade: text(prod['qCom']),
+      valor_unitario: text(prod['vUnCom']),
+      valor_total: text(prod['vProd']),
+    })),
     criada_em: doc.created_at,
     atualizada_em: doc.updated_at,
   };

@@ -19,10 +19,11 @@ import {
 import { documentsRepository, type DocumentRow } from '../../documents/repository.ts';
 import { outboxRepository } from '../../outbox/repository.ts';
 import { ApiError } from '../errors.ts';
-import { documentView } from '../../documents/view.ts';
+import { documentView, VIEW_COLUMNS, type ViewedDocument } from '../../documents/view.ts';
 import { cancelDocument, pendingCancellations } from '../../documents/cancel.ts';
 import { statusFilter } from '../../documents/state-machine.ts';
 import { pageOf } from '../../db/paginate.ts';
+import { newestFirst, nfListQuery } from '../../documents/list.ts';
 import { publishDocumentEvent } from '../../webhooks/publisher.ts';
 import { autoPrintDocument } from '../../printing/auto-print.ts';
 import { registerForSale } from './register.ts';
@@ -47,7 +48,7 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
   const router = Router();
   const basePath = modelo === 55 ? '/v1/nfe' : '/v1/nfce';
   const issueDeps = (): IssueDeps => issueDepsOf(deps);
-  const pathOf = (doc: DocumentRow) => (doc.modelo === 65 ? '/v1/nfce' : '/v1/nfe');
+  const pathOf = (doc: Pick<DocumentRow, 'modelo'>) => (doc.modelo === 65 ? '/v1/nfce' : '/v1/nfe');
   /** The note as the API shows it: `processando` while a cancellation waits for the authority (§3). */
   const view = async (doc: DocumentRow, message?: string) => {
     const cancelPending = (await pendingCancellations(db, [doc.id])).has(doc.id);
@@ -58,7 +59,7 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
       ...(message === undefined ? {} : { message }),
     });
   };
-  const views = async (docs: DocumentRow[]) => {
+  const views = async (docs: ViewedDocument[]) => {
     const pending = await pendingCancellations(
       db,
       docs.map((d) => d.id),
@@ -284,12 +285,14 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
     const filter = parseQuery(req, listFilterSchema);
     const listModelo =
       modelo === 65 ? 65 : filter.modelo === undefined ? null : (Number(filter.modelo) as 55 | 65);
-    let query = db.selectFrom('documents').where('company_id', '=', company.id);
-    query = query.where('modelo', 'in', listModelo === null ? NF_MODELOS : [listModelo]);
-    if (filter.status !== undefined) query = query.where('status', 'in', statusFilter(filter.status));
-    if (filter.data_inicio !== undefined) query = query.where('dh_emi', '>=', filter.data_inicio);
-    if (filter.data_fim !== undefined) query = query.where('dh_emi', '<', `${filter.data_fim}T99`);
-    const order = (q: typeof query) => q.selectAll().orderBy('created_at', 'desc').orderBy('id');
+    const query = nfListQuery(db, company.id, {
+      modelos: listModelo === null ? NF_MODELOS : [listModelo],
+      statuses: filter.status === undefined ? undefined : statusFilter(filter.status),
+      from: filter.data_inicio,
+      to: filter.data_fim,
+    });
+    // Only what the view reads: a list never carries the payload or the authority's copies of the XML.
+    const order = (q: typeof query) => newestFirst(q.select(VIEW_COLUMNS));
     if (listModelo === 65) {
       // §4.2: NFC-e lists page by limit/offset.
       const { limit, offset } = offsetQuery(req);

@@ -26,6 +26,7 @@ import * as nfse from './2026_11_24_0024_nfse.ts';
 import * as services from './2026_11_24_0025_services.ts';
 import * as servicesIbsCbs from './2026_11_24_0026_services_ibscbs.ts';
 import * as dce from './2026_11_24_0027_dce.ts';
+import * as listIndexes from './2026_11_24_0028_list_indexes.ts';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_0001_foundation': foundation,
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0025_services': services,
   '2026_11_24_0026_services_ibscbs': servicesIbsCbs,
   '2026_11_24_0027_dce': dce,
+  '2026_11_24_0028_list_indexes': listIndexes,
 };
 
 export const migrationProvider: MigrationProvider = {
