@@ -19,36 +19,27 @@ import {
   type DcePartyForm,
 } from '../../src-renderer/src/backoffice/dce-form-model.ts';
 import { readDceContent } from '../../src-renderer/src/backoffice/dce-xml.ts';
-import { DCE_ENDERECO_RJ, dceContext, dcePayload } from '../fixtures/dce-sample.ts';
+import { DCE_ENDERECO_PR, DCE_ENDERECO_RJ, dceContext, dcePayload } from '../fixtures/dce-sample.ts';
 import { EMIT_CNPJ, testCertificate } from '../fixtures/fiscal.ts';
 
 const parser = new DOMParser();
 const cert = testCertificate();
 
+// The parties as typed: documents and the seller's CEP with their punctuation, the buyer without a phone.
 const seller: DcePartyForm = {
   ...EMPTY_DCE_PARTY,
+  ...DCE_ENDERECO_PR,
   nome: 'Maria da Silva',
   cpfCnpj: '529.982.247-25',
-  xLgr: 'Rua XV de Novembro',
-  nro: '700',
-  xBairro: 'Centro',
-  cMun: '4106902',
   xMun: 'Curitiba',
-  uf: 'PR',
   cep: '80020-310',
 };
 const buyer: DcePartyForm = {
   ...EMPTY_DCE_PARTY,
+  ...DCE_ENDERECO_RJ,
   nome: 'Joao Pereira',
   cpfCnpj: '111.444.777-35',
-  xLgr: 'Avenida Atlantica',
-  nro: '1702',
-  xCpl: 'apto 501',
-  xBairro: 'Copacabana',
-  cMun: '3304557',
-  uf: 'RJ',
-  cep: '22021001',
-  email: 'cliente@example.com',
+  fone: '',
 };
 
 const filled = (changes: Partial<DceForm> = {}): DceForm => ({

@@ -2,14 +2,9 @@
 // type, the marketplace site, the series) shown, saved and read back from the service, faulty values refused
 // beside their fields all at once, and a new DC-e's form starting from what was saved.
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { saveScreenshot, useRunningProduct } from './harness.ts';
+import { fieldErrorOf, saveScreenshot, useRunningProduct } from './harness.ts';
 
 const ui = useRunningProduct();
-
-/** The error shown beside the field labelled `label`. */
-const errorOf = (page: Page, label: string) =>
-  page.locator('.field', { has: page.getByLabel(label, { exact: true }) }).locator('.field-error');
 
 interface Settings {
   tipo_emitente: string;
@@ -43,8 +38,8 @@ describe('Settings › DC-e', () => {
     await page.getByLabel('Site da loja').fill('ab');
     await page.getByLabel('Série da DC-e').fill('1000');
     await page.getByTestId('dce-settings-save').click();
-    await expect.poll(() => errorOf(page, 'Série da DC-e').textContent()).toBe('um número de 0 a 999');
-    expect(await errorOf(page, 'Site da loja').textContent()).toBe('mínimo de 3 caracteres');
+    await expect.poll(() => fieldErrorOf(page, 'Série da DC-e').textContent()).toBe('um número de 0 a 999');
+    expect(await fieldErrorOf(page, 'Site da loja').textContent()).toBe('mínimo de 3 caracteres');
     expect(await page.getByTestId('dce-settings-saved').count()).toBe(0);
     expect((await product.api<Settings>('GET', settingsUrl)).body.padrao).toBe(true);
 

@@ -7,8 +7,9 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { DCE_CODES } from '../../src-shared/tables/dce-codes.ts';
+import { DCE_ENDERECO_PR } from '../fixtures/dce-sample.ts';
 import { pdfFile, pdfInfo, pdfRawText } from '../fixtures/outputs/pdf-tools.ts';
-import { openUi, saveScreenshot, useRunningProduct } from './harness.ts';
+import { detailStatus, listTotal, openUi, poll, saveScreenshot, useRunningProduct } from './harness.ts';
 
 interface Dce {
   id: string;
@@ -23,46 +24,20 @@ interface Dce {
 
 const ui = useRunningProduct({ catalog: true });
 
-/** expect.poll with room for a loaded machine: most polls wait for an answer of the service. */
-function poll<T>(read: () => T | Promise<T>, options: { timeout?: number } = {}) {
-  return expect.poll(read, { timeout: 30_000, ...options });
-}
-
 const SITE = 'https://loja.example.com.br';
-const SELLER = {
-  nome: 'Maria da Silva',
-  cpf: '529.982.247-25',
-  xLgr: 'Rua XV de Novembro',
-  nro: '700',
-  xBairro: 'Centro',
-  cMun: '4106902',
-  xMun: 'Curitiba',
-  uf: 'PR',
-  cep: '80020310',
-};
+const SELLER = { ...DCE_ENDERECO_PR, nome: 'Maria da Silva', cpf: '529.982.247-25', xMun: 'Curitiba' };
 
 /** The error shown beside the input labelled `label` (a field of the form or a cell of the items). */
 const errorBeside = (page: Page, label: string) =>
   page.locator('label.field', { has: page.getByLabel(label, { exact: true }) }).locator('.field-error');
 
-async function dceCount(): Promise<number> {
-  const list = await ui.product.api<{ meta: { total: number } }>(
-    'GET',
-    `/dce?companyId=${ui.product.companyId}&limit=1`,
-  );
-  return list.body.meta.total;
-}
+const dceCount = () => listTotal(ui.product, '/dce');
 
 async function dceOf(id: string): Promise<Dce> {
   return (await ui.product.api<Dce>('GET', `/dce/${id}`)).body;
 }
 
-/** The detail page's status once it settles on `status` (the page polls while the DC-e is on its way). */
-async function detailStatus(page: Page, status: string): Promise<void> {
-  await poll(() => page.getByTestId('dce-detail').getAttribute('data-status'), { timeout: 60_000 }).toBe(
-    status,
-  );
-}
+const dceStatus = (page: Page, status: string) => detailStatus(page, 'dce-detail', status);
 
 function idOf(page: Page): Promise<string> {
   return page.evaluate('location.hash').then((h) =>
@@ -173,7 +148,7 @@ describe('DC-e in the back office', () => {
 
       await page.getByRole('button', { name: 'Salvar e enviar' }).click();
       await page.getByTestId('dce-detail').waitFor();
-      await detailStatus(page, 'autorizada');
+      await dceStatus(page, 'autorizada');
       const id = await idOf(page);
       const d = await dceOf(id);
       expect(d.valor_total).toBe('20.70');
@@ -240,7 +215,7 @@ describe('DC-e in the back office', () => {
         .fill('Comprador desistiu antes do envio');
       await saveScreenshot(page, 'dce-cancel.png');
       await dialog.getByRole('button', { name: 'Cancelar DC-e' }).click();
-      await detailStatus(page, 'cancelada');
+      await dceStatus(page, 'cancelada');
       const events = page.getByTestId('dce-events').locator('tbody tr');
       await poll(() => events.count()).toBe(1);
       await poll(() => events.first().locator('.badge').textContent()).toBe('Registrado');
@@ -319,7 +294,7 @@ describe('DC-e in the back office', () => {
     await page.getByLabel('Texto da observação 1').fill('PED-77');
     await page.getByRole('button', { name: 'Salvar rascunho' }).click();
     await page.getByTestId('dce-detail').waitFor();
-    await detailStatus(page, 'rascunho');
+    await dceStatus(page, 'rascunho');
     const id = await idOf(page);
     expect(await page.getByTestId('dce-total').textContent()).toBe('R$ 80,00');
     await poll(() => page.getByTestId('dce-adicionais').textContent()).toBe(
@@ -343,7 +318,7 @@ describe('DC-e in the back office', () => {
     await poll(() => page.getByTestId('dce-form-total').textContent()).toBe('R$ 160,00');
     await page.getByRole('button', { name: 'Salvar e enviar' }).click();
     await page.getByTestId('dce-detail').waitFor();
-    await detailStatus(page, 'autorizada');
+    await dceStatus(page, 'autorizada');
     const sent = await dceOf(id);
     expect(sent.valor_total).toBe('160.00');
     // What was not changed went again as it was.
@@ -355,7 +330,7 @@ describe('DC-e in the back office', () => {
     await page.getByTestId('dce-form').waitFor();
     await fillValid(page);
     await page.getByRole('button', { name: 'Salvar rascunho' }).click();
-    await detailStatus(page, 'rascunho');
+    await dceStatus(page, 'rascunho');
     const id = await idOf(page);
     await page.getByRole('button', { name: 'Excluir' }).click();
     const dialog = page.getByRole('dialog');
@@ -382,7 +357,7 @@ describe('DC-e in the back office', () => {
       await fillValid(page, { descricao: 'Bolsa de couro', qtd: '1', valor: '45,00' });
       await page.getByRole('button', { name: 'Salvar e enviar' }).click();
       await page.getByTestId('dce-detail').waitFor();
-      await detailStatus(page, 'erro');
+      await dceStatus(page, 'erro');
       expect(await page.getByTestId('rejection').textContent()).toContain(`Rejeição ${refused.code}`);
       // It reached the authority: no longer deleted; no DACE before authorization.
       expect(await page.getByRole('button', { name: 'Excluir' }).count()).toBe(0);
@@ -397,7 +372,7 @@ describe('DC-e in the back office', () => {
       await page.getByLabel('Descrição do item 1').fill('Bolsa de couro marrom');
       await page.getByRole('button', { name: 'Salvar e enviar' }).click();
       await page.getByTestId('dce-detail').waitFor();
-      await detailStatus(page, 'autorizada');
+      await dceStatus(page, 'autorizada');
       // The same DC-e under the same number: a rejection never spends a second one.
       expect((await dceOf(id)).numero).toBe(numero);
       await poll(() => page.getByTestId('dce-items-view').textContent()).toContain('Bolsa de couro marrom');
@@ -418,7 +393,7 @@ describe('DC-e in the back office', () => {
         await page.getByRole('button', { name: 'Salvar e enviar' }).click();
         // Queued: the page says so, offers only a refresh, and follows it by itself.
         await page.getByTestId('dce-detail').waitFor();
-        await detailStatus(page, 'processando');
+        await dceStatus(page, 'processando');
         expect(await page.getByTestId('queued').textContent()).toContain('Na fila de transmissão');
         expect(await page.getByRole('button', { name: 'Atualizar' }).count()).toBe(1);
         for (const name of ['Enviar', 'Reenviar', 'Excluir', 'Cancelar DC-e'])

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { INSTALL_KEY_COUNTER, KEYS_SEEN } from './in-page.ts';
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -333,6 +333,32 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(dir, name) });
   if (dir !== screenshotsDir) fs.rmSync(dir, { recursive: true, force: true });
 }
+
+/**
+ * expect.poll with room for a loaded machine (BALCAO_UI_CPU_THROTTLE=4 is how these tests are checked): most
+ * polls wait for an answer of the service, which the default 5 s does not always see under load.
+ */
+export function poll<T>(read: () => T | Promise<T>, options: { timeout?: number } = {}) {
+  return expect.poll(read, { timeout: 30_000, ...options });
+}
+
+/** A document's page (`testId`) once its status settles on `status`: the page polls while it is on its way. */
+export async function detailStatus(page: Page, testId: string, status: string): Promise<void> {
+  await poll(() => page.getByTestId(testId).getAttribute('data-status'), { timeout: 60_000 }).toBe(status);
+}
+
+/** How many documents the company's §4.6 list at `route` ('/dce', '/nfse') holds: its meta.total. */
+export async function listTotal(product: RunningProduct, route: string): Promise<number> {
+  const list = await product.api<{ meta: { total: number } }>(
+    'GET',
+    `${route}?companyId=${product.companyId}&limit=1`,
+  );
+  return list.body.meta.total;
+}
+
+/** The error shown beside the field labelled exactly `label`. */
+export const fieldErrorOf = (page: Page, label: string) =>
+  page.locator('.field', { has: page.getByLabel(label, { exact: true }) }).locator('.field-error');
 
 /** The product of one browser test file, started by `useRunningProduct`. */
 export interface UiRun {

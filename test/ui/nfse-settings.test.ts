@@ -2,14 +2,9 @@
 // option, regime of apuração, special regime) shown with its names, saved and read back from the service, a
 // combination the layout forbids refused with its field message in Portuguese, and the municipal inscription.
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { saveScreenshot, useRunningProduct } from './harness.ts';
+import { fieldErrorOf, saveScreenshot, useRunningProduct } from './harness.ts';
 
 const ui = useRunningProduct();
-
-/** The error shown beside the field labelled `label`. */
-const errorOf = (page: Page, label: string) =>
-  page.locator('.field', { has: page.getByLabel(label, { exact: true }) }).locator('.field-error');
 
 interface Settings {
   op_simp_nac: number;
@@ -93,7 +88,7 @@ describe('Settings › NFS-e', () => {
     expect(await page.getByLabel('Regime de apuração').inputValue()).toBe('2');
     await page.getByTestId('nfse-settings-save').click();
     await expect
-      .poll(() => errorOf(page, 'Regime de apuração').textContent())
+      .poll(() => fieldErrorOf(page, 'Regime de apuração').textContent())
       .toBe(
         'só existe para optante ME/EPP (opção 3 do Simples Nacional): escolha “Não informar” ou mude a opção',
       );

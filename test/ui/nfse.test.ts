@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { NFSE_CODES } from '../../src-shared/tables/nfse-codes.ts';
-import { openUi, saveScreenshot, useRunningProduct } from './harness.ts';
+import { detailStatus, listTotal, openUi, poll, saveScreenshot, useRunningProduct } from './harness.ts';
 
 interface Nfse {
   id: string;
@@ -52,14 +52,6 @@ const ui = useRunningProduct({
   },
 });
 
-/**
- * expect.poll with room for a loaded machine (BALCAO_UI_CPU_THROTTLE=4 is how these tests are checked): most
- * polls wait for an answer of the service, which the default 5 s does not always see under load.
- */
-function poll<T>(read: () => T | Promise<T>, options: { timeout?: number } = {}) {
-  return expect.poll(read, { timeout: 30_000, ...options });
-}
-
 const TOMADOR = {
   cpf_cnpj: '52998224725',
   razao_social: 'JOSE DA SILVA',
@@ -93,20 +85,9 @@ async function issued(descricao: string, valor: number): Promise<Nfse> {
   return n;
 }
 
-async function nfseCount(): Promise<number> {
-  const list = await ui.product.api<{ meta: { total: number } }>(
-    'GET',
-    `/nfse?companyId=${ui.product.companyId}&limit=1`,
-  );
-  return list.body.meta.total;
-}
+const nfseCount = () => listTotal(ui.product, '/nfse');
 
-/** The detail page's status once it settles on `status` (the page polls while the note is on its way). */
-async function detailStatus(page: Page, status: string): Promise<void> {
-  await poll(() => page.getByTestId('nfse-detail').getAttribute('data-status'), { timeout: 60_000 }).toBe(
-    status,
-  );
-}
+const nfseStatus = (page: Page, status: string) => detailStatus(page, 'nfse-detail', status);
 
 /** Sets the embedded sandbox's fault switches (organization key), as support does from the API. */
 async function setFaults(body: Record<string, unknown>): Promise<void> {
@@ -183,7 +164,7 @@ describe('NFS-e in the back office', () => {
 
       await page.getByRole('button', { name: 'Emitir NFS-e' }).click();
       await page.getByTestId('nfse-detail').waitFor();
-      await detailStatus(page, 'authorized');
+      await nfseStatus(page, 'authorized');
       const id = (await page.evaluate('location.hash')) as string;
       const nfseId = id.replace('#/nfse/', '');
       const n = (await ui.product.api<Nfse>('GET', `/nfse/${nfseId}`)).body;
@@ -294,7 +275,7 @@ describe('NFS-e in the back office', () => {
     await page.getByLabel('Tomador: CEP').fill(TOMADOR.endereco.cep);
     await page.getByRole('button', { name: 'Salvar rascunho' }).click();
     await page.getByTestId('nfse-detail').waitFor();
-    await detailStatus(page, 'rascunho');
+    await nfseStatus(page, 'rascunho');
     // The municipality typed as its IBGE code reads by its name.
     expect(await page.getByTestId('nfse-tomador-view').textContent()).toContain('Centro, São Paulo/SP – CEP');
 
@@ -308,7 +289,7 @@ describe('NFS-e in the back office', () => {
     await poll(() => page.getByTestId('nfse-total').textContent()).toBe('R$ 95,00');
     await saveScreenshot(page, 'nfse-draft.png');
     await page.getByRole('button', { name: 'Enviar ao ambiente nacional' }).click();
-    await detailStatus(page, 'authorized');
+    await nfseStatus(page, 'authorized');
   });
 
   it('deletes a draft never sent', { timeout: 60_000 }, async () => {
@@ -325,7 +306,7 @@ describe('NFS-e in the back office', () => {
     );
     expect(draft.status).toBe(201);
     const page = await openUi(ui.browser, ui.product, `/nfse/${draft.body.id}`);
-    await detailStatus(page, 'rascunho');
+    await nfseStatus(page, 'rascunho');
     await page.getByRole('button', { name: 'Excluir' }).click();
     const dialog = page.getByRole('dialog');
     expect(await dialog.textContent()).toContain('nada foi registrado no ambiente nacional');
@@ -347,7 +328,7 @@ describe('NFS-e in the back office', () => {
     async () => {
       const n = await issued('Instalação de split 12000 BTU', 420);
       const page = await openUi(ui.browser, ui.product, `/nfse/${n.id}`);
-      await detailStatus(page, 'authorized');
+      await nfseStatus(page, 'authorized');
       await page.getByRole('button', { name: 'Cancelar NFS-e' }).click();
       const dialog = page.getByTestId('nfse-cancel');
       // The reason is asked for before anything is sent; the justification's length is the API's rule.
@@ -362,7 +343,7 @@ describe('NFS-e in the back office', () => {
         .fill('Cliente desistiu antes da visita técnica');
       await saveScreenshot(page, 'nfse-cancel.png');
       await dialog.getByRole('button', { name: 'Cancelar NFS-e' }).click();
-      await detailStatus(page, 'cancelada');
+      await nfseStatus(page, 'cancelada');
       await poll(() => page.getByTestId('nfse-cancelamento').textContent()).toContain('registrado');
       expect(await page.getByTestId('nfse-cancelamento').textContent()).toContain('2 – Serviço não prestado');
       // The DANFSe opened from the page now says the note is cancelled.
@@ -403,7 +384,7 @@ describe('NFS-e in the back office', () => {
     async () => {
       const old = await issued('Higienização de evaporadora', 200);
       const page = await openUi(ui.browser, ui.product, `/nfse/${old.id}`);
-      await detailStatus(page, 'authorized');
+      await nfseStatus(page, 'authorized');
       await page.getByRole('button', { name: 'Substituir' }).click();
       const dialog = page.getByTestId('nfse-substitute');
       // The new note starts as the old one.
@@ -417,18 +398,18 @@ describe('NFS-e in the back office', () => {
 
       // The new draft's own page, linked to the old note.
       await poll(() => page.evaluate('location.hash')).not.toBe(`#/nfse/${old.id}`);
-      await detailStatus(page, 'rascunho');
+      await nfseStatus(page, 'rascunho');
       await poll(() => page.getByTestId('substitutes').count()).toBe(1);
       expect(await page.getByTestId('nfse-total').textContent()).toBe('R$ 180,00');
       await page.getByRole('button', { name: 'Enviar ao ambiente nacional' }).click();
-      await detailStatus(page, 'authorized');
+      await nfseStatus(page, 'authorized');
       const newId = ((await page.evaluate('location.hash')) as string).replace('#/nfse/', '');
       const fresh = (await ui.product.api<Nfse>('GET', `/nfse/${newId}`)).body;
       expect(fresh.substitui_nfse_id).toBe(old.id);
 
       // The old note, from the link: substituída, pointing at the new one.
       await page.getByTestId('substitutes').getByRole('link').click();
-      await detailStatus(page, 'substituida');
+      await nfseStatus(page, 'substituida');
       expect(await page.getByTestId('substituted-by').textContent()).toContain('Substituída pela');
       expect(await page.getByRole('link', { name: 'DANFSe (PDF)' }).count()).toBe(1);
       expect(await page.getByRole('button', { name: 'Substituir' }).count()).toBe(0);
@@ -453,7 +434,7 @@ describe('NFS-e in the back office', () => {
       await page.getByRole('button', { name: 'Emitir NFS-e' }).click();
       // The note was kept in erro: its page says why, and offers editing and sending again.
       await page.getByTestId('nfse-detail').waitFor();
-      await detailStatus(page, 'erro');
+      await nfseStatus(page, 'erro');
       // The code once, then the national environment's text (which repeats the code: shown without it).
       expect(await page.getByTestId('rejection').textContent()).toContain(
         `Rejeição ${refused.code}: ${refused.text}`,
@@ -472,7 +453,7 @@ describe('NFS-e in the back office', () => {
       await page.getByLabel('Descrição do serviço').fill('Troca de capacitor do compressor');
       await page.getByRole('button', { name: 'Salvar e enviar' }).click();
       await page.getByTestId('nfse-detail').waitFor();
-      await detailStatus(page, 'authorized');
+      await nfseStatus(page, 'authorized');
       const sent = (await ui.product.api<Nfse>('GET', `/nfse/${id}`)).body;
       // The same note under the same DPS number: a rejection never spends a second one.
       expect(sent.numero).toBe(numero);
@@ -495,7 +476,7 @@ describe('NFS-e in the back office', () => {
         await page.getByRole('button', { name: 'Emitir NFS-e' }).click();
         // Answered 202 after the bounded wait: the note's page shows it queued, with nothing to do but wait.
         await page.getByTestId('nfse-detail').waitFor({ timeout: 30_000 });
-        await detailStatus(page, 'processando');
+        await nfseStatus(page, 'processando');
         expect(await page.getByTestId('queued').textContent()).toContain('Na fila de transmissão');
         expect(await page.getByRole('button', { name: 'Atualizar' }).count()).toBe(1);
         for (const name of ['Reenviar', 'Editar', 'Excluir', 'Cancelar NFS-e', 'Substituir'])

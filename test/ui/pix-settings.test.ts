@@ -3,14 +3,9 @@
 // uploaded as a file, "Testar conexão" getting a token, and a mistyped client secret showing the PSP's refusal.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { openUi, saveScreenshot, useRunningProduct } from './harness.ts';
+import { fieldErrorOf, openUi, saveScreenshot, useRunningProduct } from './harness.ts';
 
 const ui = useRunningProduct();
-
-/** The error shown beside the field labelled `label`. */
-const errorOf = (page: Page, label: string) =>
-  page.locator('.field', { has: page.getByLabel(label, { exact: true }) }).locator('.field-error');
 
 describe('Settings › PIX', () => {
   it('configures the sandbox PSP from the screen, tests the connection, and shows the PSP refusing a wrong secret', async () => {
@@ -34,19 +29,19 @@ describe('Settings › PIX', () => {
     await page.getByLabel('URL da API Pix').fill('http://pix.banco.com.br/api/v2');
     await page.getByTestId('pix-save').click();
     await expect
-      .poll(() => errorOf(page, 'URL da API Pix').textContent())
+      .poll(() => fieldErrorOf(page, 'URL da API Pix').textContent())
       .toBe('informe um endereço https://');
     await page.getByLabel('URL da API Pix').fill('');
     await page.getByTestId('pix-save').click();
     await expect
-      .poll(() => errorOf(page, 'URL da API Pix').textContent())
+      .poll(() => fieldErrorOf(page, 'URL da API Pix').textContent())
       .toBe('obrigatório para o PSP da loja');
-    expect(await errorOf(page, 'Client ID').textContent()).toBe('obrigatório para o PSP da loja');
-    expect(await errorOf(page, 'Client secret').textContent()).toBe('obrigatório para o PSP da loja');
-    expect(await errorOf(page, 'Certificado do cliente').textContent()).toBe(
+    expect(await fieldErrorOf(page, 'Client ID').textContent()).toBe('obrigatório para o PSP da loja');
+    expect(await fieldErrorOf(page, 'Client secret').textContent()).toBe('obrigatório para o PSP da loja');
+    expect(await fieldErrorOf(page, 'Certificado do cliente').textContent()).toBe(
       'o PSP exige o certificado do cliente (TLS mútuo)',
     );
-    expect(await errorOf(page, 'CNPJ do PSP').textContent()).toMatch(/^obrigatório/);
+    expect(await fieldErrorOf(page, 'CNPJ do PSP').textContent()).toMatch(/^obrigatório/);
 
     // The store's own PSP with its client certificate uploaded as a file: a wrong password is said beside it.
     const pfx = path.join(ui.product.dataDir, 'sandbox-certificate.pfx');
@@ -59,9 +54,9 @@ describe('Settings › PIX', () => {
     await page.getByLabel('Senha do certificado').fill('senha-errada');
     await page.getByLabel('CNPJ do PSP').fill('11.222.333/0001-81');
     await page.getByTestId('pix-save').click();
-    await expect.poll(() => errorOf(page, 'Senha do certificado').count()).toBe(1);
-    expect(await errorOf(page, 'Senha do certificado').textContent()).toBe('senha incorreta');
-    expect(await errorOf(page, 'URL da API Pix').count()).toBe(0);
+    await expect.poll(() => fieldErrorOf(page, 'Senha do certificado').count()).toBe(1);
+    expect(await fieldErrorOf(page, 'Senha do certificado').textContent()).toBe('senha incorreta');
+    expect(await fieldErrorOf(page, 'URL da API Pix').count()).toBe(0);
     await page.getByLabel('Senha do certificado').fill(password);
     await page.getByTestId('pix-save').click();
     await expect.poll(() => page.getByTestId('pix-provedor').textContent()).toContain('PSP da loja');
