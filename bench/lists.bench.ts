@@ -202,6 +202,20 @@ async function plans(): Promise<string[]> {
   return lines;
 }
 
+/** Where a note's bytes go: its XML kept as the draft, as the authorized nfeProc and as the queue message. */
+async function copies(): Promise<string> {
+  const docs = await sql<
+    Record<string, number>
+  >`SELECT avg(length(xml)) AS xml, avg(length(proc_xml)) AS proc_xml,
+    avg(length(prot_xml)) AS prot_xml, avg(length(payload_json)) AS payload_json FROM documents`.execute(db);
+  const queue = await sql<{ message: number }>`SELECT avg(length(message)) AS message FROM outbox
+    WHERE document_id IS NOT NULL`.execute(db);
+  const columns = { ...docs.rows[0], 'queue message': queue.rows[0]?.message ?? 0 };
+  return `average bytes per stored row: ${Object.entries(columns)
+    .map(([name, n]) => `${name} ${Math.round(Number(n))}`)
+    .join(', ')}`;
+}
+
 process.stdout.write(`lists (${SAMPLES} requests per figure, limit/pageSize 100, over HTTP)\n`);
 const lines = { push: (line: string) => process.stdout.write(`  ${line}\n`) };
 const baseline = new Map<string, Figure>();
@@ -210,6 +224,7 @@ for (const size of SIZES) {
   await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
   const bytes = fs.statSync(path.join(dataDir, 'balcao.sqlite')).size;
   lines.push(`${size} notes (${(bytes / size / 1024).toFixed(1)} KiB per note in the store):`);
+  if (size === SIZES[SIZES.length - 1]) lines.push(`  ${await copies()}`);
   for (const [name, url] of queries(size)) {
     const figure = await time(url);
     const first = baseline.get(name) ?? figure;
