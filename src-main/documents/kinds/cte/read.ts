@@ -8,6 +8,7 @@ import { eventsByDocument, refreshOpenEvents, withPendingEvents } from '../../ev
 import type { CteDebug, CteView } from '../../../../src-shared/contracts/cte-view.ts';
 import { cteEventView, cteView, type CteViewOptions } from './view.ts';
 import { cteProtocol } from './protocol.ts';
+import { oneView } from '../../one-view.ts';
 
 export const CTE_MODELO = 57;
 
@@ -25,9 +26,7 @@ export async function cteViewOf(
   doc: DocumentRow,
   options: Pick<CteViewOptions, 'message'> = {},
 ): Promise<CteView> {
-  const [view] = await cteViews(db, [doc]);
-  if (view === undefined) throw new Error('unreachable: one view per document');
-  return options.message === undefined ? view : { ...view, message: options.message };
+  return oneView(cteViews(db, [doc]), options.message);
 }
 
 export interface CteListFilter {

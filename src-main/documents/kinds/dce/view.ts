@@ -22,6 +22,7 @@ import {
   type DceView,
 } from '../../../../src-shared/contracts/dce-view.ts';
 import { DCE_TP_CANCEL } from './events.ts';
+import { oneView } from '../../one-view.ts';
 
 const EVENT_NAMES: Readonly<Record<string, string>> = { [DCE_TP_CANCEL]: 'Cancelamento' };
 
@@ -114,9 +115,7 @@ export async function dceViewOf(
   doc: DocumentRow,
   options: { base?: string; message?: string } = {},
 ): Promise<DceView> {
-  const [view] = await dceViews(db, [doc], options.base);
-  if (view === undefined) throw new Error('unreachable: one view per document');
-  return options.message === undefined ? view : { ...view, message: options.message };
+  return oneView(dceViews(db, [doc], options.base), options.message);
 }
 
 export interface DceListFilter {

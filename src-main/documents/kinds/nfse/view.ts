@@ -23,6 +23,7 @@ import type {
   NfseTomadorView,
   NfseView,
 } from '../../../../src-shared/contracts/nfse-view.ts';
+import { oneView } from '../../one-view.ts';
 
 const parser = new XMLParser({ ignoreAttributes: true, parseTagValue: false, removeNSPrefix: true });
 
@@ -220,9 +221,7 @@ export async function nfseViewOf(
   doc: DocumentRow,
   options: { base?: string; message?: string } = {},
 ): Promise<NfseView> {
-  const [view] = await nfseViews(db, [doc], options.base);
-  if (view === undefined) throw new Error('unreachable: one view per document');
-  return options.message === undefined ? view : { ...view, message: options.message };
+  return oneView(nfseViews(db, [doc], options.base), options.message);
 }
 
 export interface NfseListFilter {
