@@ -4,6 +4,7 @@
 // descrições de mensagens de erros" of the MOC NF-e/CT-e); the DC-e's own MOC rule annex is not in our reference
 // data, so their DC-e wording below is ours, written after the NF-e/CT-e texts. Codes 580–584 are the sandbox's
 // own numbering for DC-e business rules whose official numbers could not be confirmed: NOT official.
+import { answerCodeLookup } from './answer-codes.ts';
 
 export type DceCodeMeaning =
   | 'authorized'
@@ -152,21 +153,11 @@ export const DCE_CODES = {
 
 export type DceCodeName = keyof typeof DCE_CODES;
 
-const BY_CODE: ReadonlyMap<string, DceCode> = new Map(
-  Object.values(DCE_CODES).map((c: DceCode) => [c.code, c]),
-);
+const LOOKUP = answerCodeLookup<DceCode>(DCE_CODES, 'rejected');
 
 /** The entry of a code, or undefined for a code this table does not know (treated as a rejection). */
-export function dceCode(code: string): DceCode | undefined {
-  return BY_CODE.get(code);
-}
-
+export const dceCode = LOOKUP.entry;
 /** What a code means; an unknown code is a rejection (the safe meaning: nothing is settled by it). */
-export function dceCodeMeaning(code: string): DceCodeMeaning {
-  return BY_CODE.get(code)?.meaning ?? 'rejected';
-}
-
+export const dceCodeMeaning = LOOKUP.meaning;
 /** The table's text of a code, or undefined when the table does not know it. */
-export function dceCodeText(code: string): string | undefined {
-  return BY_CODE.get(code)?.text;
-}
+export const dceCodeText = LOOKUP.text;

@@ -4,6 +4,7 @@
 // numbering in the same style, since the national environment's own rule annex is not in our reference data.
 // cStat 100 is the NFS-e's own infNFSe/cStat (TStat of the XSD 1.01, which also has 102, 103 and 107);
 // 101 (substitute note) exists only in layout 1.00: a 1.01 substitute is a 100 whose DPS carries `subst`.
+import { answerCodeLookup } from './answer-codes.ts';
 
 export interface NfseCode {
   code: string;
@@ -80,16 +81,9 @@ export const NFSE_CODES = {
 
 export type NfseCodeName = keyof typeof NFSE_CODES;
 
-const BY_CODE: ReadonlyMap<string, NfseCode> = new Map(
-  Object.values(NFSE_CODES).map((c: NfseCode) => [c.code, c]),
-);
+const LOOKUP = answerCodeLookup<NfseCode>(NFSE_CODES, 'rejected');
 
 /** The entry of a code, or undefined for a code this table does not know (treated as a rejection). */
-export function nfseCode(code: string): NfseCode | undefined {
-  return BY_CODE.get(code);
-}
-
+export const nfseCode = LOOKUP.entry;
 /** What a code means; an unknown code is a rejection (the safe meaning: nothing is settled by it). */
-export function nfseCodeMeaning(code: string): NfseCode['meaning'] {
-  return BY_CODE.get(code)?.meaning ?? 'rejected';
-}
+export const nfseCodeMeaning = LOOKUP.meaning;
