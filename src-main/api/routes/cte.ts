@@ -3,6 +3,7 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { issueDepsOf, type ApiDeps } from '../context.ts';
+import { sendPdf } from '../pdf-answer.ts';
 import { parseOrThrow } from '../../validation.ts';
 import { dataList, pageLimitQuery, parseQuery } from '../pagination.ts';
 import { companyOfRequest, documentOfRequest } from './scoping.ts';
@@ -115,12 +116,7 @@ export function cteRoutes(deps: ApiDeps): Router {
       throw invalidState(doc.status, 'print the DACTE of');
     }
     const { data, hit } = await dacteOf(db, deps.clock, doc, query.regenerate === 'true');
-    const disposition = query.download === 'true' ? 'attachment' : 'inline';
-    res
-      .type('application/pdf')
-      .setHeader('Content-Disposition', `${disposition}; filename="${doc.chave}-dacte.pdf"`)
-      .setHeader('X-Cache', hit ? 'HIT' : 'MISS')
-      .send(data);
+    sendPdf(res, data, { filename: `${doc.chave}-dacte.pdf`, download: query.download === 'true', hit });
   });
 
   router.post('/:id/cancel', async (req, res) => {

@@ -3,6 +3,7 @@
 // key's company and call the DC-e kind's service; what the authority did is read from the document afterwards.
 import { Router, type Request, type Response } from 'express';
 import { issueDepsOf, type ApiDeps } from '../context.ts';
+import { sendPdf } from '../pdf-answer.ts';
 import { dataList, pageLimitQuery, parseQuery } from '../pagination.ts';
 import { companyOfRequest, documentOfRequest } from './scoping.ts';
 import { cancellationRefused } from '../../errors.ts';
@@ -149,13 +150,8 @@ export function dceRoutes(deps: ApiDeps): Router {
       previa: query.previa === 'true',
       regenerate: query.regenerate === 'true',
     });
-    const disposition = query.download === 'true' ? 'attachment' : 'inline';
     const suffix = formato === 'etiqueta' ? 'dace-etiqueta' : 'dace';
-    res
-      .type('application/pdf')
-      .setHeader('Content-Disposition', `${disposition}; filename="${doc.chave}-${suffix}.pdf"`)
-      .setHeader('X-Cache', hit ? 'HIT' : 'MISS')
-      .send(data);
+    sendPdf(res, data, { filename: `${doc.chave}-${suffix}.pdf`, download: query.download === 'true', hit });
   });
 
   router.post('/:id/cancel', async (req, res) => {

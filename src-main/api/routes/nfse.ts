@@ -4,6 +4,7 @@
 import { Router, type Request, type Response } from 'express';
 import { ApiError } from '../errors.ts';
 import { issueDepsOf, type ApiDeps } from '../context.ts';
+import { sendPdf } from '../pdf-answer.ts';
 import { dataList, pageLimitQuery, parseQuery } from '../pagination.ts';
 import { companyOfRequest, documentOfRequest } from './scoping.ts';
 import { cancellationRefused, DomainError, invalidState, notFound } from '../../errors.ts';
@@ -190,11 +191,7 @@ export function nfseRoutes(deps: ApiDeps): Router {
       return;
     }
     const pdf = await danfseOf({ db, clock: deps.clock }, doc, { regenerate: query.regenerate === 'true' });
-    const disposition = query.download === 'true' ? 'attachment' : 'inline';
-    res
-      .type('application/pdf')
-      .setHeader('Content-Disposition', `${disposition}; filename="${doc.chave}-danfse.pdf"`)
-      .send(pdf);
+    sendPdf(res, pdf, { filename: `${doc.chave}-danfse.pdf`, download: query.download === 'true' });
   });
 
   router.post('/:id/cancel', async (req, res) => {
