@@ -1,10 +1,12 @@
 // Verification of the enveloped XMLDSig of NF-e, events and inutilização the way the authority does it
 // (MOC 7.0 §4 "Padrão de Assinatura Digital"): the standard is checked first (298), then the signer certificate
 // (290-292), then digest and RSA-SHA1 value with xml-crypto using the certificate from KeyInfo (297).
+// Documents in the exact form our signer writes take a DOM-free path (fast-signature.ts) with the same verdicts.
 import { X509Certificate } from 'node:crypto';
 import { SignedXml } from 'xml-crypto';
 import type { Element } from '@xmldom/xmldom';
 import { cnpjFromCertificateDer } from './certificates.ts';
+import { fastSignature } from './fast-signature.ts';
 import type { CStat } from './cstat.ts';
 import { DSIG_NAMESPACE, parseXml } from './xml.ts';
 import { NFE_NAMESPACE } from '../fiscal/schema.ts';
@@ -72,6 +74,35 @@ export function verifySignature(
   signed: SignedElement,
   options: VerifyOptions = {},
 ): SignatureCheck {
+  const fast = fastSignature(xml, signed, options.namespace ?? NFE_NAMESPACE);
+  if (fast === undefined) return verifySignatureWithDom(xml, signed, options);
+  const refused = certificateFault(fast.certificate, options);
+  if (refused !== undefined) return refused;
+  if (!fast.valid) return fail(297, 'digest or signature value differs from the calculated one');
+  const cnpj = cnpjFromCertificateDer(fast.certificate.raw);
+  return { ok: true, certificate: fast.certificate, cnpj, digestValue: fast.digestValue };
+}
+
+/** The signer certificate's validity (291) and CNPJ (292), the same on both paths. */
+function certificateFault(certificate: X509Certificate, options: VerifyOptions): SignatureCheck | undefined {
+  const t = options.at?.getTime();
+  if (t !== undefined && (t < Date.parse(certificate.validFrom) || t > Date.parse(certificate.validTo))) {
+    return fail(
+      291,
+      `the signer certificate is valid from ${certificate.validFrom} to ${certificate.validTo}`,
+    );
+  }
+  if (cnpjFromCertificateDer(certificate.raw) === null && options.requireCnpj !== false)
+    return fail(292, 'the signer certificate names no CNPJ');
+  return undefined;
+}
+
+/** The general path: xmldom + xml-crypto, for any document the fast path leaves alone. */
+export function verifySignatureWithDom(
+  xml: string,
+  signed: SignedElement,
+  options: VerifyOptions = {},
+): SignatureCheck {
   let target: Element | undefined;
   let signature: Element | undefined;
   try {
@@ -118,16 +149,9 @@ export function verifySignature(
   } catch {
     return fail(290, 'the KeyInfo certificate is not a readable X.509 certificate');
   }
-  const t = options.at?.getTime();
-  if (t !== undefined && (t < Date.parse(certificate.validFrom) || t > Date.parse(certificate.validTo))) {
-    return fail(
-      291,
-      `the signer certificate is valid from ${certificate.validFrom} to ${certificate.validTo}`,
-    );
-  }
+  const refused = certificateFault(certificate, options);
+  if (refused !== undefined) return refused;
   const cnpj = cnpjFromCertificateDer(certificate.raw);
-  if (cnpj === null && options.requireCnpj !== false)
-    return fail(292, 'the signer certificate names no CNPJ');
 
   const verifier = new SignedXml({ publicCert: certificate.toString(), getCertFromKeyInfo: () => null });
   let valid: boolean;
