@@ -7,7 +7,7 @@ import path from 'node:path';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { CODE128_PATTERNS, CODE128_QUIET_ZONE, code128Bars, encodeCode128 } from './code128.ts';
-import { qrMatrix, qrRuns } from './qr.ts';
+import { qrMatrix, qrRuns, qrSize, type QrErrorCorrection } from './qr.ts';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-barcode-'));
 
@@ -110,5 +110,25 @@ describe('QR matrix', () => {
     expect(runs.reduce((a, r) => a + r.length, 0)).toBe(dark);
     expect(runs.every((r) => m.isDark(r.x, r.y) && m.isDark(r.x + r.length - 1, r.y))).toBe(true);
     expect(m.isDark(-1, 0)).toBe(false);
+  });
+});
+
+describe('qrSize', () => {
+  it('is the size of the symbol qrMatrix builds, for every level and data mode, across versions', () => {
+    const url =
+      'https://www.homologacao.nfce.fazenda.sp.gov.br/qrcode?p=35261112345678000195650010000012341408100233|2|2|1|';
+    const texts = [
+      'A',
+      '0123456789',
+      'HELLO WORLD 123',
+      'Balcão - teste de impressão - 80 mm - pc850',
+      `${url}9F8E7D6C5B4A39281706F5E4D3C2B1A098765432`,
+      `${url}12|0.01|7a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b`,
+    ];
+    // Lengths crossing many version boundaries, mixing numeric, alphanumeric and byte runs.
+    for (let n = 1; n <= 700; n += 23) texts.push(`${'7'.repeat(n)}AB-${'x'.repeat(n % 97)}${n}`);
+    for (const text of texts)
+      for (const level of ['L', 'M', 'Q', 'H'] as QrErrorCorrection[])
+        expect(qrSize(text, level), `${level} ${text.slice(0, 30)}`).toBe(qrMatrix(text, level).size);
   });
 });

@@ -1,6 +1,9 @@
 // The QR code of the NFC-e (NT 2015.002 / MOC 7.0 annex: error correction M) as a plain module matrix,
 // so the DANFCe PDF draws it as vector squares and the ESC/POS receipt can rasterize it the same way.
 import QRCode from 'qrcode';
+import * as ECLevel from 'qrcode/lib/core/error-correction-level.js';
+import * as Segments from 'qrcode/lib/core/segments.js';
+import * as Version from 'qrcode/lib/core/version.js';
 
 export interface QrMatrix {
   /** Modules per side (no quiet zone included: callers leave 4 modules free around it). */
@@ -18,6 +21,23 @@ export function qrMatrix(text: string, errorCorrectionLevel: QrErrorCorrection =
     size,
     isDark: (x, y) => x >= 0 && y >= 0 && x < size && y < size && data[y * size + x] === 1,
   };
+}
+
+/**
+ * Modules per side of the symbol qrMatrix(text, level) would build, without building it: the version is
+ * chosen exactly as QRCode.create does (the same optimized segments, the smallest version that holds them),
+ * but the matrix, the eight mask evaluations and the Reed-Solomon blocks are skipped. The native ESC/POS
+ * receipt needs only the size (for the module size in dots), and building the symbol was about a third of
+ * its time.
+ */
+export function qrSize(text: string, errorCorrectionLevel: QrErrorCorrection = 'M'): number {
+  if (text === '') throw new Error('No input text');
+  const level = ECLevel[errorCorrectionLevel];
+  const estimated = Version.getBestVersionForData(Segments.rawSplit(text), level);
+  const version = Version.getBestVersionForData(Segments.fromString(text, estimated ?? 40), level);
+  if (version === undefined) throw new Error('The amount of data is too big to be stored in a QR Code');
+  // ISO/IEC 18004 §6.3.1: version V has 4V + 17 modules per side.
+  return version * 4 + 17;
 }
 
 /**

@@ -135,7 +135,14 @@ const PLAIN_FORMS: Readonly<Record<string, string>> = {
  * left becomes "?". Control characters other than what the caller writes as commands are dropped.
  */
 export function encodeText(text: string, id: CodePageId): Uint8Array {
+  // Most receipt text is printable ASCII, which every page maps to itself (and NFC leaves as it is).
+  if (PRINTABLE_ASCII.test(text)) {
+    const out = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
+    return out;
+  }
   const map = encoderOf(id);
+  const memo = memoOf(id);
   const out: number[] = [];
   const pushPlain = (ch: string, depth: number): void => {
     const direct = map.get(ch);
@@ -162,12 +169,42 @@ export function encodeText(text: string, id: CodePageId): Uint8Array {
     out.push(0x3f);
   };
   // NFC first so "A" + combining tilde finds the page's "Ã".
-  for (const ch of text.normalize('NFC')) pushPlain(ch, 0);
+  for (const ch of text.normalize('NFC')) {
+    const direct = map.get(ch);
+    if (direct !== undefined) {
+      out.push(direct);
+      continue;
+    }
+    // What a character outside the page becomes depends only on the character and the page: worked out once.
+    let bytes = memo.get(ch);
+    if (bytes === undefined) {
+      const start = out.length;
+      pushPlain(ch, 0);
+      bytes = out.slice(start);
+      memo.set(ch, bytes);
+    } else for (const b of bytes) out.push(b);
+  }
   return Uint8Array.from(out);
+}
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/** Per page: the bytes of each character the page does not have (its plain form, or "?"). */
+const fallbacks = new Map<CodePageId, Map<string, number[]>>();
+
+function memoOf(id: CodePageId): Map<string, number[]> {
+  let memo = fallbacks.get(id);
+  if (memo === undefined) {
+    memo = new Map();
+    fallbacks.set(id, memo);
+  }
+  return memo;
 }
 
 /** How `text` will print on page `id` (what encodeText produces, read back). */
 export function printedForm(text: string, id: CodePageId): string {
+  // Printable ASCII prints as itself on every page.
+  if (PRINTABLE_ASCII.test(text)) return text;
   return decodeText(encodeText(text, id), id);
 }
 

@@ -4,7 +4,7 @@ import { cents, formatCents, sum } from '../../../src-shared/money.ts';
 import { isTPag, TPAG } from '../../../src-shared/tables/payment-methods.ts';
 import { formatCnpj, formatCpf } from '../../../src-shared/tax-ids.ts';
 import { formatDateTimeTz } from '../../fiscal/datetime.ts';
-import { qrMatrix } from '../barcode/index.ts';
+import { qrMatrix, qrSize } from '../barcode/index.ts';
 import type { OutputAddress, OutputDest, OutputDetPag, OutputDocument } from '../model.ts';
 import { codePage, DEFAULT_CODE_PAGE, printedForm, type CodePageId } from './code-pages.ts';
 import { EscposWriter, type BitImage, type DrawerPulse } from './commands.ts';
@@ -50,7 +50,8 @@ const QR_QUIET_MODULES = 4;
 const TEAR_OFF_FEED_LINES = 4;
 
 export function qrModuleSize(data: string, largura: Largura): number {
-  const size = qrMatrix(data, 'M').size;
+  // Only the symbol's size is needed here: building the whole matrix was a third of a native receipt's time.
+  const size = qrSize(data, 'M');
   return Math.max(1, Math.min(QR_MODULE[largura], Math.floor(DOTS[largura] / (size + 2 * QR_QUIET_MODULES))));
 }
 
