@@ -3,9 +3,8 @@
 // the pure NF-e (model 55) and CT-e (model 57: payload → rules → XML → sign → QR → both XSDs) paths, the CT-e
 // given as a ratio to the NF-e. Last two lines:
 // `cte: <n> docs/s, nfe <m> docs/s, ratio cte/nfe <r>` and `fiscal: <n> docs/s, bare RSA <m>/s, ratio <r>`.
-import { sign } from 'node:crypto';
 import { prepareNfe } from '../src-main/fiscal/nfe/prepare.ts';
-import { signingKeyFrom, signXmlDetailed } from '../src-main/fiscal/sign.ts';
+import { signXmlDetailed } from '../src-main/fiscal/sign.ts';
 import { normalizeNfe } from '../src-main/fiscal/nfe/normalize.ts';
 import { computeTaxes } from '../src-main/fiscal/taxes/compute.ts';
 import { buildNfe } from '../src-main/fiscal/nfe/build.ts';
@@ -14,27 +13,12 @@ import { prepareCte } from '../src-main/fiscal/cte/prepare.ts';
 import { normalizeCte } from '../src-main/fiscal/cte/normalize.ts';
 import { buildCte } from '../src-main/fiscal/cte/build.ts';
 import { cents, formatCents } from '../src-shared/money.ts';
-import { prepareContext, testCertificate } from '../test/fixtures/fiscal.ts';
+import { prepareContext } from '../test/fixtures/fiscal.ts';
 import { cteContext, ctePayload as samplePayload, supplierNfeKey } from '../test/fixtures/cte-sample.ts';
+import { bareRsa, ctx, fiscalPath, ITEMS, payload, rate as rateFor } from './fiscal-path.ts';
 
-const ITEMS = Number(process.env['BENCH_ITEMS'] ?? 5);
 const ROUNDS = 5;
 const ROUND_MS = 1500;
-
-const payload = {
-  natureza_operacao: 'VENDA AO CONSUMIDOR',
-  cpf_consumidor: '529.982.247-25',
-  itens: Array.from({ length: ITEMS }, (_, i) => ({
-    codigo: `P${i}`,
-    descricao: `Produto de teste número ${i}`,
-    ncm: '22030000',
-    unidade: 'UN',
-    quantidade: String(1 + (i % 3)),
-    valor_unitario: `${4 + i}.99`,
-    fiscal_profile_id: 'fpr_sn',
-  })),
-  pagamentos: [{ metodo: 'dinheiro', valor: '500.00' }],
-};
 
 /** NF-e (model 55) to a contributor in another UF, same items. */
 const nfePayload = {
@@ -67,22 +51,8 @@ const ctePayload = samplePayload({
 });
 const cteCtx = cteContext({ dhEmi: '2026-11-22T12:30:00-03:00' });
 
-const ctx = prepareContext(65);
 const nfeCtx = prepareContext(55);
-const key = signingKeyFrom(testCertificate()).keyObject;
-// A SignedInfo is about 500 bytes; bare RSA signs a buffer of that size.
-const signedInfo = Buffer.alloc(520, 'a');
-
-function rate(work: () => void): number {
-  const end = performance.now() + ROUND_MS;
-  let n = 0;
-  const start = performance.now();
-  while (performance.now() < end) {
-    work();
-    n++;
-  }
-  return (n * 1000) / (performance.now() - start);
-}
+const rate = (work: () => void) => rateFor(work, ROUND_MS);
 
 const first = prepareNfe(payload, ctx);
 if (!first.ok) throw new Error(`bench payload does not prepare: ${JSON.stringify(first.errors)}`);
@@ -97,11 +67,8 @@ console.log(`CT-e with ${ITEMS} NF-e keys: ${firstCte.document.xml.length} bytes
 let best = { fiscal: 0, rsa: 0, nfe: 0, cte: 0 };
 // Interleaved rounds, best of each: the machine is shared and noisy.
 for (let r = 0; r < ROUNDS; r++) {
-  const fiscal = rate(() => {
-    const result = prepareNfe(payload, ctx);
-    if (!result.ok) throw new Error('prepare failed');
-  });
-  const rsa = rate(() => sign('sha1', signedInfo, key));
+  const fiscal = rate(fiscalPath);
+  const rsa = rate(bareRsa);
   const nfe = rate(() => {
     if (!prepareNfe(nfePayload, nfeCtx).ok) throw new Error('NF-e prepare failed');
   });

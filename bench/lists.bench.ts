@@ -5,11 +5,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { CompiledQuery, sql } from 'kysely';
 import { kindListQuery, newestFirst, nfListQuery, type KindListQuery } from '../src-main/documents/list.ts';
 import { createLogger } from '../src-main/logger.ts';
 import { startService } from '../src-main/service.ts';
+import { noteFiller } from './note-filler.ts';
 
 const SIZES = (process.env['BENCH_SIZES'] ?? '1000,10000,100000').split(',').map(Number);
 const SAMPLES = Number(process.env['BENCH_SAMPLES'] ?? 20);
@@ -51,87 +51,9 @@ async function get(url: string, retried = false): Promise<Response> {
   }
 }
 
-// One real sale of three items gives the rows every stored note copies.
-const sold = await fetch(`${base}/nfce/venda`, {
-  method: 'POST',
-  headers: { 'X-API-Key': keys[0] ?? '', 'Content-Type': 'application/json' },
-  body: JSON.stringify({
-    itens: [0, 1, 2].map((n) => ({
-      codigo: `P${n}`,
-      descricao: `Produto de teste numero ${n}`,
-      ncm: '22011000',
-      quantidade: 1 + n,
-      valorUnitario: 3.9 + n,
-    })),
-    pagamentos: [{ forma: '01', valor: 50 }],
-  }),
-});
-const template = (await sold.json()) as { id: string; status: string };
-if (template.status !== 'autorizada') throw new Error(`the template sale is ${template.status}`);
-
-const { db } = service;
-const docRow = await db
-  .selectFrom('documents')
-  .selectAll()
-  .where('id', '=', template.id)
-  .executeTakeFirstOrThrow();
-const { id: _outboxId, ...outboxRow } = await db
-  .selectFrom('outbox')
-  .selectAll()
-  .where('document_id', '=', template.id)
-  .executeTakeFirstOrThrow();
-
-/** A fixed sequence (mulberry32), so every run fills the same store. */
-let seed = 18;
-const random = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
 const NOW = Date.now();
-const YEAR_MS = 365 * 24 * 3600_000;
-/** Four in five notes authorized; the rest spread over the other states a list shows. */
-const OTHER = ['cancelada', 'erro', 'contingencia', 'rascunho'] as const;
-/** Brasília time, as dhEmi carries it. */
-const dhEmi = (ms: number) => `${new Date(ms - 3 * 3600_000).toISOString().slice(0, 19)}-03:00`;
-
-let stored = 1;
-/** Rows go in by the few hundred, all in one transaction: a year of sales in seconds. */
-async function fill(until: number): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    while (stored < until) {
-      const docs: (typeof docRow)[] = [];
-      const messages: (typeof outboxRow)[] = [];
-      for (; stored < until && docs.length < 200; stored++) {
-        const at = NOW - Math.floor(random() * YEAR_MS);
-        const modelo = random() < 0.8 ? 65 : 55;
-        const status = random() < 0.8 ? 'autorizada' : (OTHER[Math.floor(random() * OTHER.length)] ?? 'erro');
-        const id = randomUUID();
-        const authorized = status === 'autorizada' || status === 'cancelada';
-        docs.push({
-          ...docRow,
-          id,
-          modelo,
-          n_nf: 100_000 + stored,
-          chave: `8${String(stored).padStart(43, '0')}`,
-          status,
-          dh_emi: dhEmi(at),
-          created_at: new Date(at).toISOString(),
-          updated_at: new Date(at).toISOString(),
-          authorized_at: authorized ? new Date(at + 1000).toISOString() : null,
-          proc_xml: authorized ? docRow.proc_xml : null,
-          prot_xml: authorized ? docRow.prot_xml : null,
-          n_prot: authorized ? docRow.n_prot : null,
-        });
-        if (status !== 'rascunho')
-          messages.push({ ...outboxRow, document_id: id, created_at: new Date(at).toISOString() });
-      }
-      await trx.insertInto('documents').values(docs).execute();
-      if (messages.length > 0) await trx.insertInto('outbox').values(messages).execute();
-    }
-  });
-}
+const fill = await noteFiller(service, keys[0] ?? '', NOW);
+const { db } = service;
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;

@@ -1,0 +1,240 @@
+// NFC-e sales through the real /v1 service (embedded sandbox authority, temp SQLite store) with 1, 8 and 32
+// clients selling a fixed number of notes per level: sales/s and p50/p99, each rate beside the pure fiscal path's
+// rate of the same run (bench:fiscal's code), so the HTTP overhead is a ratio. Then, at 10k stored notes, sales/s
+// while another client loops the NFC-e list, as a ratio of sales alone. BENCH_PROFILE=<n> instead profiles n
+// sales at 8 clients (the inspector's CPU profiler, same as node --cpu-prof) and prints where the time goes.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Session } from 'node:inspector/promises';
+import type { Profiler } from 'node:inspector';
+import { createLogger } from '../src-main/logger.ts';
+import { startService } from '../src-main/service.ts';
+import { fiscalPath, rate } from './fiscal-path.ts';
+import { noteFiller } from './note-filler.ts';
+
+const LEVELS = (process.env['BENCH_CLIENTS'] ?? '1,8,32').split(',').map(Number);
+/** Sales per level, shared by its clients (a multiple of 32 gives every client the same count). */
+const SALES = Number(process.env['BENCH_SALES'] ?? 192);
+const NOTES = Number(process.env['BENCH_NOTES'] ?? 10_000);
+const LIST_CLIENTS = 8;
+/** The list loop takes its own keys in turn: it asks faster than one key's plan allows. */
+const LIST_KEYS = 4;
+const PROFILE = Number(process.env['BENCH_PROFILE'] ?? 0);
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-bench-http-'));
+const service = await startService(
+  { host: '127.0.0.1', port: 0, dataDir, masterKey: undefined, logLevel: 'silent' },
+  { logger: createLogger('silent') },
+);
+const sandbox = service.bootstrap.sandbox;
+if (sandbox === null) throw new Error('the bench needs the sandbox bootstrap');
+const base = `${service.url}/v1`;
+
+/**
+ * Keys taken in turn by the sales (and the list loop's own few): a key's plan allows 50 requests a second, which a
+ * cashier never nears but one bench client selling back to back does.
+ */
+const keys = await Promise.all(
+  Array.from({ length: Math.max(...LEVELS, LIST_CLIENTS) + LIST_KEYS }, async (_, i) => {
+    const res = await fetch(`${base}/api-keys`, {
+      method: 'POST',
+      headers: { 'X-API-Key': sandbox.apiKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        name: `caixa-${i}`,
+        scope: 'company',
+        companyId: sandbox.companyId,
+        plan: 'terminal',
+      }),
+    });
+    return ((await res.json()) as { key: string }).key;
+  }),
+);
+const SALE_KEYS = keys.length - LIST_KEYS;
+const keyOf = (i: number) => keys[i % keys.length] ?? '';
+
+const saleBody = (n: number) =>
+  JSON.stringify({
+    itens: [
+      {
+        codigo: `P${n % 7}`,
+        descricao: `Produto ${n % 7}`,
+        ncm: '22011000',
+        quantidade: 1 + (n % 3),
+        valorUnitario: 3.9,
+      },
+    ],
+    pagamentos: [{ forma: '01', valor: 20 }],
+  });
+
+/** One sale; its status (HTTP status when it was refused) unless it came back authorized. */
+async function sell(n: number): Promise<string | null> {
+  const res = await fetch(`${base}/nfce/venda`, {
+    method: 'POST',
+    headers: { 'X-API-Key': keyOf(n % SALE_KEYS), 'Content-Type': 'application/json' },
+    body: saleBody(n),
+  });
+  const doc = (await res.json()) as { status?: string };
+  if (res.status === 201 && doc.status === 'autorizada') return null;
+  return res.status === 201 ? (doc.status ?? '?') : String(res.status);
+}
+
+interface Level {
+  perSecond: number;
+  p50: number;
+  p99: number;
+  failures: string[];
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+
+/** `clients` cashiers selling `total` notes between them, back to back; latencies in ms. */
+async function sales(clients: number, total: number): Promise<Level> {
+  const latencies: number[] = [];
+  const failures: string[] = [];
+  let n = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      for (let i = 0; i < Math.ceil(total / clients); i++) {
+        const t = performance.now();
+        const failure = await sell(n++);
+        if (failure !== null) failures.push(failure);
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    perSecond: latencies.length / seconds,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    failures,
+  };
+}
+
+const describe = (l: Level) =>
+  `${l.perSecond.toFixed(1)} sales/s, p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms, not authorized ${l.failures.length}${l.failures.length > 0 ? ` (${[...new Set(l.failures)].join(', ')})` : ''}`;
+
+/**
+ * Where the CPU time of a profile goes: each sample's stack is put in the first bucket one of its frames matches,
+ * so a library's time counts for whoever called it (xpath under xml-crypto is the signature check).
+ */
+function split(profile: Profiler.Profile): [string, number][] {
+  const buckets: [string, (url: string, fn: string) => boolean][] = [
+    ['sandbox signature check', (u) => /sandbox\/signature|xml-crypto|@xmldom/.test(u)],
+    // The rest of the simulated authority's work (its schema check and store included) is not Balcão's.
+    ['sandbox authority (other)', (u) => /src-main\/sandbox\//.test(u)],
+    ['fiscal path (build, sign, XSD)', (u) => /src-main\/fiscal\/|libxml2-wasm/.test(u)],
+    ['Kysely + better-sqlite3', (u) => /node_modules\/(kysely|better-sqlite3)\/|src-main\/db\//.test(u)],
+    ['load clients (fetch)', (u) => /undici|node:internal\/deps\/undici|bench\//.test(u)],
+    [
+      'HTTP (express, node http)',
+      (u, fn) =>
+        /node_modules\/(express|router|body-parser|raw-body|finalhandler|send|on-finished|type-is|qs)\/|_http_|node:http|node:net|_tls_|node:tls|node:internal\/(streams|tls|net)|src-main\/api\//.test(
+          u,
+        ) || fn === 'writev',
+    ],
+    ['garbage collector', (_u, fn) => fn === '(garbage collector)'],
+  ];
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const bucketOf = new Map<number, string>();
+  const classify = (id: number): string => {
+    const known = bucketOf.get(id);
+    if (known !== undefined) return known;
+    const stack: Profiler.ProfileNode['callFrame'][] = [];
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const node = byId.get(at);
+      if (node !== undefined) stack.push(node.callFrame);
+    }
+    const leaf = stack[0]?.functionName ?? '';
+    let bucket = leaf === '(idle)' ? 'idle' : 'other';
+    for (const [name, matches] of buckets) {
+      if (stack.some((frame) => matches(frame.url, frame.functionName))) {
+        bucket = name;
+        break;
+      }
+    }
+    bucketOf.set(id, bucket);
+    return bucket;
+  };
+  const time = new Map<string, number>();
+  const deltas = profile.timeDeltas ?? [];
+  (profile.samples ?? []).forEach((id, i) => {
+    const bucket = classify(id);
+    time.set(bucket, (time.get(bucket) ?? 0) + (deltas[i] ?? 0));
+  });
+  const busy = [...time].filter(([name]) => name !== 'idle').reduce((t, [, us]) => t + us, 0);
+  return [...time]
+    .filter(([name]) => name !== 'idle')
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, us]) => [name, (100 * us) / busy]);
+}
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+await sales(4, 16); // warm-up: compiled code, prepared caches, the sandbox's first answers
+
+if (PROFILE > 0) {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  const level = await sales(8, PROFILE);
+  const { profile } = await session.post('Profiler.stop');
+  session.disconnect();
+  const file = path.join(os.tmpdir(), `balcao-http-${process.pid}.cpuprofile`);
+  fs.writeFileSync(file, JSON.stringify(profile));
+  out(
+    `profile of ${PROFILE} sales at 8 clients (${describe(level)}), written to ${file}; CPU time (idle excluded):`,
+  );
+  for (const [name, pct] of split(profile)) out(`  ${name.padEnd(32)} ${pct.toFixed(1).padStart(5)} %`);
+} else {
+  const fiscal = rate(fiscalPath, 2000);
+  out(`http (${SALES} NFC-e sales per level over POST /v1/nfce/venda, embedded sandbox authority)`);
+  out(`  fiscal path of the same run: ${fiscal.toFixed(0)} docs/s on one core`);
+  for (const clients of LEVELS) {
+    const level = await sales(clients, SALES);
+    out(
+      `  ${String(clients).padStart(2)} clients: ${describe(level)}; ` +
+        `ratio to the fiscal path ${(level.perSecond / fiscal).toFixed(3)}`,
+    );
+  }
+
+  const fill = await noteFiller(service, keyOf(0), Date.now());
+  await fill(NOTES);
+  const alone = await sales(LIST_CLIENTS, SALES);
+  let listing = true;
+  const lists: number[] = [];
+  const lister = (async () => {
+    for (let i = 0; listing; i++) {
+      const t = performance.now();
+      const res = await fetch(`${base}/nfe?modelo=65&limit=100`, {
+        headers: { 'X-API-Key': keyOf(keys.length - LIST_KEYS + (i % LIST_KEYS)) },
+      });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`the list answered ${res.status}`);
+      lists.push(performance.now() - t);
+    }
+  })();
+  const withList = await sales(LIST_CLIENTS, SALES);
+  listing = false;
+  await lister;
+  lists.sort((a, b) => a - b);
+  out(`  at ${NOTES} stored notes, ${LIST_CLIENTS} clients:`);
+  out(`    sales alone:                  ${describe(alone)}`);
+  out(`    while a client loops the list: ${describe(withList)}`);
+  out(
+    `    the list (GET /v1/nfe?modelo=65&limit=100): ${lists.length} requests, ` +
+      `p50 ${percentile(lists, 0.5).toFixed(1)} ms, p99 ${percentile(lists, 0.99).toFixed(1)} ms`,
+  );
+  out(
+    `  sales while listing: ${(withList.perSecond / alone.perSecond).toFixed(2)} of sales alone (goal >= 0.9)`,
+  );
+}
+await service.close();
+fs.rmSync(dataDir, { recursive: true, force: true });
