@@ -1,9 +1,11 @@
-// Signing throughput on one core: bare RSA-2048 vs our signXml vs xml-crypto on a ~6 KB NFC-e.
+// Signing throughput on one core: bare RSA-2048 vs our signXml vs xml-crypto on a ~6 KB NFC-e; then the embedded
+// sandbox's verification of the same document, DOM-free path vs xmldom + xml-crypto, beside bare RSA verify.
 // Run: npx tsx bench/sign.bench.ts  (everything below is synchronous, so it runs on one core)
-import { sign as rsaSign } from 'node:crypto';
+import { createPublicKey, sign as rsaSign, verify as rsaVerify } from 'node:crypto';
 import { SignedXml } from 'xml-crypto';
 import { generateTestA1, readPkcs12 } from '../src-main/fiscal/certificate.ts';
 import { signingKeyFrom, signXml, signXmlDetailed } from '../src-main/fiscal/sign.ts';
+import { verifySignature, verifySignatureWithDom } from '../src-main/sandbox/signature.ts';
 
 const NFE_NS = 'http://www.portalfiscal.inf.br/nfe';
 const C14N_10 = 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315';
@@ -113,6 +115,17 @@ const [bare = 0, mine = 0, theirs = 0] = measureAll([
   () => xmlCrypto(DOC),
 ]);
 
+// The sandbox checks what it receives: both of its paths must accept this document before they are timed.
+if (!verifySignature(ours.xml, 'infNFe').ok || !verifySignatureWithDom(ours.xml, 'infNFe').ok)
+  throw new Error('the sandbox does not verify the bench document');
+const publicKey = createPublicKey(cert.certificatePem);
+const signatureValue = Buffer.from(/<SignatureValue>([^<]*)</.exec(ours.xml)?.[1] ?? '', 'base64');
+const [bareVerify = 0, fastVerify = 0, domVerify = 0] = measureAll([
+  () => rsaVerify('sha1', canonicalSignedInfo, publicKey, signatureValue),
+  () => verifySignature(ours.xml, 'infNFe'),
+  () => verifySignatureWithDom(ours.xml, 'infNFe'),
+]);
+
 const fmt = (n: number): string => n.toFixed(0);
 console.log(
   `document: ${Buffer.byteLength(DOC)} bytes, SignedInfo: ${canonicalSignedInfo.length} bytes, RSA-2048, best of ${ROUNDS} interleaved rounds`,
@@ -123,6 +136,11 @@ console.log(
 );
 console.log(`xml-crypto:           ${fmt(theirs)}/s (${(1e6 / theirs).toFixed(1)} µs)`);
 console.log(`signXml / xml-crypto: ${(mine / theirs).toFixed(2)}x`);
+console.log(`bare RSA-SHA1 verify: ${fmt(bareVerify)}/s (${(1e6 / bareVerify).toFixed(1)} µs)`);
+console.log(
+  `sandbox verify, DOM-free: ${fmt(fastVerify)}/s; xmldom + xml-crypto: ${fmt(domVerify)}/s; ` +
+    `${(fastVerify / domVerify).toFixed(1)}x, ${(fastVerify / bareVerify).toFixed(3)} of bare RSA verify`,
+);
 console.log(
   `sign: ${fmt(mine)} docs/s, xml-crypto ${fmt(theirs)}/s, bare RSA ${fmt(bare)}/s, ratio ${(mine / bare).toFixed(3)}`,
 );
