@@ -39,6 +39,7 @@ import { registerRoutes } from './routes/register.ts';
 import { referenceRoutes } from './routes/reference.ts';
 import { openApiDocument } from '../../src-shared/contracts/api-routes.ts';
 import type { ErrorBody } from '../../src-shared/contracts/errors.ts';
+import { stampArrival } from './middleware/arrival.ts';
 
 export const BODY_LIMIT = '1mb';
 
@@ -92,6 +93,8 @@ export function createApp(options: AppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
 
+  // First of all: bounded waits count from here (a request queued behind a burst has already waited).
+  app.use(stampArrival(clock));
   app.use((req, res, next) => {
     const requestId = `req_${randomUUID().replaceAll('-', '')}`;
     res.locals['requestId'] = requestId;

@@ -18,7 +18,7 @@ import { issueSale } from './kinds/nfce/sale.ts';
 export { VER_PROC } from './kind.ts';
 export type { Issued } from './lifecycle.ts';
 export { offlineMode, setNfceOffline } from './kinds/nfce/contingency.ts';
-export { sellNfce, resumeSale, sendNfceSale, type SaleResult } from './kinds/nfce/sale.ts';
+export { sellNfce, resumeSale, sendNfceSale, type SaleResult, type SaleWait } from './kinds/nfce/sale.ts';
 export { nfeEmission, switchNfeToSvc } from './kinds/nfe/contingency.ts';
 
 export type IssueDeps = LifecycleDeps;

@@ -13,6 +13,8 @@ import {
 import { sellNfce, issueDocument, switchNfeToSvc } from '../../src-main/documents/issue.ts';
 import { documentsRepository } from '../../src-main/documents/repository.ts';
 import { outboxRepository } from '../../src-main/outbox/repository.ts';
+import { saleDeadline, waitLeft } from '../../src-main/documents/kinds/nfce/sale.ts';
+import { offlineMode } from '../../src-main/documents/kinds/nfce/contingency.ts';
 import { startHarness, type Harness } from '../api/harness.ts';
 
 type Mode = 'ok' | 'refuse' | 'lose';
@@ -361,6 +363,38 @@ describe('NFC-e sale and contingency', () => {
     for (const d of [during.document, after.document]) {
       expect((await documentsRepository.findById(h.service.db, d.id))?.status).toBe('autorizada');
     }
+  });
+
+  it('the bounded wait counts from the arrival: a sale whose wait was used up queued on the server is issued in contingency at once', async () => {
+    authority.mode = 'ok';
+    await drain();
+    const sendsBefore = authority.sends.length;
+    // Arrived 3 s ago (a burst queued it on the server): nothing of the 3 s wait is left.
+    const arrivedAt = new Date(h.clock.now().getTime() - 3000);
+    const late = await sellNfce(deps(), h.companyId, sale, { arrivedAt, waitMs: 3000 });
+    expect(late.mode).toBe('offline');
+    expect(late.document.status).toBe('contingencia');
+    expect(late.document.tp_emis).toBe(9);
+    expect(late.document.replaces).toBeNull(); // one note, no doubtful attempt under another number
+    expect(authority.sends.length).toBe(sendsBefore); // the authority was never tried...
+    expect(await offlineMode(h.service.db, h.companyId)).toBe(false); // ...so the mode stays online
+    // Arrived 1 s ago: 2 s are left, and the answering authority settles it online.
+    const inTime = await sellNfce(deps(), h.companyId, sale, {
+      arrivedAt: new Date(h.clock.now().getTime() - 1000),
+      waitMs: 3000,
+    });
+    expect(inTime.mode).toBe('online');
+    expect(inTime.document.status).toBe('autorizada');
+    await drain();
+    expect((await documentsRepository.findById(h.service.db, late.document.id))?.status).toBe('autorizada');
+  });
+
+  it('the deadline is computed from the arrival, not from when the sale reaches it', () => {
+    const arrivedAt = new Date(h.clock.now().getTime() - 1200);
+    expect(waitLeft({ arrivedAt, waitMs: 3000 }, h.clock)).toBe(1800);
+    expect(waitLeft({ arrivedAt, waitMs: 1000 }, h.clock)).toBe(0);
+    // A bare number (the queue driver, tests) counts from now.
+    expect(saleDeadline(500, h.clock)).toEqual({ arrivedAt: h.clock.now(), waitMs: 500 });
   });
 
   it('every reserved number ends authorized, cancelled or voided', async () => {

@@ -15,7 +15,9 @@ import {
   updateDraft,
   type IssueDeps,
   type SaleResult,
+  type SaleWait,
 } from '../../documents/issue.ts';
+import { arrivalOf } from '../middleware/arrival.ts';
 import { documentsRepository, type DocumentRow } from '../../documents/repository.ts';
 import { outboxRepository } from '../../outbox/repository.ts';
 import { ApiError } from '../errors.ts';
@@ -72,6 +74,11 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
       }),
     );
   };
+  /** The cashier's bounded wait, counted from the request's arrival (a burst's queue on the server counts). */
+  const saleWait = (res: Response): SaleWait => ({
+    arrivedAt: arrivalOf(res, deps.clock),
+    waitMs: SALE_WAIT_MS,
+  });
   const model = modelo === 65 ? 'NFC-e' : 'NF-e';
   const draftMessage = (doc: DocumentRow) =>
     `${model} draft created with number ${doc.n_nf} (series ${doc.serie}) reserved; send it with POST ${basePath}/${doc.id}/send.`;
@@ -83,7 +90,7 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
     modelo === 65
       ? idempotency(idem, {
           resume: async ({ id }, _req, res) =>
-            answerSale(res, await resumeSale(issueDeps(), id, SALE_WAIT_MS)),
+            answerSale(res, await resumeSale(issueDeps(), id, saleWait(res))),
         })
       : passThrough;
   const sendIdempotency = idempotency(idem, {
@@ -93,7 +100,7 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
       if (doc === undefined) throw new ApiError(404, 'not_found', 'Document not found.');
       const sync = req.query['sync'] === 'true';
       if (sync && doc.modelo === 65) {
-        await answerSyncNfce(res, (await resumeSale(issueDeps(), id, SALE_WAIT_MS)).document);
+        await answerSyncNfce(res, (await resumeSale(issueDeps(), id, saleWait(res))).document);
         return;
       }
       if (sync && doc.status === 'processando') {
@@ -212,7 +219,7 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
       // The note is tied to its session and operator in the transaction that creates it (and a re-issue too).
       const sale = await withSaleRegister(
         { companyId: company.id, sessionId: register?.id ?? null, operatorId: approved?.operatorId ?? null },
-        () => sellNfce(issueDeps(), company.id, req.body, SALE_WAIT_MS),
+        () => sellNfce(issueDeps(), company.id, req.body, saleWait(res)),
       );
       await recordSale(deps, approved, sale.document);
       await answerSale(res, sale);
@@ -242,7 +249,7 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
     const sender = current === null ? null : { companyId: current.operator.company_id, caixa: current.caixa };
     if (sync && doc.modelo === 65) {
       // The cashier's mode: authorized, or issued in offline contingency, within the sale's bounded wait.
-      const sent = await withSendRegister(sender, () => sendNfceSale(issueDeps(), doc.id, SALE_WAIT_MS));
+      const sent = await withSendRegister(sender, () => sendNfceSale(issueDeps(), doc.id, saleWait(res)));
       await answerSyncNfce(res, sent.document);
       return;
     }

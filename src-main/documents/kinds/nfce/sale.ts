@@ -1,6 +1,7 @@
 // The cashier's NFC-e sale with its fall-back to offline contingency (tpEmis 9) when the authority does not
 // answer in time, so a sale is never stopped by the network; the re-issue of a doubtful attempt under the
 // next number, and the resumption of a sale whose request died with an earlier run.
+import type { Clock } from '../../../clock.ts';
 import { notFound } from '../../../errors.ts';
 import { outboxRepository } from '../../../outbox/repository.ts';
 import type { Emission } from '../../kind.ts';
@@ -59,6 +60,25 @@ export function issueSale(
   });
 }
 
+/**
+ * The cashier's bounded wait counted from the request's arrival: a sale that queued on the server behind a
+ * burst has less of it left, and none left means contingency at once. A bare number counts from now.
+ */
+export interface SaleWait {
+  arrivedAt: Date;
+  waitMs: number;
+}
+
+/** The deadline's origin and length (a bare number: from now). */
+export function saleDeadline(wait: number | SaleWait, clock: Clock): SaleWait {
+  return typeof wait === 'number' ? { arrivedAt: clock.now(), waitMs: wait } : wait;
+}
+
+/** What is left of the wait at this moment, never negative. */
+export function waitLeft(wait: SaleWait, clock: Clock): number {
+  return Math.max(0, wait.arrivedAt.getTime() + wait.waitMs - clock.now().getTime());
+}
+
 export interface SaleResult {
   document: DocumentRow;
   /** How the sale ended: authorized online, or issued in offline contingency (to be transmitted later). */
@@ -66,8 +86,10 @@ export interface SaleResult {
 }
 
 /**
- * The cashier's sale: try the authority for at most `waitMs`; when it does not settle the note in time, the
- * sale is issued in offline contingency and the NFC-e mode switches to offline so the next sales do not wait.
+ * The cashier's sale: try the authority until `wait` ends (counted from the request's arrival); when it does not
+ * settle the note in time, the sale is issued in offline contingency and the NFC-e mode switches to offline so
+ * the next sales do not wait. A sale whose wait was used up before it was issued (queued on the server behind a
+ * burst) is issued in contingency at once, without switching the mode: the authority was never tried.
  * An attempt that may have reached the authority keeps its number and is resolved later (consulted, then
  * cancelled by substitution if authorized or voided if never received); one that certainly did not is
  * re-signed as tpEmis 9 with the same number.
@@ -76,18 +98,20 @@ export async function sellNfce(
   deps: LifecycleDeps,
   companyId: string,
   payload: unknown,
-  waitMs: number,
+  wait: number | SaleWait,
 ): Promise<SaleResult> {
-  if (await offlineMode(deps.db, companyId)) {
+  const deadline = saleDeadline(wait, deps.clock);
+  if ((await offlineMode(deps.db, companyId)) || waitLeft(deadline, deps.clock) === 0) {
     const { document } = await issueSale(deps, companyId, payload, offlineEmission(deps.clock));
     return { document, mode: 'offline' };
   }
   const { document, outboxId } = await issueSale(deps, companyId, payload);
-  return authorizedOrContingency(deps, document, outboxId, waitMs);
+  return authorizedOrContingency(deps, document, outboxId, deadline);
 }
 
 /**
- * The cashier's bounded wait: the queued NFC-e is sent now and the answer waits at most `waitMs`; past that
+ * The cashier's bounded wait: the queued NFC-e is sent now and the answer waits until `deadline` ends (what is
+ * left of it: signing and the queue for the database came out of it); past that
  * the company goes offline and the sale completes in contingency (tpEmis 9): re-signed under the same number
  * when the attempt certainly did not reach the authority, otherwise re-issued under the next number (the
  * doubtful attempt is settled later by cancellation by substitution or inutilização).
@@ -96,16 +120,21 @@ async function authorizedOrContingency(
   deps: LifecycleDeps,
   document: DocumentRow,
   outboxId: number,
-  waitMs: number,
+  deadline: SaleWait,
 ): Promise<SaleResult> {
   const companyId = document.company_id;
   const payload: unknown = JSON.parse(document.payload_json);
-  await awaitRow(deps, outboxId, waitMs);
+  // Nothing left: the row is not sent at all, so it certainly did not reach the authority and keeps its number.
+  const left = waitLeft(deadline, deps.clock);
+  if (left > 0) await awaitRow(deps, outboxId, left);
 
   const after = await documentsRepository.findById(deps.db, document.id);
   if (after !== undefined && after.status !== 'processando') return { document: after, mode: 'online' };
 
-  await setNfceOffline(deps.db, deps.clock, companyId, true, 'authority did not answer a sale in time');
+  // The authority went unanswered for the sale's wait: the next sales go offline without waiting. A wait used
+  // up on the server (nothing was sent) says nothing about the authority: the mode stays.
+  if (left > 0)
+    await setNfceOffline(deps.db, deps.clock, companyId, true, 'authority did not answer a sale in time');
   const row = await outboxRepository.findById(deps.db, outboxId);
   const certainlyNotReceived =
     row !== undefined && row.state === 'pending' && row.attempts <= 1 && !deps.worker.isBusy(outboxId);
@@ -140,7 +169,11 @@ async function authorizedOrContingency(
  * from where the note is now. The re-issue chain is followed to its last note; one still waiting for the
  * authority gets the sale's bounded wait, then offline contingency, exactly like a first call.
  */
-export async function resumeSale(deps: LifecycleDeps, id: string, waitMs: number): Promise<SaleResult> {
+export async function resumeSale(
+  deps: LifecycleDeps,
+  id: string,
+  wait: number | SaleWait,
+): Promise<SaleResult> {
   let document = await documentsRepository.findById(deps.db, id);
   for (let hops = 0; document?.replaced_by != null && hops < 10; hops++) {
     document = await documentsRepository.findById(deps.db, document.replaced_by);
@@ -149,7 +182,8 @@ export async function resumeSale(deps: LifecycleDeps, id: string, waitMs: number
   if (document.status === 'processando') {
     const open = await outboxRepository.openForDocument(deps.db, document.id);
     const attempt = open.find((row) => row.kind === 'autorizacao');
-    if (attempt !== undefined) return authorizedOrContingency(deps, document, attempt.id, waitMs);
+    if (attempt !== undefined)
+      return authorizedOrContingency(deps, document, attempt.id, saleDeadline(wait, deps.clock));
   }
   return { document, mode: document.tp_emis === 9 ? 'offline' : 'online' };
 }
@@ -158,10 +192,15 @@ export async function resumeSale(deps: LifecycleDeps, id: string, waitMs: number
  * The cashier's send of an NFC-e draft: authorized, or issued in offline contingency, within `waitMs` (the
  * same bounded wait as the one-step sale).
  */
-export async function sendNfceSale(deps: LifecycleDeps, id: string, waitMs: number): Promise<SaleResult> {
+export async function sendNfceSale(
+  deps: LifecycleDeps,
+  id: string,
+  wait: number | SaleWait,
+): Promise<SaleResult> {
+  const deadline = saleDeadline(wait, deps.clock);
   const outboxId = await queueSend(deps, id);
   const queued = await documentsRepository.getById(deps.db, id);
   if (queued.modelo !== 65) throw new Error('sendNfceSale takes an NFC-e');
   if (queued.status === 'contingencia') return { document: queued, mode: 'offline' };
-  return authorizedOrContingency(deps, queued, outboxId, waitMs);
+  return authorizedOrContingency(deps, queued, outboxId, deadline);
 }
