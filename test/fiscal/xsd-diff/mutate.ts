@@ -1,0 +1,277 @@
+// Mutations of a valid document for the differential XSD test, as fast-check arbitraries: each mutation is a
+// small plain object (which element, what to do) applied to a copy of the parsed document, so a failing case
+// prints as data and replays exactly from the fixed seed.
+import fc from 'fast-check';
+import {
+  allElements,
+  childElements,
+  cloneDoc,
+  escapeXmlText,
+  isLeaf,
+  serializeXml,
+  setText,
+  textOf,
+  type XmlDoc,
+  type XmlEl,
+} from './tree.ts';
+
+/** How a text is changed to break (or, for the encodings, to keep) its simple type's facets. */
+export const TEXT_CHANGES = [
+  'too-long', // the last character repeated: breaks maxLength/length/{n} while staying in the character class
+  'too-short', // the last character dropped: minLength/length/{n}
+  'empty',
+  'off-pattern', // one character replaced by a letter, a space, a dash or an accented letter
+  'enumeration', // a value no enumeration of ours lists
+  'total-digits', // nine more integer digits
+  'fraction-digits', // one more fraction digit (or a fraction where there is none)
+  'negative',
+  'spaces', // leading and trailing spaces: whiteSpace collapse vs preserve
+  'inner-whitespace', // a tab and a line break inside
+  'char-refs', // the same value written as character references: must not change the verdict
+  'entity-chars', // markup characters (escaped) added: &, <, >
+] as const;
+export type TextChange = (typeof TEXT_CHANGES)[number];
+
+export const ATTR_CHANGES = ['remove', 'empty', 'off-pattern', 'unknown', 'too-long'] as const;
+export type AttrChange = (typeof ATTR_CHANGES)[number];
+
+export const INSERTS = ['unknown', 'foreign-namespace', 'borrowed', 'text-in-element-content'] as const;
+export type InsertKind = (typeof INSERTS)[number];
+
+/** Numbers pick elements modulo what the document has, so one mutation applies to any document. */
+export type Mutation =
+  | { op: 'delete'; target: number }
+  | { op: 'duplicate'; target: number }
+  | { op: 'swap'; target: number; other: number }
+  | { op: 'move'; target: number; dest: number; at: number }
+  | { op: 'text'; target: number; change: TextChange; pick: number }
+  | { op: 'attr'; target: number; change: AttrChange; pick: number }
+  | { op: 'insert'; target: number; what: InsertKind; at: number; pick: number };
+
+const n = fc.nat({ max: 1_000_000 });
+
+export const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ op: fc.constant('delete' as const), target: n }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('duplicate' as const), target: n }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('swap' as const), target: n, other: n }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('move' as const), target: n, dest: n, at: n }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      op: fc.constant('text' as const),
+      target: n,
+      change: fc.constantFrom(...TEXT_CHANGES),
+      pick: n,
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('attr' as const),
+      target: n,
+      change: fc.constantFrom(...ATTR_CHANGES),
+      pick: n,
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      op: fc.constant('insert' as const),
+      target: n,
+      what: fc.constantFrom(...INSERTS),
+      at: n,
+      pick: n,
+    }),
+  },
+);
+
+export interface Applied {
+  xml: string;
+  /** What was done, with the element's path in the original document. */
+  description: string;
+}
+
+/** Element path with local names and [n] for same-named siblings (only for the descriptions). */
+function pathOf(doc: XmlDoc, target: XmlEl): string {
+  const steps: string[] = [];
+  const walk = (el: XmlEl): boolean => {
+    if (el === target) return true;
+    const kids = childElements(el);
+    for (const c of kids) {
+      const same = kids.filter((k) => k.name === c.name);
+      steps.push(same.length > 1 ? `${c.name}[${same.indexOf(c) + 1}]` : c.name);
+      if (walk(c)) return true;
+      steps.pop();
+    }
+    return false;
+  };
+  walk(doc.root);
+  return [doc.root.name, ...steps].join('/');
+}
+
+function changedText(text: string, change: TextChange, pick: number): string {
+  const last = text.slice(-1) || '1';
+  switch (change) {
+    case 'too-long':
+      return text + last.repeat([1, 3, 62, 2001][pick % 4] as number);
+    case 'too-short':
+      return text.length > 1 ? text.slice(0, pick % 2 === 0 ? -1 : 1) : '';
+    case 'empty':
+      return '';
+    case 'off-pattern': {
+      const at = text.length === 0 ? 0 : pick % text.length;
+      const by = ['A', ' ', '-', 'é', 'x', '0'][Math.floor(pick / 7) % 6] as string;
+      return text.slice(0, at) + by + text.slice(at + 1);
+    }
+    case 'enumeration':
+      return ['7', '99', 'X', '00', '1.00', 'ZZ'][pick % 6] as string;
+    case 'total-digits':
+      return '999999999' + text;
+    case 'fraction-digits':
+      return text.includes('.') ? `${text}1` : `${text}.001`;
+    case 'negative':
+      return `-${text}`;
+    case 'spaces':
+      return ` ${text} `;
+    case 'inner-whitespace':
+      return text.length < 2 ? `${text}\t\n` : `${text.slice(0, 1)}\t\n${text.slice(1)}`;
+    default:
+      return text;
+  }
+}
+
+/**
+ * Applies `m` to a copy of `doc`; null when it does not apply (no such element, nothing to change), so the
+ * caller counts it as skipped rather than checking the same document twice.
+ */
+export function applyMutation(doc: XmlDoc, m: Mutation): Applied | null {
+  const copy = cloneDoc(doc);
+  const all = allElements(copy);
+  const nonRoot = all.slice(1);
+  const describe = (el: XmlEl, what: string): string => `${what} ${pathOf(doc, originalOf(doc, copy, el))}`;
+  switch (m.op) {
+    case 'delete':
+    case 'duplicate': {
+      const entry = nonRoot[m.target % Math.max(1, nonRoot.length)];
+      if (!entry?.parent) return null;
+      const { el, parent } = entry;
+      const i = parent.children.indexOf(el);
+      const description = describe(el, m.op);
+      if (m.op === 'delete') parent.children.splice(i, 1);
+      else parent.children.splice(i + 1, 0, structuredClone(el));
+      return { xml: serializeXml(copy), description };
+    }
+    case 'swap': {
+      const entry = nonRoot[m.target % Math.max(1, nonRoot.length)];
+      if (!entry?.parent) return null;
+      const siblings = childElements(entry.parent).filter((s) => s !== entry.el && s.name !== entry.el.name);
+      const other = siblings[m.other % Math.max(1, siblings.length)];
+      if (!other) return null;
+      const description = `${describe(entry.el, 'swap')} with ${other.name}`;
+      const kids = entry.parent.children;
+      const a = kids.indexOf(entry.el);
+      const b = kids.indexOf(other);
+      kids[a] = other;
+      kids[b] = entry.el;
+      return { xml: serializeXml(copy), description };
+    }
+    case 'move': {
+      const entry = nonRoot[m.target % Math.max(1, nonRoot.length)];
+      if (!entry?.parent) return null;
+      const inside = new Set(allElements({ prolog: '', root: entry.el, epilog: '' }).map((e) => e.el));
+      const dests = all.filter((e) => !inside.has(e.el) && e.el !== entry.parent && !isLeafWithText(e.el));
+      const dest = dests[m.dest % Math.max(1, dests.length)]?.el;
+      if (!dest) return null;
+      const description = `${describe(entry.el, 'move')} into ${describe(dest, '').trim()}`;
+      entry.parent.children.splice(entry.parent.children.indexOf(entry.el), 1);
+      dest.children.splice(m.at % (dest.children.length + 1), 0, entry.el);
+      return { xml: serializeXml(copy), description };
+    }
+    case 'text': {
+      const leaves = nonRoot.filter((e) => isLeaf(e.el));
+      const entry = leaves[m.target % Math.max(1, leaves.length)];
+      if (!entry) return null;
+      const el = entry.el;
+      const text = textOf(el);
+      if (m.change === 'char-refs') {
+        if (text === '') return null;
+        el.children = [
+          {
+            kind: 'text',
+            raw: [...text].map((c) => `&#x${(c.codePointAt(0) as number).toString(16)};`).join(''),
+          },
+        ];
+      } else if (m.change === 'entity-chars') {
+        // Same length, the last character replaced by an escaped markup character.
+        el.children = [
+          { kind: 'text', raw: escapeXmlText(text.slice(0, -1) + (['&', '<', '>'][m.pick % 3] as string)) },
+        ];
+      } else {
+        const next = changedText(text, m.change, m.pick);
+        if (next === text) return null;
+        setText(el, next);
+      }
+      return {
+        xml: serializeXml(copy),
+        description: `${describe(el, `text ${m.change}`)} (was ${JSON.stringify(text.slice(0, 60))})`,
+      };
+    }
+    case 'attr': {
+      const withAttrs =
+        m.change === 'unknown' ? all : all.filter((e) => e.el.attrs.some((a) => !a.name.startsWith('xmlns')));
+      const entry = withAttrs[m.target % Math.max(1, withAttrs.length)];
+      if (!entry) return null;
+      const el = entry.el;
+      if (m.change === 'unknown') {
+        el.attrs.push({ name: ['foo', 'Id', 'versao', 'xmlns:x'][m.pick % 4] as string, value: 'x1' });
+        if (new Set(el.attrs.map((a) => a.name)).size !== el.attrs.length) return null; // duplicate: not XML
+        return { xml: serializeXml(copy), description: describe(el, `attr add ${el.attrs.at(-1)?.name}`) };
+      }
+      const own = el.attrs.filter((a) => !a.name.startsWith('xmlns'));
+      const attr = own[m.pick % own.length];
+      if (!attr) return null;
+      const before = attr.value;
+      if (m.change === 'remove') el.attrs.splice(el.attrs.indexOf(attr), 1);
+      else if (m.change === 'empty') attr.value = '';
+      else if (m.change === 'too-long') attr.value = before + (before.slice(-1) || '1').repeat(3);
+      else attr.value = `${before.slice(0, -1)}Z`;
+      if (attr.value === before) return null;
+      return { xml: serializeXml(copy), description: describe(el, `attr ${m.change} @${attr.name}`) };
+    }
+    case 'insert': {
+      const parents = all.filter((e) => !isLeafWithText(e.el));
+      const entry = parents[m.target % Math.max(1, parents.length)];
+      if (!entry) return null;
+      const el = entry.el;
+      const at = m.at % (el.children.length + 1);
+      let node: XmlEl | { kind: 'text'; raw: string };
+      if (m.what === 'unknown')
+        node = { kind: 'element', name: 'xDesconhecido', attrs: [], children: [{ kind: 'text', raw: '1' }] };
+      else if (m.what === 'foreign-namespace')
+        node = {
+          kind: 'element',
+          name: 'o:extra',
+          attrs: [{ name: 'xmlns:o', value: 'urn:outro' }],
+          children: [],
+        };
+      else if (m.what === 'borrowed') {
+        const donor = nonRoot[m.pick % Math.max(1, nonRoot.length)]?.el;
+        if (!donor) return null;
+        node = structuredClone(donor);
+      } else node = { kind: 'text', raw: 'texto solto' };
+      const what = node.kind === 'element' ? `<${node.name}>` : 'text';
+      const description = describe(el, `insert ${m.what} ${what} at ${at} in`);
+      el.children.splice(at, 0, node);
+      return { xml: serializeXml(copy), description };
+    }
+  }
+}
+
+/** A leaf that holds text: inserting an element there makes mixed content, which the text mutations cover. */
+const isLeafWithText = (el: XmlEl): boolean => isLeaf(el) && el.children.length > 0;
+
+/** The element of the original document at the same position as `el` in its copy. */
+function originalOf(doc: XmlDoc, copy: XmlDoc, el: XmlEl): XmlEl {
+  const i = allElements(copy).findIndex((e) => e.el === el);
+  return allElements(doc)[i]?.el ?? doc.root;
+}

@@ -1,0 +1,177 @@
+// Differential test of the XSD validator compiled from resources/xsd against libxml2 (the oracle): over every
+// kind of XML the product writes, the real samples, and thousands of mutated copies (fast-check, fixed seed),
+// both must answer the same valid/invalid and, when invalid, name the same first failing element.
+// How libxml2's first error becomes a path: test/fiscal/xsd-diff/oracle.ts. Documents of schemas the compiled
+// validator does not cover answer "unsupported" and are counted as skipped; the summary says how many ran.
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { SchemaName } from '../../src-main/fiscal/schema.ts';
+import { loadCompiled, type CompiledAnswer, type CompiledValidator } from './xsd-diff/compiled.ts';
+import { productCorpus, sampleCandidates, type CorpusDoc } from './xsd-diff/corpus.ts';
+import { applyMutation, mutationArb, type Mutation } from './xsd-diff/mutate.ts';
+import { comparablePath, libxml2Verdict, type Verdict } from './xsd-diff/oracle.ts';
+import { parseXml, serializeXml, type XmlDoc } from './xsd-diff/tree.ts';
+
+/** Fixed: the same mutations every run, so the test never flakes; change it only on purpose. */
+const SEED = 20261124;
+/** About 2 s of libxml2 per thousand cases on a loaded 2-core machine, well inside the file's budget. */
+const RUNS = 10_000;
+
+interface Case {
+  doc: CorpusDoc;
+  /** What was done to the document ('original' for the corpus itself). */
+  description: string;
+  mutation?: Mutation;
+  xml: string;
+}
+
+interface Tally {
+  checked: number;
+  unsupported: number;
+  quirks: number;
+  bySchema: Map<SchemaName, { checked: number; unsupported: number }>;
+  disagreements: string[];
+}
+
+const newTally = (): Tally => ({
+  checked: 0,
+  unsupported: 0,
+  quirks: 0,
+  bySchema: new Map(),
+  disagreements: [],
+});
+
+const show = (v: Verdict | CompiledAnswer): string => {
+  if ('valid' in v)
+    return v.valid ? 'valid' : `invalid at ${v.path ?? '(no path)'}: ${v.message.slice(0, 160)}`;
+  if (v.kind === 'invalid') return `invalid at ${v.path ?? '(no path)'}: ${v.message.slice(0, 160)}`;
+  return v.kind;
+};
+
+/**
+ * Documented libxml2 reporting quirks: a first-error path that differs while both agree the document is
+ * invalid, for a reason that is libxml2's way of reporting rather than a different reading of the schema.
+ * Each entry says exactly which case and why; none is a validity disagreement.
+ */
+function libxml2Quirk(_lib: Verdict, _compiled: CompiledAnswer): string | null {
+  return null;
+}
+
+function check(c: Case, compiled: CompiledValidator | null, tally: Tally): Verdict {
+  const lib = libxml2Verdict(c.xml, c.doc.schema, c.doc.package);
+  if (compiled === null) return lib;
+  const answer = compiled(c.xml, c.doc.schema, c.doc.package);
+  const per = tally.bySchema.get(c.doc.schema) ?? { checked: 0, unsupported: 0 };
+  tally.bySchema.set(c.doc.schema, per);
+  if (answer.kind === 'unsupported') {
+    tally.unsupported++;
+    per.unsupported++;
+    return lib;
+  }
+  tally.checked++;
+  per.checked++;
+  const same = lib.valid
+    ? answer.kind === 'valid'
+    : answer.kind === 'invalid' && comparablePath(lib.path) === comparablePath(answer.path);
+  if (same) return lib;
+  if (!lib.valid && answer.kind === 'invalid' && libxml2Quirk(lib, answer) !== null) {
+    tally.quirks++;
+    return lib;
+  }
+  tally.disagreements.push(
+    `${c.doc.name} [${c.doc.schema} ${c.doc.package}] ${c.description}` +
+      (c.mutation ? ` ${JSON.stringify(c.mutation)}` : '') +
+      `\n    libxml2:  ${show(lib)}\n    compiled: ${show(answer)}`,
+  );
+  return lib;
+}
+
+function summary(label: string, tally: Tally, total: number): string {
+  const schemas = [...tally.bySchema]
+    .map(([s, t]) => `${s} ${t.checked}${t.unsupported > 0 ? `/${t.unsupported} unsupported` : ''}`)
+    .join(', ');
+  return (
+    `${label}: ${total} documents, ${tally.checked} compared, ${tally.unsupported} unsupported (skipped), ` +
+    `${tally.quirks} libxml2 quirks, ${tally.disagreements.length} disagreements` +
+    (schemas ? `\n  by schema: ${schemas}` : '')
+  );
+}
+
+let corpus: CorpusDoc[] = [];
+let invalidSamples: CorpusDoc[] = [];
+let trees: XmlDoc[] = [];
+let compiled: CompiledValidator | null = null;
+
+beforeAll(async () => {
+  const candidates = sampleCandidates();
+  const samples = candidates.filter((d) => libxml2Verdict(d.xml, d.schema, d.package).valid);
+  invalidSamples = candidates.filter((d) => !samples.includes(d));
+  corpus = [...productCorpus(), ...samples];
+  trees = corpus.map((d) => parseXml(d.xml));
+  compiled = await loadCompiled();
+}, 120_000);
+
+describe('the corpus', () => {
+  it('every document is valid for libxml2, and the tree writes what the product wrote back unchanged', () => {
+    for (const [i, doc] of corpus.entries()) {
+      expect(libxml2Verdict(doc.xml, doc.schema, doc.package), doc.name).toEqual({ valid: true });
+      // The samples' formatting inside tags (line breaks between attributes) is not kept, only their content.
+      if (!doc.name.startsWith('sample ')) expect(trees[i] && serializeXml(trees[i]), doc.name).toBe(doc.xml);
+    }
+    const schemas = new Set(corpus.map((d) => d.schema));
+    console.info(`xsd-differential corpus: ${corpus.length} documents over ${schemas.size} schemas`);
+    expect(corpus.length).toBeGreaterThan(90);
+  });
+});
+
+describe('compiled validator and libxml2 agree', () => {
+  it('on every corpus document and on the real samples that fail (as the schema they claim)', () => {
+    const tally = newTally();
+    for (const doc of [...corpus, ...invalidSamples])
+      check({ doc, description: 'original', xml: doc.xml }, compiled, tally);
+    console.info(
+      summary(
+        compiled ? 'originals' : 'originals (no compiled validator yet: libxml2 only)',
+        tally,
+        corpus.length + invalidSamples.length,
+      ),
+    );
+    expect(tally.disagreements).toEqual([]);
+  });
+
+  it(`on ${RUNS} mutated documents (fast-check, seed ${SEED})`, () => {
+    const tally = newTally();
+    let skipped = 0;
+    let invalid = 0;
+    const noPath: string[] = [];
+    const cases = fc.sample(fc.tuple(fc.nat(), mutationArb), { seed: SEED, numRuns: RUNS });
+    for (const [pick, mutation] of cases) {
+      const i = pick % corpus.length;
+      const doc = corpus[i] as CorpusDoc;
+      const applied = applyMutation(trees[i] as XmlDoc, mutation);
+      if (applied === null) {
+        skipped++;
+        continue;
+      }
+      const lib = check(
+        { doc, mutation, description: applied.description, xml: applied.xml },
+        compiled,
+        tally,
+      );
+      if (!lib.valid) {
+        invalid++;
+        // The oracle must name a failing element for every invalid document, or there is nothing to compare.
+        if (lib.path === null) noPath.push(`${doc.name}: ${applied.description}: ${lib.message}`);
+      }
+    }
+    console.info(
+      summary(
+        compiled ? 'mutations' : 'mutations (no compiled validator yet: libxml2 only)',
+        tally,
+        RUNS - skipped,
+      ) + `\n  ${skipped} mutations did not apply; libxml2 found ${invalid} of ${RUNS - skipped} invalid`,
+    );
+    expect(noPath).toEqual([]);
+    expect(tally.disagreements.slice(0, 25)).toEqual([]);
+  });
+});
