@@ -32,7 +32,7 @@ export const TEXT_CHANGES = [
 ] as const;
 export type TextChange = (typeof TEXT_CHANGES)[number];
 
-export const ATTR_CHANGES = ['remove', 'empty', 'off-pattern', 'unknown', 'too-long'] as const;
+export const ATTR_CHANGES = ['remove', 'empty', 'off-pattern', 'unknown', 'too-long', 'namespace'] as const;
 export type AttrChange = (typeof ATTR_CHANGES)[number];
 
 export const INSERTS = ['unknown', 'foreign-namespace', 'borrowed', 'text-in-element-content'] as const;
@@ -217,17 +217,33 @@ export function applyMutation(doc: XmlDoc, m: Mutation): Applied | null {
       };
     }
     case 'attr': {
+      const isXmlns = (name: string): boolean => name === 'xmlns' || name.startsWith('xmlns:');
       const withAttrs =
-        m.change === 'unknown' ? all : all.filter((e) => e.el.attrs.some((a) => !a.name.startsWith('xmlns')));
+        m.change === 'unknown'
+          ? all
+          : all.filter((e) => e.el.attrs.some((a) => isXmlns(a.name) === (m.change === 'namespace')));
       const entry = withAttrs[m.target % Math.max(1, withAttrs.length)];
       if (!entry) return null;
       const el = entry.el;
+      if (m.change === 'namespace') {
+        // The default namespace (or a prefix's) moved or dropped: every element in its scope changes name.
+        const decl =
+          el.attrs.filter((a) => isXmlns(a.name))[m.pick % 2] ?? el.attrs.find((a) => isXmlns(a.name));
+        if (!decl) return null;
+        const description = describe(
+          el,
+          `namespace ${m.pick % 3 === 0 ? 'removed' : 'changed'} @${decl.name}`,
+        );
+        if (m.pick % 3 === 0 && decl.name === 'xmlns') el.attrs.splice(el.attrs.indexOf(decl), 1);
+        else decl.value = `${decl.value}/outro`;
+        return { xml: serializeXml(copy), description };
+      }
       if (m.change === 'unknown') {
         el.attrs.push({ name: ['foo', 'Id', 'versao', 'xmlns:x'][m.pick % 4] as string, value: 'x1' });
         if (new Set(el.attrs.map((a) => a.name)).size !== el.attrs.length) return null; // duplicate: not XML
         return { xml: serializeXml(copy), description: describe(el, `attr add ${el.attrs.at(-1)?.name}`) };
       }
-      const own = el.attrs.filter((a) => !a.name.startsWith('xmlns'));
+      const own = el.attrs.filter((a) => !isXmlns(a.name));
       const attr = own[m.pick % own.length];
       if (!attr) return null;
       const before = attr.value;
@@ -235,7 +251,7 @@ export function applyMutation(doc: XmlDoc, m: Mutation): Applied | null {
       else if (m.change === 'empty') attr.value = '';
       else if (m.change === 'too-long') attr.value = before + (before.slice(-1) || '1').repeat(3);
       else attr.value = `${before.slice(0, -1)}Z`;
-      if (attr.value === before) return null;
+      if (m.change !== 'remove' && attr.value === before) return null;
       return { xml: serializeXml(copy), description: describe(el, `attr ${m.change} @${attr.name}`) };
     }
     case 'insert': {
