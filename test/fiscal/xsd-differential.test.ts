@@ -16,12 +16,19 @@ import { parseXml, serializeXml, type XmlDoc } from './xsd-diff/tree.ts';
 const SEED = 20261124;
 /** About 2 s of libxml2 per thousand cases on a loaded 2-core machine, well inside the file's budget. */
 const RUNS = 10_000;
+const PAIRS = 3_000;
+
+/**
+ * Disagreements the test found, kept as fixed cases once the compiled validator was fixed: the corpus
+ * document, the mutations (as fast-check printed them) and libxml2's verdict, which must not move either.
+ */
+const REGRESSIONS: { doc: string; mutations: Mutation[]; libxml2Valid: boolean; why: string }[] = [];
 
 interface Case {
   doc: CorpusDoc;
   /** What was done to the document ('original' for the corpus itself). */
   description: string;
-  mutation?: Mutation;
+  mutations?: readonly Mutation[];
   xml: string;
 }
 
@@ -80,7 +87,7 @@ function check(c: Case, compiled: CompiledValidator | null, tally: Tally): Verdi
   }
   tally.disagreements.push(
     `${c.doc.name} [${c.doc.schema} ${c.doc.package}] ${c.description}` +
-      (c.mutation ? ` ${JSON.stringify(c.mutation)}` : '') +
+      (c.mutations ? ` ${JSON.stringify(c.mutations)}` : '') +
       `\n    libxml2:  ${show(lib)}\n    compiled: ${show(answer)}`,
   );
   return lib;
@@ -140,38 +147,81 @@ describe('compiled validator and libxml2 agree', () => {
   });
 
   it(`on ${RUNS} mutated documents (fast-check, seed ${SEED})`, () => {
+    runMutations('mutations', fc.array(mutationArb, { minLength: 1, maxLength: 1 }), SEED, RUNS);
+  });
+
+  // Two mutations at once: two errors in one document, so the first one reported is what is compared.
+  it(`on ${PAIRS} documents mutated twice (fast-check, seed ${SEED + 1})`, () => {
+    runMutations('double mutations', fc.array(mutationArb, { minLength: 2, maxLength: 2 }), SEED + 1, PAIRS);
+  });
+
+  it('on the regression cases (disagreements found here and fixed in the compiled validator)', () => {
     const tally = newTally();
-    let skipped = 0;
-    let invalid = 0;
-    const noPath: string[] = [];
-    const cases = fc.sample(fc.tuple(fc.nat(), mutationArb), { seed: SEED, numRuns: RUNS });
-    for (const [pick, mutation] of cases) {
-      const i = pick % corpus.length;
-      const doc = corpus[i] as CorpusDoc;
-      const applied = applyMutation(trees[i] as XmlDoc, mutation);
-      if (applied === null) {
-        skipped++;
-        continue;
-      }
+    for (const r of REGRESSIONS) {
+      const i = corpus.findIndex((d) => d.name === r.doc);
+      expect(i, r.doc).toBeGreaterThanOrEqual(0);
+      const applied = applySequence(trees[i] as XmlDoc, r.mutations);
+      expect(applied, `${r.doc}: ${r.why}`).not.toBeNull();
+      if (applied === null) continue;
       const lib = check(
-        { doc, mutation, description: applied.description, xml: applied.xml },
+        { doc: corpus[i] as CorpusDoc, description: applied.description, xml: applied.xml },
         compiled,
         tally,
       );
-      if (!lib.valid) {
-        invalid++;
-        // The oracle must name a failing element for every invalid document, or there is nothing to compare.
-        if (lib.path === null) noPath.push(`${doc.name}: ${applied.description}: ${lib.message}`);
-      }
+      expect(lib.valid, `${r.doc}: ${r.why}`).toBe(r.libxml2Valid);
     }
-    console.info(
-      summary(
-        compiled ? 'mutations' : 'mutations (no compiled validator yet: libxml2 only)',
-        tally,
-        RUNS - skipped,
-      ) + `\n  ${skipped} mutations did not apply; libxml2 found ${invalid} of ${RUNS - skipped} invalid`,
-    );
-    expect(noPath).toEqual([]);
-    expect(tally.disagreements.slice(0, 25)).toEqual([]);
+    console.info(summary('regressions', tally, REGRESSIONS.length));
+    expect(tally.disagreements).toEqual([]);
   });
 });
+
+/** Applies the mutations one after the other (re-reading the document between them). */
+function applySequence(
+  tree: XmlDoc,
+  mutations: readonly Mutation[],
+): { xml: string; description: string } | null {
+  let current = tree;
+  const done: string[] = [];
+  let xml = '';
+  for (const m of mutations) {
+    const applied = applyMutation(current, m);
+    if (applied === null) return null;
+    done.push(applied.description);
+    xml = applied.xml;
+    current = parseXml(xml);
+  }
+  return { xml, description: done.join(' + ') };
+}
+
+function runMutations(label: string, arb: fc.Arbitrary<Mutation[]>, seed: number, runs: number): void {
+  const tally = newTally();
+  let skipped = 0;
+  let invalid = 0;
+  const noPath: string[] = [];
+  const cases = fc.sample(fc.tuple(fc.nat(), arb), { seed, numRuns: runs });
+  for (const [pick, mutations] of cases) {
+    const i = pick % corpus.length;
+    const doc = corpus[i] as CorpusDoc;
+    const applied = applySequence(trees[i] as XmlDoc, mutations);
+    if (applied === null) {
+      skipped++;
+      continue;
+    }
+    const lib = check(
+      { doc, mutations, description: applied.description, xml: applied.xml },
+      compiled,
+      tally,
+    );
+    if (!lib.valid) {
+      invalid++;
+      // The oracle must name a failing element for every invalid document, or there is nothing to compare.
+      if (lib.path === null) noPath.push(`${doc.name}: ${applied.description}: ${lib.message}`);
+    }
+  }
+  console.info(
+    summary(compiled ? label : `${label} (no compiled validator yet: libxml2 only)`, tally, runs - skipped) +
+      `\n  ${skipped} did not apply; libxml2 found ${invalid} of ${runs - skipped} invalid`,
+  );
+  expect(noPath).toEqual([]);
+  expect(tally.disagreements.slice(0, 25)).toEqual([]);
+}
