@@ -179,6 +179,16 @@ export function isSchemaName(value: string): value is SchemaName {
   return Object.hasOwn(SCHEMAS, value);
 }
 
+/** The folder, root file and root element of `schema` under `options.package` (read by xsd-compiled/). */
+export function schemaTarget(
+  schema: SchemaName,
+  options: SchemaOptions = {},
+): { folder: string; file: string; namespace: string; root: string } {
+  const entry: SchemaEntry = SCHEMAS[schema];
+  const folder = FOLDERS[options.package ?? DEFAULT_SCHEMA_PACKAGE][entry.family];
+  return { folder, file: entry.file, namespace: namespaceOf(entry.family), root: entry.root };
+}
+
 /** Absolute path of the root .xsd used for `schema` (handy for cross-checks with xmllint). */
 export function schemaPath(schema: SchemaName, options: SchemaOptions = {}): string {
   const entry: SchemaEntry = SCHEMAS[schema];

@@ -1,0 +1,867 @@
+// The one-pass checker: a small pull tokenizer over the document's text (no DOM) driving the content models,
+// attributes and simple types of the tables generated from the XSDs. Anything it cannot judge answers
+// "unsupported" so the caller asks libxml2 instead; it never answers "valid" for what it did not check.
+import type {
+  ComplexTypeTable,
+  ElementTable,
+  FolderTables,
+  ParticleTable,
+  SimpleTypeTable,
+  TypeTable,
+} from './tables.ts';
+
+export type CompiledVerdict =
+  | { ok: true }
+  /** `path` names the failing element as schema.ts names libxml2's first error (NFe/infNFe/det[2]/prod/NCM). */
+  | { ok: false; unsupported: false; path: string; message: string }
+  | { ok: false; unsupported: true; reason: string };
+
+// ---------------------------------------------------------------------------------------------------------
+// Tables made ready for matching: regexes compiled, particles annotated, on first use of a folder.
+
+interface Particle {
+  min: number;
+  max: number; // Infinity for unbounded
+  /** Element declaration index, or -1 for a group. */
+  el: number;
+  /** Local name of the element (fast reject before the namespace compare). */
+  name: string;
+  seq: boolean;
+  items: Particle[];
+  /** The term accepts the empty sequence (the particle does when min is 0 too). */
+  termNullable: boolean;
+  nullable: boolean;
+  /** Local names that can start the term. */
+  first: Set<string>;
+}
+
+interface Prepared {
+  tables: FolderTables;
+  regex: Map<string, RegExp>;
+  enums: Map<readonly string[], Set<string>>;
+  models: Map<number, Particle>;
+}
+
+function prepareParticle(p: ParticleTable, tables: FolderTables): Particle {
+  const max = p.x < 0 ? Infinity : p.x;
+  if ('e' in p) {
+    const decl = tables.elements[p.e]!;
+    return {
+      min: p.n,
+      max,
+      el: p.e,
+      name: decl.n,
+      seq: false,
+      items: [],
+      termNullable: false,
+      nullable: p.n === 0,
+      first: new Set([decl.n]),
+    };
+  }
+  const items = p.i.map((i) => prepareParticle(i, tables));
+  const seq = p.g === 's';
+  const termNullable = seq ? items.every((i) => i.nullable) : items.some((i) => i.nullable);
+  const first = new Set<string>();
+  for (const item of items) {
+    for (const n of item.first) first.add(n);
+    if (seq && !item.nullable) break;
+  }
+  return {
+    min: p.n,
+    max,
+    el: -1,
+    name: '',
+    seq,
+    items,
+    termNullable,
+    nullable: p.n === 0 || termNullable,
+    first,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Content-model matching. The XSD's Unique Particle Attribution rule makes the greedy walk exact: at each
+// child at most one particle can take it, so the first child no particle can take is where libxml2's automaton
+// stops too, and an incomplete model at the end tag is its "Missing child element(s)".
+
+interface Run {
+  /** The group this run is one occurrence of. */
+  g: Particle;
+  /** Current item (sequence position, or the chosen branch of a choice; -1 = none chosen yet). */
+  i: number;
+  /** Occurrences of the current item so far. */
+  cnt: number;
+  /** The current item's in-progress occurrence, when it is a group. */
+  sub: Run | null;
+}
+
+function newRun(g: Particle): Run {
+  return { g, i: g.seq ? 0 : -1, cnt: 0, sub: null };
+}
+
+function itemSatisfied(item: Particle, run: Run): boolean {
+  if (run.sub !== null && !complete(run.sub)) return false;
+  return run.cnt >= item.min || item.termNullable;
+}
+
+function complete(run: Run): boolean {
+  const g = run.g;
+  if (!g.seq) {
+    if (run.i < 0) return g.termNullable;
+    return itemSatisfied(g.items[run.i]!, run);
+  }
+  if (run.i >= g.items.length) return true;
+  if (!itemSatisfied(g.items[run.i]!, run)) return false;
+  for (let k = run.i + 1; k < g.items.length; k++) if (!g.items[k]!.nullable) return false;
+  return true;
+}
+
+/** Feeds one child element to a run: its particle (element declaration index), or -1 if it cannot go here. */
+function feed(run: Run, name: string, ns: string, elements: readonly ElementTable[]): number {
+  const g = run.g;
+  for (;;) {
+    if (!g.seq && run.i < 0) {
+      const branch = g.items.findIndex((it) => it.first.has(name));
+      if (branch < 0) return -1;
+      run.i = branch;
+    }
+    const item = g.items[run.i];
+    if (item === undefined) return -1;
+    if (item.el >= 0) {
+      if (item.name === name && run.cnt < item.max && elements[item.el]!.ns === ns) {
+        run.cnt++;
+        return item.el;
+      }
+    } else {
+      if (run.sub !== null) {
+        const r = feed(run.sub, name, ns, elements);
+        if (r >= 0) return r;
+        if (!complete(run.sub)) return -1;
+        run.sub = null;
+      }
+      if (run.cnt < item.max && item.first.has(name)) {
+        run.sub = newRun(item);
+        run.cnt++;
+        return feed(run.sub, name, ns, elements);
+      }
+    }
+    if (!itemSatisfied(item, run)) return -1;
+    if (!g.seq) return -1;
+    run.i++;
+    run.cnt = 0;
+    run.sub = null;
+    if (run.i >= g.items.length) return -1;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Simple values.
+
+const UNSUPPORTED = Symbol('unsupported');
+type ValueVerdict = null | string | typeof UNSUPPORTED;
+
+// XSD 1.0 §3.2.16 Base64Binary: the character before the padding carries no leftover bits (libxml2 checks it).
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=|[A-Za-z0-9+/][AQgw]==)?$/;
+const NCNAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+const URI = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]*$/;
+const INTEGER = /^[+-]?[0-9]+$/;
+const DECIMAL = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$/;
+const TZ = '(?:Z|[+-](?:(?:0[0-9]|1[0-3]):[0-5][0-9]|14:00))?';
+const DATE_TIME = new RegExp(
+  `^-?[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?${TZ}$`,
+);
+const DATE = new RegExp(`^-?[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])${TZ}$`);
+const G_YEAR_MONTH = new RegExp(`^-?[0-9]{4}-(0[1-9]|1[0-2])${TZ}$`);
+
+function dayFits(value: string): boolean {
+  const m = /^-?([0-9]{4})-([0-9]{2})-([0-9]{2})/.exec(value);
+  if (!m) return true;
+  const y = +m[1]!;
+  const mo = +m[2]!;
+  const d = +m[3]!;
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1]!;
+  return d <= days;
+}
+
+/** Digits of a decimal lexical form: [integer digits without leading zeros, fraction digits without trailing]. */
+function digits(value: string): [string, string] {
+  const unsigned = value.replace(/^[+-]/, '');
+  const [int = '', frac = ''] = unsigned.split('.');
+  return [int.replace(/^0+/, ''), frac.replace(/0+$/, '')];
+}
+
+function compareDecimal(a: string, b: string): number {
+  const neg = (v: string): boolean => v.startsWith('-') && /[1-9]/.test(v);
+  const [ai, af] = digits(a);
+  const [bi, bf] = digits(b);
+  const sa = neg(a) ? -1 : 1;
+  const sb = neg(b) ? -1 : 1;
+  if (sa !== sb) return sa - sb;
+  let c = ai.length - bi.length || (ai < bi ? -1 : ai > bi ? 1 : 0);
+  if (c === 0) {
+    const len = Math.max(af.length, bf.length);
+    const x = af.padEnd(len, '0');
+    const y = bf.padEnd(len, '0');
+    c = x < y ? -1 : x > y ? 1 : 0;
+  }
+  return sa * Math.sign(c);
+}
+
+function atomicName(t: SimpleTypeTable): string {
+  return t.name ? `atomic type '${t.name}'` : 'local atomic type';
+}
+
+function charLength(v: string): number {
+  // XSD lengths count characters (code points), as libxml2's xmlUTF8Strlen does.
+  return /[\uD800-\uDFFF]/.test(v) ? Array.from(v).length : v.length;
+}
+
+function checkValue(t: SimpleTypeTable, v: string, prepared: Prepared, ids: Set<string>): ValueVerdict {
+  // whiteSpace replace/collapse: a value they would change is left to libxml2 (ours never have one).
+  if (t.b === 'base64Binary') {
+    // Signatures and certificates often come wrapped in lines: base64 ignores the whitespace between its
+    // characters (XSD 1.0 §3.2.16, as libxml2 does). Its types carry no other facet than patterns here.
+    if (/[ \t\n]/.test(v)) v = v.replace(/[ \t\n]+/g, '');
+  } else if (t.ws === 1 ? /[\t\n\r]/.test(v) : t.ws === 2 && /[\t\n\r]|^ | $| {2}/.test(v)) {
+    return UNSUPPORTED;
+  }
+  switch (t.b) {
+    case 'string':
+    case 'normalizedString':
+    case 'token':
+      break;
+    case 'ID':
+      if (!NCNAME.test(v)) return UNSUPPORTED;
+      // A repeated ID is an error libxml2 reports its own way: leave it to libxml2.
+      if (ids.has(v)) return UNSUPPORTED;
+      ids.add(v);
+      break;
+    case 'anyURI':
+      if (!URI.test(v) || /%(?![0-9A-Fa-f]{2})/.test(v)) return UNSUPPORTED;
+      break;
+    case 'base64Binary':
+      if (!BASE64.test(v)) return `'${v}' is not a valid value of the ${atomicName(t)}.`;
+      break;
+    case 'integer':
+      if (!INTEGER.test(v)) return UNSUPPORTED;
+      break;
+    case 'decimal':
+      if (!DECIMAL.test(v)) return UNSUPPORTED;
+      break;
+    case 'dateTime':
+      if (!DATE_TIME.test(v) || !dayFits(v)) return UNSUPPORTED;
+      break;
+    case 'date':
+      if (!DATE.test(v) || !dayFits(v)) return UNSUPPORTED;
+      break;
+    case 'gYearMonth':
+      if (!G_YEAR_MONTH.test(v)) return UNSUPPORTED;
+      break;
+  }
+  for (const f of t.f) {
+    switch (f[0]) {
+      case 'p': {
+        let re = prepared.regex.get(f[1]);
+        if (re === undefined) {
+          re = new RegExp(f[1], 'u');
+          prepared.regex.set(f[1], re);
+        }
+        if (!re.test(v))
+          return `[facet 'pattern'] The value '${v}' is not accepted by the pattern '${f[2]}'.`;
+        break;
+      }
+      case 'e': {
+        let set = prepared.enums.get(f[1]);
+        if (set === undefined) {
+          set = new Set(f[1]);
+          prepared.enums.set(f[1], set);
+        }
+        if (!set.has(v))
+          return `[facet 'enumeration'] The value '${v}' is not an element of the set {'${f[1].join("', '")}'}.`;
+        break;
+      }
+      case 'l':
+        if (charLength(v) !== f[1])
+          return `[facet 'length'] The value '${v}' has a length of '${charLength(v)}'; this differs from the allowed length of '${f[1]}'.`;
+        break;
+      case 'minl':
+        if (charLength(v) < f[1])
+          return `[facet 'minLength'] The value '${v}' has a length of '${charLength(v)}'; this underruns the allowed minimum length of '${f[1]}'.`;
+        break;
+      case 'maxl':
+        if (charLength(v) > f[1])
+          return `[facet 'maxLength'] The value '${v}' has a length of '${charLength(v)}'; this exceeds the allowed maximum length of '${f[1]}'.`;
+        break;
+      case 'td': {
+        const [i, fr] = digits(v);
+        if (i.length + fr.length > f[1])
+          return `[facet 'totalDigits'] The value '${v}' has more digits than are allowed ('${f[1]}').`;
+        break;
+      }
+      case 'fd':
+        if (digits(v)[1].length > f[1])
+          return `[facet 'fractionDigits'] The value '${v}' has more fractional digits than are allowed ('${f[1]}').`;
+        break;
+      case 'mini':
+        if (compareDecimal(v, f[1]) < 0)
+          return `[facet 'minInclusive'] The value '${v}' is less than the minimum value allowed ('${f[1]}').`;
+        break;
+      case 'maxi':
+        if (compareDecimal(v, f[1]) > 0)
+          return `[facet 'maxInclusive'] The value '${v}' is greater than the maximum value allowed ('${f[1]}').`;
+        break;
+      case 'mine':
+        if (compareDecimal(v, f[1]) <= 0)
+          return `[facet 'minExclusive'] The value '${v}' must be greater than '${f[1]}'.`;
+        break;
+      case 'maxe':
+        if (compareDecimal(v, f[1]) >= 0)
+          return `[facet 'maxExclusive'] The value '${v}' must be less than '${f[1]}'.`;
+        break;
+    }
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The tokenizer and the walk.
+
+const NAME = /[A-Za-z_][A-Za-z0-9_.-]*(?::[A-Za-z_][A-Za-z0-9_.-]*)?/y;
+const ATTRIBUTE =
+  /[ \t\n]+([A-Za-z_][A-Za-z0-9_.-]*(?::[A-Za-z_][A-Za-z0-9_.-]*)?)[ \t\n]*=[ \t\n]*(?:"([^"<]*)"|'([^'<]*)')/y;
+const TAG_END = /[ \t\n]*(\/?)>/y;
+const END_TAG_REST = /[ \t\n]*>/y;
+// Characters XML 1.0 forbids, and lone surrogates.
+const BAD_CHARS =
+  // eslint-disable-next-line no-control-regex -- the control characters are what this looks for
+  /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// The declarations we write and receive; any other form (or encoding) is left to libxml2.
+const XML_DECL =
+  /<\?xml[ \t\n]+version[ \t\n]*=[ \t\n]*(?:"1\.0"|'1\.0')(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(?:"(?:UTF|utf)-8"|'(?:UTF|utf)-8'))?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*(?:"(?:yes|no)"|'(?:yes|no)'))?[ \t\n]*\?>/y;
+const SPACE_ONLY = /^[ \t\n]*$/;
+
+const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+/** Decodes references; undefined when one is not the five predefined entities or a valid character. */
+function decode(text: string): string | undefined {
+  let bad = false;
+  const out = text.replace(/&(#x[0-9A-Fa-f]+|#[0-9]+|[A-Za-z]+);|&/g, (whole, ref: string | undefined) => {
+    if (ref === undefined) {
+      bad = true;
+      return '';
+    }
+    if (ref[0] !== '#') {
+      const e = ENTITIES[ref];
+      if (e === undefined) bad = true;
+      return e ?? '';
+    }
+    const cp = ref[1] === 'x' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+    if (!(
+      cp === 9 ||
+      cp === 10 ||
+      (cp >= 0x20 && cp <= 0xd7ff) ||
+      (cp >= 0xe000 && cp <= 0xfffd) ||
+      (cp >= 0x10000 && cp <= 0x10ffff)
+    )) {
+      bad = true;
+      return '';
+    }
+    // A character reference to \r or to whitespace would escape normalization: leave those to libxml2.
+    if (cp === 9 || cp === 10) bad = true;
+    return String.fromCodePoint(cp);
+  });
+  return bad ? undefined : out;
+}
+
+interface Frame {
+  qname: string;
+  /** Offset of '<' of the start tag, to name the element's path on an error. */
+  start: number;
+  decl: ElementTable;
+  type: SimpleTypeTable | ComplexTypeTable;
+  run: Run | null;
+  text: string;
+  /** Default namespace and prefixes in scope. */
+  dns: string;
+  prefixes: Map<string, string> | null;
+  /** xs:unique tables owned by this element: per constraint, keys seen. */
+  uniques: Set<string>[] | null;
+  /** A repeated xs:unique key, reported when the element ends. */
+  dup: string | null;
+}
+
+class Unsupported {
+  constructor(readonly reason: string) {}
+}
+
+interface Failure {
+  offset: number;
+  attribute: string | null;
+  message: string;
+}
+
+const XMLNS_XML = 'http://www.w3.org/XML/1998/namespace';
+
+export function check(
+  xml: string,
+  prepared: Prepared,
+  rootFile: string,
+  rootNs: string,
+  rootName: string,
+): CompiledVerdict {
+  // XML 1.0 §2.11: every \r\n and lone \r reaches the application as \n.
+  if (xml.includes('\r')) xml = xml.replace(/\r\n?/g, '\n');
+  const r = walk(xml, prepared, rootFile, rootNs, rootName);
+  if (r === null) return { ok: true };
+  if (r instanceof Unsupported) return { ok: false, unsupported: true, reason: r.reason };
+  // libxml2 parses the whole document before it validates: a document that is not well-formed further on
+  // is its parse error, not this finding.
+  if (!wellFormed(xml)) return { ok: false, unsupported: true, reason: 'not well-formed: left to libxml2' };
+  const path = pathAt(xml, r.offset);
+  if (path === null) return { ok: false, unsupported: true, reason: 'no path for the failing element' };
+  return {
+    ok: false,
+    unsupported: false,
+    path: r.attribute === null ? path : `${path}/@${r.attribute}`,
+    message: r.message,
+  };
+}
+
+function walk(
+  xml: string,
+  prepared: Prepared,
+  rootFile: string,
+  rootNs: string,
+  rootName: string,
+): Failure | Unsupported | null {
+  const { tables } = prepared;
+  const { types, elements } = tables;
+  if (BAD_CHARS.test(xml)) return new Unsupported('characters left to libxml2');
+  const ids = new Set<string>();
+  const stack: Frame[] = [];
+  let pos = xml.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let seenRoot = false;
+  const len = xml.length;
+  while (pos < len) {
+    const lt = xml.indexOf('<', pos);
+    const textEnd = lt < 0 ? len : lt;
+    if (textEnd > pos) {
+      const raw = xml.slice(pos, textEnd);
+      const top = stack[stack.length - 1];
+      if (top === undefined) {
+        if (!SPACE_ONLY.test(raw)) return new Unsupported('text outside the root');
+      } else if (top.type.k === 's' || top.type.c === 2) {
+        if (raw.includes(']]>')) return new Unsupported('"]]>" in text');
+        if (raw.includes('&')) {
+          const d = decode(raw);
+          if (d === undefined) return new Unsupported('reference left to libxml2');
+          top.text += d;
+        } else top.text += raw;
+      } else if (!SPACE_ONLY.test(raw)) {
+        if (raw.includes('&') || raw.includes(']]>')) return new Unsupported('text with references');
+        return {
+          offset: top.start,
+          attribute: null,
+          message: `Element '${clark(top.decl)}': Character content other than whitespace is not allowed because the content type is '${top.type.c === 0 ? 'empty' : 'element-only'}'.`,
+        };
+      }
+    }
+    if (lt < 0) break;
+    const c1 = xml.charCodeAt(lt + 1);
+    if (c1 === 0x2f /* / */) {
+      // end tag
+      const top = stack.pop();
+      if (top === undefined) return new Unsupported('end tag without start');
+      if (!xml.startsWith(top.qname, lt + 2)) return new Unsupported('mismatched end tag');
+      END_TAG_REST.lastIndex = lt + 2 + top.qname.length;
+      if (!END_TAG_REST.test(xml)) return new Unsupported('malformed end tag');
+      pos = END_TAG_REST.lastIndex;
+      const f = endElement(top, prepared, ids);
+      if (f !== null) return f;
+      continue;
+    }
+    if (c1 === 0x3f /* ? */) {
+      const end = xml.indexOf('?>', lt + 2);
+      if (end < 0) return new Unsupported('unterminated processing instruction');
+      const isDecl = xml.startsWith('<?xml', lt) && /[ \t\n?]/.test(xml[lt + 5] ?? '');
+      if (isDecl) {
+        if (lt !== (xml.charCodeAt(0) === 0xfeff ? 1 : 0)) return new Unsupported('misplaced declaration');
+        XML_DECL.lastIndex = lt;
+        if (!XML_DECL.test(xml)) return new Unsupported('XML declaration left to libxml2');
+      } else if (/^<\?xml/i.test(xml.slice(lt, lt + 5))) return new Unsupported('reserved PI target');
+      if (!isDecl && stack.length > 0) {
+        const top = stack[stack.length - 1]!;
+        if (top.type.k === 's' || top.type.c === 2)
+          return new Unsupported('processing instruction in a value');
+      }
+      pos = end + 2;
+      continue;
+    }
+    if (c1 === 0x21 /* ! */) {
+      if (xml.startsWith('<!--', lt)) {
+        const end = xml.indexOf('-->', lt + 4);
+        if (end < 0 || xml.slice(lt + 4, end).includes('--')) return new Unsupported('malformed comment');
+        const top = stack[stack.length - 1];
+        if (top !== undefined && (top.type.k === 's' || top.type.c === 2)) {
+          return new Unsupported('comment in a value');
+        }
+        pos = end + 3;
+        continue;
+      }
+      if (xml.startsWith('<![CDATA[', lt)) {
+        const end = xml.indexOf(']]>', lt + 9);
+        const top = stack[stack.length - 1];
+        if (end < 0 || top === undefined) return new Unsupported('CDATA section');
+        const raw = xml.slice(lt + 9, end);
+        if (top.type.k === 's' || top.type.c === 2) top.text += raw;
+        else if (!SPACE_ONLY.test(raw)) return new Unsupported('CDATA in element content');
+        pos = end + 3;
+        continue;
+      }
+      return new Unsupported('DOCTYPE or markup declaration');
+    }
+    // start tag
+    NAME.lastIndex = lt + 1;
+    const nm = NAME.exec(xml);
+    if (nm === null) return new Unsupported('start tag name');
+    const qn = nm[0];
+    let p = NAME.lastIndex;
+    let attrs: [string, string][] | null = null;
+    let dns = stack.length > 0 ? stack[stack.length - 1]!.dns : '';
+    let prefixes = stack.length > 0 ? stack[stack.length - 1]!.prefixes : null;
+    for (;;) {
+      ATTRIBUTE.lastIndex = p;
+      const am = ATTRIBUTE.exec(xml);
+      if (am === null) break;
+      p = ATTRIBUTE.lastIndex;
+      const an = am[1]!;
+      const rawValue = am[2] ?? am[3]!;
+      if (rawValue.includes('\t') || rawValue.includes('\n'))
+        return new Unsupported('attribute normalization');
+      let value = rawValue;
+      if (rawValue.includes('&')) {
+        const d = decode(rawValue);
+        if (d === undefined) return new Unsupported('reference in attribute');
+        value = d;
+      }
+      if (an === 'xmlns') {
+        dns = value;
+        continue;
+      }
+      if (an.startsWith('xmlns:')) {
+        if (value === '') return new Unsupported('namespace undeclaration');
+        prefixes = new Map(prefixes ?? []);
+        prefixes.set(an.slice(6), value);
+        continue;
+      }
+      if (an.includes(':')) return new Unsupported('qualified attribute');
+      attrs ??= [];
+      if (attrs.some(([n]) => n === an)) return new Unsupported('repeated attribute');
+      attrs.push([an, value]);
+    }
+    TAG_END.lastIndex = p;
+    const te = TAG_END.exec(xml);
+    if (te === null) return new Unsupported('malformed start tag');
+    pos = TAG_END.lastIndex;
+    const selfClosing = te[1] === '/';
+    const colon = qn.indexOf(':');
+    let ns: string;
+    let local: string;
+    if (colon < 0) {
+      ns = dns;
+      local = qn;
+    } else {
+      const prefix = qn.slice(0, colon);
+      const bound = prefix === 'xml' ? XMLNS_XML : prefixes?.get(prefix);
+      if (bound === undefined) return new Unsupported('undeclared prefix');
+      ns = bound;
+      local = qn.slice(colon + 1);
+    }
+    // Which declaration: the root's global element, or the parent's content model.
+    const parent = stack[stack.length - 1];
+    let declIndex: number;
+    if (parent === undefined) {
+      if (seenRoot) return new Unsupported('second root element');
+      seenRoot = true;
+      if (local !== rootName || ns !== rootNs) {
+        const found = ns ? `{${ns}}${local}` : local;
+        return {
+          offset: lt,
+          attribute: null,
+          message: `Root element '${found}' is not the expected '{${rootNs}}${rootName}'.`,
+        };
+      }
+      const globals = tables.roots[rootFile];
+      const g = globals?.[`{${ns}}${local}`];
+      if (g === undefined) return new Unsupported('root element not compiled');
+      declIndex = g;
+    } else {
+      if (parent.type.k === 's' || parent.type.c === 2)
+        return new Unsupported('element inside a simple value');
+      if (parent.run === null) return new Unsupported('element inside empty content');
+      declIndex = feed(parent.run, local, ns, elements);
+      if (declIndex < 0) {
+        return {
+          offset: lt,
+          attribute: null,
+          message: `Element '${ns ? `{${ns}}` : ''}${local}': This element is not expected.`,
+        };
+      }
+    }
+    const decl = elements[declIndex]!;
+    const type: TypeTable | undefined = types[decl.t];
+    if (type === undefined || type.k === 'x') {
+      return new Unsupported(`${decl.n}: ${type?.k === 'x' ? type.why : 'no type'}`);
+    }
+    // Attributes.
+    const declared = type.k === 'c' ? type.a : [];
+    if (attrs !== null) {
+      for (const [an, value] of attrs) {
+        const ad = declared.find((d) => d.n === an);
+        if (ad === undefined) {
+          return {
+            offset: lt,
+            attribute: an,
+            message: `Element '${clark(decl)}', attribute '${an}': The attribute '${an}' is not allowed.`,
+          };
+        }
+        const at = types[ad.t];
+        if (at === undefined || at.k !== 's')
+          return new Unsupported(`attribute ${an}: ${at?.k === 'x' ? at.why : 'type'}`);
+        const v = checkValue(at, value, prepared, ids);
+        if (v === UNSUPPORTED) return new Unsupported(`attribute ${an} value`);
+        if (v !== null) {
+          return { offset: lt, attribute: an, message: `Element '${clark(decl)}', attribute '${an}': ${v}` };
+        }
+        if (ad.f !== undefined && value !== ad.f) {
+          return {
+            offset: lt,
+            attribute: an,
+            message: `Element '${clark(decl)}', attribute '${an}': The value '${value}' does not match the fixed value constraint '${ad.f}'.`,
+          };
+        }
+      }
+    }
+    for (const ad of declared) {
+      if (ad.r === 1 && (attrs === null || !attrs.some(([n]) => n === ad.n))) {
+        return {
+          offset: lt,
+          attribute: null,
+          message: `Element '${clark(decl)}': The attribute '${ad.n}' is required but missing.`,
+        };
+      }
+    }
+    let run: Run | null = null;
+    if (type.k === 'c' && type.c === 1) {
+      let model = prepared.models.get(decl.t);
+      if (model === undefined) {
+        model = prepareParticle(type.m!, tables);
+        prepared.models.set(decl.t, model);
+      }
+      // The type's particle wrapped in a one-item sequence, so its own min/max are counted like any item's.
+      run = newRun({
+        min: 1,
+        max: 1,
+        el: -1,
+        name: '',
+        seq: true,
+        items: [model],
+        termNullable: model.nullable,
+        nullable: model.nullable,
+        first: model.first,
+      });
+    }
+    const frame: Frame = {
+      qname: qn,
+      start: lt,
+      decl,
+      type,
+      run,
+      text: '',
+      dns,
+      prefixes,
+      uniques: decl.u === undefined ? null : decl.u.map(() => new Set<string>()),
+      dup: null,
+    };
+    if (parent?.uniques) {
+      // xs:unique over the parent's children keyed by one attribute (the only form compiled).
+      const u = parent.decl.u!;
+      for (let k = 0; k < u.length; k++) {
+        const key = attrs?.find(([n]) => n === u[k]!.attr)?.[1];
+        if (key === undefined) continue;
+        const seen = parent.uniques[k]!;
+        // libxml2 reports a repeated key at the end of the repeating element, after what is wrong inside it.
+        if (seen.has(key)) {
+          frame.dup ??= `Element '${clark(decl)}': Duplicate key-sequence ['${key}'] in unique identity-constraint '${u[k]!.name}'.`;
+        }
+        seen.add(key);
+      }
+    }
+    if (selfClosing) {
+      const f = endElement(frame, prepared, ids);
+      if (f !== null) return f;
+    } else {
+      stack.push(frame);
+    }
+  }
+  if (stack.length > 0 || !seenRoot) return new Unsupported('unterminated document');
+  return null;
+}
+
+/** The tokenizer of walk() without the schema: tags balanced, one root, references decodable. */
+function wellFormed(xml: string): boolean {
+  if (BAD_CHARS.test(xml)) return false;
+  const stack: string[] = [];
+  let pos = xml.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let roots = 0;
+  while (pos < xml.length) {
+    const lt = xml.indexOf('<', pos);
+    const text = xml.slice(pos, lt < 0 ? xml.length : lt);
+    if (
+      stack.length === 0
+        ? !SPACE_ONLY.test(text)
+        : text.includes(']]>') || (text.includes('&') && decode(text) === undefined)
+    ) {
+      return false;
+    }
+    if (lt < 0) break;
+    const c1 = xml.charCodeAt(lt + 1);
+    if (c1 === 0x2f) {
+      const top = stack.pop();
+      if (top === undefined || !xml.startsWith(top, lt + 2)) return false;
+      END_TAG_REST.lastIndex = lt + 2 + top.length;
+      if (!END_TAG_REST.test(xml)) return false;
+      pos = END_TAG_REST.lastIndex;
+      continue;
+    }
+    if (c1 === 0x3f || c1 === 0x21) {
+      const close =
+        c1 === 0x3f
+          ? '?>'
+          : xml.startsWith('<!--', lt)
+            ? '-->'
+            : xml.startsWith('<![CDATA[', lt)
+              ? ']]>'
+              : null;
+      if (close === null) return false;
+      if (close === ']]>' && stack.length === 0) return false;
+      const end = xml.indexOf(close, lt + 2);
+      if (end < 0) return false;
+      if (close === '-->' && xml.slice(lt + 4, end).includes('--')) return false;
+      if (c1 === 0x3f && xml.startsWith('<?xml', lt)) {
+        XML_DECL.lastIndex = lt;
+        if (lt !== (xml.charCodeAt(0) === 0xfeff ? 1 : 0) || !XML_DECL.test(xml)) return false;
+      }
+      pos = end + close.length;
+      continue;
+    }
+    NAME.lastIndex = lt + 1;
+    const nm = NAME.exec(xml);
+    if (nm === null) return false;
+    let p = NAME.lastIndex;
+    const names: string[] = [];
+    for (;;) {
+      ATTRIBUTE.lastIndex = p;
+      const am = ATTRIBUTE.exec(xml);
+      if (am === null) break;
+      p = ATTRIBUTE.lastIndex;
+      const value = am[2] ?? am[3]!;
+      if (names.includes(am[1]!) || (value.includes('&') && decode(value) === undefined)) return false;
+      names.push(am[1]!);
+    }
+    TAG_END.lastIndex = p;
+    const te = TAG_END.exec(xml);
+    if (te === null) return false;
+    pos = TAG_END.lastIndex;
+    if (stack.length === 0 && ++roots > 1) return false;
+    if (te[1] !== '/') stack.push(nm[0]);
+  }
+  return stack.length === 0 && roots === 1;
+}
+
+function clark(decl: ElementTable): string {
+  return decl.ns ? `{${decl.ns}}${decl.n}` : decl.n;
+}
+
+function endElement(frame: Frame, prepared: Prepared, ids: Set<string>): Failure | Unsupported | null {
+  const own = endContent(frame, prepared, ids);
+  if (own !== null || frame.dup === null) return own;
+  return { offset: frame.start, attribute: null, message: frame.dup };
+}
+
+function endContent(frame: Frame, prepared: Prepared, ids: Set<string>): Failure | Unsupported | null {
+  const type = frame.type;
+  if (type.k === 's' || type.c === 2) {
+    const st = type.k === 's' ? type : prepared.tables.types[type.s!];
+    if (st === undefined || st.k !== 's') return new Unsupported('simple content type');
+    const v = checkValue(st, frame.text, prepared, ids);
+    if (v === UNSUPPORTED) return new Unsupported(`value of ${frame.decl.n}`);
+    if (v !== null)
+      return { offset: frame.start, attribute: null, message: `Element '${clark(frame.decl)}': ${v}` };
+    return null;
+  }
+  if (frame.run !== null && !complete(frame.run)) {
+    return {
+      offset: frame.start,
+      attribute: null,
+      message: `Element '${clark(frame.decl)}': Missing child element(s).`,
+    };
+  }
+  return null;
+}
+
+/**
+ * The path of the element whose start tag is at `offset`, named as schema.ts names libxml2's errors: local
+ * names from the root, with [n] where the element has same-named siblings. Errors are rare, so this walks the
+ * document again rather than keep counts on the hot path.
+ */
+export function pathAt(xml: string, offset: number): string | null {
+  interface Level {
+    id: number;
+    counts: Map<string, number>;
+  }
+  const stack: Level[] = [{ id: 0, counts: new Map() }];
+  const tag =
+    /<(\/?)([A-Za-z_][A-Za-z0-9_.:-]*)(?:[ \t\n]+[^ \t\n=>]+[ \t\n]*=[ \t\n]*(?:"[^"]*"|'[^']*'))*[ \t\n]*(\/?)>|<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>/g;
+  let serial = 0;
+  // Name and index of the open element at each depth.
+  const open: { name: string; index: number }[] = [];
+  let target: { name: string; index: number; parent: number }[] | null = null;
+  const later: boolean[] = [];
+  for (let m = tag.exec(xml); m !== null; m = tag.exec(xml)) {
+    if (m[2] === undefined) continue;
+    if (m[1] === '/') {
+      stack.pop();
+      if (stack.length === 0) break;
+      continue;
+    }
+    const local = m[2].slice(m[2].indexOf(':') + 1);
+    const level = stack[stack.length - 1]!;
+    const index = (level.counts.get(local) ?? 0) + 1;
+    level.counts.set(local, index);
+    const depth = stack.length - 1;
+    const id = ++serial;
+    if (target === null && m.index === offset) {
+      target = [];
+      for (let d = 0; d <= depth; d++) target.push({ name: '', index: 0, parent: stack[d]!.id });
+      for (let d = 0; d < depth; d++) Object.assign(target[d]!, open[d]!);
+      Object.assign(target[depth]!, { name: local, index });
+    } else if (target !== null) {
+      const t = target[depth];
+      if (t !== undefined && t.name === local && t.parent === level.id) later[depth] = true;
+    }
+    if (m[3] !== '/') {
+      open[depth] = { name: local, index };
+      stack.push({ id, counts: new Map() });
+    }
+  }
+  if (target === null) return null;
+  return target.map((t, d) => (t.index > 1 || later[d] ? `${t.name}[${t.index}]` : t.name)).join('/');
+}
+
+export function prepare(tables: FolderTables): Prepared {
+  return { tables, regex: new Map(), enums: new Map(), models: new Map() };
+}
+
+export type { Prepared };
