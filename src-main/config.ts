@@ -11,6 +11,15 @@ export interface ServiceConfig {
   logLevel: LogLevel;
   /** BALCAO_BACKUP_KEEP: backups of each kind (daily, pre-migration) kept in <dataDir>/backups. */
   backupKeep?: number;
+  /** BALCAO_WORKERS: worker threads for PDF renders (0: on the request thread); default all cores but one. */
+  workers?: number;
+}
+
+function workersFromEnv(env: NodeJS.ProcessEnv): { workers?: number } {
+  const text = env['BALCAO_WORKERS'];
+  if (text === undefined || text === '') return {};
+  if (!/^\d{1,3}$/.test(text)) throw new Error(`BALCAO_WORKERS must be a number of threads, got '${text}'`);
+  return { workers: Number(text) };
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv, cwd = process.cwd()): ServiceConfig {
@@ -26,5 +35,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv, cwd = process.cwd()): Serv
     masterKey: env['BALCAO_MASTER_KEY'],
     logLevel: parseLogLevel(env['BALCAO_LOG_LEVEL'], 'info'),
     backupKeep: backupKeepFromEnv(env),
+    ...workersFromEnv(env),
   };
 }

@@ -45,6 +45,7 @@ import { transportFactory, type TransportOptions } from './printing/transports/i
 import { startSandboxPsp, type SandboxPsp } from './sandbox-psp/server.ts';
 import { ensureDemoSandboxPix, syncSandboxPixClients, type PixDeps } from './pix/service.ts';
 import { respTecRepository } from './companies/resp-tec.ts';
+import { setPdfWorkers } from './workers/pdf.ts';
 
 export interface RunningService {
   url: string;
@@ -129,6 +130,7 @@ export async function startService(
 ): Promise<RunningService> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
+  if (config.workers !== undefined) setPdfWorkers(config.workers);
   // Before anything in the data dir is read or written: a second process must not touch sandbox.json, the
   // master key or the first one's in-flight queue rows (issue 12 item 8).
   const lock = lockDataDir(config.dataDir);

@@ -3,14 +3,14 @@
 import { Router, type Request, type Response } from 'express';
 import type { z } from 'zod';
 import type { ApiDeps } from '../context.ts';
-import { invalidState } from '../errors.ts';
+import { ApiError, invalidState } from '../errors.ts';
 import { parseQuery } from '../pagination.ts';
 import { documentOfRequest, NF_MODELOS } from './scoping.ts';
 import type { DocumentRow } from '../../documents/repository.ts';
 import { isPrintable, outputDocumentOf } from '../../outputs/document.ts';
 import { logoRepository } from '../../companies/logo.ts';
-import { renderDanfe } from '../../outputs/pdf/danfe.ts';
-import { renderDanfce } from '../../outputs/pdf/danfce.ts';
+import { renderNotePdf } from '../../workers/pdf.ts';
+import { WorkerCrashed } from '../../workers/pool.ts';
 import {
   CODE_PAGE_IDS,
   COLUMNS,
@@ -68,11 +68,24 @@ export function documentFileRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
     const doc = await printable(req, res, 'print the DANFE of');
     const output = outputDocumentOf(doc);
     const logo = (await logoRepository.find(db, doc.company_id))?.data;
-    const withLogo = logo === undefined ? {} : { logo };
-    const pdf =
-      doc.modelo === 55
-        ? await renderDanfe(output, withLogo)
-        : await renderDanfce(output, { width: Number(query.largura) as 80 | 58, ...withLogo });
+    // Drawn on the worker pool: the request thread goes on with other requests (the sales) meanwhile.
+    const pdf = await renderNotePdf(output, Number(query.largura) as 80 | 58, logo).catch(
+      (error: unknown) => {
+        // The render's worker died (it is replaced): nothing was lost, the caller may ask again.
+        if (error instanceof WorkerCrashed)
+          throw new ApiError(
+            503 as number,
+            'internal_error',
+            'The PDF renderer stopped; retry.',
+            [],
+            {},
+            {
+              'Retry-After': '1',
+            },
+          );
+        throw error;
+      },
+    );
     res
       .type('application/pdf')
       .setHeader('Content-Disposition', `inline; filename="${doc.chave}-danfe.pdf"`)
