@@ -178,8 +178,25 @@ export interface DocumentsTable {
   operator_id?: string | null;
   /** The register session of a sale made by a signed-in operator (migration 0015); null otherwise. */
   register_session_id?: string | null;
+  /**
+   * Migration 0030: what the NF-e/NFC-e view reads from the XML (totals, items) as JSON, written with the XML
+   * (documents/list-summary.ts); null for other kinds and for rows written without it (read from the XML).
+   */
+  list_summary?: string | null;
   created_at: IsoTimestamp;
   updated_at: IsoTimestamp;
+}
+
+/**
+ * Migration 0030: how many documents a company has per model, status and emission day (dh_emi's date),
+ * kept by triggers on documents; the NF-e/NFC-e lists' totals are sums of these.
+ */
+export interface DocumentCountsTable {
+  company_id: string;
+  modelo: number;
+  status: DocumentStatus;
+  dia: string;
+  n: number;
 }
 
 export type OutboxKind = 'autorizacao' | 'evento' | 'inutilizacao';
@@ -231,6 +248,7 @@ export interface Database {
   fiscal_profiles: FiscalProfilesTable;
   products: ProductsTable;
   documents: DocumentsTable;
+  document_counts: DocumentCountsTable;
   outbox: OutboxTable;
   contingency_modes: ContingencyModesTable;
   webhooks: WebhooksTable;

@@ -30,6 +30,7 @@ import { kindOfModelo } from './registry.ts';
 import { loadCompanyFiscal, type CompanyFiscal } from './context.ts';
 import { documentsRepository, type DocumentRow } from './repository.ts';
 import { assertAllowed } from './state-machine.ts';
+import { listSummaryColumn } from './list-summary.ts';
 
 export interface LifecycleDeps extends KindDeps {
   worker: OutboxWorker;
@@ -89,6 +90,8 @@ export function rowFrom(
     status,
     payload_json: JSON.stringify(payload),
     xml: prepared.xml,
+    // What the list shows from the XML, written with it so that no list parses XML (issue 18).
+    list_summary: listSummaryColumn(kind.modelo, prepared.xml),
     digest_value: prepared.digestValue,
     v_nf: prepared.total,
     dh_emi: prepared.dhEmi,

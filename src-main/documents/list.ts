@@ -1,6 +1,6 @@
 // One page of a kind's documents for its §4.6 list (status and creation period filters, newest first): the
 // query every kind's list route runs; the kind maps its filter's status names and draws each row's view.
-import type { SelectQueryBuilder } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../db/client.ts';
 import { pageOf, type RowWindow } from '../db/paginate.ts';
 import type { Database } from '../db/schema.ts';
@@ -80,4 +80,71 @@ export async function pageOfKind(
     window.limit,
     window.offset,
   );
+}
+
+/** Where a keyset page starts: just after this row of the list order, the `offset`-th row when it was read. */
+export interface ListCursor {
+  createdAt: string;
+  id: string;
+  offset: number;
+}
+
+/** The rows after `cursor` in the list order (newest first, then id): rows written since never shift a page. */
+export function afterCursor(query: KindListQuery, cursor: ListCursor): KindListQuery {
+  return query
+    .where('created_at', '<=', cursor.createdAt)
+    .where((eb) =>
+      eb.or([
+        eb('created_at', '<', cursor.createdAt),
+        eb.and([eb('created_at', '=', cursor.createdAt), eb('id', '>', cursor.id)]),
+      ]),
+    );
+}
+
+/**
+ * The NF-e/NFC-e list's total from the counters of migration 0030 (per company, model, status and emission
+ * day, kept exact by triggers): a sum of at most one counter per day and status, instead of a count of every
+ * listed row, which took 10–20 ms at 100k notes even from a covering index.
+ */
+export async function nfListTotal(db: Db, companyId: string, filter: NfListFilter): Promise<number> {
+  let query = db
+    .selectFrom('document_counts')
+    .where('company_id', '=', companyId)
+    .where('modelo', 'in', filter.modelos);
+  if (filter.statuses !== undefined) query = query.where('status', 'in', filter.statuses);
+  // dh_emi >= 'AAAA-MM-DD' and dh_emi < 'AAAA-MM-DDT99' compare as its date part does.
+  if (filter.from !== undefined) query = query.where('dia', '>=', filter.from);
+  if (filter.to !== undefined) query = query.where('dia', '<=', filter.to);
+  const row = await query.select(sql<number | null>`sum(n)`.as('n')).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Which rows of a list one request reads: from an offset, or just after a keyset cursor. */
+export type ListWindowOf = { limit: number; offset: number } | { limit: number; cursor: ListCursor };
+
+/**
+ * One page of the NF-e/NFC-e list, with its total, the position of its first row and the cursor of the row
+ * after its last (null on the last page). One row more than the page is read to know whether one follows.
+ */
+export async function nfListPage<Row extends { id: string; created_at: string }>(
+  db: Db,
+  companyId: string,
+  filter: NfListFilter,
+  window: ListWindowOf,
+  select: (query: KindListQuery) => SelectQueryBuilder<Database, 'documents', Row>,
+): Promise<{ rows: Row[]; total: number; offset: number; next: ListCursor | null }> {
+  const base = nfListQuery(db, companyId, filter);
+  const cursor = 'cursor' in window ? window.cursor : null;
+  const offset = cursor === null ? (window as { offset: number }).offset : cursor.offset;
+  const paged = cursor === null ? base : afterCursor(base, cursor);
+  let page = newestFirst(select(paged)).limit(window.limit + 1);
+  if (cursor === null && offset > 0) page = page.offset(offset);
+  const [read, total] = await Promise.all([page.execute(), nfListTotal(db, companyId, filter)]);
+  const rows = read.slice(0, window.limit);
+  const last = rows[rows.length - 1];
+  const next =
+    read.length > window.limit && last !== undefined
+      ? { createdAt: last.created_at, id: last.id, offset: offset + rows.length }
+      : null;
+  return { rows, total, offset, next };
 }

@@ -1,21 +1,12 @@
 // The NF-e/NFC-e object the API returns: identification, state, the authority's answer, totals and items
 // read back from the signed XML (the document of record), and links to its XML and DANFE.
-import { XMLParser } from 'fast-xml-parser';
+import { sql } from 'kysely';
+import { summaryOf } from './list-summary.ts';
 import type { DocumentRow } from './repository.ts';
 import type { DocumentView } from '../../src-shared/contracts/documents.ts';
 import type { OperatorRef } from '../../src-shared/contracts/operators.ts';
 
 export type { DocumentView };
-
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  parseTagValue: false,
-  isArray: (name) => name === 'prod',
-});
-
-type Node = Record<string, unknown>;
-const obj = (v: unknown): Node => (typeof v === 'object' && v !== null ? (v as Node) : {});
-const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /**
  * A decimal text of the layout (at most 13 integer and 2 decimal digits, 15 significant digits) as a JSON
@@ -26,7 +17,10 @@ function decimalNumber(text: string | null | undefined): number {
   return text === null || text === undefined || text === '' ? 0 : Number(text);
 }
 
-/** The columns the view reads, all a list selects: never the draft's payload nor the authority's copies. */
+/**
+ * The columns the view reads, all a list selects: never the draft's payload nor the authority's copies, and
+ * the XML only for a row without its summary (listXml).
+ */
 export const VIEW_COLUMNS = [
   'id',
   'modelo',
@@ -47,12 +41,16 @@ export const VIEW_COLUMNS = [
   'replaces',
   'replaced_by',
   'operator_id',
-  'xml',
+  'list_summary',
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof DocumentRow)[];
 
-export type ViewedDocument = Pick<DocumentRow, (typeof VIEW_COLUMNS)[number]>;
+/** The signed XML as a list reads it: only for a row stored without its summary, which is then read from it. */
+export const listXml = sql<string | null>`CASE WHEN list_summary IS NULL THEN xml END`.as('xml');
+
+/** A row as the view reads it: its summary, or (a row written without one) its XML. */
+export type ViewedDocument = Pick<DocumentRow, (typeof VIEW_COLUMNS)[number]> & { xml?: string | null };
 
 export interface ViewOptions {
   /** A cancellation event of the note is waiting for the authority: the note reads `processando` (§3). */
@@ -63,41 +61,12 @@ export interface ViewOptions {
   operador?: OperatorRef | null;
 }
 
-/** Every `open`…`close` element of `xml`, whole, in document order. */
-function elements(xml: string, open: string, close: string): string[] {
-  const found: string[] = [];
-  for (let at = xml.indexOf(open); at !== -1; at = xml.indexOf(open, at)) {
-    const end = xml.indexOf(close, at);
-    if (end === -1) break;
-    found.push(xml.slice(at, end + close.length));
-    at = end + close.length;
-  }
-  return found;
-}
-
-/**
- * The view reads only the ICMS totals and each item's <prod> (one per <det>, in order) of the signed XML:
- * those elements are cut out and parsed alone, instead of the whole signed document (emitter, payments,
- * signature), which made a list page cost a full XML parse per note.
- */
-function totalsAndItems(xml: string): { icmsTot: Node; prods: Node[] } {
-  const parts = [
-    ...elements(xml, '<ICMSTot>', '</ICMSTot>').slice(0, 1),
-    ...elements(xml, '<prod>', '</prod>'),
-  ];
-  const parsed = obj(obj(parser.parse(`<v>${parts.join('')}</v>`))['v']);
-  const prods = Array.isArray(parsed['prod']) ? (parsed['prod'] as unknown[]) : [];
-  return { icmsTot: obj(parsed['ICMSTot']), prods: prods.map(obj) };
-}
-
 export function documentView(
   doc: ViewedDocument,
   basePath: '/v1/nfe' | '/v1/nfce',
   options: ViewOptions = {},
 ): DocumentView {
-  const { icmsTot, prods } = totalsAndItems(doc.xml);
-  const totais: Record<string, string> = {};
-  for (const [k, v] of Object.entries(icmsTot)) if (typeof v === 'string') totais[k] = v;
+  const { totais, itens } = summaryOf(doc);
   const status = options.cancelPending === true && doc.status === 'autorizada' ? 'processando' : doc.status;
   const nfce =
     doc.modelo === 65
@@ -142,16 +111,7 @@ export function documentView(
     substituida_por: doc.replaced_by,
     operador: options.operador ?? null,
     totais,
-    itens: prods.map((prod, i) => ({
-      nItem: i + 1,
-      codigo: text(prod['cProd']),
-      descricao: text(prod['xProd']),
-      ncm: text(prod['NCM']),
-      cfop: text(prod['CFOP']),
-      quantidade: text(prod['qCom']),
-      valor_unitario: text(prod['vUnCom']),
-      valor_total: text(prod['vProd']),
-    })),
+    itens,
     criada_em: doc.created_at,
     atualizada_em: doc.updated_at,
   };

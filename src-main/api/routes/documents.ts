@@ -21,11 +21,11 @@ import { arrivalOf } from '../middleware/arrival.ts';
 import { documentsRepository, type DocumentRow } from '../../documents/repository.ts';
 import { outboxRepository } from '../../outbox/repository.ts';
 import { ApiError } from '../errors.ts';
-import { documentView, VIEW_COLUMNS, type ViewedDocument } from '../../documents/view.ts';
+import { documentView, listXml, VIEW_COLUMNS, type ViewedDocument } from '../../documents/view.ts';
 import { cancelDocument, pendingCancellations } from '../../documents/cancel.ts';
 import { statusFilter } from '../../documents/state-machine.ts';
-import { pageOf } from '../../db/paginate.ts';
-import { newestFirst, nfListQuery } from '../../documents/list.ts';
+import { nfListPage, type KindListQuery, type NfListFilter } from '../../documents/list.ts';
+import { answerNextCursor, cursorAlone, listCursorQuery } from '../list-cursor.ts';
 import { publishDocumentEvent } from '../../webhooks/publisher.ts';
 import { autoPrintDocument } from '../../printing/auto-print.ts';
 import { registerForSale } from './register.ts';
@@ -289,27 +289,37 @@ export function documentRoutes(deps: ApiDeps, modelo: 55 | 65): Router {
 
   router.get('/', async (req, res) => {
     const company = await companyOfRequest(db, req, res);
-    const filter = parseQuery(req, listFilterSchema);
+    const query = parseQuery(req, listFilterSchema);
     const listModelo =
-      modelo === 65 ? 65 : filter.modelo === undefined ? null : (Number(filter.modelo) as 55 | 65);
-    const query = nfListQuery(db, company.id, {
+      modelo === 65 ? 65 : query.modelo === undefined ? null : (Number(query.modelo) as 55 | 65);
+    const filter: NfListFilter = {
       modelos: listModelo === null ? NF_MODELOS : [listModelo],
-      statuses: filter.status === undefined ? undefined : statusFilter(filter.status),
-      from: filter.data_inicio,
-      to: filter.data_fim,
-    });
-    // Only what the view reads: a list never carries the payload or the authority's copies of the XML.
-    const order = (q: typeof query) => newestFirst(q.select(VIEW_COLUMNS));
+      statuses: query.status === undefined ? undefined : statusFilter(query.status),
+      from: query.data_inicio,
+      to: query.data_fim,
+    };
+    // Only what the view reads: a list never carries the payload or the authority's copies of the XML, and
+    // the signed XML only for a row stored without its summary.
+    const select = (q: KindListQuery) => q.select(VIEW_COLUMNS).select(listXml);
+    // Keyset paging (a Balcão addition): `cursor` starts just after the last row of a previous page.
+    const { cursor } = parseQuery(req, listCursorQuery);
+    cursorAlone(req.query, cursor);
     if (listModelo === 65) {
       // §4.2: NFC-e lists page by limit/offset.
       const { limit, offset } = offsetQuery(req);
-      const { rows, total } = await pageOf(query, order, limit, offset);
-      res.json(offsetList(await views(rows), total, limit, offset));
+      const window = cursor === undefined ? { limit, offset } : { limit, cursor };
+      const found = await nfListPage(db, company.id, filter, window, select);
+      answerNextCursor(res, found.next);
+      res.json(offsetList(await views(found.rows), found.total, limit, found.offset));
       return;
     }
     const { page, pageSize } = pageQuery(req);
-    const { rows, total } = await pageOf(query, order, pageSize, (page - 1) * pageSize);
-    res.json(pageList(await views(rows), total, page, pageSize));
+    const window =
+      cursor === undefined ? { limit: pageSize, offset: (page - 1) * pageSize } : { limit: pageSize, cursor };
+    const found = await nfListPage(db, company.id, filter, window, select);
+    answerNextCursor(res, found.next);
+    const shown = cursor === undefined ? page : Math.floor(found.offset / pageSize) + 1;
+    res.json(pageList(await views(found.rows), found.total, shown, pageSize));
   });
 
   return router;

@@ -8,7 +8,7 @@ export const MODELO_TABLES = ['documents', 'number_sequences', 'number_voids'] a
 
 /**
  * Rebuilds `table` with `from` replaced by `to` (the 12-step procedure of the SQLite ALTER TABLE page): rows
- * copied as they are, indexes recreated from their stored DDL. Run inside a transaction with foreign keys
+ * copied as they are, indexes and triggers recreated from their stored DDL. Run inside a transaction with foreign keys
  * off (see widenModeloChecks).
  */
 async function rebuildWithCheck(db: Kysely<unknown>, table: string, from: string, to: string): Promise<void> {
@@ -19,7 +19,7 @@ async function rebuildWithCheck(db: Kysely<unknown>, table: string, from: string
   if (ddl === undefined) throw new Error(`table ${table} not found`);
   if (!ddl.includes(from)) throw new Error(`table ${table} lacks the CHECK "${from}"`);
   const indexes = await sql<{ sql: string }>`
-    SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ${table} AND sql IS NOT NULL
+    SELECT sql FROM sqlite_master WHERE type IN ('index', 'trigger') AND tbl_name = ${table} AND sql IS NOT NULL
   `.execute(db);
   const temp = `${table}_widened`;
   const created = ddl
