@@ -171,7 +171,14 @@ export interface DocumentsTable {
   n_prot: string | null;
   authorized_at: string | null;
   prot_xml: string | null;
+  /** The authorized copy when kept whole; null when `proc_open` rebuilds it (documents/stored-xml.ts). */
   proc_xml: string | null;
+  /**
+   * Migration 0029: the authorized copy's opening tag when it is that tag + `xml` + `prot_xml` + its closing
+   * tag, '' when it is `prot_xml` itself, null otherwise. Read rows through documentsRepository, which
+   * gives `proc_xml` whole and drops this column.
+   */
+  proc_open?: string | null;
   replaced_by: string | null;
   replaces: string | null;
   /** The operator who issued the note (migration 0014); null for sales made by software without one. */

@@ -15,7 +15,7 @@ import { inTransaction, type Db } from '../db/client.ts';
 import { sql } from 'kysely';
 import { invalidState, notFound, validationError } from '../errors.ts';
 import { newId } from '../ids.ts';
-import { outboxRepository } from '../outbox/repository.ts';
+import { AUTHORIZATION_MESSAGE, outboxRepository } from '../outbox/repository.ts';
 import type { OutboxWorker } from '../outbox/worker.ts';
 import { linkIdempotencyKey } from './idempotency-link.ts';
 import { checkSendRegister, linkSaleRegister } from '../register/sale-context.ts';
@@ -184,7 +184,8 @@ export function queueAuthorization(
     companyId: row.company_id,
     kind: 'autorizacao',
     docKind: kind.id,
-    message: row.xml,
+    // The worker sends the document's own signed XML: the row does not copy it (stored once, issue 18).
+    message: AUTHORIZATION_MESSAGE,
     now,
   });
 }
@@ -272,6 +273,8 @@ export async function rebuild(
     (await kind.contingency?.rebuildEmission?.(trx, doc.company_id, deps.clock)) ??
     (await kind.contingency?.emission(trx, doc.company_id, deps.clock)) ??
     NORMAL_EMISSION;
+  // The queue rows that sent the XML being replaced keep it (they reference the document's current one).
+  await outboxRepository.keepSentMessages(trx, doc.id, doc.xml);
   const now = deps.clock.now();
   const prepared = await kind.prepare({
     db: trx,
@@ -323,7 +326,7 @@ export async function resignSameNumber(
     const updated = await rebuild(deps, kind, attempt, payload, trx, status, emission);
     await documentsRepository.update(trx, attempt.id, updated);
     await outboxRepository.update(trx, outboxId, {
-      message: updated.xml,
+      message: AUTHORIZATION_MESSAGE,
       next_try_at: updated.updated_at,
       updated_at: updated.updated_at,
     });

@@ -5,6 +5,7 @@ import type { Db } from '../db/client.ts';
 import { pageOf, type RowWindow } from '../db/paginate.ts';
 import type { Database } from '../db/schema.ts';
 import type { DocumentRow } from './repository.ts';
+import { withProc } from './stored-xml.ts';
 
 export interface KindListFilter {
   /** The stored status (the kind maps its API's names, e.g. `rejeitada` is stored `erro`). */
@@ -74,12 +75,14 @@ export async function pageOfKind(
   narrow?: (query: KindListQuery) => KindListQuery,
 ): Promise<{ rows: DocumentRow[]; total: number }> {
   const query = kindListQuery(db, companyId, modelo, filter);
-  return pageOf(
+  const page = await pageOf(
     narrow === undefined ? query : narrow(query),
     (q) => newestFirst(q.selectAll()),
     window.limit,
     window.offset,
   );
+  // Each row's authorized copy whole, as documentsRepository reads it (stored-xml.ts).
+  return { rows: page.rows.map((row) => withProc(row)), total: page.total };
 }
 
 /** Where a keyset page starts: just after this row of the list order, the `offset`-th row when it was read. */

@@ -2,52 +2,103 @@
 import type { Db } from '../db/client.ts';
 import type { Ambiente, DocumentsTable } from '../db/schema.ts';
 import type { NumberVoidsTable } from './inutilizar.ts';
+import { procOf, storedProc, withProc } from './stored-xml.ts';
 
-export type DocumentRow = DocumentsTable;
+/** A document as the code sees it: `proc_xml` is its whole authorized copy, however the row stores it. */
+export type DocumentRow = Omit<DocumentsTable, 'proc_open'>;
+
+/** A row read with selectAll, its authorized copy rebuilt (the signed XML is stored once: stored-xml.ts). */
+function read(row: DocumentsTable): DocumentRow;
+function read(row: DocumentsTable | undefined): DocumentRow | undefined;
+function read(row: DocumentsTable | undefined): DocumentRow | undefined {
+  return row === undefined ? undefined : withProc(row);
+}
+
+/**
+ * The columns to write for `changes`: an authorized copy goes in compact when it rebuilds exactly from the
+ * signed XML and the protocol; a change of either of those on a row with a compact copy keeps that copy
+ * (written whole when it no longer rebuilds from the new pair).
+ */
+async function toStore(
+  db: Db,
+  id: string | null,
+  changes: Partial<DocumentRow>,
+): Promise<Partial<DocumentsTable>> {
+  if ('proc_xml' in changes || 'xml' in changes || 'prot_xml' in changes) {
+    const current =
+      id !== null && !('proc_xml' in changes && 'xml' in changes && 'prot_xml' in changes)
+        ? await db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst()
+        : undefined;
+    const xml = changes.xml ?? current?.xml ?? '';
+    const prot = 'prot_xml' in changes ? (changes.prot_xml ?? null) : (current?.prot_xml ?? null);
+    const proc =
+      'proc_xml' in changes ? (changes.proc_xml ?? null) : current === undefined ? null : procOf(current);
+    return { ...changes, ...storedProc(proc, xml, prot) };
+  }
+  return changes;
+}
 
 export const documentsRepository = {
-  insert: (db: Db, row: DocumentRow) => db.insertInto('documents').values(row).execute(),
+  insert: async (db: Db, row: DocumentRow) => {
+    await db
+      .insertInto('documents')
+      .values({ ...row, ...storedProc(row.proc_xml, row.xml, row.prot_xml) })
+      .execute();
+  },
 
-  findById: (db: Db, id: string) =>
-    db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst(),
+  findById: async (db: Db, id: string) =>
+    read(await db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst()),
 
   /** A document the caller has just written or queued: a missing row is a bug, thrown as such. */
   getById: async (db: Db, id: string) => {
     const doc = await db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst();
     if (doc === undefined) throw new Error(`document ${id} vanished`);
-    return doc;
+    return read(doc);
   },
 
-  findByChave: (db: Db, chave: string) =>
-    db.selectFrom('documents').selectAll().where('chave', '=', chave).executeTakeFirst(),
+  findByChave: async (db: Db, chave: string) =>
+    read(await db.selectFrom('documents').selectAll().where('chave', '=', chave).executeTakeFirst()),
 
-  update: (db: Db, id: string, changes: Partial<Omit<DocumentRow, 'id'>>) =>
-    db.updateTable('documents').set(changes).where('id', '=', id).execute(),
+  update: async (db: Db, id: string, changes: Partial<Omit<DocumentRow, 'id'>>) =>
+    db
+      .updateTable('documents')
+      .set(await toStore(db, id, changes))
+      .where('id', '=', id)
+      .execute(),
 
-  listByCompany: (db: Db, companyId: string) =>
-    db.selectFrom('documents').selectAll().where('company_id', '=', companyId).orderBy('n_nf').execute(),
+  listByCompany: async (db: Db, companyId: string) =>
+    (
+      await db
+        .selectFrom('documents')
+        .selectAll()
+        .where('company_id', '=', companyId)
+        .orderBy('n_nf')
+        .execute()
+    ).map((row) => read(row)),
 
   /**
    * Attempts authorized although their sale was re-issued under another number, with no event queued for
    * them: each one still owes its cancellation by substitution (110112).
    */
-  authorizedReplacedWithoutEvent: (db: Db) =>
-    db
-      .selectFrom('documents')
-      .selectAll()
-      .where('status', '=', 'autorizada')
-      .where('replaced_by', 'is not', null)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('outbox')
-              .select('outbox.id')
-              .whereRef('outbox.document_id', '=', 'documents.id')
-              .where('outbox.kind', '=', 'evento'),
+  authorizedReplacedWithoutEvent: async (db: Db) =>
+    (
+      await db
+        .selectFrom('documents')
+        .selectAll()
+        .where('status', '=', 'autorizada')
+        .where('replaced_by', 'is not', null)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('outbox')
+                .select('outbox.id')
+                .whereRef('outbox.document_id', '=', 'documents.id')
+                .where('outbox.kind', '=', 'evento'),
+            ),
           ),
-        ),
-      )
-      .execute(),
+        )
+        .execute()
+    ).map((row) => read(row)),
 
   /**
    * Hands out the next number of a series. Runs inside the caller's transaction, so the number and the

@@ -12,6 +12,7 @@ import { procEventoCTe } from '../fiscal/cte/proc.ts';
 import { procEventoDCe } from '../fiscal/dce/proc.ts';
 import { DESC_EVENTO, isTpEvento } from '../fiscal/events.ts';
 import { refreshVoids, type NumberVoidsTable } from '../documents/inutilizar.ts';
+import { procOf } from '../documents/stored-xml.ts';
 import { ufBySigla } from '../../src-shared/uf.ts';
 import { firstElementText } from '../fiscal/xml.ts';
 
@@ -188,11 +189,13 @@ export async function writeMonthExport(
   for (;;) {
     let query = db
       .selectFrom('documents')
-      .select(['id', 'modelo', 'serie', 'n_nf', 'chave', 'status', 'dh_emi', 'v_nf', 'n_prot', 'proc_xml'])
+      .select(['id', 'modelo', 'serie', 'n_nf', 'chave', 'status', 'dh_emi', 'v_nf', 'n_prot'])
+      // The authorized copy, whole or rebuilt from the signed XML and the protocol (documents/stored-xml.ts).
+      .select(['xml', 'prot_xml', 'proc_xml', 'proc_open'])
       .where('company_id', '=', company.id)
       .where('ambiente', '=', company.ambiente)
       .where('status', 'in', EXPORTED_STATUSES)
-      .where('proc_xml', 'is not', null)
+      .where((eb) => eb.or([eb('proc_xml', 'is not', null), eb('proc_open', 'is not', null)]))
       .where('dh_emi', '>=', from)
       .where('dh_emi', '<', to);
     if (after !== null) {
@@ -209,11 +212,12 @@ export async function writeMonthExport(
       .limit(BATCH)
       .execute();
     for (const doc of batch) {
-      if (doc.proc_xml === null || monthOf(doc.dh_emi, timeZone) !== mes) continue;
+      const proc = procOf(doc);
+      if (proc === null || monthOf(doc.dh_emi, timeZone) !== mes) continue;
       const folder = FOLDERS[doc.modelo] ?? 'NFe';
       const suffix = PROC_SUFFIX[doc.modelo] ?? 'procNFe';
       const name = `${folder}/${doc.chave}-${suffix}.xml`;
-      await add(name, doc.proc_xml);
+      await add(name, proc);
       summary.notes++;
       rows.push({
         tipo: folder,

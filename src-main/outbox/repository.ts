@@ -17,9 +17,17 @@ export interface QueuedMessage {
   /** A substitution's replacement, which must be authorized before the event is sent. */
   waitsForDocumentId?: string | null;
   singleNumber?: boolean;
+  /** The signed message; AUTHORIZATION_MESSAGE for an authorization (it is the document's own XML). */
   message: string;
   now: string;
 }
+
+/**
+ * An authorization row's message: the row references its document, whose signed XML (`documents.xml`) the
+ * worker sends, instead of keeping a copy of it (issue 18: a note's XML is stored once). A row sent before
+ * the document was re-signed keeps the XML it sent (outboxRepository.keepSentMessages).
+ */
+export const AUTHORIZATION_MESSAGE = '';
 
 export const outboxRepository = {
   enqueue: async (db: Db, row: Insertable<OutboxTable>): Promise<number> => {
@@ -50,6 +58,24 @@ export const outboxRepository = {
       created_at: m.now,
       updated_at: m.now,
     }),
+
+  /** The message an authorization row delivers(ed): its own copy, or else the document's signed XML. */
+  messageOf: (row: Pick<OutboxRow, 'message'>, documentXml: string): string =>
+    row.message === AUTHORIZATION_MESSAGE ? documentXml : row.message,
+
+  /**
+   * A document is about to be re-signed: its authorization rows that were sent keep the XML they sent
+   * (`xml`, the one being replaced) instead of referencing the document's new one.
+   */
+  keepSentMessages: (db: Db, documentId: string, xml: string) =>
+    db
+      .updateTable('outbox')
+      .set({ message: xml })
+      .where('document_id', '=', documentId)
+      .where('kind', '=', 'autorizacao')
+      .where('message', '=', AUTHORIZATION_MESSAGE)
+      .where('attempts', '>', 0)
+      .execute(),
 
   findById: (db: Db, id: number) =>
     db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst(),

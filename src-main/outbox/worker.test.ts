@@ -11,7 +11,7 @@ import { migrateToLatest, openDatabase, type Db } from '../db/client.ts';
 import { createLogger } from '../logger.ts';
 import type { DocumentKind, KindProtocol } from '../documents/kind.ts';
 import { documentsRepository, type DocumentRow } from '../documents/repository.ts';
-import { outboxRepository } from './repository.ts';
+import { AUTHORIZATION_MESSAGE, outboxRepository } from './repository.ts';
 import {
   AuthorityUnavailable,
   type AuthorityPort,
@@ -85,6 +85,8 @@ class ScriptedAuthority implements AuthorityPort {
   eventAnswers: { cStat: string; xMotivo: string }[] = [];
   voidAnswers: { cStat: string; xMotivo: string }[] = [];
   readonly calls: string[] = [];
+  /** The XML each authorization delivered. */
+  readonly authorized: string[] = [];
 
   private next<T>(list: (T | Error)[], what: string): Promise<T> {
     this.calls.push(what);
@@ -93,7 +95,10 @@ class ScriptedAuthority implements AuthorityPort {
     return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer);
   }
 
-  authorize = () => this.next(this.authorizeAnswers, 'authorize');
+  authorize = (xml: string) => {
+    this.authorized.push(xml);
+    return this.next(this.authorizeAnswers, 'authorize');
+  };
   consult = () => this.next(this.consultAnswers, 'consult');
   status = () => Promise.resolve({ cStat: '999', xMotivo: 'em operacao' });
   sendEvent = async () => {
@@ -194,7 +199,8 @@ const queue = (
     companyId: 'company-1',
     kind,
     docKind: 'cte',
-    message: `<${kind}/>`,
+    // An authorization references its document, as the lifecycle queues it.
+    message: kind === 'autorizacao' ? AUTHORIZATION_MESSAGE : `<${kind}/>`,
     now: clock.now().toISOString(),
     ...extra,
   });
@@ -212,6 +218,11 @@ describe('the worker settles through the kind', () => {
     expect(settled.status).toBe('autorizada');
     expect(settled.n_prot).toBe('157260000000001');
     expect(settled.proc_xml).toBe('<proc><signed/><protTest><cStat>900</cStat></protTest></proc>');
+    // Sent: the document's own signed XML. Stored: the proc as its opening tag only (documents/stored-xml.ts).
+    expect(authority.authorized).toEqual(['<signed/>']);
+    expect(
+      await db.selectFrom('documents').select(['proc_xml', 'proc_open']).where('id', '=', 'doc-1').execute(),
+    ).toEqual([{ proc_xml: null, proc_open: '<proc>' }]);
     expect((await row(id)).state).toBe('done');
     expect(asked).toEqual([{ companyId: 'company-1', kind: 'cte' }]);
   });

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { documentsRepository } from '../../src-main/documents/repository.ts';
 import { useHarness } from './harness.ts';
 import { createCteCustomer, ctePayload } from './cte-helpers.ts';
 
@@ -36,11 +37,8 @@ describe('CT-e in the monthly XML export', () => {
     });
     await settle(cte.id, (c) => c.eventos.length > 0 && c.eventos.every((e) => e.status === 'registrada'));
 
-    const row = await h.service.db
-      .selectFrom('documents')
-      .select(['proc_xml', 'dh_emi'])
-      .where('id', '=', cte.id)
-      .executeTakeFirstOrThrow();
+    // The authorized copy as the repository gives it back (kept as its protocol, rebuilt on read).
+    const row = await documentsRepository.getById(h.service.db, cte.id);
     const mes = row.dh_emi.slice(0, 7);
     const res = await fetch(`${h.service.url}/v1/companies/${h.companyId}/xml-export?mes=${mes}`, {
       headers: { 'X-API-Key': h.apiKey },

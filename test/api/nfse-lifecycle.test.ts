@@ -13,6 +13,7 @@ import { useHarness } from './harness.ts';
 import { NFSE_CODES } from '../../src-shared/tables/nfse-codes.ts';
 import { NFSE_MODELO } from '../../src-main/documents/kinds/nfse/kind.ts';
 import { eventTables } from '../../src-main/documents/events-service.ts';
+import { documentsRepository } from '../../src-main/documents/repository.ts';
 import { nfseBody as body } from '../fixtures/nfse-sample.ts';
 
 const h = useHarness();
@@ -311,11 +312,8 @@ describe('NFS-e through the sandbox national environment', () => {
       const name = `NFSe/${note.chave_acesso_50}-NFSe.xml`;
       expect(names).toContain(name);
       expect(names.filter((n) => n.startsWith('NFe/'))).toEqual([]);
-      const stored = await h.service.db
-        .selectFrom('documents')
-        .select('proc_xml')
-        .where('id', '=', note.id)
-        .executeTakeFirstOrThrow();
+      // The note as the repository gives it back (its authorized copy is the protocol, stored once).
+      const stored = await documentsRepository.getById(h.service.db, note.id);
       expect(execFileSync('unzip', ['-p', zip, name], { encoding: 'utf8' })).toBe(stored.proc_xml);
       // The notes cancelled and substituted above, and each cancellation registered (e101101) as the
       // national environment answered it, as the NF-e's and CT-e's events are filed.

@@ -3,7 +3,7 @@
 import { buildNfceReceipt, type EscposProfile } from '../../src-main/outputs/escpos/receipt.ts';
 import type { DrawerPulse } from '../../src-main/outputs/escpos/commands.ts';
 import { parseOutputDocument } from '../../src-main/outputs/model.ts';
-import type { DocumentRow } from '../../src-main/documents/repository.ts';
+import { documentsRepository, type DocumentRow } from '../../src-main/documents/repository.ts';
 import type { Harness, RequestOptions, TestResponse } from '../api/harness.ts';
 
 export const item = {
@@ -48,8 +48,9 @@ export async function sell(h: Harness): Promise<{ id: string; status: string }> 
   return res.body as { id: string; status: string };
 }
 
+/** The note as the service reads it (its authorized copy whole, however the row stores it). */
 export async function documentRow(h: Harness, id: string): Promise<DocumentRow> {
-  return h.service.db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  return documentsRepository.getById(h.service.db, id);
 }
 
 /** ESC p of a printer with the default drawer (pin 2, 100 ms): t1 = 50 × 2 ms, 500 ms off. */

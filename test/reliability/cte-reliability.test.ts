@@ -11,6 +11,7 @@ import type { SandboxAuthority } from '../../src-main/sandbox/server.ts';
 import { openDatabase } from '../../src-main/db/client.ts';
 import { authorityWithTerminalCompany, driverEnv, injectChaos, runDriver, runWithKills } from './chaos.ts';
 import { refreshEvents } from '../../src-main/documents/events-service.ts';
+import { withProc } from '../../src-main/documents/stored-xml.ts';
 
 const CTES = Number(process.env['RELIABILITY_CTES'] ?? 60);
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-cte-reliability-'));
@@ -40,12 +41,10 @@ describe('CT-e reliability under faults and kills', () => {
     expect(drain.code, drain.out.slice(-2000)).toBe(0);
 
     const { db, close } = openDatabase(path.join(dataDir, 'balcao.sqlite'));
-    const ctes = await db
-      .selectFrom('documents')
-      .selectAll()
-      .where('modelo', '=', 57)
-      .orderBy('n_nf')
-      .execute();
+    // Each authorized copy whole, as the repository reads it (stored as its protocol, rebuilt on read).
+    const ctes = (
+      await db.selectFrom('documents').selectAll().where('modelo', '=', 57).orderBy('n_nf').execute()
+    ).map((row) => withProc(row));
     const nfce = await db.selectFrom('documents').select('status').where('modelo', '=', 65).execute();
     const open = await db
       .selectFrom('outbox')

@@ -16,6 +16,7 @@ import { NFSE_MODELO } from '../../src-main/documents/kinds/nfse/kind.ts';
 import type { NumberVoidsTable } from '../../src-main/documents/inutilizar.ts';
 import { NFSE_CODES } from '../../src-shared/tables/nfse-codes.ts';
 import { authorityWithTerminalCompany, driverEnv, runDriver, runWithKills } from './chaos.ts';
+import { withProc } from '../../src-main/documents/stored-xml.ts';
 
 const NOTES = Number(process.env['RELIABILITY_NFSE'] ?? 40);
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-nfse-reliability-'));
@@ -103,12 +104,10 @@ describe('NFS-e reliability under faults, an offline period and kills', () => {
     const drain = await runDriver(DRIVER, { ...env, DRIVER_DRAIN: '1' }, 90_000);
 
     const { db, close } = openDatabase(path.join(dataDir, 'balcao.sqlite'));
-    const notes = await db
-      .selectFrom('documents')
-      .selectAll()
-      .where('modelo', '=', NFSE_MODELO)
-      .orderBy('n_nf')
-      .execute();
+    // Each authorized copy whole, as the repository reads it (stored as its protocol, rebuilt on read).
+    const notes = (
+      await db.selectFrom('documents').selectAll().where('modelo', '=', NFSE_MODELO).orderBy('n_nf').execute()
+    ).map((row) => withProc(row));
     const voids = await db
       .withTables<{ number_voids: NumberVoidsTable }>()
       .selectFrom('number_voids')

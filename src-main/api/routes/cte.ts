@@ -10,7 +10,7 @@ import { companyOfRequest, documentOfRequest } from './scoping.ts';
 import { invalidState, notFound } from '../../errors.ts';
 import { documentCompanyOf, idempotency } from '../middleware/idempotency.ts';
 import { createDraft, deleteDocument, sendDocument } from '../../documents/lifecycle.ts';
-import type { DocumentRow } from '../../documents/repository.ts';
+import { documentsRepository, type DocumentRow } from '../../documents/repository.ts';
 import { cteKind } from '../../documents/kinds/cte/kind.ts';
 import { cteDebug, cteViewOf, listCte } from '../../documents/kinds/cte/read.ts';
 import { dacteOf } from '../../documents/kinds/cte/dacte.ts';
@@ -98,7 +98,7 @@ export function cteRoutes(deps: ApiDeps): Router {
   );
 
   const cteOfId = async (id: string): Promise<DocumentRow> => {
-    const doc = await db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst();
+    const doc = await documentsRepository.findById(db, id);
     if (doc === undefined || doc.modelo !== cteKind.modelo) throw notFound('CT-e');
     return doc;
   };

@@ -27,6 +27,7 @@ import * as services from './2026_11_24_0025_services.ts';
 import * as servicesIbsCbs from './2026_11_24_0026_services_ibscbs.ts';
 import * as dce from './2026_11_24_0027_dce.ts';
 import * as listIndexes from './2026_11_24_0028_list_indexes.ts';
+import * as xmlOnce from './2026_11_24_0029_xml_once.ts';
 import * as listSummary from './2026_11_24_0030_list_summary.ts';
 
 const migrations: Record<string, Migration> = {
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0026_services_ibscbs': servicesIbsCbs,
   '2026_11_24_0027_dce': dce,
   '2026_11_24_0028_list_indexes': listIndexes,
+  '2026_11_24_0029_xml_once': xmlOnce,
   '2026_11_24_0030_list_summary': listSummary,
 };
 

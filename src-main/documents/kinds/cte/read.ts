@@ -4,6 +4,7 @@ import type { Db } from '../../../db/client.ts';
 import type { RowWindow } from '../../../db/paginate.ts';
 import { pageOfKind } from '../../list.ts';
 import { documentsRepository, type DocumentRow } from '../../repository.ts';
+import { outboxRepository } from '../../../outbox/repository.ts';
 import { eventsByDocument, refreshOpenEvents, withPendingEvents } from '../../events-service.ts';
 import type { CteDebug, CteView } from '../../../../src-shared/contracts/cte-view.ts';
 import { cteEventView, cteView, type CteViewOptions } from './view.ts';
@@ -88,7 +89,7 @@ export async function cteDebug(db: Db, doc: DocumentRow): Promise<CteDebug> {
     cce: eventRows.filter((e) => e.tp_evento === '110110').map(cteEventView),
     xml: {
       signed: doc.xml,
-      transmitted: transmitted?.message ?? null,
+      transmitted: transmitted === null ? null : outboxRepository.messageOf(transmitted, (fresh ?? doc).xml),
       protocol: doc.prot_xml,
       proc: doc.proc_xml,
     },

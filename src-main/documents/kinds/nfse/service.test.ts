@@ -344,7 +344,8 @@ describe('NFS-e issue on the queue', () => {
       .where('document_id', '=', doc.id)
       .execute();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ kind: 'autorizacao', doc_kind: 'nfse', state: 'done', message: doc.xml });
+    // The row references the DPS it sent (the document's signed XML) instead of copying it.
+    expect(rows[0]).toMatchObject({ kind: 'autorizacao', doc_kind: 'nfse', state: 'done', message: '' });
     // §3: the webhook shows the note as the NFS-e API does.
     expect(await delivered('nfse.autorizada', doc.id, 'authorized')).toBe(true);
   });
