@@ -33,6 +33,7 @@ import * as requests from './requests.ts';
 import * as webhooks from './webhooks.ts';
 import { buildOpenApiDocument, type ComponentNames, type JsonSchema, type RouteSpec } from './openapi.ts';
 import { idempotencyKey, json, jsonBody, ok } from './route-spec.ts';
+import { listCursorQuerySchema, NEXT_CURSOR_HEADER } from './list-cursor.ts';
 
 const documentView = documents.documentViewSchema;
 const voidResult = documents.voidResultSchema;
@@ -152,18 +153,35 @@ function documentRoutes(base: '/v1/nfe' | '/v1/nfce'): RouteSpec[] {
       method: 'get',
       path: base,
       summary: `List ${name}`,
-      description: nfce
-        ? '§4.2 list: `limit`/`offset`.'
-        : '§4.1 list (`page`, `pageSize`); `modelo=65` answers the §4.2 shape of the NFC-e list.',
+      description:
+        (nfce
+          ? '§4.2 list: `limit`/`offset`.'
+          : '§4.1 list (`page`, `pageSize`); `modelo=65` answers the §4.2 shape of the NFC-e list.') +
+        ' Keyset paging (addition): `cursor` = the `X-Next-Cursor` of a previous answer starts just after its last row; not with `offset` or `page`.',
       tags: [tag],
       company: true,
       query: nfce
-        ? requests.documentListFilterSchema.extend(offsetQuerySchema.shape)
-        : requests.documentListFilterSchema.extend({ ...pageQuerySchema.shape, ...offsetQuerySchema.shape }),
+        ? requests.documentListFilterSchema.extend({
+            ...offsetQuerySchema.shape,
+            ...listCursorQuerySchema.shape,
+          })
+        : requests.documentListFilterSchema.extend({
+            ...pageQuerySchema.shape,
+            ...offsetQuerySchema.shape,
+            ...listCursorQuerySchema.shape,
+          }),
       responses: {
-        200: nfce
-          ? ok(offsetListSchema(documentView))
-          : ok(z.union([pageListSchema(documentView), offsetListSchema(documentView)])),
+        200: {
+          ...(nfce
+            ? ok(offsetListSchema(documentView))
+            : ok(z.union([pageListSchema(documentView), offsetListSchema(documentView)]))),
+          headers: {
+            [NEXT_CURSOR_HEADER]: {
+              description: 'The `cursor` of the page after this one; absent on the last page.',
+              schema: { type: 'string' },
+            },
+          },
+        },
       },
     },
     {
