@@ -18,8 +18,14 @@ export function setPdfWorkers(count: number | null): void {
   size = count;
 }
 
+/**
+ * Inside Electron (one cashier's terminal, few renders) they stay on the thread unless BALCAO_WORKERS asks: the
+ * packaged app's modules sit in an asar archive, and loading a worker's modules from it is not verified yet.
+ */
+const inElectron = process.versions['electron'] !== undefined;
+
 function pdfPool(): WorkerPool | null {
-  const wanted = size ?? defaultPoolSize();
+  const wanted = size ?? (inElectron ? 0 : defaultPoolSize());
   if (wanted === 0) return null;
   if (pool === null || pool.size !== wanted) {
     void pool?.close();
