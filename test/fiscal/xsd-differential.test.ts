@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SchemaName } from '../../src-main/fiscal/schema.ts';
-import { loadCompiled, type CompiledAnswer, type CompiledValidator } from './xsd-diff/compiled.ts';
+import { compiledAnswer, type CompiledAnswer } from './xsd-diff/compiled.ts';
 import { productCorpus, sampleCandidates, type CorpusDoc } from './xsd-diff/corpus.ts';
 import { applyMutation, mutationArb, type Mutation } from './xsd-diff/mutate.ts';
 import { comparablePath, libxml2Verdict, type Verdict } from './xsd-diff/oracle.ts';
@@ -22,7 +22,45 @@ const PAIRS = 3_000;
  * Disagreements the test found, kept as fixed cases once the compiled validator was fixed: the corpus
  * document, the mutations (as fast-check printed them) and libxml2's verdict, which must not move either.
  */
-const REGRESSIONS: { doc: string; mutations: Mutation[]; libxml2Valid: boolean; why: string }[] = [];
+const REGRESSIONS: {
+  doc: string;
+  mutations: Mutation[];
+  /** The element the mutations reach (a check that they still replay as found). */
+  at: string;
+  libxml2Valid: boolean;
+  why: string;
+}[] = [
+  {
+    // Finding 1: whitespace-only text in an element of empty content was taken as ignorable.
+    doc: 'NF-e ICMS50 + IPINT',
+    at: 'NFe/Signature/SignedInfo/SignatureMethod',
+    mutations: [{ op: 'text', target: 999983, change: 'spaces', pick: 851605 }],
+    libxml2Valid: false,
+    why: '"  " inside ds:SignatureMethod (empty content: cvc-complex-type.2.1)',
+  },
+  {
+    doc: 'envEvento 110110 PL_010',
+    at: 'envEvento/evento/Signature/SignedInfo/Reference/DigestMethod',
+    mutations: [{ op: 'text', target: 16, change: 'inner-whitespace', pick: 16 }],
+    libxml2Valid: false,
+    why: 'a tab and a line break inside ds:DigestMethod',
+  },
+  {
+    // Finding 2: libxml2 skips characters outside the base64 alphabet; the compiled validator refused them.
+    doc: 'NFC-e ICMS00 + IBSCBS 000',
+    at: 'NFe/Signature/SignedInfo/Reference/DigestValue',
+    mutations: [{ op: 'text', target: 455067, change: 'negative', pick: 128302 }],
+    libxml2Valid: true,
+    why: "'-' before a ds:DigestValue",
+  },
+  {
+    doc: 'DC-e próprio',
+    at: 'DCe/Signature/KeyInfo/X509Data/X509Certificate',
+    mutations: [{ op: 'text', target: 243007, change: 'negative', pick: 791872 }],
+    libxml2Valid: true,
+    why: "'-' before a ds:X509Certificate",
+  },
+];
 
 interface Case {
   doc: CorpusDoc;
@@ -57,17 +95,29 @@ const show = (v: Verdict | CompiledAnswer): string => {
 
 /**
  * Documented libxml2 reporting quirks: a first-error path that differs while both agree the document is
- * invalid, for a reason that is libxml2's way of reporting rather than a different reading of the schema.
+ * invalid, for a reason that is the oracle's way of reporting rather than a different reading of the schema.
  * Each entry says exactly which case and why; none is a validity disagreement.
  */
-function libxml2Quirk(_lib: Verdict, _compiled: CompiledAnswer): string | null {
+function libxml2Quirk(xml: string, lib: Verdict, compiled: CompiledAnswer): string | null {
+  if (lib.valid || compiled.kind !== 'invalid' || lib.path === null || compiled.path === null) return null;
+  const unindexed = (p: string): string => p.replace(/\[\d+\]/g, '');
+  // libxml2 names the node right (its xpath is /*/*[3]/*[4]), but schema.ts turns it into names by walking
+  // the element's siblings, and libxml2-wasm's processing-instruction node has no prev/next: with a PI
+  // between two same-named siblings the walk stops there and the [n] of the second one is lost. Only the
+  // [n] differs; a processing instruction in a fiscal document is a test mutation, not something we send.
+  if (
+    xml.indexOf('<?', 1) > 0 &&
+    unindexed(lib.path) === unindexed(compiled.path) &&
+    comparablePath(lib.path) !== comparablePath(compiled.path)
+  ) {
+    return 'processing instruction between same-named siblings: [n] lost in schema.ts field';
+  }
   return null;
 }
 
-function check(c: Case, compiled: CompiledValidator | null, tally: Tally): Verdict {
+function check(c: Case, tally: Tally): Verdict {
   const lib = libxml2Verdict(c.xml, c.doc.schema, c.doc.package);
-  if (compiled === null) return lib;
-  const answer = compiled(c.xml, c.doc.schema, c.doc.package);
+  const answer = compiledAnswer(c.xml, c.doc.schema, c.doc.package);
   const per = tally.bySchema.get(c.doc.schema) ?? { checked: 0, unsupported: 0 };
   tally.bySchema.set(c.doc.schema, per);
   if (answer.kind === 'unsupported') {
@@ -81,7 +131,7 @@ function check(c: Case, compiled: CompiledValidator | null, tally: Tally): Verdi
     ? answer.kind === 'valid'
     : answer.kind === 'invalid' && comparablePath(lib.path) === comparablePath(answer.path);
   if (same) return lib;
-  if (!lib.valid && answer.kind === 'invalid' && libxml2Quirk(lib, answer) !== null) {
+  if (!lib.valid && answer.kind === 'invalid' && libxml2Quirk(c.xml, lib, answer) !== null) {
     tally.quirks++;
     return lib;
   }
@@ -107,15 +157,13 @@ function summary(label: string, tally: Tally, total: number): string {
 let corpus: CorpusDoc[] = [];
 let invalidSamples: CorpusDoc[] = [];
 let trees: XmlDoc[] = [];
-let compiled: CompiledValidator | null = null;
 
-beforeAll(async () => {
+beforeAll(() => {
   const candidates = sampleCandidates();
   const samples = candidates.filter((d) => libxml2Verdict(d.xml, d.schema, d.package).valid);
   invalidSamples = candidates.filter((d) => !samples.includes(d));
   corpus = [...productCorpus(), ...samples];
   trees = corpus.map((d) => parseXml(d.xml));
-  compiled = await loadCompiled();
 }, 120_000);
 
 describe('the corpus', () => {
@@ -135,14 +183,8 @@ describe('compiled validator and libxml2 agree', () => {
   it('on every corpus document and on the real samples that fail (as the schema they claim)', () => {
     const tally = newTally();
     for (const doc of [...corpus, ...invalidSamples])
-      check({ doc, description: 'original', xml: doc.xml }, compiled, tally);
-    console.info(
-      summary(
-        compiled ? 'originals' : 'originals (no compiled validator yet: libxml2 only)',
-        tally,
-        corpus.length + invalidSamples.length,
-      ),
-    );
+      check({ doc, description: 'original', xml: doc.xml }, tally);
+    console.info(summary('originals', tally, corpus.length + invalidSamples.length));
     expect(tally.disagreements).toEqual([]);
   });
 
@@ -163,9 +205,9 @@ describe('compiled validator and libxml2 agree', () => {
       const applied = applySequence(trees[i] as XmlDoc, r.mutations);
       expect(applied, `${r.doc}: ${r.why}`).not.toBeNull();
       if (applied === null) continue;
+      expect(applied.description, r.doc).toContain(` ${r.at} `);
       const lib = check(
         { doc: corpus[i] as CorpusDoc, description: applied.description, xml: applied.xml },
-        compiled,
         tally,
       );
       expect(lib.valid, `${r.doc}: ${r.why}`).toBe(r.libxml2Valid);
@@ -207,11 +249,7 @@ function runMutations(label: string, arb: fc.Arbitrary<Mutation[]>, seed: number
       skipped++;
       continue;
     }
-    const lib = check(
-      { doc, mutations, description: applied.description, xml: applied.xml },
-      compiled,
-      tally,
-    );
+    const lib = check({ doc, mutations, description: applied.description, xml: applied.xml }, tally);
     if (!lib.valid) {
       invalid++;
       // The oracle must name a failing element for every invalid document, or there is nothing to compare.
@@ -219,7 +257,7 @@ function runMutations(label: string, arb: fc.Arbitrary<Mutation[]>, seed: number
     }
   }
   console.info(
-    summary(compiled ? label : `${label} (no compiled validator yet: libxml2 only)`, tally, runs - skipped) +
+    summary(label, tally, runs - skipped) +
       `\n  ${skipped} did not apply; libxml2 found ${invalid} of ${runs - skipped} invalid`,
   );
   expect(noPath).toEqual([]);

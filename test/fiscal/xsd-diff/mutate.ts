@@ -29,13 +29,33 @@ export const TEXT_CHANGES = [
   'inner-whitespace', // a tab and a line break inside
   'char-refs', // the same value written as character references: must not change the verdict
   'entity-chars', // markup characters (escaped) added: &, <, >
+  'number-forms', // "+1", "01.00", "1e2", ".5", "1.": lexical forms a decimal pattern or xs:decimal may refuse
+  'char-edge', // last character replaced at a range edge: U+00FF, U+0100, U+00A0, DEL, an astral emoji
+  'cdata', // the same value in a CDATA section: must not change the verdict
+  'comment-inside', // a comment splitting the value: the value is the text around it, unchanged
 ] as const;
 export type TextChange = (typeof TEXT_CHANGES)[number];
 
-export const ATTR_CHANGES = ['remove', 'empty', 'off-pattern', 'unknown', 'too-long', 'namespace'] as const;
+export const ATTR_CHANGES = [
+  'remove',
+  'empty',
+  'off-pattern',
+  'unknown',
+  'too-long',
+  'namespace',
+  'spaces', // leading and trailing spaces: attribute values are normalized, then whiteSpace applies
+  'char-refs', // the same value as character references
+] as const;
 export type AttrChange = (typeof ATTR_CHANGES)[number];
 
-export const INSERTS = ['unknown', 'foreign-namespace', 'borrowed', 'text-in-element-content'] as const;
+export const INSERTS = [
+  'unknown',
+  'foreign-namespace',
+  'borrowed',
+  'text-in-element-content',
+  'comment', // ignored by validation: must not change the verdict
+  'processing-instruction', // likewise
+] as const;
 export type InsertKind = (typeof INSERTS)[number];
 
 /** Numbers pick elements modulo what the document has, so one mutation applies to any document. */
@@ -46,7 +66,8 @@ export type Mutation =
   | { op: 'move'; target: number; dest: number; at: number }
   | { op: 'text'; target: number; change: TextChange; pick: number }
   | { op: 'attr'; target: number; change: AttrChange; pick: number }
-  | { op: 'insert'; target: number; what: InsertKind; at: number; pick: number };
+  | { op: 'insert'; target: number; what: InsertKind; at: number; pick: number }
+  | { op: 'rename'; target: number; pick: number };
 
 const n = fc.nat({ max: 1_000_000 });
 
@@ -73,6 +94,7 @@ export const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
       pick: n,
     }),
   },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('rename' as const), target: n, pick: n }) },
   {
     weight: 2,
     arbitrary: fc.record({
@@ -131,6 +153,12 @@ function changedText(text: string, change: TextChange, pick: number): string {
       return text.includes('.') ? `${text}1` : `${text}.001`;
     case 'negative':
       return `-${text}`;
+    case 'number-forms':
+      return [`+${text}`, `0${text}`, '1e2', '.5', `${text}.`, '0.00'][pick % 6] as string;
+    case 'char-edge':
+      return (
+        text.slice(0, -1) + (['\u00ff', '\u0100', '\u00a0', '\u007f', '\u{1f600}', '~'][pick % 6] as string)
+      );
     case 'spaces':
       return ` ${text} `;
     case 'inner-whitespace':
@@ -193,7 +221,18 @@ export function applyMutation(doc: XmlDoc, m: Mutation): Applied | null {
       if (!entry) return null;
       const el = entry.el;
       const text = textOf(el);
-      if (m.change === 'char-refs') {
+      if (m.change === 'cdata' || m.change === 'comment-inside') {
+        if (text === '' || text.includes(']]>')) return null;
+        const cut = Math.max(1, Math.min(text.length - 1, m.pick % text.length));
+        el.children = [
+          m.change === 'cdata'
+            ? { kind: 'text', raw: `<![CDATA[${text}]]>` }
+            : {
+                kind: 'text',
+                raw: `${escapeXmlText(text.slice(0, cut))}<!-- x -->${escapeXmlText(text.slice(cut))}`,
+              },
+        ];
+      } else if (m.change === 'char-refs') {
         if (text === '') return null;
         el.children = [
           {
@@ -239,7 +278,14 @@ export function applyMutation(doc: XmlDoc, m: Mutation): Applied | null {
         return { xml: serializeXml(copy), description };
       }
       if (m.change === 'unknown') {
-        el.attrs.push({ name: ['foo', 'Id', 'versao', 'xmlns:x'][m.pick % 4] as string, value: 'x1' });
+        // Id with the value of another Id of the document: xs:ID values must be unique (libxml2 checks it).
+        const ids = all.flatMap((e) => e.el.attrs.filter((a) => a.name === 'Id').map((a) => a.value));
+        const duplicateId = m.pick % 5 === 4 ? ids[0] : undefined;
+        if (m.pick % 5 === 4 && duplicateId === undefined) return null;
+        el.attrs.push({
+          name: ['foo', 'Id', 'versao', 'xmlns:x', 'Id'][m.pick % 5] as string,
+          value: duplicateId ?? 'x1',
+        });
         if (new Set(el.attrs.map((a) => a.name)).size !== el.attrs.length) return null; // duplicate: not XML
         return { xml: serializeXml(copy), description: describe(el, `attr add ${el.attrs.at(-1)?.name}`) };
       }
@@ -250,9 +296,23 @@ export function applyMutation(doc: XmlDoc, m: Mutation): Applied | null {
       if (m.change === 'remove') el.attrs.splice(el.attrs.indexOf(attr), 1);
       else if (m.change === 'empty') attr.value = '';
       else if (m.change === 'too-long') attr.value = before + (before.slice(-1) || '1').repeat(3);
+      else if (m.change === 'spaces') attr.value = ` ${before} `;
+      else if (m.change === 'char-refs')
+        attr.value = [...before].map((c) => `&#x${(c.codePointAt(0) as number).toString(16)};`).join('');
       else attr.value = `${before.slice(0, -1)}Z`;
-      if (m.change !== 'remove' && attr.value === before) return null;
+      if (m.change !== 'remove' && m.change !== 'char-refs' && attr.value === before) return null;
+      if (m.change === 'char-refs' && before === '') return null;
       return { xml: serializeXml(copy), description: describe(el, `attr ${m.change} @${attr.name}`) };
+    }
+    case 'rename': {
+      // Renamed after another element of the document: a different branch of a choice (CPF/CNPJ, ICMS00/
+      // ICMS20) or a name out of place; the prefix, attributes and content stay.
+      const entry = nonRoot[m.target % Math.max(1, nonRoot.length)];
+      const donor = nonRoot[m.pick % Math.max(1, nonRoot.length)]?.el;
+      if (!entry || !donor || donor.name === entry.el.name) return null;
+      const description = `${describe(entry.el, 'rename')} to ${donor.name}`;
+      entry.el.name = donor.name;
+      return { xml: serializeXml(copy), description };
     }
     case 'insert': {
       const parents = all.filter((e) => !isLeafWithText(e.el));
@@ -274,7 +334,9 @@ export function applyMutation(doc: XmlDoc, m: Mutation): Applied | null {
         const donor = nonRoot[m.pick % Math.max(1, nonRoot.length)]?.el;
         if (!donor) return null;
         node = structuredClone(donor);
-      } else node = { kind: 'text', raw: 'texto solto' };
+      } else if (m.what === 'comment') node = { kind: 'text', raw: '<!-- comentario -->' };
+      else if (m.what === 'processing-instruction') node = { kind: 'text', raw: '<?balcao teste?>' };
+      else node = { kind: 'text', raw: 'texto solto' };
       const what = node.kind === 'element' ? `<${node.name}>` : 'text';
       const description = describe(el, `insert ${m.what} ${what} at ${at} in`);
       el.children.splice(at, 0, node);
