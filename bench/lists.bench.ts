@@ -5,11 +5,20 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CompiledQuery, sql } from 'kysely';
-import { kindListQuery, newestFirst, nfListQuery, type KindListQuery } from '../src-main/documents/list.ts';
+import { CompiledQuery, sql, type Compilable } from 'kysely';
+import {
+  kindListQuery,
+  newestFirst,
+  nfListQuery,
+  nfListTotalQuery,
+  type KindListQuery,
+  type NfListFilter,
+} from '../src-main/documents/list.ts';
 import { createLogger } from '../src-main/logger.ts';
 import { startService } from '../src-main/service.ts';
 import { noteFiller } from './note-filler.ts';
+import { encodeListCursor } from '../src-main/api/list-cursor.ts';
+import { backfillListSummaries } from '../src-main/db/migrations/2026_11_24_0030_list_summary.ts';
 
 const SIZES = (process.env['BENCH_SIZES'] ?? '1000,10000,100000').split(',').map(Number);
 const SAMPLES = Number(process.env['BENCH_SAMPLES'] ?? 20);
@@ -93,27 +102,52 @@ const queries = (size: number): [string, string][] => {
   ];
 };
 
+/** The same deep NFC-e page read by keyset: the cursor of the row just before the deep offset. */
+async function deepCursor(size: number): Promise<[string, string]> {
+  const deep = Math.floor(size * 0.8 * 0.9);
+  const row = await newestFirst(
+    nfListQuery(db, sandbox?.companyId ?? '', { modelos: [65] }).select(['id', 'created_at']),
+  )
+    .offset(deep - 1)
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  const cursor = encodeListCursor({ createdAt: row.created_at, id: row.id, offset: deep });
+  return ['nfce limit 100, deep cursor', `/nfe?modelo=65&limit=100&cursor=${cursor}`];
+}
+
+/** How long migration 0030 takes to summarize every note of the store (each one summarized again). */
+async function backfill(): Promise<string> {
+  await sql`UPDATE documents SET list_summary = NULL`.execute(db);
+  const started = performance.now();
+  const written = await db.transaction().execute((trx) => backfillListSummaries(trx));
+  const ms = performance.now() - started;
+  return `migration 0030's summary backfill: ${written} notes in ${(ms / 1000).toFixed(1)} s (${((ms * 1000) / written).toFixed(0)} µs per note)`;
+}
+
 /** What SQLite does for each list query (the routes' own query builders), printed once at the largest size. */
 async function plans(): Promise<string[]> {
   const company = sandbox?.companyId ?? '';
   const dates = { from: '2026-01-01', to: '2026-03-31' };
-  const lists: [string, KindListQuery][] = [
-    ['nfce by offset', nfListQuery(db, company, { modelos: [65] })],
-    [
-      'nfe by page + status + dates',
-      nfListQuery(db, company, { modelos: [55, 65], statuses: ['autorizada'], ...dates }),
-    ],
-    ['nfe by page', nfListQuery(db, company, { modelos: [55, 65] })],
+  const nf = (filter: NfListFilter): [KindListQuery, Compilable] => [
+    nfListQuery(db, company, filter),
+    nfListTotalQuery(db, company, filter),
+  ];
+  const lists: [string, [KindListQuery, Compilable]][] = [
+    ['nfce by offset', nf({ modelos: [65] })],
+    ['nfe by page + status + dates', nf({ modelos: [55, 65], statuses: ['autorizada'], ...dates })],
+    ['nfe by page', nf({ modelos: [55, 65] })],
     [
       'a kind (model 57) by status + period',
-      kindListQuery(db, company, 57, { status: 'autorizada', ...dates }),
+      ((query) => [query, query.select(sql<number>`count(*)`.as('n'))])(
+        kindListQuery(db, company, 57, { status: 'autorizada', ...dates }),
+      ),
     ],
   ];
   const lines: string[] = [];
-  for (const [name, query] of lists) {
+  for (const [name, [query, total]] of lists) {
     for (const [what, compiled] of [
       ['page', newestFirst(query.selectAll()).limit(100).offset(5000).compile()],
-      ['count', query.select(sql<number>`count(*)`.as('n')).compile()],
+      ['total', total.compile()],
     ] as const) {
       const plan = await db.executeQuery<{ detail: string }>(
         CompiledQuery.raw(`EXPLAIN QUERY PLAN ${compiled.sql}`, [...compiled.parameters]),
@@ -147,7 +181,7 @@ for (const size of SIZES) {
   const bytes = fs.statSync(path.join(dataDir, 'balcao.sqlite')).size;
   lines.push(`${size} notes (${(bytes / size / 1024).toFixed(1)} KiB per note in the store):`);
   if (size === SIZES[SIZES.length - 1]) lines.push(`  ${await copies()}`);
-  for (const [name, url] of queries(size)) {
+  for (const [name, url] of [...queries(size), await deepCursor(size)]) {
     const figure = await time(url);
     const first = baseline.get(name) ?? figure;
     baseline.set(name, first);
@@ -157,6 +191,8 @@ for (const size of SIZES) {
     );
   }
 }
+const backfilled = await backfill();
+lines.push(backfilled);
 const planLines = await plans();
 await service.close();
 fs.rmSync(dataDir, { recursive: true, force: true });

@@ -110,6 +110,12 @@ export function afterCursor(query: KindListQuery, cursor: ListCursor): KindListQ
  * listed row, which took 10–20 ms at 100k notes even from a covering index.
  */
 export async function nfListTotal(db: Db, companyId: string, filter: NfListFilter): Promise<number> {
+  const row = await nfListTotalQuery(db, companyId, filter).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** The query nfListTotal runs (the bench reads its plan). */
+export function nfListTotalQuery(db: Db, companyId: string, filter: NfListFilter) {
   let query = db
     .selectFrom('document_counts')
     .where('company_id', '=', companyId)
@@ -118,8 +124,7 @@ export async function nfListTotal(db: Db, companyId: string, filter: NfListFilte
   // dh_emi >= 'AAAA-MM-DD' and dh_emi < 'AAAA-MM-DDT99' compare as its date part does.
   if (filter.from !== undefined) query = query.where('dia', '>=', filter.from);
   if (filter.to !== undefined) query = query.where('dia', '<=', filter.to);
-  const row = await query.select(sql<number | null>`sum(n)`.as('n')).executeTakeFirst();
-  return Number(row?.n ?? 0);
+  return query.select(sql<number | null>`sum(n)`.as('n'));
 }
 
 /** Which rows of a list one request reads: from an offset, or just after a keyset cursor. */
