@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SchemaName } from '../../src-main/fiscal/schema.ts';
 import { compiledAnswer, type CompiledAnswer } from './xsd-diff/compiled.ts';
-import { productCorpus, sampleCandidates, type CorpusDoc } from './xsd-diff/corpus.ts';
+import { productCorpus, requestDocs, sampleCandidates, type CorpusDoc } from './xsd-diff/corpus.ts';
 import { applyMutation, mutationArb, type Mutation } from './xsd-diff/mutate.ts';
 import { comparablePath, libxml2Verdict, type Verdict } from './xsd-diff/oracle.ts';
 import { parseXml, serializeXml, type XmlDoc } from './xsd-diff/tree.ts';
@@ -158,11 +158,11 @@ let corpus: CorpusDoc[] = [];
 let invalidSamples: CorpusDoc[] = [];
 let trees: XmlDoc[] = [];
 
-beforeAll(() => {
+beforeAll(async () => {
   const candidates = sampleCandidates();
   const samples = candidates.filter((d) => libxml2Verdict(d.xml, d.schema, d.package).valid);
   invalidSamples = candidates.filter((d) => !samples.includes(d));
-  corpus = [...productCorpus(), ...samples];
+  corpus = [...productCorpus(), ...(await requestDocs()), ...samples];
   trees = corpus.map((d) => parseXml(d.xml));
 }, 120_000);
 

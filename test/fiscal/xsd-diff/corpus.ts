@@ -6,6 +6,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FiscalTaxes } from '../../../src-shared/contracts/catalog.ts';
+import { createAuthorityClient } from '../../../src-main/authority/client.ts';
+import { createCteAuthorityClient } from '../../../src-main/authority/cte/client.ts';
+import { createDceAuthorityClient } from '../../../src-main/authority/dce/client.ts';
+import type { AuthorityRequest } from '../../../src-main/authority/transport.ts';
 import { buildAccessKey } from '../../../src-main/fiscal/access-key.ts';
 import { correcaoLivre, prepareCteEvent } from '../../../src-main/fiscal/cte/events.ts';
 import { cteProc } from '../../../src-main/fiscal/cte/proc.ts';
@@ -29,6 +33,7 @@ import {
 import { protocolXml, statusAnswerXml } from '../../../src-main/sandbox/answers.ts';
 import { signedCte, protCTeFor } from '../../fixtures/cte-sample.ts';
 import { dceContext, dcePayload } from '../../fixtures/dce-sample.ts';
+import { fakeTransport } from '../../fixtures/fake-transport.ts';
 import { EMIT_CNPJ, emitter, prepareContext, testCertificate } from '../../fixtures/fiscal.ts';
 import { nfseBody } from '../../fixtures/nfse-sample.ts';
 
@@ -314,6 +319,64 @@ function nfeDocs(): CorpusDoc[] {
       itens: [{ product_id: 'prd_cafe', quantidade: 1, cfop: '2202' }],
     },
     prepareContext(55),
+  );
+  add(
+    'NF-e with carrier, volumes, billing, card and additional information',
+    {
+      naturezaOperacao: 'Venda de mercadoria',
+      customer: RECIPIENT_RJ,
+      intermediador: false,
+      indPres: 1,
+      itens: itemsOf('6102').map((i) => ({ ...i, informacoesAdicionais: 'Lote 42 & validade 12/2027' })),
+      valorFrete: '25.00',
+      valorSeguro: '3.10',
+      valorOutros: '1.00',
+      transporte: {
+        modFrete: 0,
+        transportadora: {
+          cnpj: '11.222.333/0001-81',
+          nome: 'Transportes Rapidos Ltda',
+          ie: '77123458',
+          endereco: 'Rua das Cargas, 10, Centro',
+          municipio: 'Rio de Janeiro',
+          uf: 'RJ',
+        },
+        volumes: [
+          {
+            quantidade: 3,
+            especie: 'CAIXA',
+            marca: 'BALCAO',
+            numeracao: '1-3',
+            pesoLiquido: '12.500',
+            pesoBruto: '13.250',
+          },
+          { quantidade: 1, especie: 'PALETE', pesoBruto: '150.000' },
+        ],
+      },
+      cobranca: {
+        numero: 'FAT-1234',
+        parcelas: [
+          { numero: '001', vencimento: '2026-12-22', valor: '30.00' },
+          { numero: '002', vencimento: '2027-01-22', valor: '20.00' },
+        ],
+      },
+      informacoesAdicionais: 'Pedido 5531; entregar no horario comercial',
+      informacoesFisco: 'Documento emitido por ME ou EPP',
+      pagamentos: [
+        {
+          forma: '03',
+          valor: '50.00',
+          cartao: {
+            integrado: true,
+            cnpjCredenciadora: '11.222.333/0001-81',
+            bandeira: '01',
+            autorizacao: 'A1B2C3',
+          },
+        },
+        { forma: '01', valor: '100.00' },
+      ],
+    },
+    contextWith(55, TAX_SITUATIONS[0]?.[1] as FiscalTaxes),
   );
   add(
     'NFC-e in 2027 (vNFTot)',
@@ -734,6 +797,48 @@ export function sampleCandidates(): CorpusDoc[] {
   one('ExemploPisZerado', 'nfse', read('nfse/ExemploPisZeradoCofinsSobreFaturamentoPreenchido.xml'));
   one('ExemploPisZerado as DPS', 'dps', read('nfse/ExemploPisZeradoCofinsSobreFaturamentoPreenchido.xml'));
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The questions the authority clients send (status, consultation, receipt), taken from the SOAP envelope the
+// client writes for a transport that records it and answers nothing.
+
+/** The message inside the SOAP body's *DadosMsg element, as the client wrote it. */
+function dadosMsg(req: AuthorityRequest): string {
+  const m = /<(\w+DadosMsg)\b[^>]*>([\s\S]*)<\/\1>/.exec(req.envelope);
+  if (!m?.[2]) throw new Error(`no message in the envelope of ${req.service}`);
+  return m[2];
+}
+
+export async function requestDocs(): Promise<CorpusDoc[]> {
+  const f = fakeTransport(() => new Error('recorded only'));
+  const options = { transport: f.transport, endpoint: () => 'https://authority.invalid/ws', timeoutMs: 1000 };
+  const nfe = createAuthorityClient(options);
+  const cte = createCteAuthorityClient(options);
+  const dce = createDceAuthorityClient(options);
+  const asks: [SchemaName, () => Promise<unknown>][] = [
+    ['consStatServ', () => nfe.statusServico({ tpAmb: 2, cUF: 35 })],
+    ['consSitNFe', () => nfe.consultaProtocolo({ tpAmb: 2, chNFe: nfeKey(65) })],
+    ['consReciNFe', () => nfe.retAutorizacao({ tpAmb: 2, nRec: '351000012345678' })],
+    ['consStatServCTe', () => cte.statusServico({ tpAmb: 2, cUF: 35 })],
+    ['consSitCTe', () => cte.consulta({ tpAmb: 2, chCTe: signedCte().chave })],
+    ['consStatServDCe', () => dce.statusServico({ tpAmb: 2, cUF: 41 })],
+    ['consSitDCe', () => dce.consulta({ tpAmb: 2, chDCe: dceKey() })],
+  ];
+  const docs: CorpusDoc[] = [];
+  for (const [schema, ask] of asks) {
+    await ask().catch(() => undefined);
+    const sent = f.sent.at(-1);
+    if (sent === undefined) throw new Error(`corpus: the client sent no ${schema}`);
+    docs.push({ name: `${schema} request`, schema, package: 'PL_010', xml: dadosMsg(sent) });
+  }
+  return docs;
+}
+
+function dceKey(): string {
+  const dce = prepareDce(dcePayload(), dceContext(), testCertificate());
+  if (!dce.ok) throw new Error('corpus: the sample DC-e does not prepare');
+  return dce.chave;
 }
 
 /** Every document the product writes (the caller adds the samples that validate). */

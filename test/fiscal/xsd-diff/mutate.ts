@@ -293,6 +293,8 @@ export function applyMutation(doc: XmlDoc, m: Mutation): Applied | null {
       const attr = own[m.pick % own.length];
       if (!attr) return null;
       const before = attr.value;
+      // The value is kept raw: an edit next to a reference (&#x41;, &amp;) could break it rather than the value.
+      if (before.includes('&') && m.change !== 'remove' && m.change !== 'empty') return null;
       if (m.change === 'remove') el.attrs.splice(el.attrs.indexOf(attr), 1);
       else if (m.change === 'empty') attr.value = '';
       else if (m.change === 'too-long') attr.value = before + (before.slice(-1) || '1').repeat(3);
