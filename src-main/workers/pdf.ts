@@ -1,8 +1,6 @@
 // The DANFE and DANFCe renders of the API, drawn on the worker pool so a 10-100 ms render does not hold the
 // request thread (the sales behind it); BALCAO_WORKERS=0 draws them on the request thread.
 import type { OutputDocument } from '../outputs/model.ts';
-import { renderDanfe } from '../outputs/pdf/danfe.ts';
-import { renderDanfce } from '../outputs/pdf/danfce.ts';
 import { WorkerPool, defaultPoolSize, entryBeside } from './pool.ts';
 
 export interface PdfTask {
@@ -40,8 +38,11 @@ const bufferOf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffs
 export async function renderNotePdf(doc: OutputDocument, width: 80 | 58, logo?: Buffer): Promise<Buffer> {
   const withLogo = logo === undefined ? {} : { logo };
   const workers = pdfPool();
-  if (workers === null)
+  if (workers === null) {
+    // Loaded on the first render: pdfkit and the drawings stay out of the idle service's memory.
+    const { renderDanfe, renderDanfce } = await import('../outputs/pdf/index.ts');
     return doc.modelo === '55' ? renderDanfe(doc, withLogo) : renderDanfce(doc, { width, ...withLogo });
+  }
   const task: PdfTask = { doc, ...withLogo };
   const bytes =
     doc.modelo === '55'

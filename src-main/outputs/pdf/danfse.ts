@@ -24,15 +24,9 @@ export interface DanfseInput {
   logo?: Buffer;
 }
 
-/**
- * The public consultation of the national portal, opened by the QR code. The national environment's API
- * documentation does not state this address; it is the portal's consultation page with the key as parameter.
- */
-export const NFSE_CONSULTA_PUBLICA = 'https://www.nfse.gov.br/consultapublica';
+import { nfseQrCodeUrl } from '../nfse-urls.ts';
 
-export function nfseQrCodeUrl(chave: string): string {
-  return `${NFSE_CONSULTA_PUBLICA}?chave=${chave}`;
-}
+export { NFSE_CONSULTA_PUBLICA, nfseQrCodeUrl } from '../nfse-urls.ts';
 
 export const NFSE_HOMOLOGACAO_NOTICE = 'NFS-E EMITIDA EM AMBIENTE DE HOMOLOGAÇÃO - SEM VALOR FISCAL';
 

@@ -3,7 +3,6 @@
 import type { Clock } from '../../../clock.ts';
 import type { Db } from '../../../db/client.ts';
 import { logoRepository } from '../../../companies/logo.ts';
-import { renderDacte } from '../../../outputs/pdf/dacte.ts';
 import { cachedOutput, fingerprintOf, type CachedOutput } from '../../outputs-cache.ts';
 import type { DocumentRow } from '../../repository.ts';
 
@@ -25,7 +24,11 @@ export async function dacteOf(
       mediaType: 'application/pdf',
       now: clock.now().toISOString(),
     },
-    () => renderDacte({ cteXml, cancelled, ...(logo === undefined ? {} : { logo }) }),
+    // Loaded on the first render: pdfkit and the drawings stay out of the idle service's memory.
+    async () => {
+      const { renderDacte } = await import('../../../outputs/pdf/dacte.ts');
+      return renderDacte({ cteXml, cancelled, ...(logo === undefined ? {} : { logo }) });
+    },
     regenerate,
   );
 }

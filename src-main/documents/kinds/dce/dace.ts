@@ -4,7 +4,6 @@
 import { logoRepository } from '../../../companies/logo.ts';
 import { DomainError } from '../../../errors.ts';
 import { daceModelOf } from '../../../outputs/dce-model.ts';
-import { renderDaceA4, renderDaceLabel } from '../../../outputs/pdf/dace.ts';
 import type { KindDeps } from '../../kind.ts';
 import { cachedOutput, fingerprintOf, type CachedOutput } from '../../outputs-cache.ts';
 import type { DocumentRow } from '../../repository.ts';
@@ -48,7 +47,9 @@ export async function daceOf(
       mediaType: 'application/pdf',
       now: deps.clock.now().toISOString(),
     },
-    () => {
+    // Loaded on the first render: pdfkit and the drawings stay out of the idle service's memory.
+    async () => {
+      const { renderDaceA4, renderDaceLabel } = await import('../../../outputs/pdf/dace.ts');
       const model = daceModelOf(xml);
       const options = { cancelled, preview: !authorized, ...(logo === undefined ? {} : { logo }) };
       return request.formato === 'etiqueta' ? renderDaceLabel(model, options) : renderDaceA4(model, options);

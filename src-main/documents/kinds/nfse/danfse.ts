@@ -2,7 +2,6 @@
 // kept in the outputs cache until what it shows changes (state, note, logo); and the note's XML parts.
 import { logoRepository } from '../../../companies/logo.ts';
 import { DomainError } from '../../../errors.ts';
-import { renderDanfse } from '../../../outputs/pdf/danfse.ts';
 import type { KindDeps } from '../../kind.ts';
 import { cachedOutput, fingerprintOf } from '../../outputs-cache.ts';
 import type { DocumentRow } from '../../repository.ts';
@@ -41,7 +40,11 @@ export async function danfseOf(
       mediaType: 'application/pdf',
       now: deps.clock.now().toISOString(),
     },
-    () => renderDanfse({ nfseXml: nfse, cancelled, ...(logo === undefined ? {} : { logo }) }),
+    // Loaded on the first render: pdfkit and the drawings stay out of the idle service's memory.
+    async () => {
+      const { renderDanfse } = await import('../../../outputs/pdf/danfse.ts');
+      return renderDanfse({ nfseXml: nfse, cancelled, ...(logo === undefined ? {} : { logo }) });
+    },
     options.regenerate ?? false,
   );
   return out.data;

@@ -11,7 +11,7 @@ import {
   withPendingEvents,
   type DocumentEventRow,
 } from '../../events-service.ts';
-import { nfseQrCodeUrl } from '../../../outputs/pdf/danfse.ts';
+import { nfseQrCodeUrl } from '../../../outputs/nfse-urls.ts';
 import { NFSE_MODELO as MODELO } from './kind.ts';
 import { nfseXmlOf } from './danfse.ts';
 import { NFSE_TP_CANCEL as TP_CANCELAMENTO } from './events.ts';
