@@ -139,8 +139,8 @@ async function measure(db: Db, file: string, size: number) {
   await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
   const bytes = fs.statSync(file).size;
   const docs = await sql<Record<string, number>>`SELECT avg(length(xml)) AS xml,
-    avg(coalesce(length(proc_xml), 0)) AS proc_xml, avg(coalesce(length(prot_xml), 0)) AS prot_xml
-    FROM documents`.execute(db);
+    avg(coalesce(length(proc_xml), 0)) AS proc_xml, avg(coalesce(length(prot_xml), 0)) AS prot_xml,
+    avg(length(payload_json)) AS payload_json FROM documents`.execute(db);
   const queue = await sql<{
     message: number;
   }>`SELECT coalesce(sum(length(message)), 0) * 1.0 / ${size} AS message
