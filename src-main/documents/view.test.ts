@@ -1,6 +1,7 @@
 // The note's view reads its totals and items from the signed XML without parsing the whole document: the
 // items come in order, one per <det>, with escaped text decoded, and nothing outside them is taken for one.
 import { describe, expect, it } from 'vitest';
+import { listSummaryColumn } from './list-summary.ts';
 import { documentView, type ViewedDocument } from './view.ts';
 
 const prod = (n: number, extra = '') =>
@@ -65,5 +66,12 @@ describe('documentView', () => {
     const view = documentView({ ...doc, xml: '<NFe><infNFe Id="NFe1"/></NFe>' }, '/v1/nfce');
     expect(view.itens).toEqual([]);
     expect(view.totais).toEqual({});
+  });
+
+  it('draws the same view from the summary written with the XML as from the XML itself', () => {
+    const summarized = { ...doc, xml: null, list_summary: listSummaryColumn(65, xml) };
+    expect(JSON.stringify(documentView(summarized, '/v1/nfce'))).toBe(
+      JSON.stringify(documentView(doc, '/v1/nfce')),
+    );
   });
 });
