@@ -1,7 +1,8 @@
 // NFC-e sales through the real /v1 service (embedded sandbox authority, temp SQLite store) with 1, 8 and 32
 // clients selling a fixed number of notes per level: sales/s and p50/p99, each rate beside the pure fiscal path's
 // rate of the same run (bench:fiscal's code), so the HTTP overhead is a ratio. Then, at 10k stored notes, sales/s
-// while another client loops the NFC-e list, as a ratio of sales alone. BENCH_PROFILE=<n> instead profiles n
+// while another client loops the NFC-e list, as a ratio of sales alone, and while one loops a DANFCe drawn on the
+// request thread, then on the worker pool (src-main/workers). BENCH_PROFILE=<n> instead profiles n
 // sales at 8 clients (the inspector's CPU profiler, same as node --cpu-prof) and prints where the time goes.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +13,8 @@ import { createLogger } from '../src-main/logger.ts';
 import { startService } from '../src-main/service.ts';
 import { fiscalPath, rate } from './fiscal-path.ts';
 import { noteFiller } from './note-filler.ts';
+import { defaultPoolSize } from '../src-main/workers/pool.ts';
+import { closePdfWorkers, setPdfWorkers } from '../src-main/workers/pdf.ts';
 
 const LEVELS = (process.env['BENCH_CLIENTS'] ?? '1,8,32').split(',').map(Number);
 /** Sales per level, shared by its clients (a multiple of 32 gives every client the same count). */
@@ -235,6 +238,60 @@ if (PROFILE > 0) {
   out(
     `  sales while listing: ${(withList.perSecond / alone.perSecond).toFixed(2)} of sales alone (goal >= 0.9)`,
   );
+
+  // PDFs: one client loops a note's DANFCe while the others sell, the render on the request thread, then on the
+  // worker pool; the same sales alone in between, so each figure has its neighbour as baseline.
+  const listed = (await (
+    await fetch(`${base}/nfce?limit=1`, { headers: { 'X-API-Key': keyOf(0) } })
+  ).json()) as { data?: { id: string }[]; items?: { id: string }[] };
+  const noteId = (listed.data ?? listed.items ?? [])[0]?.id ?? '';
+  const whileRendering = async (workers: number) => {
+    setPdfWorkers(workers);
+    let looping = true;
+    const renders: number[] = [];
+    const render = async (i: number) => {
+      const t = performance.now();
+      const res = await fetch(`${base}/nfce/${noteId}/danfe`, {
+        headers: { 'X-API-Key': keyOf(keys.length - LIST_KEYS + (i % LIST_KEYS)) },
+      });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`the DANFCe answered ${res.status}`);
+      return performance.now() - t;
+    };
+    await render(0); // the pool's worker starts on its first task
+    const started = performance.now();
+    const loop = (async () => {
+      for (let i = 0; looping; i++) renders.push(await render(i));
+    })();
+    const level = await sales(LIST_CLIENTS, SALES);
+    looping = false;
+    await loop;
+    const seconds = (performance.now() - started) / 1000;
+    renders.sort((a, b) => a - b);
+    return { level, perSecond: renders.length / seconds, p50: percentile(renders, 0.5) };
+  };
+  // Interleaved rounds (BENCH_PDF_ROUNDS, default 2): the load of the machine drifts between them.
+  const rounds = Number(process.env['BENCH_PDF_ROUNDS'] ?? 2);
+  out(
+    `  ${LIST_CLIENTS} clients while another loops GET /v1/nfce/:id/danfe (DANFCe 80 mm), ${rounds} round(s):`,
+  );
+  for (let round = 0; round < rounds; round++) {
+    const inline = await whileRendering(0);
+    const aloneAgain = await sales(LIST_CLIENTS, SALES);
+    const pooled = await whileRendering(defaultPoolSize());
+    out(`    sales alone:                  ${describe(aloneAgain)}`);
+    for (const [name, r] of [
+      ['drawn on the request thread', inline],
+      [`drawn on ${defaultPoolSize()} worker(s)`, pooled],
+    ] as const) {
+      out(
+        `    ${`${name}:`.padEnd(30)} ${describe(r.level)}; ${(r.level.perSecond / aloneAgain.perSecond).toFixed(2)} of sales alone; ` +
+          `DANFCe ${r.perSecond.toFixed(1)}/s, p50 ${r.p50.toFixed(1)} ms`,
+      );
+    }
+  }
+  setPdfWorkers(null);
+  await closePdfWorkers();
 }
 await service.close();
 fs.rmSync(dataDir, { recursive: true, force: true });

@@ -39,6 +39,8 @@ interface Job {
 interface Slot {
   worker: Worker;
   job: Job | null;
+  /** Ends the worker once it has been idle for the pool's idleMs. */
+  idle: NodeJS.Timeout | null;
 }
 
 /** All cores but the one the request thread keeps, at least one. */
@@ -67,9 +69,14 @@ export class WorkerPool {
   private nextId = 1;
   private closed = false;
 
+  /**
+   * `idleMs`: a worker idle that long is stopped (the next task starts one again): each holds ~30 MB (its own
+   * heap and modules), which a service that rendered one PDF an hour ago should not keep.
+   */
   constructor(
     private readonly entry: URL,
     readonly size: number = defaultPoolSize(),
+    private readonly idleMs = 30_000,
   ) {}
 
   /** Runs `task` on a free worker; `transfer` lists the input's buffers to move instead of copy. */
@@ -108,6 +115,8 @@ export class WorkerPool {
         slot = this.spawn();
       }
       const job = this.queue.shift() as Job;
+      if (slot.idle !== null) clearTimeout(slot.idle);
+      slot.idle = null;
       slot.job = job;
       // A busy worker keeps the process alive (its answer is awaited); an idle one does not.
       slot.worker.ref();
@@ -116,13 +125,15 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: startWorker(this.entry), job: null };
+    const slot: Slot = { worker: startWorker(this.entry), job: null, idle: null };
     slot.worker.unref();
     slot.worker.on('message', (answer: WorkerAnswer) => {
       const job = slot.job;
       if (job === null || job.id !== answer.id) return;
       slot.job = null;
       slot.worker.unref();
+      slot.idle = setTimeout(() => void slot.worker.terminate(), this.idleMs);
+      slot.idle.unref();
       if (answer.ok) job.resolve(answer.value);
       else job.reject(new WorkerTaskFailed(answer.error.name, answer.error.message));
       this.dispatch();
@@ -131,6 +142,7 @@ export class WorkerPool {
       const at = this.slots.indexOf(slot);
       if (at === -1) return;
       this.slots.splice(at, 1);
+      if (slot.idle !== null) clearTimeout(slot.idle);
       const job = slot.job;
       slot.job = null;
       job?.reject(new WorkerCrashed(job.task, cause));

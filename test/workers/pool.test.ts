@@ -45,6 +45,18 @@ describe('worker pool', () => {
     expect(pool.started).toBeLessThanOrEqual(2);
   });
 
+  it('stops a worker left idle, and starts one again for the next task', async () => {
+    const brief = new WorkerPool(new URL('./test-worker.ts', import.meta.url), 1, 50);
+    try {
+      expect(await brief.run('echo', { n: 1 })).toEqual({ n: 1, thread: 'worker' });
+      expect(brief.started).toBe(1);
+      await expect.poll(() => brief.started, { timeout: 10_000 }).toBe(0);
+      expect(await brief.run('echo', { n: 2 })).toEqual({ n: 2, thread: 'worker' });
+    } finally {
+      await brief.close();
+    }
+  });
+
   it('an unknown task is an error, not a hang', async () => {
     await expect(pool.run('nope', {})).rejects.toThrow('no task "nope"');
   });
