@@ -12,10 +12,11 @@ const dhEmi = (ms: number) => `${new Date(ms - 3 * 3600_000).toISOString().slice
 
 /**
  * Sells one note of three items with `key` and returns `fill(until)`, which stores copies of it until the store
- * holds `until` notes (the sale counts as the first), dated over the year before `now`.
+ * holds `until` notes (the sale counts as the first), dated over the year before `now`. Each fill writes through
+ * `service.db` as it is then, so a bench may restart the service in between and point `service` at the new one.
  */
 export async function noteFiller(
-  service: RunningService,
+  service: Pick<RunningService, 'url' | 'db'>,
   key: string,
   now: number,
 ): Promise<(until: number) => Promise<void>> {
@@ -36,13 +37,12 @@ export async function noteFiller(
   const template = (await sold.json()) as { id: string; status: string };
   if (template.status !== 'autorizada') throw new Error(`the template sale is ${template.status}`);
 
-  const { db } = service;
-  const docRow = await db
+  const docRow = await service.db
     .selectFrom('documents')
     .selectAll()
     .where('id', '=', template.id)
     .executeTakeFirstOrThrow();
-  const { id: _outboxId, ...outboxRow } = await db
+  const { id: _outboxId, ...outboxRow } = await service.db
     .selectFrom('outbox')
     .selectAll()
     .where('document_id', '=', template.id)
@@ -60,7 +60,7 @@ export async function noteFiller(
   let stored = 1;
   /** Rows go in by the few hundred, all in one transaction: a year of sales in seconds. */
   return async (until: number): Promise<void> => {
-    await db.transaction().execute(async (trx) => {
+    await service.db.transaction().execute(async (trx) => {
       while (stored < until) {
         const docs: (typeof docRow)[] = [];
         const messages: (typeof outboxRow)[] = [];
