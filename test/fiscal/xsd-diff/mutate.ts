@@ -6,6 +6,7 @@ import {
   allElements,
   childElements,
   cloneDoc,
+  cloneEl,
   escapeXmlText,
   isLeaf,
   serializeXml,
@@ -67,7 +68,8 @@ export type Mutation =
   | { op: 'text'; target: number; change: TextChange; pick: number }
   | { op: 'attr'; target: number; change: AttrChange; pick: number }
   | { op: 'insert'; target: number; what: InsertKind; at: number; pick: number }
-  | { op: 'rename'; target: number; pick: number };
+  | { op: 'rename'; target: number; pick: number }
+  | { op: 'repeat'; target: number; pick: number };
 
 const n = fc.nat({ max: 1_000_000 });
 
@@ -95,6 +97,7 @@ export const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('rename' as const), target: n, pick: n }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('repeat' as const), target: n, pick: n }) },
   {
     weight: 2,
     arbitrary: fc.record({
@@ -305,6 +308,17 @@ export function applyMutation(doc: XmlDoc, m: Mutation): Applied | null {
       if (m.change !== 'remove' && m.change !== 'char-refs' && attr.value === before) return null;
       if (m.change === 'char-refs' && before === '') return null;
       return { xml: serializeXml(copy), description: describe(el, `attr ${m.change} @${attr.name}`) };
+    }
+    case 'repeat': {
+      // Many copies of an element that may repeat: past maxOccurs 20 (infCorrecao, NFref groups), 100 (detPag),
+      // 120 (dup) or at the edge of it.
+      const entry = nonRoot[m.target % Math.max(1, nonRoot.length)];
+      if (!entry?.parent) return null;
+      const copies = [19, 20, 99, 100, 119, 120][m.pick % 6] as number;
+      const description = describe(entry.el, `repeat x${copies + 1}`);
+      const i = entry.parent.children.indexOf(entry.el);
+      entry.parent.children.splice(i + 1, 0, ...Array.from({ length: copies }, () => cloneEl(entry.el)));
+      return { xml: serializeXml(copy), description };
     }
     case 'rename': {
       // Renamed after another element of the document: a different branch of a choice (CPF/CNPJ, ICMS00/
