@@ -2,12 +2,15 @@
 // attributes and simple types of the tables generated from the XSDs. Anything it cannot judge answers
 // "unsupported" so the caller asks libxml2 instead; it never answers "valid" for what it did not check.
 import type {
+  Builtin,
   ComplexTypeTable,
+  FacetCheck,
   ElementTable,
   FolderTables,
   ParticleTable,
   SimpleTypeTable,
   TypeTable,
+  WhiteSpace,
 } from './tables.ts';
 
 export type CompiledVerdict =
@@ -37,9 +40,77 @@ interface Particle {
 
 interface Prepared {
   tables: FolderTables;
-  regex: Map<string, RegExp>;
-  enums: Map<readonly string[], Set<string>>;
+  /** Simple types made ready (regexes compiled, enumerations as sets), by type index, on first use. */
+  simple: (CompiledSimple | undefined)[];
   models: Map<number, Particle>;
+  /** The tables' own (internalized) strings for element names and namespaces: compared by identity. */
+  names: Map<string, string>;
+  /** Element local names by scanName's hash (a name whose hash another shares is left out: sliced instead). */
+  byHash: Map<number, string>;
+}
+
+// Facet kinds, numbered so the value check is a switch over small integers.
+const F_PATTERN = 0;
+const F_ENUM = 1;
+const F_LENGTH = 2;
+const F_MIN_LENGTH = 3;
+const F_MAX_LENGTH = 4;
+const F_TOTAL_DIGITS = 5;
+const F_FRACTION_DIGITS = 6;
+const F_MIN_INCLUSIVE = 7;
+const F_MAX_INCLUSIVE = 8;
+const F_MIN_EXCLUSIVE = 9;
+const F_MAX_EXCLUSIVE = 10;
+const FACET_KINDS: Record<FacetCheck[0], number> = {
+  p: F_PATTERN,
+  e: F_ENUM,
+  l: F_LENGTH,
+  minl: F_MIN_LENGTH,
+  maxl: F_MAX_LENGTH,
+  td: F_TOTAL_DIGITS,
+  fd: F_FRACTION_DIGITS,
+  mini: F_MIN_INCLUSIVE,
+  maxi: F_MAX_INCLUSIVE,
+  mine: F_MIN_EXCLUSIVE,
+  maxe: F_MAX_EXCLUSIVE,
+};
+
+interface Facet {
+  k: number;
+  re: RegExp | null;
+  set: Set<string> | null;
+  /** Length or digits. */
+  n: number;
+  /** Bound of a numeric facet, or the XSD pattern for messages. */
+  s: string;
+  values: readonly string[];
+}
+
+interface CompiledSimple {
+  b: Builtin;
+  ws: WhiteSpace;
+  facets: Facet[];
+}
+
+function compileSimple(t: SimpleTypeTable): CompiledSimple {
+  const facets = t.f.map((f): Facet => {
+    const k = FACET_KINDS[f[0]];
+    if (f[0] === 'p') return { k, re: new RegExp(f[1], 'u'), set: null, n: 0, s: f[2], values: [] };
+    if (f[0] === 'e') return { k, re: null, set: new Set(f[1]), n: 0, s: '', values: f[1] };
+    if (typeof f[1] === 'number') return { k, re: null, set: null, n: f[1], s: '', values: [] };
+    return { k, re: null, set: null, n: 0, s: f[1], values: [] };
+  });
+  return { b: t.b, ws: t.ws, facets };
+}
+
+function simpleOf(prepared: Prepared, index: number): CompiledSimple | null {
+  const known = prepared.simple[index];
+  if (known !== undefined) return known;
+  const t = prepared.tables.types[index];
+  if (t === undefined || t.k !== 's') return null;
+  const made = compileSimple(t);
+  prepared.simple[index] = made;
+  return made;
 }
 
 function prepareParticle(p: ParticleTable, tables: FolderTables): Particle {
@@ -121,8 +192,10 @@ function feed(run: Run, name: string, ns: string, elements: readonly ElementTabl
   const g = run.g;
   for (;;) {
     if (!g.seq && run.i < 0) {
-      const branch = g.items.findIndex((it) => it.first.has(name));
-      if (branch < 0) return -1;
+      const items = g.items;
+      let branch = 0;
+      while (branch < items.length && !items[branch]!.first.has(name)) branch++;
+      if (branch === items.length) return -1;
       run.i = branch;
     }
     const item = g.items[run.i];
@@ -213,7 +286,7 @@ function charLength(v: string): number {
   return /[\uD800-\uDFFF]/.test(v) ? Array.from(v).length : v.length;
 }
 
-function checkValue(t: SimpleTypeTable, v: string, prepared: Prepared, ids: Set<string>): ValueVerdict {
+function checkValue(t: CompiledSimple, v: string, ids: Set<string>): ValueVerdict {
   // whiteSpace replace/collapse: a value they would change is left to libxml2 (ours never have one).
   if (t.b === 'base64Binary') {
     // Signatures and certificates often come wrapped in lines: base64 ignores the whitespace between its
@@ -256,65 +329,61 @@ function checkValue(t: SimpleTypeTable, v: string, prepared: Prepared, ids: Set<
       if (!G_YEAR_MONTH.test(v)) return UNSUPPORTED;
       break;
   }
-  for (const f of t.f) {
-    switch (f[0]) {
-      case 'p': {
-        let re = prepared.regex.get(f[1]);
-        if (re === undefined) {
-          re = new RegExp(f[1], 'u');
-          prepared.regex.set(f[1], re);
+  for (const f of t.facets) {
+    switch (f.k) {
+      case F_PATTERN:
+        if (!f.re!.test(v))
+          return `[facet 'pattern'] The value '${v}' is not accepted by the pattern '${f.s}'.`;
+        break;
+      case F_ENUM:
+        if (!f.set!.has(v)) {
+          return `[facet 'enumeration'] The value '${v}' is not an element of the set {'${f.values.join("', '")}'}.`;
         }
-        if (!re.test(v))
-          return `[facet 'pattern'] The value '${v}' is not accepted by the pattern '${f[2]}'.`;
         break;
-      }
-      case 'e': {
-        let set = prepared.enums.get(f[1]);
-        if (set === undefined) {
-          set = new Set(f[1]);
-          prepared.enums.set(f[1], set);
+      case F_LENGTH:
+        if (charLength(v) !== f.n) {
+          return `[facet 'length'] The value '${v}' has a length of '${charLength(v)}'; this differs from the allowed length of '${f.n}'.`;
         }
-        if (!set.has(v))
-          return `[facet 'enumeration'] The value '${v}' is not an element of the set {'${f[1].join("', '")}'}.`;
         break;
-      }
-      case 'l':
-        if (charLength(v) !== f[1])
-          return `[facet 'length'] The value '${v}' has a length of '${charLength(v)}'; this differs from the allowed length of '${f[1]}'.`;
+      case F_MIN_LENGTH:
+        if (charLength(v) < f.n) {
+          return `[facet 'minLength'] The value '${v}' has a length of '${charLength(v)}'; this underruns the allowed minimum length of '${f.n}'.`;
+        }
         break;
-      case 'minl':
-        if (charLength(v) < f[1])
-          return `[facet 'minLength'] The value '${v}' has a length of '${charLength(v)}'; this underruns the allowed minimum length of '${f[1]}'.`;
+      case F_MAX_LENGTH:
+        if (charLength(v) > f.n) {
+          return `[facet 'maxLength'] The value '${v}' has a length of '${charLength(v)}'; this exceeds the allowed maximum length of '${f.n}'.`;
+        }
         break;
-      case 'maxl':
-        if (charLength(v) > f[1])
-          return `[facet 'maxLength'] The value '${v}' has a length of '${charLength(v)}'; this exceeds the allowed maximum length of '${f[1]}'.`;
-        break;
-      case 'td': {
+      case F_TOTAL_DIGITS: {
         const [i, fr] = digits(v);
-        if (i.length + fr.length > f[1])
-          return `[facet 'totalDigits'] The value '${v}' has more digits than are allowed ('${f[1]}').`;
+        if (i.length + fr.length > f.n) {
+          return `[facet 'totalDigits'] The value '${v}' has more digits than are allowed ('${f.n}').`;
+        }
         break;
       }
-      case 'fd':
-        if (digits(v)[1].length > f[1])
-          return `[facet 'fractionDigits'] The value '${v}' has more fractional digits than are allowed ('${f[1]}').`;
+      case F_FRACTION_DIGITS:
+        if (digits(v)[1].length > f.n) {
+          return `[facet 'fractionDigits'] The value '${v}' has more fractional digits than are allowed ('${f.n}').`;
+        }
         break;
-      case 'mini':
-        if (compareDecimal(v, f[1]) < 0)
-          return `[facet 'minInclusive'] The value '${v}' is less than the minimum value allowed ('${f[1]}').`;
+      case F_MIN_INCLUSIVE:
+        if (compareDecimal(v, f.s) < 0) {
+          return `[facet 'minInclusive'] The value '${v}' is less than the minimum value allowed ('${f.s}').`;
+        }
         break;
-      case 'maxi':
-        if (compareDecimal(v, f[1]) > 0)
-          return `[facet 'maxInclusive'] The value '${v}' is greater than the maximum value allowed ('${f[1]}').`;
+      case F_MAX_INCLUSIVE:
+        if (compareDecimal(v, f.s) > 0) {
+          return `[facet 'maxInclusive'] The value '${v}' is greater than the maximum value allowed ('${f.s}').`;
+        }
         break;
-      case 'mine':
-        if (compareDecimal(v, f[1]) <= 0)
-          return `[facet 'minExclusive'] The value '${v}' must be greater than '${f[1]}'.`;
+      case F_MIN_EXCLUSIVE:
+        if (compareDecimal(v, f.s) <= 0)
+          return `[facet 'minExclusive'] The value '${v}' must be greater than '${f.s}'.`;
         break;
-      case 'maxe':
-        if (compareDecimal(v, f[1]) >= 0)
-          return `[facet 'maxExclusive'] The value '${v}' must be less than '${f[1]}'.`;
+      case F_MAX_EXCLUSIVE:
+        if (compareDecimal(v, f.s) >= 0)
+          return `[facet 'maxExclusive'] The value '${v}' must be less than '${f.s}'.`;
         break;
     }
   }
@@ -324,18 +393,80 @@ function checkValue(t: SimpleTypeTable, v: string, prepared: Prepared, ids: Set<
 // ---------------------------------------------------------------------------------------------------------
 // The tokenizer and the walk.
 
+// ASCII name characters: bit 1 may start a name, bit 2 may continue one (':' is handled apart). Names outside
+// ASCII are left to libxml2 (none of the schemas declares one).
+const NAME_CHARS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  NAME_CHARS[c] = /[A-Za-z_]/.test(ch) ? 3 : /[0-9.-]/.test(ch) ? 2 : 0;
+}
+
+// Set by scanName: where the local part starts (after the prefix's ':'), and a hash of the local part.
+let scannedLocal = 0;
+let scannedHash = 0;
+
+/** End of the (optionally prefixed) name starting at `p`, or -1; sets scannedLocal and scannedHash. */
+function scanName(xml: string, p: number): number {
+  let c = xml.charCodeAt(p);
+  if (!(c < 128 && (NAME_CHARS[c]! & 1) !== 0)) return -1;
+  let colon = false;
+  scannedLocal = p;
+  let h = c;
+  for (p++; ; p++) {
+    c = xml.charCodeAt(p);
+    if (c < 128 && (NAME_CHARS[c]! & 2) !== 0) {
+      h = (Math.imul(h, 31) + c) | 0;
+      continue;
+    }
+    if (c !== 0x3a || colon) {
+      scannedHash = h;
+      return p;
+    }
+    colon = true;
+    scannedLocal = p + 1;
+    c = xml.charCodeAt(p + 1);
+    if (!(c < 128 && (NAME_CHARS[c]! & 1) !== 0)) return -1;
+    h = 0;
+  }
+}
+
+/** The same hash of a name as scanName's. */
+function nameHash(name: string): number {
+  let h = name.charCodeAt(0);
+  for (let i = 1; i < name.length; i++) h = (Math.imul(h, 31) + name.charCodeAt(i)) | 0;
+  return h;
+}
+
+/** `name` occurs in `xml` at `at` (a char-by-char compare: cheaper than startsWith for these short names). */
+function sameAt(xml: string, at: number, name: string): boolean {
+  for (let i = 0; i < name.length; i++) if (xml.charCodeAt(at + i) !== name.charCodeAt(i)) return false;
+  return true;
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x09;
+}
+
 const NAME = /[A-Za-z_][A-Za-z0-9_.-]*(?::[A-Za-z_][A-Za-z0-9_.-]*)?/y;
 const ATTRIBUTE =
   /[ \t\n]+([A-Za-z_][A-Za-z0-9_.-]*(?::[A-Za-z_][A-Za-z0-9_.-]*)?)[ \t\n]*=[ \t\n]*(?:"([^"<]*)"|'([^'<]*)')/y;
 const TAG_END = /[ \t\n]*(\/?)>/y;
 const END_TAG_REST = /[ \t\n]*>/y;
+/* eslint-disable no-control-regex -- the control characters XML forbids are what these look for */
 // Characters XML 1.0 forbids, and lone surrogates.
 const BAD_CHARS =
-  // eslint-disable-next-line no-control-regex -- the control characters are what this looks for
   /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 // The declarations we write and receive; any other form (or encoding) is left to libxml2.
 const XML_DECL =
   /<\?xml[ \t\n]+version[ \t\n]*=[ \t\n]*(?:"1\.0"|'1\.0')(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(?:"(?:UTF|utf)-8"|'(?:UTF|utf)-8'))?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*(?:"(?:yes|no)"|'(?:yes|no)'))?[ \t\n]*\?>/y;
+// A cheap first look for the characters BAD_CHARS names (any surrogate), then the exact test.
+const MAYBE_BAD = /[\x00-\x08\x0B\x0C\x0E-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/;
+function badChars(text: string): boolean {
+  return MAYBE_BAD.test(text) && BAD_CHARS.test(text);
+}
+const TEXT_ATTENTION = /[&\]\x00-\x08\x0B\x0C\x0E-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/;
+/* eslint-enable no-control-regex */
+const PI_BODY = /^[A-Za-z_][A-Za-z0-9_.-]*(?:[ \t\n][\s\S]*)?$/;
 const SPACE_ONLY = /^[ \t\n]*$/;
 
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
@@ -377,6 +508,12 @@ interface Frame {
   start: number;
   decl: ElementTable;
   type: SimpleTypeTable | ComplexTypeTable;
+  /** Simple type or simple content: text is collected as the value. */
+  simple: boolean;
+  /** The value's type when `simple`. */
+  value: CompiledSimple | null;
+  /** Empty content: no text at all. */
+  empty: boolean;
   run: Run | null;
   text: string;
   /** Default namespace and prefixes in scope. */
@@ -434,7 +571,6 @@ function walk(
 ): Failure | Unsupported | null {
   const { tables } = prepared;
   const { types, elements } = tables;
-  if (BAD_CHARS.test(xml)) return new Unsupported('characters left to libxml2');
   const ids = new Set<string>();
   const stack: Frame[] = [];
   let pos = xml.charCodeAt(0) === 0xfeff ? 1 : 0;
@@ -444,28 +580,42 @@ function walk(
     const lt = xml.indexOf('<', pos);
     const textEnd = lt < 0 ? len : lt;
     if (textEnd > pos) {
-      const raw = xml.slice(pos, textEnd);
       const top = stack[stack.length - 1];
-      if (top === undefined) {
-        if (!SPACE_ONLY.test(raw)) return new Unsupported('text outside the root');
-      } else if (top.type.k === 's' || top.type.c === 2) {
-        if (raw.includes(']]>')) return new Unsupported('"]]>" in text');
-        if (raw.includes('&')) {
-          const d = decode(raw);
-          if (d === undefined) return new Unsupported('reference left to libxml2');
-          top.text += d;
+      if (top !== undefined && top.simple) {
+        const raw = xml.slice(pos, textEnd);
+        // One look for anything needing care (a reference, ']]>', a character XML forbids), usually none.
+        if (TEXT_ATTENTION.test(raw)) {
+          if (badChars(raw)) return new Unsupported('characters left to libxml2');
+          if (raw.includes(']]>')) return new Unsupported('"]]>" in text');
+          if (raw.includes('&')) {
+            const d = decode(raw);
+            if (d === undefined) return new Unsupported('reference left to libxml2');
+            top.text += d;
+          } else top.text += raw;
         } else top.text += raw;
-      } else if (top.type.c === 0 || !SPACE_ONLY.test(raw)) {
-        // Empty content takes no text at all, not even whitespace (libxml2 agrees); element-only takes spaces.
-        if (raw.includes('&') || raw.includes(']]>')) return new Unsupported('text with references');
-        return {
-          offset: top.start,
-          attribute: null,
-          message:
-            top.type.c === 0
+      } else {
+        // Between tags: only whitespace is expected; scanned in place, without a copy.
+        let i = pos;
+        for (; i < textEnd; i++) {
+          const c = xml.charCodeAt(i);
+          if (c !== 0x20 && c !== 0x0a && c !== 0x09) break;
+        }
+        if (top === undefined) {
+          if (i < textEnd) return new Unsupported('text outside the root');
+        } else if (i < textEnd || top.empty) {
+          // Empty content takes no text at all, not even whitespace (libxml2 agrees); element-only takes spaces.
+          const raw = xml.slice(pos, textEnd);
+          if (badChars(raw) || raw.includes('&') || raw.includes(']]>')) {
+            return new Unsupported('text left to libxml2');
+          }
+          return {
+            offset: top.start,
+            attribute: null,
+            message: top.empty
               ? `Element '${clark(top.decl)}': Character content is not allowed, because the content type is empty.`
               : `Element '${clark(top.decl)}': Character content other than whitespace is not allowed because the content type is 'element-only'.`,
-        };
+          };
+        }
       }
     }
     if (lt < 0) break;
@@ -474,11 +624,12 @@ function walk(
       // end tag
       const top = stack.pop();
       if (top === undefined) return new Unsupported('end tag without start');
-      if (!xml.startsWith(top.qname, lt + 2)) return new Unsupported('mismatched end tag');
-      END_TAG_REST.lastIndex = lt + 2 + top.qname.length;
-      if (!END_TAG_REST.test(xml)) return new Unsupported('malformed end tag');
-      pos = END_TAG_REST.lastIndex;
-      const f = endElement(top, prepared, ids);
+      if (!sameAt(xml, lt + 2, top.qname)) return new Unsupported('mismatched end tag');
+      let q = lt + 2 + top.qname.length;
+      while (isSpace(xml.charCodeAt(q))) q++;
+      if (xml.charCodeAt(q) !== 0x3e) return new Unsupported('malformed end tag');
+      pos = q + 1;
+      const f = endElement(top, ids);
       if (f !== null) return f;
       continue;
     }
@@ -490,11 +641,14 @@ function walk(
         if (lt !== (xml.charCodeAt(0) === 0xfeff ? 1 : 0)) return new Unsupported('misplaced declaration');
         XML_DECL.lastIndex = lt;
         if (!XML_DECL.test(xml)) return new Unsupported('XML declaration left to libxml2');
-      } else if (/^<\?xml/i.test(xml.slice(lt, lt + 5))) return new Unsupported('reserved PI target');
-      if (!isDecl && stack.length > 0) {
-        const top = stack[stack.length - 1]!;
-        if (top.type.k === 's' || top.type.c === 2)
+      } else {
+        const body = xml.slice(lt + 2, end);
+        if (/^xml/i.test(body) || !PI_BODY.test(body) || badChars(body)) {
+          return new Unsupported('processing instruction left to libxml2');
+        }
+        if (stack.length > 0 && stack[stack.length - 1]!.simple) {
           return new Unsupported('processing instruction in a value');
+        }
       }
       pos = end + 2;
       continue;
@@ -502,9 +656,12 @@ function walk(
     if (c1 === 0x21 /* ! */) {
       if (xml.startsWith('<!--', lt)) {
         const end = xml.indexOf('-->', lt + 4);
-        if (end < 0 || xml.slice(lt + 4, end).includes('--')) return new Unsupported('malformed comment');
+        if (end < 0) return new Unsupported('unterminated comment');
+        const body = xml.slice(lt + 4, end);
+        if (body.includes('--') || body.endsWith('-') || badChars(body))
+          return new Unsupported('malformed comment');
         const top = stack[stack.length - 1];
-        if (top !== undefined && (top.type.k === 's' || top.type.c === 2)) {
+        if (top !== undefined && top.simple) {
           return new Unsupported('comment in a value');
         }
         pos = end + 3;
@@ -515,29 +672,63 @@ function walk(
         const top = stack[stack.length - 1];
         if (end < 0 || top === undefined) return new Unsupported('CDATA section');
         const raw = xml.slice(lt + 9, end);
-        if (top.type.k === 's' || top.type.c === 2) top.text += raw;
+        if (badChars(raw)) return new Unsupported('characters left to libxml2');
+        if (top.simple) top.text += raw;
         else return new Unsupported('CDATA in element content');
         pos = end + 3;
         continue;
       }
       return new Unsupported('DOCTYPE or markup declaration');
     }
-    // start tag
-    NAME.lastIndex = lt + 1;
-    const nm = NAME.exec(xml);
-    if (nm === null) return new Unsupported('start tag name');
-    const qn = nm[0];
-    let p = NAME.lastIndex;
+    // start tag, scanned by hand: a regex per tag and attribute costs more than the whole schema check
+    const nameEnd = scanName(xml, lt + 1);
+    if (nameEnd < 0) return new Unsupported('start tag name');
+    const localStart = scannedLocal;
+    // The tables' own string for a known local name, found by its hash without copying the name out, so the
+    // content model compares names by identity.
+    const known = prepared.byHash.get(scannedHash);
+    const local =
+      known !== undefined && known.length === nameEnd - localStart && sameAt(xml, localStart, known)
+        ? known
+        : xml.slice(localStart, nameEnd);
+    const qn = localStart === lt + 1 ? local : xml.slice(lt + 1, nameEnd);
+    let p = nameEnd;
     let attrs: [string, string][] | null = null;
     let dns = stack.length > 0 ? stack[stack.length - 1]!.dns : '';
     let prefixes = stack.length > 0 ? stack[stack.length - 1]!.prefixes : null;
+    let selfClosing = false;
     for (;;) {
-      ATTRIBUTE.lastIndex = p;
-      const am = ATTRIBUTE.exec(xml);
-      if (am === null) break;
-      p = ATTRIBUTE.lastIndex;
-      const an = am[1]!;
-      const rawValue = am[2] ?? am[3]!;
+      let q = p;
+      while (isSpace(xml.charCodeAt(q))) q++;
+      const c = xml.charCodeAt(q);
+      if (c === 0x3e /* > */) {
+        pos = q + 1;
+        break;
+      }
+      if (c === 0x2f /* / */) {
+        if (xml.charCodeAt(q + 1) !== 0x3e) return new Unsupported('malformed start tag');
+        pos = q + 2;
+        selfClosing = true;
+        break;
+      }
+      // An attribute: whitespace before it, name, '=', a quoted value without '<'.
+      if (q === p) return new Unsupported('malformed start tag');
+      const attrEnd = scanName(xml, q);
+      if (attrEnd < 0) return new Unsupported('attribute name');
+      const an = xml.slice(q, attrEnd);
+      let r = attrEnd;
+      while (isSpace(xml.charCodeAt(r))) r++;
+      if (xml.charCodeAt(r) !== 0x3d /* = */) return new Unsupported('malformed attribute');
+      r++;
+      while (isSpace(xml.charCodeAt(r))) r++;
+      const quote = xml.charCodeAt(r);
+      if (quote !== 0x22 && quote !== 0x27) return new Unsupported('malformed attribute');
+      const close = xml.indexOf(quote === 0x22 ? '"' : "'", r + 1);
+      if (close < 0) return new Unsupported('malformed attribute');
+      const rawValue = xml.slice(r + 1, close);
+      p = close + 1;
+      if (rawValue.includes('<') || badChars(rawValue))
+        return new Unsupported('attribute value left to libxml2');
       if (rawValue.includes('\t') || rawValue.includes('\n'))
         return new Unsupported('attribute normalization');
       let value = rawValue;
@@ -547,37 +738,27 @@ function walk(
         value = d;
       }
       if (an === 'xmlns') {
-        dns = value;
+        dns = prepared.names.get(value) ?? value;
         continue;
       }
       if (an.startsWith('xmlns:')) {
         if (value === '') return new Unsupported('namespace undeclaration');
         prefixes = new Map(prefixes ?? []);
-        prefixes.set(an.slice(6), value);
+        prefixes.set(an.slice(6), prepared.names.get(value) ?? value);
         continue;
       }
       if (an.includes(':')) return new Unsupported('qualified attribute');
       attrs ??= [];
-      if (attrs.some(([n]) => n === an)) return new Unsupported('repeated attribute');
+      for (const [n] of attrs) if (n === an) return new Unsupported('repeated attribute');
       attrs.push([an, value]);
     }
-    TAG_END.lastIndex = p;
-    const te = TAG_END.exec(xml);
-    if (te === null) return new Unsupported('malformed start tag');
-    pos = TAG_END.lastIndex;
-    const selfClosing = te[1] === '/';
-    const colon = qn.indexOf(':');
     let ns: string;
-    let local: string;
-    if (colon < 0) {
-      ns = dns;
-      local = qn;
-    } else {
-      const prefix = qn.slice(0, colon);
+    if (localStart === lt + 1) ns = dns;
+    else {
+      const prefix = xml.slice(lt + 1, localStart - 1);
       const bound = prefix === 'xml' ? XMLNS_XML : prefixes?.get(prefix);
       if (bound === undefined) return new Unsupported('undeclared prefix');
       ns = bound;
-      local = qn.slice(colon + 1);
     }
     // Which declaration: the root's global element, or the parent's content model.
     const parent = stack[stack.length - 1];
@@ -627,10 +808,9 @@ function walk(
             message: `Element '${clark(decl)}', attribute '${an}': The attribute '${an}' is not allowed.`,
           };
         }
-        const at = types[ad.t];
-        if (at === undefined || at.k !== 's')
-          return new Unsupported(`attribute ${an}: ${at?.k === 'x' ? at.why : 'type'}`);
-        const v = checkValue(at, value, prepared, ids);
+        const at = simpleOf(prepared, ad.t);
+        if (at === null) return new Unsupported(`attribute ${an}: ${whyOf(types[ad.t])}`);
+        const v = checkValue(at, value, ids);
         if (v === UNSUPPORTED) return new Unsupported(`attribute ${an} value`);
         if (v !== null) {
           return { offset: lt, attribute: an, message: `Element '${clark(decl)}', attribute '${an}': ${v}` };
@@ -673,11 +853,21 @@ function walk(
         first: model.first,
       });
     }
+    const simple = type.k === 's' || type.c === 2;
+    let value: CompiledSimple | null = null;
+    if (simple) {
+      const index = type.k === 's' ? decl.t : type.s!;
+      value = simpleOf(prepared, index);
+      if (value === null) return new Unsupported(`${decl.n}: ${whyOf(types[index])}`);
+    }
     const frame: Frame = {
       qname: qn,
       start: lt,
       decl,
       type,
+      simple,
+      value,
+      empty: type.k === 'c' && type.c === 0,
       run,
       text: '',
       dns,
@@ -700,7 +890,7 @@ function walk(
       }
     }
     if (selfClosing) {
-      const f = endElement(frame, prepared, ids);
+      const f = endElement(frame, ids);
       if (f !== null) return f;
     } else {
       stack.push(frame);
@@ -785,18 +975,15 @@ function clark(decl: ElementTable): string {
   return decl.ns ? `{${decl.ns}}${decl.n}` : decl.n;
 }
 
-function endElement(frame: Frame, prepared: Prepared, ids: Set<string>): Failure | Unsupported | null {
-  const own = endContent(frame, prepared, ids);
+function endElement(frame: Frame, ids: Set<string>): Failure | Unsupported | null {
+  const own = endContent(frame, ids);
   if (own !== null || frame.dup === null) return own;
   return { offset: frame.start, attribute: null, message: frame.dup };
 }
 
-function endContent(frame: Frame, prepared: Prepared, ids: Set<string>): Failure | Unsupported | null {
-  const type = frame.type;
-  if (type.k === 's' || type.c === 2) {
-    const st = type.k === 's' ? type : prepared.tables.types[type.s!];
-    if (st === undefined || st.k !== 's') return new Unsupported('simple content type');
-    const v = checkValue(st, frame.text, prepared, ids);
+function endContent(frame: Frame, ids: Set<string>): Failure | Unsupported | null {
+  if (frame.value !== null) {
+    const v = checkValue(frame.value, frame.text, ids);
     if (v === UNSUPPORTED) return new Unsupported(`value of ${frame.decl.n}`);
     if (v !== null)
       return { offset: frame.start, attribute: null, message: `Element '${clark(frame.decl)}': ${v}` };
@@ -862,7 +1049,25 @@ export function pathAt(xml: string, offset: number): string | null {
 }
 
 export function prepare(tables: FolderTables): Prepared {
-  return { tables, regex: new Map(), enums: new Map(), models: new Map() };
+  const names = new Map<string, string>();
+  for (const e of tables.elements) {
+    names.set(e.n, e.n);
+    names.set(e.ns, e.ns);
+  }
+  const byHash = new Map<number, string>();
+  const clash = new Set<number>();
+  for (const e of tables.elements) {
+    const h = nameHash(e.n);
+    const other = byHash.get(h);
+    if (other !== undefined && other !== e.n) clash.add(h);
+    byHash.set(h, e.n);
+  }
+  for (const h of clash) byHash.delete(h);
+  return { tables, simple: [], models: new Map(), names, byHash };
+}
+
+function whyOf(t: TypeTable | undefined): string {
+  return t === undefined ? 'no type' : t.k === 'x' ? t.why : 'not a simple type';
 }
 
 export type { Prepared };
