@@ -34,6 +34,7 @@ export const TEXT_CHANGES = [
   'char-edge', // last character replaced at a range edge: U+00FF, U+0100, U+00A0, DEL, an astral emoji
   'cdata', // the same value in a CDATA section: must not change the verdict
   'comment-inside', // a comment splitting the value: the value is the text around it, unchanged
+  'digit-run', // 0 to 20 digits: every length a counted pattern ({2}|{8}, {12,14}, {0,12}) may allow or not
 ] as const;
 export type TextChange = (typeof TEXT_CHANGES)[number];
 
@@ -156,6 +157,8 @@ function changedText(text: string, change: TextChange, pick: number): string {
       return text.includes('.') ? `${text}1` : `${text}.001`;
     case 'negative':
       return `-${text}`;
+    case 'digit-run':
+      return '7'.repeat(pick % 21);
     case 'number-forms':
       return [`+${text}`, `0${text}`, '1e2', '.5', `${text}.`, '0.00'][pick % 6] as string;
     case 'char-edge':
