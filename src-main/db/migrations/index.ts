@@ -29,6 +29,7 @@ import * as dce from './2026_11_24_0027_dce.ts';
 import * as listIndexes from './2026_11_24_0028_list_indexes.ts';
 import * as xmlOnce from './2026_11_24_0029_xml_once.ts';
 import * as listSummary from './2026_11_24_0030_list_summary.ts';
+import * as replacedAttemptsIndex from './2026_11_24_0031_replaced_attempts_index.ts';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_0001_foundation': foundation,
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0028_list_indexes': listIndexes,
   '2026_11_24_0029_xml_once': xmlOnce,
   '2026_11_24_0030_list_summary': listSummary,
+  '2026_11_24_0031_replaced_attempts_index': replacedAttemptsIndex,
 };
 
 export const migrationProvider: MigrationProvider = {
