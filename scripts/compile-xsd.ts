@@ -79,8 +79,8 @@ export function translateXsdRegex(src: string): string {
       case 's':
         return inClass ? ' \\t\\n\\r' : '[ \\t\\n\\r]';
       case 'S':
-        if (inClass) throw new Unsupported(`\\S in a class in /${src}/`);
-        return '[^ \\t\\n\\r]';
+        // In a class, the complement of the four spaces written as ranges (a class cannot nest [^...]).
+        return inClass ? '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u0021-\\u{10ffff}' : '[^ \\t\\n\\r]';
       default:
         // \i \c \w \p{..} and their negations: not used by the shipped schemas; not translated.
         throw new Unsupported(`escape \\${c} in /${src}/`);
@@ -467,7 +467,12 @@ class Compiler {
   private attributes(holder: Element, own: boolean): AttributeTable[] {
     const out: AttributeTable[] = [];
     for (const a of xsChildren(holder)) {
-      if (a.localName === 'anyAttribute') throw new Unsupported('anyAttribute');
+      if (a.localName === 'anyAttribute') {
+        // Only the skipping wildcard over any namespace (the events' detEvento): undeclared attributes pass.
+        const ns = attr(a, 'namespace') ?? '##any';
+        if (attr(a, 'processContents') !== 'skip' || ns !== '##any') throw new Unsupported('anyAttribute');
+        continue;
+      }
       if (a.localName === 'attributeGroup') throw new Unsupported('attributeGroup');
       if (a.localName !== 'attribute') continue;
       if (attr(a, 'ref') !== null) throw new Unsupported('attribute ref');
@@ -482,8 +487,13 @@ class Compiler {
       if (use === 'prohibited') throw new Unsupported('prohibited attribute');
       const typeName = attr(a, 'type');
       const inline = xsChildren(a, 'simpleType')[0];
-      const t = typeName !== null ? this.typeByName(a, typeName) : inline ? this.typeOf(inline) : -1;
-      if (t < 0) throw new Unsupported('attribute of anySimpleType');
+      // An attribute without a type is of anySimpleType: any value (DC-e's versao in some messages).
+      const t =
+        typeName !== null
+          ? this.typeByName(a, typeName)
+          : inline
+            ? this.typeOf(inline)
+            : this.builtin('string');
       const table: { n: string; t: number; r?: 1; f?: string } = { n: name, t };
       if (use === 'required') table.r = 1;
       const fixed = attr(a, 'fixed');
@@ -495,8 +505,22 @@ class Compiler {
   }
 
   private complex(el: Element): TypeTable {
-    if (attr(el, 'mixed') === 'true') throw new Unsupported('mixed content');
     if (attr(el, 'abstract') === 'true') throw new Unsupported('abstract type');
+    const t = this.complexBody(el);
+    const extra: { mx?: 1; aa?: 1 } = {};
+    // Mixed content: text anywhere between the children (the full xmldsig's CanonicalizationMethod).
+    if (attr(el, 'mixed') === 'true') {
+      if (t.k !== 'c' || t.c === 2) throw new Unsupported('mixed simple content');
+      extra.mx = 1;
+    }
+    const holder = xsChildren(el, 'simpleContent')[0]
+      ? xsChildren(xsChildren(el, 'simpleContent')[0]!)[0]!
+      : el;
+    if (xsChildren(holder, 'anyAttribute').length > 0) extra.aa = 1;
+    return t.k === 'c' ? { ...t, ...extra } : t;
+  }
+
+  private complexBody(el: Element): TypeTable {
     const name = this.nameOf(el);
     const kids = xsChildren(el);
     const content = kids.find((k) => k.localName !== 'attribute' && k.localName !== 'anyAttribute');
@@ -536,6 +560,14 @@ class Compiler {
       }
       case 'element':
         return { e: this.element(el), n, x };
+      case 'any': {
+        // Element wildcards: ##any, or ##other (any namespace but the schema's own, and not none).
+        const ns = attr(el, 'namespace') ?? '##any';
+        const w = (attr(el, 'processContents') ?? 'strict') as 'skip' | 'lax' | 'strict';
+        if (ns === '##any') return { w, o: null, n, x };
+        if (ns === '##other') return { w, o: this.docOf(el).tns, n, x };
+        throw new Unsupported(`wildcard namespace ${ns}`);
+      }
       default:
         throw new Unsupported(`particle ${el.localName}`);
     }
@@ -555,7 +587,7 @@ class Compiler {
     const global = el.parentNode === doc.el;
     const form = attr(el, 'form');
     const qualified = global || form === 'qualified' || (form === null && doc.qualifiedElements);
-    const decl: { ns: string; n: string; t: number; u?: UniqueTable[] } = {
+    const decl: { ns: string; n: string; t: number; u?: UniqueTable[]; f?: string } = {
       ns: qualified ? doc.tns : '',
       n: attr(el, 'name') ?? '',
       t: -1,
@@ -563,7 +595,9 @@ class Compiler {
     this.elements.push(decl);
     this.elementIndex.set(el, index);
     try {
-      for (const a of ['fixed', 'default', 'nillable', 'abstract', 'substitutionGroup', 'block']) {
+      const fixed = attr(el, 'fixed');
+      if (fixed !== null) decl.f = fixed;
+      for (const a of ['default', 'nillable', 'abstract', 'substitutionGroup', 'block']) {
         if (attr(el, a) !== null) throw new Unsupported(`element ${decl.n} with ${a}`);
       }
       const u: UniqueTable[] = [];

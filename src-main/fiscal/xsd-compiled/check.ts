@@ -36,7 +36,16 @@ interface Particle {
   nullable: boolean;
   /** Local names that can start the term. */
   first: Set<string>;
+  /** A wildcard can start the term (any name may, subject to the wildcard's namespace). */
+  wild: boolean;
+  /** For a wildcard (el WILDCARD): its processContents, and the namespace ##other excludes (null: ##any). */
+  process: 'skip' | 'lax' | 'strict';
+  other: string | null;
 }
+
+/** Particle.el of an xs:any; feed() answers it for an element a skipping wildcard takes, LAX_OR_STRICT else. */
+const WILDCARD = -2;
+const LAX_OR_STRICT = -3;
 
 interface Prepared {
   tables: FolderTables;
@@ -115,6 +124,22 @@ function simpleOf(prepared: Prepared, index: number): CompiledSimple | null {
 
 function prepareParticle(p: ParticleTable, tables: FolderTables): Particle {
   const max = p.x < 0 ? Infinity : p.x;
+  if ('w' in p) {
+    return {
+      min: p.n,
+      max,
+      el: WILDCARD,
+      name: '',
+      seq: false,
+      items: [],
+      termNullable: false,
+      nullable: p.n === 0,
+      first: new Set(),
+      wild: true,
+      process: p.w,
+      other: p.o,
+    };
+  }
   if ('e' in p) {
     const decl = tables.elements[p.e]!;
     return {
@@ -127,14 +152,19 @@ function prepareParticle(p: ParticleTable, tables: FolderTables): Particle {
       termNullable: false,
       nullable: p.n === 0,
       first: new Set([decl.n]),
+      wild: false,
+      process: 'skip',
+      other: null,
     };
   }
   const items = p.i.map((i) => prepareParticle(i, tables));
   const seq = p.g === 's';
   const termNullable = seq ? items.every((i) => i.nullable) : items.some((i) => i.nullable);
   const first = new Set<string>();
+  let wild = false;
   for (const item of items) {
     for (const n of item.first) first.add(n);
+    wild ||= item.wild;
     if (seq && !item.nullable) break;
   }
   return {
@@ -147,6 +177,9 @@ function prepareParticle(p: ParticleTable, tables: FolderTables): Particle {
     termNullable,
     nullable: p.n === 0 || termNullable,
     first,
+    wild,
+    process: 'skip',
+    other: null,
   };
 }
 
@@ -195,6 +228,11 @@ function feed(run: Run, name: string, ns: string, elements: readonly ElementTabl
       const items = g.items;
       let branch = 0;
       while (branch < items.length && !items[branch]!.first.has(name)) branch++;
+      // A branch opening with a wildcard only when no branch names the element.
+      if (branch === items.length) {
+        branch = 0;
+        while (branch < items.length && !items[branch]!.wild) branch++;
+      }
       if (branch === items.length) return -1;
       run.i = branch;
     }
@@ -205,6 +243,11 @@ function feed(run: Run, name: string, ns: string, elements: readonly ElementTabl
         run.cnt++;
         return item.el;
       }
+    } else if (item.el === WILDCARD) {
+      if (run.cnt < item.max && (item.other === null || (ns !== item.other && ns !== ''))) {
+        run.cnt++;
+        return item.process === 'skip' ? WILDCARD : LAX_OR_STRICT;
+      }
     } else {
       if (run.sub !== null) {
         const r = feed(run.sub, name, ns, elements);
@@ -212,7 +255,7 @@ function feed(run: Run, name: string, ns: string, elements: readonly ElementTabl
         if (!complete(run.sub)) return -1;
         run.sub = null;
       }
-      if (run.cnt < item.max && item.first.has(name)) {
+      if (run.cnt < item.max && (item.first.has(name) || item.wild)) {
         run.sub = newRun(item);
         run.cnt++;
         return feed(run.sub, name, ns, elements);
@@ -514,6 +557,10 @@ interface Frame {
   value: CompiledSimple | null;
   /** Empty content: no text at all. */
   empty: boolean;
+  /** Mixed content: text between the children is allowed and not checked. */
+  mixed: boolean;
+  /** Taken by a skipping wildcard (or inside one): nothing below is checked against the schema. */
+  skip: boolean;
   run: Run | null;
   text: string;
   /** Default namespace and prefixes in scope. */
@@ -593,6 +640,11 @@ function walk(
             top.text += d;
           } else top.text += raw;
         } else top.text += raw;
+      } else if (top !== undefined && top.mixed) {
+        const raw = xml.slice(pos, textEnd);
+        if (TEXT_ATTENTION.test(raw) && (badChars(raw) || raw.includes(']]>') || decode(raw) === undefined)) {
+          return new Unsupported('text left to libxml2');
+        }
       } else {
         // Between tags: only whitespace is expected; scanned in place, without a copy.
         let i = pos;
@@ -674,7 +726,7 @@ function walk(
         const raw = xml.slice(lt + 9, end);
         if (badChars(raw)) return new Unsupported('characters left to libxml2');
         if (top.simple) top.text += raw;
-        else return new Unsupported('CDATA in element content');
+        else if (!top.mixed) return new Unsupported('CDATA in element content');
         pos = end + 3;
         continue;
       }
@@ -779,10 +831,20 @@ function walk(
       if (g === undefined) return new Unsupported('root element not compiled');
       declIndex = g;
     } else {
-      if (parent.type.k === 's' || parent.type.c === 2)
-        return new Unsupported('element inside a simple value');
+      if (parent.skip) {
+        // Inside what a skipping wildcard took: well-formed is all that is asked.
+        if (!selfClosing) stack.push(skipFrame(qn, lt, dns, prefixes));
+        continue;
+      }
+      if (parent.simple) return new Unsupported('element inside a simple value');
       if (parent.run === null) return new Unsupported('element inside empty content');
       declIndex = feed(parent.run, local, ns, elements);
+      if (declIndex === LAX_OR_STRICT) return new Unsupported('element taken by a lax or strict wildcard');
+      if (declIndex === WILDCARD) {
+        if (parent.uniques !== null) return new Unsupported('wildcard child under xs:unique');
+        if (!selfClosing) stack.push(skipFrame(qn, lt, dns, prefixes));
+        continue;
+      }
       if (declIndex < 0) {
         return {
           offset: lt,
@@ -802,6 +864,7 @@ function walk(
       for (const [an, value] of attrs) {
         const ad = declared.find((d) => d.n === an);
         if (ad === undefined) {
+          if (type.k === 'c' && type.aa === 1) continue; // xs:anyAttribute processContents="skip"
           return {
             offset: lt,
             attribute: an,
@@ -851,6 +914,9 @@ function walk(
         termNullable: model.nullable,
         nullable: model.nullable,
         first: model.first,
+        wild: model.wild,
+        process: 'skip',
+        other: null,
       });
     }
     const simple = type.k === 's' || type.c === 2;
@@ -867,7 +933,9 @@ function walk(
       type,
       simple,
       value,
-      empty: type.k === 'c' && type.c === 0,
+      empty: type.k === 'c' && type.c === 0 && type.mx !== 1,
+      mixed: type.k === 'c' && type.mx === 1,
+      skip: false,
       run,
       text: '',
       dns,
@@ -971,6 +1039,29 @@ function wellFormed(xml: string): boolean {
   return stack.length === 0 && roots === 1;
 }
 
+const SKIPPED_DECL: ElementTable = { ns: '', n: '', t: -1 };
+const SKIPPED_TYPE: ComplexTypeTable = { k: 'c', name: '', a: [], c: 1, mx: 1 };
+
+function skipFrame(qname: string, start: number, dns: string, prefixes: Map<string, string> | null): Frame {
+  return {
+    qname,
+    start,
+    decl: SKIPPED_DECL,
+    type: SKIPPED_TYPE,
+    simple: false,
+    value: null,
+    empty: false,
+    mixed: true,
+    skip: true,
+    run: null,
+    text: '',
+    dns,
+    prefixes,
+    uniques: null,
+    dup: null,
+  };
+}
+
 function clark(decl: ElementTable): string {
   return decl.ns ? `{${decl.ns}}${decl.n}` : decl.n;
 }
@@ -987,6 +1078,16 @@ function endContent(frame: Frame, ids: Set<string>): Failure | Unsupported | nul
     if (v === UNSUPPORTED) return new Unsupported(`value of ${frame.decl.n}`);
     if (v !== null)
       return { offset: frame.start, attribute: null, message: `Element '${clark(frame.decl)}': ${v}` };
+    const fixed = frame.decl.f;
+    if (fixed !== undefined && frame.text !== fixed) {
+      // libxml2 compares the values after whiteSpace; our fixed elements are preserve strings: leave others.
+      if (frame.value.ws !== 0) return new Unsupported('fixed value of a collapsed type');
+      return {
+        offset: frame.start,
+        attribute: null,
+        message: `Element '${clark(frame.decl)}': The value '${frame.text}' does not match the fixed value constraint '${fixed}'.`,
+      };
+    }
     return null;
   }
   if (frame.run !== null && !complete(frame.run)) {

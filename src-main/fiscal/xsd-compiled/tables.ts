@@ -54,6 +54,13 @@ export interface AttributeTable {
 /** A particle of a content model: an element declaration, or a sequence/choice group. max -1 = unbounded. */
 export type ParticleTable =
   | { readonly e: number; readonly n: number; readonly x: number }
+  /** xs:any: processContents `w`; `o` null for ##any, else the namespace ##other excludes (with no namespace). */
+  | {
+      readonly w: 'skip' | 'lax' | 'strict';
+      readonly o: string | null;
+      readonly n: number;
+      readonly x: number;
+    }
   | { readonly g: 's' | 'c'; readonly n: number; readonly x: number; readonly i: readonly ParticleTable[] };
 
 export interface ComplexTypeTable {
@@ -64,6 +71,10 @@ export interface ComplexTypeTable {
   readonly c: 0 | 1 | 2;
   readonly m?: ParticleTable;
   readonly s?: number;
+  /** Mixed content: text is allowed between the children. */
+  readonly mx?: 1;
+  /** xs:anyAttribute processContents="skip": undeclared attributes are allowed and not checked. */
+  readonly aa?: 1;
 }
 
 /** A construct the generator does not compile: a document reaching it is answered "unsupported". */
@@ -86,6 +97,8 @@ export interface ElementTable {
   readonly n: string;
   readonly t: number;
   readonly u?: readonly UniqueTable[];
+  /** Fixed value of a simple-typed element (xServ of the consultation messages). */
+  readonly f?: string;
 }
 
 export interface FolderTables {
