@@ -98,7 +98,10 @@ const stages = {
     buildNfe(n.model, t.note);
   }),
   'sign (digest + RSA)': rate(() => signXmlDetailed(unsigned, { tag: 'infNFe', cert: ctx.certificate })),
+  // validateXml as prepareNfe calls it (the compiled check answers a valid document alone), and for scale the
+  // libxml2-only validation it replaced (issue 18, item 1).
   'XSD validation': rate(() => validateXml(doc, 'nfe')),
+  'XSD validation, libxml2 alone': rate(() => validateXml(doc, 'nfe', { engine: 'libxml2' })),
   'CT-e payload + rules + XML': rate(() => {
     const n = normalizeCte(ctePayload, cteCtx);
     if (!n.ok) throw new Error('CT-e normalize failed');
