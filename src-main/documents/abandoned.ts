@@ -69,10 +69,11 @@ export async function abandonedNumbers(
         ),
       ),
     )
-    .orderBy('modelo')
-    .orderBy('serie')
-    .orderBy('n_nf')
+    // Sorted here, not by SQL: an ORDER BY modelo, serie, n_nf makes SQLite walk the numbering index over
+    // every document of the company (400 ms at 100k notes), where without it the (modelo, status) list
+    // index reads only the drafts and refused notes, which stay few however large the store grows.
     .execute();
+  rows.sort((a, b) => a.modelo - b.modelo || a.serie - b.serie || a.n_nf - b.n_nf);
   return rows.map((r) => ({
     documentId: r.id,
     modelo: r.modelo as 55 | 65,

@@ -3,6 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.ts';
 import { SP_CONTRIBUTOR } from './fiscal-helpers.ts';
+import { SqliteAdapter } from 'kysely';
+import { abandonedNumbers } from '../../src-main/documents/abandoned.ts';
+import { plansOf } from '../../src-main/db/query-plans.ts';
 
 let h: Harness;
 
@@ -571,6 +574,17 @@ describe('abandoned numbers', () => {
       ranges: { modelo: number; serie: number; numeroInicial: number; numeroFinal: number }[];
     } | null;
   };
+
+  it("reads the company's drafts and refused notes by index, never its every document", async () => {
+    // The plan asked is SQLite's (EXPLAIN QUERY PLAN).
+    if (!(h.service.db.getExecutor().adapter instanceof SqliteAdapter)) return;
+    const plans = await plansOf(h.service.db, (db) => abandonedNumbers(db, h.companyId, new Date()));
+    const documents = plans.find((plan) => plan.includes(' documents '));
+    expect(documents).toMatch(
+      /^SEARCH documents USING INDEX documents_list_modelo_status \(company_id=\? AND modelo=\? AND status=\?\)/,
+    );
+    expect(documents).not.toContain('TEMP B-TREE');
+  });
 
   it('lists drafts untouched for 24 h with an offer, and voids them', async () => {
     const d1 = await draftNfe();

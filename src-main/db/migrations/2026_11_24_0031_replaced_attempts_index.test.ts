@@ -1,37 +1,12 @@
 // Migration 0031: the start-up look-up of attempts that still owe their cancellation by substitution reads
 // the replaced documents from an index of their own instead of scanning every document of the store.
-import { CompiledQuery, type KyselyPlugin, type RootOperationNode } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { documentsRepository } from '../../documents/repository.ts';
+import { plansOf } from '../query-plans.ts';
 import { migrateTo, migrationBefore, useScratchDatabase, type ScratchDb } from './scratch-database.ts';
 
 const scratchDb = useScratchDatabase();
 const NAME = '2026_11_24_0031_replaced_attempts_index';
-
-/** The plans of the statements `work` runs on the database, each read with EXPLAIN QUERY PLAN. */
-async function plansOf(db: ScratchDb, work: (db: ScratchDb) => Promise<unknown>): Promise<string[]> {
-  const nodes: {
-    node: RootOperationNode;
-    queryId: Parameters<KyselyPlugin['transformQuery']>[0]['queryId'];
-  }[] = [];
-  const recorder: KyselyPlugin = {
-    transformQuery: (args) => {
-      nodes.push(args);
-      return args.node;
-    },
-    transformResult: (args) => Promise.resolve(args.result),
-  };
-  await work(db.withPlugin(recorder));
-  const plans: string[] = [];
-  for (const { node, queryId } of nodes) {
-    const compiled = db.getExecutor().compileQuery(node, queryId);
-    const plan = await db.executeQuery<{ detail: string }>(
-      CompiledQuery.raw(`EXPLAIN QUERY PLAN ${compiled.sql}`, [...compiled.parameters]),
-    );
-    plans.push(plan.rows.map((r) => r.detail).join(' | '));
-  }
-  return plans;
-}
 
 describe(`migration ${NAME}`, () => {
   it('finds the replaced attempts by index, where before it scanned the documents', async () => {
