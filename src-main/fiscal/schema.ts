@@ -449,6 +449,17 @@ function namedPath(node: XmlNode): string | null {
 
 /** "[n]" when the element has same-named siblings (det[2]), "" otherwise. */
 function positionSuffix(element: XmlElement): string {
+  // Counted by XPath: libxml2-wasm gives a processing instruction no prev/next, so walking the siblings would
+  // stop at one and miss the elements beyond it.
+  const uri = element.namespaceUri;
+  if (!uri.includes("'")) {
+    const test = `*[local-name()='${element.name}' and namespace-uri()='${uri}']`;
+    const before = element.eval(`count(preceding-sibling::${test})`);
+    const after = element.eval(`count(following-sibling::${test})`);
+    if (typeof before === 'number' && typeof after === 'number') {
+      return before > 0 || after > 0 ? `[${before + 1}]` : '';
+    }
+  }
   const same = (n: unknown): boolean =>
     n instanceof XmlElement && n.name === element.name && n.namespaceUri === element.namespaceUri;
   let before = 0;
