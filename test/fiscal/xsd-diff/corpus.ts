@@ -12,10 +12,10 @@ import { createDceAuthorityClient } from '../../../src-main/authority/dce/client
 import type { AuthorityRequest } from '../../../src-main/authority/transport.ts';
 import { buildAccessKey } from '../../../src-main/fiscal/access-key.ts';
 import { correcaoLivre, prepareCteEvent } from '../../../src-main/fiscal/cte/events.ts';
-import { cteProc } from '../../../src-main/fiscal/cte/proc.ts';
+import { cteProc, procEventoCTe } from '../../../src-main/fiscal/cte/proc.ts';
 import { buildSignedDceCancel } from '../../../src-main/fiscal/dce/events.ts';
 import { prepareDce } from '../../../src-main/fiscal/dce/prepare.ts';
-import { dceProc } from '../../../src-main/fiscal/dce/proc.ts';
+import { dceProc, procEventoDCe } from '../../../src-main/fiscal/dce/proc.ts';
 import { buildEvent, eventSchemas, signEvent, type EventInput } from '../../../src-main/fiscal/events.ts';
 import { buildInutilizacao, signInutilizacao } from '../../../src-main/fiscal/inutilizacao.ts';
 import { prepareNfe, type PrepareContext } from '../../../src-main/fiscal/nfe/prepare.ts';
@@ -31,7 +31,7 @@ import {
   type SchemaPackage,
 } from '../../../src-main/fiscal/schema.ts';
 import { protocolXml, statusAnswerXml } from '../../../src-main/sandbox/answers.ts';
-import { signedCte, protCTeFor } from '../../fixtures/cte-sample.ts';
+import { protCTeFor, retCTeWith, retEventoCTeFor, signedCte } from '../../fixtures/cte-sample.ts';
 import { dceContext, dcePayload } from '../../fixtures/dce-sample.ts';
 import { fakeTransport } from '../../fixtures/fake-transport.ts';
 import { EMIT_CNPJ, emitter, prepareContext, testCertificate } from '../../fixtures/fiscal.ts';
@@ -462,6 +462,17 @@ function eventDocs(): CorpusDoc[] {
         `<tpEvento>${input.tpEvento}</tpEvento><xEvento>Evento</xEvento><nSeqEvento>${input.nSeqEvento}</nSeqEvento>` +
         `<dhRegEvento>2026-11-22T12:30:05-03:00</dhRegEvento><nProt>135260000000002</nProt></infEvento></retEvento>`;
       const proc = procEventoNFe(evento, retEvento, { schemaPackage: pkg });
+      // One answer per package: they differ only in the event's fields.
+      if (input === inputs[0])
+        docs.push({
+          name: `retEnvEvento ${input.tpEvento} ${pkg}`,
+          schema: 'retEnvEvento',
+          package: pkg,
+          xml:
+            `<retEnvEvento xmlns="${NFE_NAMESPACE}" versao="1.00"><idLote>42</idLote><tpAmb>2</tpAmb>` +
+            `<verAplic>SP_EVENTOS_PL_100</verAplic><cOrgao>35</cOrgao><cStat>128</cStat>` +
+            `<xMotivo>Lote de evento processado</xMotivo>${retEvento}</retEnvEvento>`,
+        });
       docs.push({
         name: `procEventoNFe ${input.tpEvento} ${pkg}`,
         schema: schemas.procEventoNFe,
@@ -535,6 +546,15 @@ function answerDocs(nfce: CorpusDoc): CorpusDoc[] {
         `<dhRecbto>2026-11-22T12:30:05-03:00</dhRecbto>${prot}</retEnviNFe>`,
     },
     {
+      name: 'retConsSitNFe with protNFe',
+      schema: 'retConsSitNFe',
+      package: 'PL_010',
+      xml:
+        `<retConsSitNFe xmlns="${NFE_NAMESPACE}" versao="4.00"><tpAmb>2</tpAmb><verAplic>SP_NFCE_PL_010</verAplic>` +
+        `<cStat>100</cStat><xMotivo>Autorizado o uso da NF-e</xMotivo><cUF>35</cUF>` +
+        `<dhRecbto>2026-11-22T12:31:00-03:00</dhRecbto><chNFe>${chave}</chNFe>${prot}</retConsSitNFe>`,
+    },
+    {
       name: 'enviNFe of an NFC-e',
       schema: 'enviNFe',
       package: 'PL_010',
@@ -575,6 +595,7 @@ function cteDocs(): CorpusDoc[] {
   const docs: CorpusDoc[] = [
     { name: 'CT-e road', schema: 'cte', package: 'PL_010', xml: cte.xml },
     { name: 'cteProc', schema: 'procCTe', package: 'PL_010', xml: cteProc(cte.xml, protCTeFor(cte)).xml },
+    { name: 'retCTe', schema: 'retCTe', package: 'PL_010', xml: retCTeWith(protCTeFor(cte)) },
   ];
   const rodo = /<rodo>[\s\S]*<\/rodo>/.exec(cte.xml)?.[0];
   if (rodo)
@@ -618,6 +639,14 @@ function cteDocs(): CorpusDoc[] {
   ] as const) {
     if (ev.errors.length > 0) throw new Error(`corpus CT-e event: ${JSON.stringify(ev.errors)}`);
     docs.push({ name: `eventoCTe ${ev.tpEvento}`, schema: 'eventoCTe', package: 'PL_010', xml: ev.xml });
+    const ret = retEventoCTeFor(ev);
+    docs.push({ name: `retEventoCTe ${ev.tpEvento}`, schema: 'retEventoCTe', package: 'PL_010', xml: ret });
+    docs.push({
+      name: `procEventoCTe ${ev.tpEvento}`,
+      schema: 'procEventoCTe',
+      package: 'PL_010',
+      xml: procEventoCTe(ev.xml, ret).xml,
+    });
     const det = new RegExp(`<${group}>[\\s\\S]*</${group}>`).exec(ev.xml)?.[0] ?? '';
     docs.push({
       name: group,
@@ -703,6 +732,15 @@ function dceDocs(): CorpusDoc[] {
     `<dhRecbto>2026-11-24T10:15:03-03:00</dhRecbto><nProt>1412600000001237</nProt><digVal>${dce.digestValue}</digVal>` +
     `<cStat>100</cStat><xMotivo>Autorizado o uso da DC-e</xMotivo></infProt></protDCe>`;
   docs.push({ name: 'dceProc', schema: 'dceProc', package: 'PL_010', xml: dceProc(dce.xml, prot) });
+  docs.push({
+    name: 'retDCe',
+    schema: 'retDCe',
+    package: 'PL_010',
+    xml:
+      `<retDCe xmlns="${DCE_NAMESPACE}" versao="1.00"><tpAmb>2</tpAmb><verAplic>PR-v1.0</verAplic>` +
+      `<cStat>100</cStat><xMotivo>Autorizado o uso da DC-e</xMotivo><cUF>35</cUF>` +
+      `<dhRecbto>2026-11-24T10:15:03-03:00</dhRecbto>${prot}</retDCe>`,
+  });
   const ev = buildSignedDceCancel(
     {
       key: dce.chave,
@@ -718,6 +756,18 @@ function dceDocs(): CorpusDoc[] {
   );
   if (ev.errors.length > 0) throw new Error(`corpus DC-e event: ${JSON.stringify(ev.errors)}`);
   docs.push({ name: 'eventoDCe 110111', schema: 'eventoDCe', package: 'PL_010', xml: ev.xml });
+  const retEvento =
+    `<retEventoDCe xmlns="${DCE_NAMESPACE}" versao="1.00"><infEvento><tpAmb>2</tpAmb><verAplic>PR-v1.0</verAplic>` +
+    `<cOrgao>35</cOrgao><cStat>135</cStat><xMotivo>Evento registrado e vinculado a DC-e</xMotivo>` +
+    `<chDCe>${dce.chave}</chDCe><tpEvento>110111</tpEvento><xEvento>Cancelamento</xEvento><nSeqEvento>1</nSeqEvento>` +
+    `<dhRegEvento>2026-11-24T11:00:02-03:00</dhRegEvento><nProt>1412600000001238</nProt></infEvento></retEventoDCe>`;
+  docs.push({ name: 'retEventoDCe', schema: 'retEventoDCe', package: 'PL_010', xml: retEvento });
+  docs.push({
+    name: 'procEventoDCe',
+    schema: 'procEventoDCe',
+    package: 'PL_010',
+    xml: procEventoDCe(ev.xml, retEvento),
+  });
   const det = /<evCancDCe>.*<\/evCancDCe>/.exec(ev.xml)?.[0] ?? '';
   docs.push({
     name: 'evCancDCe',
