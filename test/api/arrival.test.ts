@@ -30,6 +30,21 @@ describe('arrival stamp', () => {
     }
   });
 
+  it('stamps at once and lets the loop turn before the request goes on', async () => {
+    const clock = new ManualClock('2026-11-24T12:00:00.000Z');
+    const res = { locals: {} } as unknown as express.Response;
+    let went = false;
+    stampArrival(clock)({} as express.Request, res, () => {
+      went = true;
+    });
+    clock.advance(1000);
+    // Stamped before the handlers, which wait for the loop (other sockets' requests get their stamps first).
+    expect(arrivalOf(res, clock).toISOString()).toBe('2026-11-24T12:00:00.000Z');
+    expect(went).toBe(false);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(went).toBe(true);
+  });
+
   it('a router mounted without the stamp counts from now', () => {
     const clock = new ManualClock('2026-11-24T12:00:00.000Z');
     const res = { locals: {} } as unknown as express.Response;
