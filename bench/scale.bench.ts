@@ -390,6 +390,10 @@ for (const size of SIZES) {
       );
     const scans: string[] = [];
     for (const s of statements.values()) {
+      // A one-row INSERT's plan lists SCANs of the tables whose foreign keys name the table (documents has
+      // triggers, so SQLite codes them), but they run only while a deferred violation is pending: the insert's
+      // time does not grow with those tables' rows (checked with 300k child rows).
+      if (/^\s*insert\b/i.test(s.sql) && !/\bselect\b/i.test(s.sql)) continue;
       const plan = await planOf(service.db, s);
       const scan = plan.filter((d) => /^SCAN /.test(d) && !/^SCAN CONSTANT ROW/.test(d));
       if (scan.length > 0)
