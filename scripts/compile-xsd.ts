@@ -400,8 +400,14 @@ class Compiler {
     const patterns: string[] = [];
     const values: string[] = [];
     const numeric = b === 'integer' || b === 'decimal';
+    // Lengths count characters, or octets for base64Binary (hashCSRT: 20 octets).
     const lengthy =
-      b === 'string' || b === 'normalizedString' || b === 'token' || b === 'ID' || b === 'anyURI';
+      b === 'string' ||
+      b === 'normalizedString' ||
+      b === 'token' ||
+      b === 'ID' ||
+      b === 'anyURI' ||
+      b === 'base64Binary';
     for (const f of xsChildren(restriction)) {
       const value = attr(f, 'value');
       if (f.localName === 'simpleType' || f.localName === 'attribute') continue;
@@ -435,7 +441,11 @@ class Compiler {
         case 'maxInclusive':
         case 'minExclusive':
         case 'maxExclusive':
-          if (!numeric || !/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(value)) {
+          // Bounds of numbers, and of gYearMonth written as a plain YYYY-MM (competApur: from 2025-01).
+          if (
+            !(numeric && /^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(value)) &&
+            !(b === 'gYearMonth' && /^\d{4}-\d{2}$/.test(value))
+          ) {
             throw new Unsupported(`${f.localName} on ${b}`);
           }
           checks.push([

@@ -324,6 +324,15 @@ function compareDecimal(a: string, b: string): number {
   return sa * Math.sign(c);
 }
 
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Octets of a strict base64 value (checked before the facets). */
+function octets(v: string): number {
+  return (v.length / 4) * 3 - (v.endsWith('==') ? 2 : v.endsWith('=') ? 1 : 0);
+}
+
 function charLength(v: string): number {
   // XSD lengths count characters (code points), as libxml2's xmlUTF8Strlen does.
   return /[\uD800-\uDFFF]/.test(v) ? Array.from(v).length : v.length;
@@ -372,6 +381,13 @@ function checkValue(t: CompiledSimple, v: string, ids: Set<string>): ValueVerdic
       if (!G_YEAR_MONTH.test(v)) return UNSUPPORTED;
       break;
   }
+  // Lengths of base64Binary count octets; bounds of gYearMonth compare plain YYYY-MM (others go to libxml2).
+  const yearMonth = t.b === 'gYearMonth';
+  if (yearMonth && !/^[0-9]{4}-[0-9]{2}$/.test(v) && t.facets.some((f) => f.k >= F_MIN_INCLUSIVE)) {
+    return UNSUPPORTED;
+  }
+  const compare = yearMonth ? compareText : compareDecimal;
+  let size = 0;
   for (const f of t.facets) {
     switch (f.k) {
       case F_PATTERN:
@@ -384,18 +400,21 @@ function checkValue(t: CompiledSimple, v: string, ids: Set<string>): ValueVerdic
         }
         break;
       case F_LENGTH:
-        if (charLength(v) !== f.n) {
-          return `[facet 'length'] The value '${v}' has a length of '${charLength(v)}'; this differs from the allowed length of '${f.n}'.`;
+        size = t.b === 'base64Binary' ? octets(v) : charLength(v);
+        if (size !== f.n) {
+          return `[facet 'length'] The value '${v}' has a length of '${size}'; this differs from the allowed length of '${f.n}'.`;
         }
         break;
       case F_MIN_LENGTH:
-        if (charLength(v) < f.n) {
-          return `[facet 'minLength'] The value '${v}' has a length of '${charLength(v)}'; this underruns the allowed minimum length of '${f.n}'.`;
+        size = t.b === 'base64Binary' ? octets(v) : charLength(v);
+        if (size < f.n) {
+          return `[facet 'minLength'] The value '${v}' has a length of '${size}'; this underruns the allowed minimum length of '${f.n}'.`;
         }
         break;
       case F_MAX_LENGTH:
-        if (charLength(v) > f.n) {
-          return `[facet 'maxLength'] The value '${v}' has a length of '${charLength(v)}'; this exceeds the allowed maximum length of '${f.n}'.`;
+        size = t.b === 'base64Binary' ? octets(v) : charLength(v);
+        if (size > f.n) {
+          return `[facet 'maxLength'] The value '${v}' has a length of '${size}'; this exceeds the allowed maximum length of '${f.n}'.`;
         }
         break;
       case F_TOTAL_DIGITS: {
@@ -411,21 +430,21 @@ function checkValue(t: CompiledSimple, v: string, ids: Set<string>): ValueVerdic
         }
         break;
       case F_MIN_INCLUSIVE:
-        if (compareDecimal(v, f.s) < 0) {
+        if (compare(v, f.s) < 0) {
           return `[facet 'minInclusive'] The value '${v}' is less than the minimum value allowed ('${f.s}').`;
         }
         break;
       case F_MAX_INCLUSIVE:
-        if (compareDecimal(v, f.s) > 0) {
+        if (compare(v, f.s) > 0) {
           return `[facet 'maxInclusive'] The value '${v}' is greater than the maximum value allowed ('${f.s}').`;
         }
         break;
       case F_MIN_EXCLUSIVE:
-        if (compareDecimal(v, f.s) <= 0)
+        if (compare(v, f.s) <= 0)
           return `[facet 'minExclusive'] The value '${v}' must be greater than '${f.s}'.`;
         break;
       case F_MAX_EXCLUSIVE:
-        if (compareDecimal(v, f.s) >= 0)
+        if (compare(v, f.s) >= 0)
           return `[facet 'maxExclusive'] The value '${v}' must be less than '${f.s}'.`;
         break;
     }
