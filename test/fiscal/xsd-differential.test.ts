@@ -5,7 +5,7 @@
 // validator does not cover answer "unsupported" and are counted as skipped; the summary says how many ran.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { SchemaName } from '../../src-main/fiscal/schema.ts';
+import type { SchemaName, SchemaPackage } from '../../src-main/fiscal/schema.ts';
 import { compiledAnswer, type CompiledAnswer } from './xsd-diff/compiled.ts';
 import { productCorpus, requestDocs, sampleCandidates, type CorpusDoc } from './xsd-diff/corpus.ts';
 import { applyMutation, mutationArb, type Mutation } from './xsd-diff/mutate.ts';
@@ -15,8 +15,10 @@ import { parseXml, serializeXml, type XmlDoc } from './xsd-diff/tree.ts';
 /** Fixed: the same mutations every run, so the test never flakes; change it only on purpose. */
 const SEED = 20261124;
 /** 0.5 to 2.5 s per thousand cases (libxml2 and the compiled validator) on a 2-core machine, idle to loaded. */
-const RUNS = 10_000;
-const PAIRS = 3_000;
+const RUNS = 8_000;
+const PAIRS = 2_500;
+/** Per broken validator in the test of the test's own power. */
+const BROKEN_RUNS = 400;
 /**
  * The mutation runs take 5 to 25 s depending on the machine's load; a deadline is no check of speed here,
  * so it is far above that (tests must never flake).
@@ -152,9 +154,11 @@ function libxml2PatternBug(lib: Verdict, compiled: CompiledAnswer): boolean {
   return !new RegExp(`^(?:${pattern})$`, 'u').test(value);
 }
 
-function check(c: Case, tally: Tally): Verdict {
+type Validator = (xml: string, schema: SchemaName, pkg: SchemaPackage) => CompiledAnswer;
+
+function check(c: Case, tally: Tally, validate: Validator = compiledAnswer): Verdict {
   const lib = libxml2Verdict(c.xml, c.doc.schema, c.doc.package);
-  const answer = compiledAnswer(c.xml, c.doc.schema, c.doc.package);
+  const answer = validate(c.xml, c.doc.schema, c.doc.package);
   const per = tally.bySchema.get(c.doc.schema) ?? { checked: 0, unsupported: 0 };
   tally.bySchema.set(c.doc.schema, per);
   if (answer.kind === 'unsupported') {
@@ -271,6 +275,44 @@ describe('compiled validator and libxml2 agree', () => {
     LONG,
   );
 
+  // The test's own power: validators broken the way a compiled checker could be must not pass it.
+  it(
+    'catches a validator that skips facets, order, attributes or names the parent (600 cases each)',
+    () => {
+      const broken: [string, (a: CompiledAnswer) => CompiledAnswer][] = [
+        [
+          'facets ignored',
+          (a) => (a.kind === 'invalid' && a.message.includes('[facet') ? { kind: 'valid' } : a),
+        ],
+        [
+          'order ignored',
+          (a) => (a.kind === 'invalid' && a.message.includes('is not expected') ? { kind: 'valid' } : a),
+        ],
+        [
+          'attributes ignored',
+          (a) => (a.kind === 'invalid' && a.message.includes('attribute') ? { kind: 'valid' } : a),
+        ],
+        [
+          'parent named',
+          (a) =>
+            a.kind === 'invalid' && a.path !== null ? { ...a, path: a.path.replace(/\/[^/]+$/, '') } : a,
+        ],
+      ];
+      const caught = broken.map(([name, breakIt]) => {
+        const { tally } = mutationTally(
+          fc.array(mutationArb, { minLength: 1, maxLength: 1 }),
+          SEED + 2,
+          BROKEN_RUNS,
+          (xml, schema, pkg) => breakIt(compiledAnswer(xml, schema, pkg)),
+        );
+        return `${name}: ${tally.disagreements.length}`;
+      });
+      console.info(`broken validators, disagreements found: ${caught.join(', ')}`);
+      for (const line of caught) expect(Number(line.split(': ')[1]), line).toBeGreaterThan(5);
+    },
+    LONG,
+  );
+
   it('on the regression cases (disagreements found here and fixed in the compiled validator)', () => {
     const tally = newTally();
     for (const r of REGRESSIONS) {
@@ -309,7 +351,8 @@ function applySequence(
   return { xml, description: done.join(' + ') };
 }
 
-function runMutations(label: string, arb: fc.Arbitrary<Mutation[]>, seed: number, runs: number): void {
+/** Runs `runs` mutated documents through `validate` and libxml2; the tally of what was compared. */
+function mutationTally(arb: fc.Arbitrary<Mutation[]>, seed: number, runs: number, validate?: Validator) {
   const tally = newTally();
   let skipped = 0;
   let invalid = 0;
@@ -323,13 +366,22 @@ function runMutations(label: string, arb: fc.Arbitrary<Mutation[]>, seed: number
       skipped++;
       continue;
     }
-    const lib = check({ doc, mutations, description: applied.description, xml: applied.xml }, tally);
+    const lib = check(
+      { doc, mutations, description: applied.description, xml: applied.xml },
+      tally,
+      validate,
+    );
     if (!lib.valid) {
       invalid++;
       // The oracle must name a failing element for every invalid document, or there is nothing to compare.
       if (lib.path === null) noPath.push(`${doc.name}: ${applied.description}: ${lib.message}`);
     }
   }
+  return { tally, skipped, invalid, noPath };
+}
+
+function runMutations(label: string, arb: fc.Arbitrary<Mutation[]>, seed: number, runs: number): void {
+  const { tally, skipped, invalid, noPath } = mutationTally(arb, seed, runs);
   console.info(
     summary(label, tally, runs - skipped) +
       `\n  ${skipped} did not apply; libxml2 found ${invalid} of ${runs - skipped} invalid`,
