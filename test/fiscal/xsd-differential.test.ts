@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { SchemaName, SchemaPackage } from '../../src-main/fiscal/schema.ts';
 import { compiledAnswer, type CompiledAnswer } from './xsd-diff/compiled.ts';
 import { productCorpus, requestDocs, sampleCandidates, type CorpusDoc } from './xsd-diff/corpus.ts';
-import { applyMutation, mutationArb, type Mutation } from './xsd-diff/mutate.ts';
+import { applyMutation, mutationArb, valuePool, type Mutation, type ValuePool } from './xsd-diff/mutate.ts';
 import { comparablePath, libxml2Verdict, type Verdict } from './xsd-diff/oracle.ts';
 import { parseXml, serializeXml, type XmlDoc } from './xsd-diff/tree.ts';
 
@@ -203,6 +203,7 @@ function summary(label: string, tally: Tally, total: number): string {
 let corpus: CorpusDoc[] = [];
 let invalidSamples: CorpusDoc[] = [];
 let trees: XmlDoc[] = [];
+let pool: ValuePool = new Map();
 
 beforeAll(async () => {
   const candidates = sampleCandidates();
@@ -210,6 +211,7 @@ beforeAll(async () => {
   invalidSamples = candidates.filter((d) => !samples.includes(d));
   corpus = [...productCorpus(), ...(await requestDocs()), ...samples];
   trees = corpus.map((d) => parseXml(d.xml));
+  pool = valuePool(trees);
 }, 120_000);
 
 describe('the corpus', () => {
@@ -342,7 +344,7 @@ function applySequence(
   const done: string[] = [];
   let xml = '';
   for (const m of mutations) {
-    const applied = applyMutation(current, m);
+    const applied = applyMutation(current, m, pool);
     if (applied === null) return null;
     done.push(applied.description);
     xml = applied.xml;

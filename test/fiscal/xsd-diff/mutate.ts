@@ -9,6 +9,7 @@ import {
   cloneEl,
   escapeXmlText,
   isLeaf,
+  localName,
   serializeXml,
   setText,
   textOf,
@@ -35,6 +36,9 @@ export const TEXT_CHANGES = [
   'cdata', // the same value in a CDATA section: must not change the verdict
   'comment-inside', // a comment splitting the value: the value is the text around it, unchanged
   'digit-run', // 0 to 20 digits: every length a counted pattern ({2}|{8}, {12,14}, {0,12}) may allow or not
+  // The value of an element of the same name elsewhere in the corpus: often valid, and a test of local
+  // declarations that share a name but not a type (CST of ICMS00, of PISAliq, of IBSCBS; vBC; tpAmb).
+  'same-name-value',
 ] as const;
 export type TextChange = (typeof TEXT_CHANGES)[number];
 
@@ -178,7 +182,24 @@ function changedText(text: string, change: TextChange, pick: number): string {
  * Applies `m` to a copy of `doc`; null when it does not apply (no such element, nothing to change), so the
  * caller counts it as skipped rather than checking the same document twice.
  */
-export function applyMutation(doc: XmlDoc, m: Mutation): Applied | null {
+/** Texts of the corpus by element local name, for 'same-name-value'. */
+export type ValuePool = ReadonlyMap<string, readonly string[]>;
+
+export function valuePool(docs: readonly XmlDoc[]): ValuePool {
+  const pool = new Map<string, Set<string>>();
+  for (const doc of docs) {
+    for (const { el } of allElements(doc)) {
+      if (!isLeaf(el)) continue;
+      const name = localName(el.name);
+      const values = pool.get(name) ?? new Set<string>();
+      values.add(textOf(el));
+      pool.set(name, values);
+    }
+  }
+  return new Map([...pool].map(([k, v]) => [k, [...v].sort()]));
+}
+
+export function applyMutation(doc: XmlDoc, m: Mutation, pool: ValuePool = new Map()): Applied | null {
   const copy = cloneDoc(doc);
   const all = allElements(copy);
   const nonRoot = all.slice(1);
@@ -227,7 +248,12 @@ export function applyMutation(doc: XmlDoc, m: Mutation): Applied | null {
       if (!entry) return null;
       const el = entry.el;
       const text = textOf(el);
-      if (m.change === 'cdata' || m.change === 'comment-inside') {
+      if (m.change === 'same-name-value') {
+        const values = (pool.get(localName(el.name)) ?? []).filter((v) => v !== text);
+        const value = values[m.pick % Math.max(1, values.length)];
+        if (value === undefined) return null;
+        setText(el, value);
+      } else if (m.change === 'cdata' || m.change === 'comment-inside') {
         if (text === '' || text.includes(']]>')) return null;
         const cut = Math.max(1, Math.min(text.length - 1, m.pick % text.length));
         el.children = [
