@@ -64,7 +64,9 @@ const firstCte = prepareCte(ctePayload, cteCtx);
 if (!firstCte.ok) throw new Error(`bench CT-e does not prepare: ${JSON.stringify(firstCte.errors)}`);
 console.log(`CT-e with ${ITEMS} NF-e keys: ${firstCte.document.xml.length} bytes`);
 
-let best = { fiscal: 0, rsa: 0, nfe: 0, cte: 0 };
+// The same NFC-e path with libxml2 alone as its XSD check (before issue 18, item 1), in the same rounds.
+const libxml2Ctx = { ...ctx, schemaEngine: 'libxml2' as const };
+let best = { fiscal: 0, rsa: 0, nfe: 0, cte: 0, fiscalLibxml2: 0 };
 // Interleaved rounds, best of each: the machine is shared and noisy.
 for (let r = 0; r < ROUNDS; r++) {
   const fiscal = rate(fiscalPath);
@@ -75,7 +77,11 @@ for (let r = 0; r < ROUNDS; r++) {
   const cte = rate(() => {
     if (!prepareCte(ctePayload, cteCtx).ok) throw new Error('CT-e prepare failed');
   });
+  const fiscalLibxml2 = rate(() => {
+    if (!prepareNfe(payload, libxml2Ctx).ok) throw new Error('prepare failed');
+  });
   best = {
+    fiscalLibxml2: Math.max(best.fiscalLibxml2, fiscalLibxml2),
     fiscal: Math.max(best.fiscal, fiscal),
     rsa: Math.max(best.rsa, rsa),
     nfe: Math.max(best.nfe, nfe),
@@ -83,7 +89,7 @@ for (let r = 0; r < ROUNDS; r++) {
   };
   console.log(
     `round ${r + 1}: fiscal ${fiscal.toFixed(0)}/s, bare RSA ${rsa.toFixed(0)}/s, ` +
-      `NF-e ${nfe.toFixed(0)}/s, CT-e ${cte.toFixed(0)}/s`,
+      `NF-e ${nfe.toFixed(0)}/s, CT-e ${cte.toFixed(0)}/s, fiscal with libxml2 alone ${fiscalLibxml2.toFixed(0)}/s`,
   );
 }
 // Where the time goes, measured on the same document: the XSD check and the RSA signature are fixed costs.
@@ -112,6 +118,9 @@ const stages = {
 for (const [stage, perSecond] of Object.entries(stages)) {
   console.log(`  ${stage}: ${perSecond.toFixed(0)}/s (${(1e6 / perSecond).toFixed(0)} µs each)`);
 }
+console.log(
+  `fiscal with libxml2 alone as the XSD check: ${best.fiscalLibxml2.toFixed(0)} docs/s, ratio ${(best.fiscalLibxml2 / best.rsa).toFixed(2)}`,
+);
 console.log(
   `cte: ${best.cte.toFixed(0)} docs/s, nfe ${best.nfe.toFixed(0)} docs/s, ratio cte/nfe ${(best.cte / best.nfe).toFixed(2)}`,
 );

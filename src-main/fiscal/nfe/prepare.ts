@@ -5,7 +5,7 @@ import { formatCents } from '../../../src-shared/money.ts';
 import type { A1Certificate } from '../certificate.ts';
 import { nfceUrls } from '../nfce-urls.ts';
 import { buildQrCode, QrCodeError, type QrCodeDest } from '../qrcode.ts';
-import { validateXml, type SchemaPackage } from '../schema.ts';
+import { validateXml, type SchemaOptions, type SchemaPackage } from '../schema.ts';
 import { signXmlDetailed } from '../sign.ts';
 import { computeTaxes } from '../taxes/compute.ts';
 import type { ComputedNote } from '../taxes/types.ts';
@@ -28,6 +28,8 @@ export interface PrepareContext extends NormalizeContext {
   certificate: A1Certificate;
   nfce?: NfceSettings;
   schemaPackage?: SchemaPackage;
+  /** Which validator checks the XSD (schema.ts); the default checks with the compiled one first. */
+  schemaEngine?: SchemaOptions['engine'];
 }
 
 export interface PreparedNfe {
@@ -132,7 +134,10 @@ export function prepareNfe(payload: unknown, ctx: PrepareContext): PrepareResult
     xml = xml.replace('</infNFe><Signature', `</infNFe>${supl}<Signature`);
   }
 
-  const schema = validateXml(xml, 'nfe', { package: ctx.schemaPackage ?? 'PL_010' });
+  const schema = validateXml(xml, 'nfe', {
+    package: ctx.schemaPackage ?? 'PL_010',
+    ...(ctx.schemaEngine ? { engine: ctx.schemaEngine } : {}),
+  });
   if (!schema.valid) {
     return {
       ok: false,
