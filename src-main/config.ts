@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { parseLogLevel, type LogLevel } from './logger.ts';
 import { backupKeepFromEnv } from './db/backup.ts';
+import { isPostgresUrl } from './db/dialect.ts';
 
 export interface ServiceConfig {
   host: string;
@@ -13,6 +14,11 @@ export interface ServiceConfig {
   backupKeep?: number;
   /** BALCAO_WORKERS: worker threads for PDF renders (0: on the request thread); default all cores but one. */
   workers?: number;
+  /**
+   * BALCAO_DATABASE_URL: a postgres:// URL puts the store on that PostgreSQL database (server mode) instead of
+   * <dataDir>/balcao.sqlite; unset, the embedded SQLite store.
+   */
+  databaseUrl?: string;
 }
 
 function workersFromEnv(env: NodeJS.ProcessEnv): { workers?: number } {
@@ -20,6 +26,16 @@ function workersFromEnv(env: NodeJS.ProcessEnv): { workers?: number } {
   if (text === undefined || text === '') return {};
   if (!/^\d{1,3}$/.test(text)) throw new Error(`BALCAO_WORKERS must be a number of threads, got '${text}'`);
   return { workers: Number(text) };
+}
+
+function databaseUrlFromEnv(env: NodeJS.ProcessEnv): { databaseUrl?: string } {
+  const url = env['BALCAO_DATABASE_URL'];
+  if (url === undefined || url === '') return {};
+  if (!isPostgresUrl(url))
+    throw new Error(
+      'BALCAO_DATABASE_URL must be a postgres:// (or postgresql://) URL of a PostgreSQL database',
+    );
+  return { databaseUrl: url };
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv, cwd = process.cwd()): ServiceConfig {
@@ -36,5 +52,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv, cwd = process.cwd()): Serv
     logLevel: parseLogLevel(env['BALCAO_LOG_LEVEL'], 'info'),
     backupKeep: backupKeepFromEnv(env),
     ...workersFromEnv(env),
+    ...databaseUrlFromEnv(env),
   };
 }

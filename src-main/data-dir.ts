@@ -164,7 +164,11 @@ export function makeDataDirPrivate(dataDir: string): string[] {
 }
 
 /** What the service does with its data dir before it loads the key or opens the database. */
-export function prepareDataDir(dataDir: string, options: { keyFromConfig: boolean }): string[] {
-  refuseEmptiedInstall(dataDir, options);
+export function prepareDataDir(
+  dataDir: string,
+  options: { keyFromConfig: boolean; postgres?: boolean },
+): string[] {
+  // A PostgreSQL store (server mode) is no file of the data dir: there is no missing file to look for.
+  if (options.postgres !== true) refuseEmptiedInstall(dataDir, options);
   return makeDataDirPrivate(dataDir);
 }

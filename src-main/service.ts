@@ -8,6 +8,7 @@ import { systemClock, type Clock } from './clock.ts';
 import type { ServiceConfig } from './config.ts';
 import { migrateToLatest, openDatabase, type Db } from './db/client.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
+import { isPostgresUrl } from './db/dialect.ts';
 import { backupDatabase, startDailyBackups } from './db/backup.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { SecretBox, loadMasterKey } from './security/secret-box.ts';
@@ -141,11 +142,12 @@ export async function startService(
     // item 2); the data dir and its files are kept to the service's user (item 11).
     const madePrivate = prepareDataDir(config.dataDir, {
       keyFromConfig: config.masterKey !== undefined && config.masterKey !== '',
+      postgres: isPostgresUrl(config.databaseUrl),
     });
     if (madePrivate.length > 0)
       logger.warn('data dir files were readable by others: now 0700/0600', { madePrivate });
     secrets = new SecretBox(loadMasterKey(config.dataDir, config.masterKey));
-    opened = openDatabase(path.join(config.dataDir, 'balcao.sqlite'));
+    opened = openDatabase(path.join(config.dataDir, 'balcao.sqlite'), config.databaseUrl);
   } catch (error) {
     lock.release();
     throw error;
@@ -155,8 +157,12 @@ export async function startService(
   try {
     // A database that has data and pending migrations is copied first: a migration that goes wrong on a
     // store's data can then be undone with `npm run cli -- restore`.
+    // (A PostgreSQL store, server mode, is backed up by its server's own tools: the migrations run in one
+    // transaction there, and a failed one leaves nothing behind.)
+    const postgres = isPostgresUrl(config.databaseUrl);
     const { applied } = await migrateToLatest(db, {
       beforePending: async (pending) => {
+        if (postgres) return;
         const backup = await backupDatabase(config.dataDir, 'pre-migration', { keep: config.backupKeep });
         logger.info('database backed up before migrating', { file: backup.file, pending });
       },
@@ -332,11 +338,14 @@ export async function startService(
       authorityFor: (companyId) => resolver.resolve(companyId, 55),
     });
     const abandonedCheck = startAbandonedCheck({ db, clock, logger });
-    const backups = startDailyBackups(config.dataDir, {
-      keep: config.backupKeep,
-      onBackup: (b) => logger.info('daily database backup', { file: b.file }),
-      onError: (error) => logger.error('daily database backup failed', { error: String(error) }),
-    });
+    // The daily copy is of the SQLite file; a PostgreSQL store is backed up by its server's tools (pg_dump).
+    const backups = postgres
+      ? { stop: () => Promise.resolve() }
+      : startDailyBackups(config.dataDir, {
+          keep: config.backupKeep,
+          onBackup: (b) => logger.info('daily database backup', { file: b.file }),
+          onError: (error) => logger.error('daily database backup failed', { error: String(error) }),
+        });
     const recovered = await worker.recover();
     if (recovered > 0)
       logger.warn('queue rows interrupted by the last stop will be consulted before any resend', {

@@ -1,10 +1,36 @@
-// The only module that opens better-sqlite3: pragmas, Kysely instance and migrations at start.
+// The only module that opens the store: better-sqlite3 with its pragmas (the terminal's embedded store) or a
+// PostgreSQL pool (server mode, BALCAO_DATABASE_URL); the Kysely instance and migrations at start.
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import {
+  ColumnDefinitionNode,
+  DataTypeNode,
+  GeneratedNode,
+  Kysely,
+  Migrator,
+  OperationNodeTransformer,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  CompiledQuery,
+  PostgresDriver,
+  type DatabaseConnection,
+  type Driver,
+  type KyselyPlugin,
+  type PostgresDialectConfig,
+  type TransactionSettings,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type Transaction,
+  type UnknownRow,
+} from 'kysely';
 import type { Database } from './schema.ts';
 import { migrationProvider } from './migrations/index.ts';
+import { isPostgres, isPostgresUrl } from './dialect.ts';
 
 export type Db = Kysely<Database>;
 export type DbTransaction = Transaction<Database>;
@@ -14,8 +40,101 @@ export interface OpenedDatabase {
   close(): Promise<void>;
 }
 
-export function openDatabase(file: string): OpenedDatabase {
-  return openSqlite<Database>(file);
+/**
+ * Opens the product's store: the SQLite file `file`, or the PostgreSQL database `url` names when it is a
+ * postgres:// URL (server mode: several service instances may share it).
+ */
+export function openDatabase(file: string, url?: string): OpenedDatabase {
+  return isPostgresUrl(url) ? openPostgres<Database>(url) : openSqlite<Database>(file);
+}
+
+/**
+ * The migrations' DDL as SQLite takes it, in PostgreSQL's words: SQLite's INTEGER is 64-bit (bigint: epoch
+ * milliseconds, sums of cents), an INTEGER PRIMARY KEY AUTOINCREMENT is an identity column, a BLOB is bytea.
+ */
+class PostgresDdl extends OperationNodeTransformer {
+  protected override transformColumnDefinition(node: ColumnDefinitionNode): ColumnDefinitionNode {
+    const done = super.transformColumnDefinition(node);
+    if (!done.autoIncrement) return done;
+    return ColumnDefinitionNode.cloneWith(done, {
+      autoIncrement: false,
+      generated: GeneratedNode.create({ byDefault: true, identity: true }),
+    });
+  }
+  protected override transformDataType(node: DataTypeNode): DataTypeNode {
+    if (node.dataType === 'integer') return DataTypeNode.create('bigint');
+    if (node.dataType === 'blob') return DataTypeNode.create('bytea');
+    return node;
+  }
+}
+
+class PostgresDdlPlugin implements KyselyPlugin {
+  readonly #ddl = new PostgresDdl();
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    const kind = args.node.kind;
+    return kind === 'CreateTableNode' || kind === 'AlterTableNode'
+      ? this.#ddl.transformNode(args.node)
+      : args.node;
+  }
+  transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return Promise.resolve(args.result);
+  }
+}
+
+/** pg's text parsers, but bigint (int8: SQLite's INTEGER columns, COUNT, SUM) as a number, as SQLite gives it. */
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8
+      ? (text: string) => Number(text)
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+/** The advisory lock every write transaction of the store takes on PostgreSQL (see SerialTransactions). */
+export const STORE_WRITE_LOCK = 0x62616c63; // 'balc'
+
+/**
+ * Transactions one at a time, as on SQLite: each takes the store's advisory lock first (held to its COMMIT or
+ * ROLLBACK), so every instance sharing the database sees the others' transactions whole, in one order. The
+ * product's transactions were written for SQLite's single writer (read a row, decide, write: a series' next
+ * number, a draft's state): under PostgreSQL's READ COMMITTED they would race, across processes too. Reads
+ * outside a transaction do not wait.
+ */
+class SerialTransactionsDriver extends PostgresDriver {
+  override async beginTransaction(
+    connection: DatabaseConnection,
+    settings: TransactionSettings,
+  ): Promise<void> {
+    await super.beginTransaction(connection, settings);
+    await connection.executeQuery(CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${STORE_WRITE_LOCK})`));
+  }
+}
+
+class SerialTransactionsDialect extends PostgresDialect {
+  readonly #config: PostgresDialectConfig;
+  constructor(config: PostgresDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new SerialTransactionsDriver(this.#config);
+  }
+}
+
+/** Server mode: a pool of connections to the PostgreSQL database `url` names. */
+export function openPostgres<Schema>(url: string): { db: Kysely<Schema>; close(): Promise<void> } {
+  const pool = new pg.Pool({ connectionString: url, types: pgTypes, max: 10 });
+  // An idle client's error (the server restarted) is the pool's to handle: it drops the client.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Schema>({
+    dialect: new SerialTransactionsDialect({ pool }),
+    plugins: [new PostgresDdlPlugin()],
+  });
+  return {
+    db,
+    close: async () => {
+      await db.destroy();
+    },
+  };
 }
 
 /**
@@ -70,7 +189,35 @@ export async function migrateToLatest(db: Db, options: MigrateOptions = {}): Pro
   if (error) {
     throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
   }
+  if (isPostgres(db)) await addPostgresRowids(db);
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}
+
+/**
+ * The tables whose rows are read back in the order they were written, by SQLite's implicit rowid (ids are
+ * random UUIDs; times may tie): PostgreSQL has no such column, so there they get one, an identity.
+ */
+export const ROWID_TABLES = [
+  'documents',
+  'operator_actions',
+  'register_movements',
+  'register_voids',
+  'ncm_tables',
+  'ibpt_tables',
+  'print_jobs',
+] as const;
+
+/**
+ * Gives each of ROWID_TABLES its `rowid` on PostgreSQL (server mode), once: idempotent, and serialized by an
+ * advisory lock so that instances starting together do not race.
+ */
+async function addPostgresRowids(db: Db): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(hashtext('balcao rowid'))`.execute(trx);
+    for (const table of ROWID_TABLES)
+      await sql`ALTER TABLE ${sql.table(table)}
+        ADD COLUMN IF NOT EXISTS rowid bigint GENERATED BY DEFAULT AS IDENTITY`.execute(trx);
+  });
 }
 
 /**

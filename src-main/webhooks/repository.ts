@@ -1,5 +1,6 @@
 // Persistence of webhooks, their deliveries and delivery attempts.
 import { sql } from 'kysely';
+import { isPostgres } from '../db/dialect.ts';
 import { newId } from '../ids.ts';
 import type { Db } from '../db/client.ts';
 import { pageOf, type RowWindow } from '../db/paginate.ts';
@@ -83,13 +84,10 @@ export const deliveriesRepository = {
    * not: pings have their own lane, see duePings), with the webhook's URL so the worker can group
    * webhooks by receiver. Bounded by `limit` webhooks, those waiting longest first.
    */
-  dueHeads: (db: Db, now: string, limit: number) =>
-    db
+  dueHeads: (db: Db, now: string, limit: number) => {
+    const due = db
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-      // SQLite takes bare columns from the row holding the min() (documented for a single min/max).
-      // next_try_at and created_at are fixed-width ISO texts, so their concatenation orders like the pair.
-      .select(['d.id', 'd.webhook_id', 'w.url', sql<string>`min(d.next_try_at || d.created_at)`.as('rank')])
       .where('d.status', '=', 'pending')
       .where('d.next_try_at', '<=', now)
       .where('d.event', '!=', 'ping')
@@ -100,11 +98,28 @@ export const deliveriesRepository = {
           .select('webhook_id')
           .where('status', '=', 'in_flight')
           .where('event', '!=', 'ping'),
-      )
-      .groupBy('d.webhook_id')
-      .orderBy('rank')
-      .limit(limit)
-      .execute(),
+      );
+    if (isPostgres(db)) {
+      // PostgreSQL (server mode) has no bare columns beside min(): each webhook's first row by DISTINCT ON.
+      const heads = due
+        .distinctOn('d.webhook_id')
+        .select(['d.id', 'd.webhook_id', 'w.url', sql<string>`d.next_try_at || d.created_at`.as('rank')])
+        .orderBy('d.webhook_id')
+        .orderBy('d.next_try_at')
+        .orderBy('d.created_at');
+      return db.selectFrom(heads.as('heads')).selectAll().orderBy('rank').limit(limit).execute();
+    }
+    return (
+      due
+        // SQLite takes bare columns from the row holding the min() (documented for a single min/max).
+        // next_try_at and created_at are fixed-width ISO texts, so their concatenation orders like the pair.
+        .select(['d.id', 'd.webhook_id', 'w.url', sql<string>`min(d.next_try_at || d.created_at)`.as('rank')])
+        .groupBy('d.webhook_id')
+        .orderBy('rank')
+        .limit(limit)
+        .execute()
+    );
+  },
 
   /** Due pings, oldest first, paused webhooks included: a ping answers "can you reach it?" right now. */
   duePings: (db: Db, now: string, limit: number) =>

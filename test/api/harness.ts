@@ -1,4 +1,5 @@
-// Starts the real service on a free port over a real SQLite file in a temp dir, with a manual clock.
+// Starts the real service on a free port over a real SQLite file in a temp dir, with a manual clock; with
+// BALCAO_TEST_STORE=postgres, over a database of a throwaway PostgreSQL cluster instead (server mode).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +7,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { ManualClock } from '../../src-main/clock.ts';
 import { createLogger } from '../../src-main/logger.ts';
 import { startService, type RunningService } from '../../src-main/service.ts';
+import { startPgCluster, type PgCluster } from '../pg-cluster.ts';
 
 export interface Harness {
   service: RunningService;
@@ -39,14 +41,49 @@ export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-test-'));
 }
 
+/** Which store the harness's services use: BALCAO_TEST_STORE=postgres runs them in server mode. */
+export const testStore: 'sqlite' | 'postgres' =
+  process.env['BALCAO_TEST_STORE'] === 'postgres' ? 'postgres' : 'sqlite';
+
+/** The test process's PostgreSQL cluster, started by the first service that needs it, stopped at the exit. */
+let cluster: Promise<PgCluster> | undefined;
+/** Each data dir's database: a service started again on the same data dir finds its data (as with SQLite). */
+const databases = new Map<string, Promise<string>>();
+
+/** The database of the shared test cluster that the service on `dataDir` uses. */
+export function testPostgresDatabase(dataDir: string): Promise<string> {
+  if (cluster === undefined) {
+    cluster = startPgCluster().then((started) => {
+      // Synchronous, so that it runs in 'exit': the test file's process ends after its last test.
+      process.once('exit', () => started.stopSync());
+      return started;
+    });
+  }
+  let url = databases.get(dataDir);
+  if (url === undefined) {
+    url = cluster.then((c) => c.createDatabase());
+    databases.set(dataDir, url);
+  }
+  return url;
+}
+
 export async function startHarness(
-  options: { dataDir?: string; clock?: ManualClock } = {},
+  options: { dataDir?: string; clock?: ManualClock; databaseUrl?: string } = {},
 ): Promise<Harness> {
   const dataDir = options.dataDir ?? tempDataDir();
   const clock = options.clock ?? new ManualClock(new Date());
   const logs: string[] = [];
+  const databaseUrl =
+    options.databaseUrl ?? (testStore === 'postgres' ? await testPostgresDatabase(dataDir) : undefined);
   const service = await startService(
-    { host: '127.0.0.1', port: 0, dataDir, masterKey: undefined, logLevel: 'warn' },
+    {
+      host: '127.0.0.1',
+      port: 0,
+      dataDir,
+      masterKey: undefined,
+      logLevel: 'warn',
+      ...(databaseUrl === undefined ? {} : { databaseUrl }),
+    },
     { clock, logger: createLogger('warn', (line) => logs.push(line)), shutdownGraceMs: 2000 },
   );
   if (service.bootstrap.sandbox === null) throw new Error('harness expects a sandbox bootstrap');

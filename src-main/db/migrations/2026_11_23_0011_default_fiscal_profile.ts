@@ -20,14 +20,16 @@ interface MigrationDb {
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   // Kysely runs SQLite migrations outside a transaction: the column and the backfill commit together, so a
-  // stop half-way leaves the migration to run again from the start.
-  await db.transaction().execute(async (trx) => {
+  // stop half-way leaves the migration to run again from the start. (On PostgreSQL, server mode, the migrator
+  // already runs the migrations in a transaction, which this one joins.)
+  const work = async (trx: Kysely<unknown>): Promise<void> => {
     await trx.schema
       .alterTable('companies')
       .addColumn('default_fiscal_profile_id', 'text', (c) => c.references('fiscal_profiles.id'))
       .execute();
     await backfill(trx as unknown as Kysely<MigrationDb>);
-  });
+  };
+  await (db.isTransaction ? work(db) : db.transaction().execute(work));
 }
 
 async function backfill(db: Kysely<MigrationDb>): Promise<void> {

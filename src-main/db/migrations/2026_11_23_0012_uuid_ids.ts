@@ -3,6 +3,7 @@
 // key, every reference and every stored JSON text that quotes one. The old form keeps resolving through
 // canonicalId (src-main/ids.ts), so links and integrations that kept an old id still work.
 import { sql, type Kysely } from 'kysely';
+import { isPostgres } from '../dialect.ts';
 
 /**
  * The type prefixes of the previous release's row ids (its src-main/ids.ts and the generators beside it),
@@ -38,6 +39,8 @@ interface Column {
 }
 
 export async function up(db: Kysely<unknown>): Promise<void> {
+  // A PostgreSQL store (server mode) starts empty under the UUID ids: there is no old id to rewrite.
+  if (isPostgres(db)) return;
   // SQLite migrations run outside a transaction (Kysely's adapter has no transactional DDL): keys and the
   // references to them change in this one, with the foreign-key checks deferred to its end.
   await db.transaction().execute(async (trx) => {

@@ -4,6 +4,7 @@
 // service) get a table of their own, typed where it is used (documents/kinds/cte/settings.ts), and so does
 // the cache of printable files (documents/outputs-cache.ts).
 import { sql, type Kysely } from 'kysely';
+import { isPostgres, replaceColumnCheck } from '../dialect.ts';
 
 const TABLES = ['documents', 'number_sequences', 'number_voids'] as const;
 const OLD_CHECK = 'check (modelo in (55, 65))';
@@ -38,7 +39,8 @@ async function widenModeloCheck(db: Kysely<unknown>, table: string): Promise<voi
   for (const index of indexes.rows) await sql.raw(index.sql).execute(db);
 }
 
-export async function up(db: Kysely<unknown>): Promise<void> {
+/** SQLite's rebuild of the tables, foreign keys off meanwhile and checked at the end. */
+async function rebuildTables(db: Kysely<unknown>): Promise<void> {
   await sql`PRAGMA foreign_keys = OFF`.execute(db);
   try {
     await db.transaction().execute(async (trx) => {
@@ -49,6 +51,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   } finally {
     await sql`PRAGMA foreign_keys = ON`.execute(db);
   }
+}
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  if (isPostgres(db)) {
+    // PostgreSQL (server mode) changes the CHECK in place.
+    for (const table of TABLES)
+      await replaceColumnCheck(db, table, 'modelo', NEW_CHECK.slice('check '.length));
+    // A CT-e range is voided without a queue row.
+    await sql`ALTER TABLE number_voids ALTER COLUMN outbox_id DROP NOT NULL`.execute(db);
+  } else await rebuildTables(db);
   await db.schema
     .createTable('company_cte_settings')
     .addColumn('company_id', 'text', (c) => c.primaryKey().references('companies.id').onDelete('cascade'))

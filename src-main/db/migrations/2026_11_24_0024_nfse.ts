@@ -2,6 +2,7 @@
 // table: the CHECKs of documents, number_sequences and number_voids take 98 as well, by the same rebuild as
 // migration 0023; the provider's NFS-e tax settings (Simples Nacional option, special regime) get their table.
 import { sql, type Kysely } from 'kysely';
+import { isPostgres, replaceColumnCheck } from '../dialect.ts';
 
 const TABLES = ['documents', 'number_sequences', 'number_voids'] as const;
 const OLD_CHECK = 'check (modelo in (55, 57, 65))';
@@ -32,7 +33,8 @@ async function widenModeloCheck(db: Kysely<unknown>, table: string): Promise<voi
   for (const index of indexes.rows) await sql.raw(index.sql).execute(db);
 }
 
-export async function up(db: Kysely<unknown>): Promise<void> {
+/** SQLite's rebuild of the tables, foreign keys off meanwhile and checked at the end. */
+async function rebuildTables(db: Kysely<unknown>): Promise<void> {
   await sql`PRAGMA foreign_keys = OFF`.execute(db);
   try {
     await db.transaction().execute(async (trx) => {
@@ -43,6 +45,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   } finally {
     await sql`PRAGMA foreign_keys = ON`.execute(db);
   }
+}
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  if (isPostgres(db)) {
+    // PostgreSQL (server mode) changes the CHECK in place.
+    for (const table of TABLES)
+      await replaceColumnCheck(db, table, 'modelo', NEW_CHECK.slice('check '.length));
+  } else await rebuildTables(db);
   // DPS prest/regTrib (TCRegTrib of the layout 1.01); a company without a row takes defaults from its CRT.
   await db.schema
     .createTable('company_nfse_settings')

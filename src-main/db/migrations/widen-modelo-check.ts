@@ -2,6 +2,7 @@
 // in place, so each table is rebuilt from its own stored DDL with only the CHECK changed (as 0023 and 0024
 // did, each writing it out; they stay as they ran, migrations being append-only).
 import { sql, type Kysely } from 'kysely';
+import { isPostgres, replaceColumnCheck } from '../dialect.ts';
 
 /** The tables whose `modelo` CHECK lists the models the store keeps. */
 export const MODELO_TABLES = ['documents', 'number_sequences', 'number_voids'] as const;
@@ -37,6 +38,12 @@ async function rebuildWithCheck(db: Kysely<unknown>, table: string, from: string
  * are off meanwhile (dropping the old table must not touch the rows that reference it) and checked at the end.
  */
 export async function widenModeloChecks(db: Kysely<unknown>, from: string, to: string): Promise<void> {
+  if (isPostgres(db)) {
+    // PostgreSQL (server mode) changes the CHECK in place: `to` is written `check (...)`.
+    for (const table of MODELO_TABLES)
+      await replaceColumnCheck(db, table, 'modelo', to.replace(/^check /, ''));
+    return;
+  }
   await sql`PRAGMA foreign_keys = OFF`.execute(db);
   try {
     await db.transaction().execute(async (trx) => {

@@ -1,0 +1,126 @@
+// A throwaway PostgreSQL cluster for the tests of server mode: initdb + pg_ctl in a temp dir on a free port,
+// one database per test file, stopped and removed afterwards. Run as root (CI), the server runs as `postgres`.
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+/** Where Debian's `postgresql` package puts the server binaries when they are not on PATH. */
+const DEBIAN_BIN_DIRS = [
+  '/usr/lib/postgresql/17/bin',
+  '/usr/lib/postgresql/16/bin',
+  '/usr/lib/postgresql/15/bin',
+];
+
+function findBin(name: string): string {
+  for (const dir of (process.env['PATH'] ?? '').split(path.delimiter)) {
+    const candidate = path.join(dir, name);
+    if (dir !== '' && fs.existsSync(candidate)) return candidate;
+  }
+  for (const dir of DEBIAN_BIN_DIRS) {
+    const candidate = path.join(dir, name);
+    if (fs.existsSync(candidate)) return candidate;
+  }
+  throw new Error(
+    `PostgreSQL's ${name} was not found on PATH nor under /usr/lib/postgresql/<version>/bin: install the server (Debian: apt-get install postgresql)`,
+  );
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface PgCluster {
+  /** A postgres:// URL of a new, empty database of the cluster. */
+  createDatabase(name?: string): Promise<string>;
+  stop(): Promise<void>;
+  /** stop, synchronously (for a process 'exit' handler). */
+  stopSync(): void;
+}
+
+/** The user the server runs as: initdb refuses root, so as root the cluster belongs to `postgres`. */
+function serverUser(): string | null {
+  if (process.getuid?.() !== 0) return null;
+  try {
+    execFileSync('id', ['-u', 'postgres'], { stdio: 'ignore' });
+    return 'postgres';
+  } catch {
+    throw new Error(
+      'running as root, PostgreSQL needs an unprivileged user to run the test cluster: create `postgres` (Debian: apt-get install postgresql does)',
+    );
+  }
+}
+
+function run(bin: string, args: string[], user: string | null): void {
+  const [command, argv] = user === null ? [bin, args] : ['runuser', ['-u', user, '--', bin, ...args]];
+  execFileSync(command, argv, { stdio: ['ignore', 'pipe', 'pipe'], cwd: os.tmpdir() });
+}
+
+let counter = 0;
+
+export async function startPgCluster(): Promise<PgCluster> {
+  const user = serverUser();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-pg-'));
+  // The server's user owns the cluster's dir and nothing else of the machine's temp dir.
+  if (user !== null) execFileSync('chown', [user, dir]);
+  const dataDir = path.join(dir, 'data');
+  const port = await freePort();
+  run(
+    findBin('initdb'),
+    ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync'],
+    user,
+  );
+  // Tests only: fsync off (nothing to keep after a crash), the socket in the cluster's own dir.
+  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  run(findBin('pg_ctl'), ['-D', dataDir, '-o', options, '-l', path.join(dir, 'log'), '-w', 'start'], user);
+  // A watchdog stops the cluster and removes its dir once this process is gone, however it ends (a test
+  // runner's worker may be killed without running its exit handlers).
+  const pgCtl = findBin('pg_ctl');
+  const stopCommand =
+    user === null
+      ? `'${pgCtl}' -D '${dataDir}' -m immediate -w stop`
+      : `runuser -u ${user} -- '${pgCtl}' -D '${dataDir}' -m immediate -w stop`;
+  spawn(
+    'sh',
+    [
+      '-c',
+      `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${stopCommand} >/dev/null 2>&1; rm -rf '${dir}'`,
+    ],
+    { detached: true, stdio: 'ignore' },
+  ).unref();
+  const base = `postgres://postgres@127.0.0.1:${port}`;
+  let stopped = false;
+  const stopSync = (): void => {
+    if (stopped) return;
+    stopped = true;
+    try {
+      run(findBin('pg_ctl'), ['-D', dataDir, '-m', 'immediate', '-w', 'stop'], user);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  return {
+    async createDatabase(name) {
+      const db = name ?? `balcao_${process.pid}_${++counter}`;
+      const client = new pg.Client({ connectionString: `${base}/postgres` });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE "${db}"`);
+      } finally {
+        await client.end();
+      }
+      return `${base}/${db}`;
+    },
+    stop: () => Promise.resolve(stopSync()),
+    stopSync,
+  };
+}
