@@ -176,6 +176,25 @@ const TAX_SITUATIONS: Array<[string, FiscalTaxes, 55 | 65]> = [
   ],
   ['DIFAL (ICMSUFDest)', { ICMS: { orig: 0, CST: '00', pICMS: '12', pFCPUFDest: '2' }, ...FULL }, 55],
   [
+    'IBSCBS reduced rate (200, gRed)',
+    { ICMS: { orig: 0, CST: '00', pICMS: '18' }, ...FULL, IBSCBS: { CST: '200', cClassTrib: '200002' } },
+    65,
+  ],
+  [
+    'IBSCBS reduced rate between companies (200)',
+    { ICMS: { orig: 0, CST: '00', pICMS: '18' }, ...FULL, IBSCBS: { CST: '200', cClassTrib: '200001' } },
+    55,
+  ],
+  [
+    'IBSCBS deferred for a rural producer (515)',
+    {
+      ICMS: { orig: 0, CST: '00', pICMS: '18' },
+      ...FULL,
+      IBSCBS: { CST: '515', cClassTrib: '515001', pDif: '30' },
+    },
+    55,
+  ],
+  [
     'IBSCBS deferred (510)',
     {
       ICMS: { orig: 0, CST: '00', pICMS: '18' },
