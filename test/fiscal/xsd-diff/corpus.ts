@@ -11,6 +11,7 @@ import { createCteAuthorityClient } from '../../../src-main/authority/cte/client
 import { createDceAuthorityClient } from '../../../src-main/authority/dce/client.ts';
 import type { AuthorityRequest } from '../../../src-main/authority/transport.ts';
 import { buildAccessKey } from '../../../src-main/fiscal/access-key.ts';
+import { readPkcs12, type A1Certificate } from '../../../src-main/fiscal/certificate.ts';
 import { correcaoLivre, prepareCteEvent } from '../../../src-main/fiscal/cte/events.ts';
 import { cteProc, procEventoCTe } from '../../../src-main/fiscal/cte/proc.ts';
 import { buildSignedDceCancel } from '../../../src-main/fiscal/dce/events.ts';
@@ -34,7 +35,7 @@ import { protocolXml, statusAnswerXml } from '../../../src-main/sandbox/answers.
 import { protCTeFor, retCTeWith, retEventoCTeFor, signedCte } from '../../fixtures/cte-sample.ts';
 import { dceContext, dcePayload } from '../../fixtures/dce-sample.ts';
 import { fakeTransport } from '../../fixtures/fake-transport.ts';
-import { EMIT_CNPJ, emitter, prepareContext, testCertificate } from '../../fixtures/fiscal.ts';
+import { EMIT_CNPJ, emitter, prepareContext } from '../../fixtures/fiscal.ts';
 import { nfseBody } from '../../fixtures/nfse-sample.ts';
 
 export interface CorpusDoc {
@@ -43,6 +44,21 @@ export interface CorpusDoc {
   schema: SchemaName;
   package: SchemaPackage;
   xml: string;
+}
+
+const SAMPLES = fileURLToPath(new URL('../../../../shared/reference/samples/', import.meta.url));
+
+/**
+ * Every document is signed with the reference test certificate instead of the fixtures' generated one (a new
+ * RSA key each run), so that the corpus, and every mutation of it, is the same bytes on every run.
+ */
+let certificate: A1Certificate | undefined;
+function cert(): A1Certificate {
+  certificate ??= readPkcs12(
+    fs.readFileSync(path.join(SAMPLES, 'certs/novo_test_certificate.pfx')),
+    'nfephp',
+  );
+  return certificate;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -224,7 +240,11 @@ function contextWith(
   taxes: FiscalTaxes,
   over: Partial<PrepareContext> = {},
 ): PrepareContext {
-  const base = prepareContext(modelo, { emit: emitter(taxes.ICMS.CSOSN === undefined ? 3 : 1), ...over });
+  const base = prepareContext(modelo, {
+    emit: emitter(taxes.ICMS.CSOSN === undefined ? 3 : 1),
+    certificate: cert(),
+    ...over,
+  });
   const profile = {
     id: 'fpr_x',
     companyId: 'cmp',
@@ -298,7 +318,7 @@ function nfeDocs(): CorpusDoc[] {
         { metodo: 'pix', valor: '8.90' },
       ],
     },
-    prepareContext(65),
+    prepareContext(65, { certificate: cert() }),
   );
   add(
     'NFC-e QR v3',
@@ -337,7 +357,7 @@ function nfeDocs(): CorpusDoc[] {
       nfe_referenciada: refKey,
       itens: [{ product_id: 'prd_cafe', quantidade: 1, cfop: '2202' }],
     },
-    prepareContext(55),
+    prepareContext(55, { certificate: cert() }),
   );
   add(
     'NF-e with carrier, volumes, billing, card and additional information',
@@ -463,7 +483,7 @@ function eventDocs(): CorpusDoc[] {
   const docs: CorpusDoc[] = [];
   for (const pkg of ['PL_009', 'PL_010'] as const) {
     for (const input of inputs) {
-      const signed = signEvent(buildEvent(input).xml, testCertificate(), { schemaPackage: pkg });
+      const signed = signEvent(buildEvent(input).xml, cert(), { schemaPackage: pkg });
       if (signed.errors.length > 0)
         throw new Error(`corpus event ${input.tpEvento}: ${JSON.stringify(signed.errors)}`);
       const schemas = eventSchemas(input.tpEvento);
@@ -517,7 +537,7 @@ function inutDocs(): CorpusDoc[] {
       nNFFin: 105,
       xJust: 'Falha no sistema durante a emissão',
     });
-    const signed = signInutilizacao(built.xml, testCertificate(), { schemaPackage: pkg });
+    const signed = signInutilizacao(built.xml, cert(), { schemaPackage: pkg });
     if (signed.errors.length > 0) throw new Error(`corpus inutNFe: ${JSON.stringify(signed.errors)}`);
     docs.push({ name: `inutNFe ${pkg}`, schema: 'inutNFe', package: pkg, xml: signed.xml });
     const ret =
@@ -610,7 +630,7 @@ function answerDocs(nfce: CorpusDoc): CorpusDoc[] {
 // CT-e, NFS-e (DPS and its cancellation), DC-e.
 
 function cteDocs(): CorpusDoc[] {
-  const cte = signedCte();
+  const cte = signedCte({}, { certificate: cert() });
   const docs: CorpusDoc[] = [
     { name: 'CT-e road', schema: 'cte', package: 'PL_010', xml: cte.xml },
     { name: 'cteProc', schema: 'procCTe', package: 'PL_010', xml: cteProc(cte.xml, protCTeFor(cte)).xml },
@@ -638,7 +658,7 @@ function cteDocs(): CorpusDoc[] {
       nProt: '135260000000123',
       xJust: 'Prestacao nao realizada, carga desistida',
     },
-    testCertificate(),
+    cert(),
   );
   const cce = prepareCteEvent(
     {
@@ -650,7 +670,7 @@ function cteDocs(): CorpusDoc[] {
         { grupoAlterado: 'infQ', campoAlterado: 'tpMed', valorAlterado: 'PESO BRUTO', nroItemAlterado: 2 },
       ],
     },
-    testCertificate(),
+    cert(),
   );
   for (const [ev, group] of [
     [cancel, 'evCancCTe'],
@@ -706,13 +726,13 @@ function dpsContext(over: Partial<DpsContext> = {}): DpsContext {
 
 function nfseDocs(): CorpusDoc[] {
   const docs: CorpusDoc[] = [];
-  const dps = prepareDps(nfseBody(), dpsContext(), testCertificate());
+  const dps = prepareDps(nfseBody(), dpsContext(), cert());
   if (!dps.ok) throw new Error(`corpus DPS: ${JSON.stringify(dps.errors)}`);
   docs.push({ name: 'DPS', schema: 'dps', package: 'PL_010', xml: dps.xml });
   const retido = prepareDps(
     nfseBody({ iss_retido: true, valor_servico: 1200 }),
     dpsContext({ nDPS: 43 }),
-    testCertificate(),
+    cert(),
   );
   if (retido.ok) docs.push({ name: 'DPS ISS retido', schema: 'dps', package: 'PL_010', xml: retido.xml });
   const ev = buildSignedPedRegEvento(
@@ -724,7 +744,7 @@ function nfseDocs(): CorpusDoc[] {
       chNFSe: '3'.repeat(50),
       evento: { tipo: 'e101101', cMotivo: '1', xMotivo: 'Erro na emissao da nota fiscal' },
     },
-    testCertificate(),
+    cert(),
   );
   docs.push({ name: 'pedRegEvento e101101', schema: 'nfse-evento', package: 'PL_010', xml: ev.xml });
   return docs;
@@ -732,7 +752,7 @@ function nfseDocs(): CorpusDoc[] {
 
 function dceDocs(): CorpusDoc[] {
   const docs: CorpusDoc[] = [];
-  const dce = prepareDce(dcePayload(), dceContext(), testCertificate());
+  const dce = prepareDce(dcePayload(), dceContext(), cert());
   if (!dce.ok) throw new Error(`corpus DC-e: ${JSON.stringify(dce.errors)}`);
   docs.push({ name: 'DC-e marketplace', schema: 'dce', package: 'PL_010', xml: dce.xml });
   const own = prepareDce(
@@ -743,7 +763,7 @@ function dceDocs(): CorpusDoc[] {
       transporte: { modalidade: 'proprio' },
     }),
     dceContext({ nDC: 43 }),
-    testCertificate(),
+    cert(),
   );
   if (own.ok) docs.push({ name: 'DC-e próprio', schema: 'dce', package: 'PL_010', xml: own.xml });
   const prot =
@@ -771,7 +791,7 @@ function dceDocs(): CorpusDoc[] {
       emitId: { tag: 'CPFUsEmit', value: '52998224725' },
       dhEvento: '2026-11-24T11:00:00-03:00',
     },
-    testCertificate(),
+    cert(),
   );
   if (ev.errors.length > 0) throw new Error(`corpus DC-e event: ${JSON.stringify(ev.errors)}`);
   docs.push({ name: 'eventoDCe 110111', schema: 'eventoDCe', package: 'PL_010', xml: ev.xml });
@@ -800,8 +820,6 @@ function dceDocs(): CorpusDoc[] {
 // ---------------------------------------------------------------------------------------------------------
 // The real samples (shared reference, see its PROVENANCE.md): each tried against the schemas it could be; the
 // SOAP requests give the element under the body. Only those libxml2 accepts join the corpus (the caller checks).
-
-const SAMPLES = fileURLToPath(new URL('../../../../shared/reference/samples/', import.meta.url));
 
 /** The element `localName` of `xml` cut out as text with the namespace declaration it inherits. */
 function cut(xml: string, localName: string, namespace: string): string | null {
@@ -890,7 +908,7 @@ export async function requestDocs(): Promise<CorpusDoc[]> {
     ['consSitNFe', () => nfe.consultaProtocolo({ tpAmb: 2, chNFe: nfeKey(65) })],
     ['consReciNFe', () => nfe.retAutorizacao({ tpAmb: 2, nRec: '351000012345678' })],
     ['consStatServCTe', () => cte.statusServico({ tpAmb: 2, cUF: 35 })],
-    ['consSitCTe', () => cte.consulta({ tpAmb: 2, chCTe: signedCte().chave })],
+    ['consSitCTe', () => cte.consulta({ tpAmb: 2, chCTe: signedCte({}, { certificate: cert() }).chave })],
     ['consStatServDCe', () => dce.statusServico({ tpAmb: 2, cUF: 41 })],
     ['consSitDCe', () => dce.consulta({ tpAmb: 2, chDCe: dceKey() })],
   ];
@@ -905,7 +923,7 @@ export async function requestDocs(): Promise<CorpusDoc[]> {
 }
 
 function dceKey(): string {
-  const dce = prepareDce(dcePayload(), dceContext(), testCertificate());
+  const dce = prepareDce(dcePayload(), dceContext(), cert());
   if (!dce.ok) throw new Error('corpus: the sample DC-e does not prepare');
   return dce.chave;
 }
