@@ -3,6 +3,9 @@
 // both must answer the same valid/invalid and, when invalid, name the same first failing element.
 // How libxml2's first error becomes a path: test/fiscal/xsd-diff/oracle.ts. Documents of schemas the compiled
 // validator does not cover answer "unsupported" and are counted as skipped; the summary says how many ran.
+// Two known differences are classified, not hidden: an oracle path quirk (libxml2Quirk) and libxml2's regex
+// bug with counted alternatives (libxml2PatternBug); both are counted in the summary. The corpus is signed
+// with a fixed certificate and the mutations come from a fixed seed: every run checks the same bytes.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SchemaName, SchemaPackage } from '../../src-main/fiscal/schema.ts';
