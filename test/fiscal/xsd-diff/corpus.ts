@@ -417,6 +417,20 @@ function nfeDocs(): CorpusDoc[] {
     },
     contextWith(55, TAX_SITUATIONS[0]?.[1] as FiscalTaxes),
   );
+  // PL_009 (documents issued before PL_010): no IBS/CBS group, validated against the older package.
+  for (const [name, taxes, modelo] of TAX_SITUATIONS.filter(([, t]) => t.IBSCBS === undefined).slice(0, 4)) {
+    const r = prepareNfe(
+      {
+        naturezaOperacao: 'Venda de mercadoria',
+        ...(modelo === 55 ? { customer: RECIPIENT_RJ } : {}),
+        itens: itemsOf(modelo === 55 ? '6102' : '5102'),
+        pagamentos: [{ forma: '01', valor: '9000.00' }],
+      },
+      contextWith(modelo, taxes, { schemaPackage: 'PL_009' }),
+    );
+    if (!r.ok) throw new Error(`corpus PL_009 ${name}: ${r.stage} ${JSON.stringify(r.errors)}`);
+    docs.push({ name: `PL_009 ${name}`, schema: 'nfe', package: 'PL_009', xml: r.document.xml });
+  }
   add(
     'NFC-e in 2027 (vNFTot)',
     { itens: itemsOf('5102'), pagamentos: [{ forma: '01', valor: '500.00' }] },
