@@ -70,13 +70,30 @@ const saleBody = (n: number) =>
     pagamentos: [{ forma: '01', valor: 20 }],
   });
 
-/** One sale; its status (HTTP status when it was refused) unless it came back authorized. */
-async function sell(n: number): Promise<string | null> {
-  const res = await fetch(`${base}/nfce/venda`, {
-    method: 'POST',
-    headers: { 'X-API-Key': keyOf(n % SALE_KEYS), 'Content-Type': 'application/json' },
-    body: saleBody(n),
-  });
+/** Distinct per bench run, so a retried sale replays its own answer and never one of an earlier run. */
+const RUN = `${process.pid}-${Date.now()}`;
+
+/**
+ * One sale; its status (HTTP status when it was refused) unless it came back authorized. The server closes
+ * keep-alive sockets that stayed idle (after the store's fill, say): a request that meets a closed socket is
+ * sent again with the same Idempotency-Key, so it can never sell twice.
+ */
+async function sell(n: number, retried = false): Promise<string | null> {
+  let res: Response;
+  try {
+    res = await fetch(`${base}/nfce/venda`, {
+      method: 'POST',
+      headers: {
+        'X-API-Key': keyOf(n % SALE_KEYS),
+        'Content-Type': 'application/json',
+        'Idempotency-Key': `bench-${RUN}-${n}`,
+      },
+      body: saleBody(n),
+    });
+  } catch (error) {
+    if (retried) throw error;
+    return sell(n, true);
+  }
   const doc = (await res.json()) as { status?: string };
   if (res.status === 201 && doc.status === 'autorizada') return null;
   return res.status === 201 ? (doc.status ?? '?') : String(res.status);
@@ -92,17 +109,19 @@ interface Level {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 
+/** Sales started in this run, across levels: each sale's number (and Idempotency-Key) is its own. */
+let salesStarted = 0;
+
 /** `clients` cashiers selling `total` notes between them, back to back; latencies in ms. */
 async function sales(clients: number, total: number): Promise<Level> {
   const latencies: number[] = [];
   const failures: string[] = [];
-  let n = 0;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: clients }, async () => {
       for (let i = 0; i < Math.ceil(total / clients); i++) {
         const t = performance.now();
-        const failure = await sell(n++);
+        const failure = await sell(salesStarted++);
         if (failure !== null) failures.push(failure);
         latencies.push(performance.now() - t);
       }
