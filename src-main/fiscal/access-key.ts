@@ -5,6 +5,7 @@ import { randomInt } from 'node:crypto';
 import type { ErrorDetail } from '../../src-shared/contracts/errors.ts';
 import { isValidCnpj, isValidCpf, normalizeCnpj } from '../../src-shared/tax-ids.ts';
 import { ufByCode, type UfSigla } from '../../src-shared/uf.ts';
+import { formatDateTimeTz } from './datetime.ts';
 
 /**
  * Models whose key has this layout: 55 NF-e, 65 NFC-e, 57 CT-e, 67 CT-e OS. (MDF-e 58 shares it but is not
@@ -178,14 +179,11 @@ function aammOf(dhEmi: Date | string, timeZone: string | undefined): string | un
     return date && `${String(date.year % 100).padStart(2, '0')}${String(date.month).padStart(2, '0')}`;
   }
   if (Number.isNaN(dhEmi.getTime()) || timeZone === undefined) return undefined;
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: '2-digit',
-    month: '2-digit',
-  }).formatToParts(dhEmi);
-  const yy = parts.find((p) => p.type === 'year')?.value;
-  const mm = parts.find((p) => p.type === 'month')?.value;
-  return yy !== undefined && mm !== undefined ? `${yy}${mm}` : undefined;
+  // datetime.ts's cached formatter and last result (ide formats the same dhEmi): a new Intl.DateTimeFormat
+  // per note here cost more than the rest of the key. `YYYY-MM-...`: the year's last two digits, the month.
+  const text = formatDateTimeTz(dhEmi, timeZone);
+  const dash = text.indexOf('-', 1);
+  return `${text.slice(dash - 2, dash)}${text.slice(dash + 1, dash + 3)}`;
 }
 
 /** The 14 key positions of an emitter CNPJ or CPF, or undefined when it is neither (check digits included). */

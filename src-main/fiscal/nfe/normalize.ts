@@ -162,10 +162,13 @@ function parseLeniently<S extends z.ZodType>(
   problems: Problems,
   base: PropertyKey[] = [],
 ): z.output<S> | undefined {
-  const working: unknown = structuredClone(input);
+  // safeParse leaves its input alone: the copy that faulty fields are dropped from is made only once a
+  // parse fails, so a valid body (every sale) is parsed once and never cloned.
+  let working: unknown = input;
   for (let pass = 0; pass < 8; pass++) {
     const parsed = schema.safeParse(working);
     if (parsed.success) return parsed.data;
+    if (pass === 0) working = structuredClone(input);
     for (const issue of parsed.error.issues) {
       if (issue.code === 'unrecognized_keys') {
         for (const key of issue.keys) {
