@@ -1,11 +1,15 @@
 // Small helpers to emit NF-e XML directly in canonical (C14N 1.0) form, which is what lets the signer hash
 // the bytes as written: no whitespace between tags, no self-closing tags, C14N escaping of text.
 
+const TEXT_SPECIAL = /[&<>\r]/;
+
 /**
  * Escapes element text as C14N 1.0 renders it (&amp; &lt; &gt; and CR as &#xD;). Quotes are left as they are:
  * C14N does not escape them in text, and SEFAZ accepts them.
  */
 export function escapeText(value: string): string {
+  // Most values (numbers, codes, plain names) need nothing: one test spares the replace and its copy.
+  if (!TEXT_SPECIAL.test(value)) return value;
   return value.replace(/[&<>\r]/g, (c) =>
     c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&#xD;',
   );
