@@ -73,5 +73,9 @@ export function opt(tag: string, text: string | number | null | undefined): stri
 
 /** `<tag>children</tag>` where children are already XML. */
 export function group(tag: string, ...children: string[]): string {
-  return `<${tag}>${children.join('')}</${tag}>`;
+  // Concatenation, not join: join flattens every child into a new string at each level of the note, while
+  // + keeps them as ropes until the whole document is used once.
+  let out = `<${tag}>`;
+  for (const child of children) out += child;
+  return `${out}</${tag}>`;
 }

@@ -290,27 +290,70 @@ function readImpostoDevol(
 }
 
 function totalIcms(itens: readonly ComputedItem[]): IcmsTot {
-  const of = (f: (it: ComputedItem) => Cents): Cents => sum(itens.map(f));
+  // One pass with bigint accumulators (an array per total, twenty per note, showed in the path's profile).
+  let vBC = 0n;
+  let vICMS = 0n;
+  let vICMSDeson = 0n;
+  let vFCP = 0n;
+  let vBCST = 0n;
+  let vST = 0n;
+  let vFCPST = 0n;
+  let vFCPSTRet = 0n;
+  let vProd = 0n;
+  let vFrete = 0n;
+  let vSeg = 0n;
+  let vDesc = 0n;
+  let vIPI = 0n;
+  let vIPIDevol = 0n;
+  let vPIS = 0n;
+  let vCOFINS = 0n;
+  let vOutro = 0n;
+  let vTotTrib = 0n;
+  let anyTotTrib = false;
+  let deducted = 0n;
+  for (const it of itens) {
+    const icms = it.icms;
+    vBC += icms.own?.vBC ?? 0n;
+    vICMS += icms.own?.vICMS ?? 0n;
+    vICMSDeson += icms.deson?.vICMSDeson ?? 0n;
+    vFCP += icms.fcp?.vFCP ?? 0n;
+    vBCST += icms.st?.vBCST ?? 0n;
+    vST += icms.st?.vICMSST ?? 0n;
+    vFCPST += icms.fcpSt?.vFCPST ?? 0n;
+    vFCPSTRet += icms.retained?.fcp?.vFCPSTRet ?? 0n;
+    vProd += it.vProd;
+    vFrete += it.vFrete;
+    vSeg += it.vSeg;
+    vDesc += it.vDesc;
+    vIPI += it.ipi?.trib?.vIPI ?? 0n;
+    vIPIDevol += it.impostoDevol?.vIPIDevol ?? 0n;
+    vPIS += it.pis.value;
+    vCOFINS += it.cofins.value;
+    vOutro += it.vOutro;
+    if (it.vTotTrib !== null) anyTotTrib = true;
+    vTotTrib += it.vTotTrib ?? 0n;
+    deducted += deductedDeson(it);
+  }
   const t: Omit<IcmsTot, 'vNF'> = {
-    vBC: of((it) => it.icms.own?.vBC ?? 0n),
-    vICMS: of((it) => it.icms.own?.vICMS ?? 0n),
-    vICMSDeson: of((it) => it.icms.deson?.vICMSDeson ?? 0n),
-    vFCP: of((it) => it.icms.fcp?.vFCP ?? 0n),
-    vBCST: of((it) => it.icms.st?.vBCST ?? 0n),
-    vST: of((it) => it.icms.st?.vICMSST ?? 0n),
-    vFCPST: of((it) => it.icms.fcpSt?.vFCPST ?? 0n),
-    vFCPSTRet: of((it) => it.icms.retained?.fcp?.vFCPSTRet ?? 0n),
-    vProd: of((it) => it.vProd),
-    vFrete: of((it) => it.vFrete),
-    vSeg: of((it) => it.vSeg),
-    vDesc: of((it) => it.vDesc),
+    vBC,
+    vICMS,
+    vICMSDeson,
+    vFCP,
+    vBCST,
+    vST,
+    vFCPST,
+    vFCPSTRet,
+    vProd,
+    vFrete,
+    vSeg,
+    vDesc,
     vII: 0n,
-    vIPI: of((it) => it.ipi?.trib?.vIPI ?? 0n),
-    vIPIDevol: of((it) => it.impostoDevol?.vIPIDevol ?? 0n),
-    vPIS: of((it) => it.pis.value),
-    vCOFINS: of((it) => it.cofins.value),
-    vOutro: of((it) => it.vOutro),
-    vTotTrib: itens.some((it) => it.vTotTrib !== null) ? of((it) => it.vTotTrib ?? 0n) : null,
+    vIPI,
+    vIPIDevol,
+    vPIS,
+    vCOFINS,
+    vOutro,
+    vTotTrib: anyTotTrib ? vTotTrib : null,
     ...difalTotals(itens),
   };
   // MOC 7.0 annex I, W16 (rejeição 610): the total of the note; vICMSDeson only where indDeduzDeson is 1
@@ -318,7 +361,7 @@ function totalIcms(itens: readonly ComputedItem[]): IcmsTot {
   const vNF =
     t.vProd -
     t.vDesc -
-    of(deductedDeson) +
+    deducted +
     t.vST +
     t.vFCPST +
     t.vFrete +
