@@ -112,8 +112,18 @@ export function ratesInForce(isoDate: string): RatesInForce | null {
   ).periodos;
   const p = rates.find((r) => r.de <= isoDate && isoDate <= r.ate);
   if (p === undefined) return null;
-  const rate = (t: string | null): Rate | null => (t === null ? null : parseScaled(t, SCALE.rate));
-  return { pCBS: rate(p.pCBS), pIBSUF: rate(p.pIBSUF), pIBSMun: rate(p.pIBSMun) };
+  // Parsed once per period (every item asks); each caller still gets its own object.
+  let parsed = parsedRates.get(p);
+  if (parsed === undefined) {
+    parsed = { pCBS: rateOf(p.pCBS), pIBSUF: rateOf(p.pIBSUF), pIBSMun: rateOf(p.pIBSMun) };
+    parsedRates.set(p, parsed);
+  }
+  return { ...parsed };
+}
+
+const parsedRates = new WeakMap<object, RatesInForce>();
+function rateOf(t: string | null): Rate | null {
+  return t === null ? null : parseScaled(t, SCALE.rate);
 }
 
 /** Reduction percent of the class as a Rate (scale 4). */

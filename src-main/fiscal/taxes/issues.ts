@@ -60,10 +60,21 @@ export function readRate(text: string | null | undefined, field: string, issues:
   return parseScaled(trimmed, SCALE.rate);
 }
 
+// One pattern per scale, built once: a RegExp compiled per quantity and price read showed in the path's profile.
+const SCALED_TEXT = new Map<number, RegExp>();
+function scaledText(scale: number): RegExp {
+  let re = SCALED_TEXT.get(scale);
+  if (re === undefined) {
+    re = new RegExp(`^\\d{1,15}(\\.\\d{1,${scale}})?$`);
+    SCALED_TEXT.set(scale, re);
+  }
+  return re;
+}
+
 /** Decimal text at `scale` (quantities, unit prices); invalid text is reported and read as 0. */
 export function readScaled(text: string, scale: number, field: string, issues: Issues): bigint {
   const trimmed = text.trim();
-  if (!new RegExp(`^\\d{1,15}(\\.\\d{1,${scale}})?$`).test(trimmed)) {
+  if (!scaledText(scale).test(trimmed)) {
     issues.add(field, `must be a non-negative number with at most ${scale} decimals, got '${text}'`);
     return 0n;
   }
