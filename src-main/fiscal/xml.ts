@@ -49,7 +49,16 @@ export function firstElementText(xml: string, name: string): string | undefined 
  * This is what keeps rejection 215/225 (schema failure) from happening on names and descriptions.
  */
 export function normalizeFreeText(value: string, max: number): string {
-  const latin1 = value
+  // Already clean (Latin-1 printable words, single spaces, no edge space; NFC leaves Latin-1 as it is):
+  // the usual name or description skips the seven passes below and comes out the same.
+  const latin1 = CLEAN_FREE_TEXT.test(value) ? value : cleanFreeText(value);
+  return latin1.length <= max ? latin1 : latin1.slice(0, max).trimEnd();
+}
+
+const CLEAN_FREE_TEXT = /^[!-~\u00A1-\u00FF]+(?: [!-~\u00A1-\u00FF]+)*$/;
+
+function cleanFreeText(value: string): string {
+  return value
     .normalize('NFC')
     .replace(/[\u2018\u2019]/g, "'")
     .replace(/[\u201C\u201D]/g, '"')
@@ -58,7 +67,6 @@ export function normalizeFreeText(value: string, max: number): string {
     .replace(/\u00A0/g, ' ')
     .replace(/ {2,}/g, ' ')
     .trim();
-  return latin1.length <= max ? latin1 : latin1.slice(0, max).trimEnd();
 }
 
 /** `<tag>text</tag>` with escaped text. */
