@@ -4,6 +4,7 @@ import QRCode from 'qrcode';
 import * as ECLevel from 'qrcode/lib/core/error-correction-level.js';
 import * as Segments from 'qrcode/lib/core/segments.js';
 import * as Version from 'qrcode/lib/core/version.js';
+import { hasLoneSurrogate, optimalSegments, rawSegments } from './qr-segments.ts';
 
 export interface QrMatrix {
   /** Modules per side (no quiet zone included: callers leave 4 modules free around it). */
@@ -15,12 +16,24 @@ export interface QrMatrix {
 export type QrErrorCorrection = 'L' | 'M' | 'Q' | 'H';
 
 export function qrMatrix(text: string, errorCorrectionLevel: QrErrorCorrection = 'M'): QrMatrix {
-  const { modules } = QRCode.create(text, { errorCorrectionLevel });
+  // The segments QRCode.create(text) would choose, handed to it (qr-segments.ts): the same symbol, built
+  // without qrcode's own graph search.
+  const input = hasLoneSurrogate(text) ? text : segmentsFor(text, ECLevel[errorCorrectionLevel]);
+  const { modules } = QRCode.create(input, { errorCorrectionLevel });
   const { size, data } = modules;
   return {
     size,
     isDark: (x, y) => x >= 0 && y >= 0 && x < size && y < size && data[y * size + x] === 1,
   };
+}
+
+function segmentsFor(text: string, level: { bit: number }): QRCode.QRCodeSegment[] {
+  const estimated = Version.getBestVersionForData(rawSegments(text), level);
+  // What Segments.fromString hands to Segments.fromArray inside QRCode.create: text data with qrcode's own
+  // mode objects (the public typings know only mode names and byte data as bytes).
+  return optimalSegments(text, estimated ?? 40).map(
+    (s) => ({ data: s.data, mode: s.mode }) as unknown as QRCode.QRCodeSegment,
+  );
 }
 
 /**
@@ -33,8 +46,13 @@ export function qrMatrix(text: string, errorCorrectionLevel: QrErrorCorrection =
 export function qrSize(text: string, errorCorrectionLevel: QrErrorCorrection = 'M'): number {
   if (text === '') throw new Error('No input text');
   const level = ECLevel[errorCorrectionLevel];
-  const estimated = Version.getBestVersionForData(Segments.rawSplit(text), level);
-  const version = Version.getBestVersionForData(Segments.fromString(text, estimated ?? 40), level);
+  // qr-segments.ts computes qrcode's own segmentation on arrays; text qrcode would reject goes to qrcode.
+  const own = !hasLoneSurrogate(text);
+  const estimated = Version.getBestVersionForData(own ? rawSegments(text) : Segments.rawSplit(text), level);
+  const version = Version.getBestVersionForData(
+    own ? optimalSegments(text, estimated ?? 40) : Segments.fromString(text, estimated ?? 40),
+    level,
+  );
   if (version === undefined) throw new Error('The amount of data is too big to be stored in a QR Code');
   // ISO/IEC 18004 §6.3.1: version V has 4V + 17 modules per side.
   return version * 4 + 17;

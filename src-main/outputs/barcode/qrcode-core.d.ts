@@ -21,3 +21,15 @@ declare module 'qrcode/lib/core/error-correction-level.js' {
   export const Q: { bit: number };
   export const H: { bit: number };
 }
+
+declare module 'qrcode/lib/core/mode.js' {
+  export interface QrMode {
+    id: string;
+    bit: number;
+    ccBits: number[];
+  }
+  export const NUMERIC: QrMode;
+  export const ALPHANUMERIC: QrMode;
+  export const BYTE: QrMode;
+  export function getCharCountIndicator(mode: QrMode, version: number): number;
+}
