@@ -140,6 +140,10 @@ const parse = await rate('baseline: parse the NFC-e (nfeProc)', () => parseOutpu
 const escpos = await rate('ESC/POS 80 mm (parse + build)', () =>
   buildNfceReceipt(parseOutputDocument(nfceXml), { largura: 80, cut: true }),
 );
+// The split of a receipt: the build from a parsed note, beside parse + build above.
+const build = await rate('ESC/POS 80 mm, build alone (note parsed)', () =>
+  buildNfceReceipt(nfce, { largura: 80, cut: true }),
+);
 const raster = await rate('ESC/POS 80 mm, raster QR (parse + build)', () =>
   buildNfceReceipt(parseOutputDocument(nfceXml), {
     largura: 80,
@@ -159,5 +163,6 @@ console.log(`  DACE A4 3 items / DACTE 10 NF-e         ${(daceA4 / dacte10).toFi
 console.log(`  DACE label / DACE A4                    ${(daceLabel / daceA4).toFixed(3)}`);
 console.log(`  DANFCe 80 mm / empty pdfkit page        ${(danfce / blank).toFixed(3)}`);
 console.log(`  ESC/POS / parsing alone                 ${(escpos / parse).toFixed(3)}`);
+console.log(`  ESC/POS build alone / parse + build     ${(build / escpos).toFixed(3)}`);
 console.log(`  ESC/POS raster / parsing alone          ${(raster / parse).toFixed(3)}`);
 console.log(`  preview PNG / ESC/POS                   ${(preview / escpos).toFixed(3)}`);
