@@ -202,9 +202,11 @@ function digests(): Record<string, string> {
 describe('prepareNfe bytes', () => {
   it('signs the same XML, byte for byte, as recorded', () => {
     const got = digests();
-    if (process.env['PREPARE_BYTES_RECORD'] === '1' || !fs.existsSync(GOLDEN)) {
+    if (process.env['PREPARE_BYTES_RECORD'] === '1') {
       fs.writeFileSync(GOLDEN, `${JSON.stringify(got, null, 2)}\n`);
     }
+    // A missing golden file fails here: recording is a deliberate act, never a silent pass.
+    expect(fs.existsSync(GOLDEN), `${GOLDEN} is missing: record it with PREPARE_BYTES_RECORD=1`).toBe(true);
     const want = JSON.parse(fs.readFileSync(GOLDEN, 'utf8')) as Record<string, string>;
     expect(got).toEqual(want);
   });
