@@ -125,16 +125,65 @@ export function openPostgres<Schema>(url: string): { db: Kysely<Schema>; close()
   const pool = new pg.Pool({ connectionString: url, types: pgTypes, max: 10 });
   // An idle client's error (the server restarted) is the pool's to handle: it drops the client.
   pool.on('error', () => undefined);
+  // The leases' connections, apart: a lease holds its connection while its work queries through `pool`.
+  const leasePool = new pg.Pool({ connectionString: url, max: 20 });
+  leasePool.on('error', () => undefined);
   const db = new Kysely<Schema>({
     dialect: new SerialTransactionsDialect({ pool }),
     plugins: [new PostgresDdlPlugin()],
+  });
+  leases.set(db, async (space, id) => {
+    const client = await leasePool.connect();
+    try {
+      const got = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS ok', [
+        leaseSpace(space),
+        id,
+      ]);
+      if (got.rows[0]?.ok !== true) {
+        client.release();
+        return null;
+      }
+    } catch (error) {
+      client.release(true);
+      throw error;
+    }
+    return async () => {
+      try {
+        await client.query('SELECT pg_advisory_unlock($1, $2)', [leaseSpace(space), id]);
+        client.release();
+      } catch {
+        // The connection is gone, and its session's locks with it.
+        client.release(true);
+      }
+    };
   });
   return {
     db,
     close: async () => {
       await db.destroy();
+      await leasePool.end();
     },
   };
+}
+
+type LeaseFn = (space: LeaseSpace, id: number) => Promise<(() => Promise<void>) | null>;
+const leases = new WeakMap<object, LeaseFn>();
+
+/** The kinds of rows that one instance at a time may work on (the first key of the advisory lock). */
+export type LeaseSpace = 'outbox' | 'webhook_delivery' | 'print_job';
+function leaseSpace(space: LeaseSpace): number {
+  return { outbox: 1, webhook_delivery: 2, print_job: 3 }[space];
+}
+
+/**
+ * Takes the lease of one row (an outbox message, a webhook delivery, a print job) for as long as a worker
+ * works on it: null when another instance holds it. On PostgreSQL (server mode: several instances take rows
+ * from one queue) a session advisory lock, freed by `release` or by the end of the instance's connection
+ * (a crash); on SQLite the data dir's lock already makes the process the only one, so the lease is free.
+ */
+export async function leaseRow(db: Db, space: LeaseSpace, id: number): Promise<(() => Promise<void>) | null> {
+  const lease = leases.get(db);
+  return lease === undefined ? () => Promise.resolve() : lease(space, id);
 }
 
 /**

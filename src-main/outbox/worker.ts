@@ -4,7 +4,7 @@
 // Kind-neutral: a row says its operation, document kind and event type; what an answer means is asked of
 // the kind (documents/kind.ts KindProtocol), so the queue knows no cStat and reads no message.
 import type { Clock } from '../clock.ts';
-import { inTransaction, type Db } from '../db/client.ts';
+import { inTransaction, leaseRow, type Db } from '../db/client.ts';
 import type { Ambiente } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import { documentsRepository, type DocumentRow } from '../documents/repository.ts';
@@ -189,6 +189,17 @@ export class OutboxWorker {
   }
 
   private async processRow(id: number): Promise<void> {
+    // Another instance sharing the store (server mode) working on the row: it is theirs until they finish.
+    const release = await leaseRow(this.deps.db, 'outbox', id);
+    if (release === null) return;
+    try {
+      await this.processLeasedRow(id);
+    } finally {
+      await release();
+    }
+  }
+
+  private async processLeasedRow(id: number): Promise<void> {
     const row = await outboxRepository.findById(this.deps.db, id);
     if (row === undefined || (row.state !== 'pending' && row.state !== 'unknown')) return;
     // A note goes to the service of its own environment, which the request may have chosen (§2.1).
