@@ -1,6 +1,7 @@
 // Persistence of customers (NF-e recipients / identified NFC-e consumers).
 import { sql } from 'kysely';
 import type { Db } from '../db/client.ts';
+import { isPostgres } from '../db/dialect.ts';
 import { pageOf, type RowWindow } from '../db/paginate.ts';
 import type { CustomersTable } from '../db/schema.ts';
 
@@ -29,7 +30,8 @@ export const customersRepository = {
       const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       query = query.where((eb) =>
         eb.or([
-          eb(sql`x_nome`, 'like', sql`${like} escape '\\'`),
+          // SQLite's LIKE ignores ASCII case; PostgreSQL's (server mode) does not, its ILIKE does.
+          eb(sql`x_nome`, isPostgres(db) ? 'ilike' : 'like', sql`${like} escape '\\'`),
           eb('cpf', '=', q.replace(/\D/g, '')),
           eb('cnpj', '=', q.replace(/[.\-/\s]/g, '').toUpperCase()),
         ]),
