@@ -133,9 +133,12 @@ export function openPostgres<Schema>(url: string): { db: Kysely<Schema>; close()
     plugins: [new PostgresDdlPlugin()],
   });
   leases.set(db, async (space, id) => {
+    // The lock's two int4 keys: the space, and the row's id (a UUID's hash: two rows sharing one only wait
+    // for each other, one of them taken at the next poll).
+    const key = typeof id === 'number' ? '$2::int4' : 'hashtext($2)';
     const client = await leasePool.connect();
     try {
-      const got = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS ok', [
+      const got = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock($1, ${key}) AS ok`, [
         leaseSpace(space),
         id,
       ]);
@@ -149,7 +152,7 @@ export function openPostgres<Schema>(url: string): { db: Kysely<Schema>; close()
     }
     return async () => {
       try {
-        await client.query('SELECT pg_advisory_unlock($1, $2)', [leaseSpace(space), id]);
+        await client.query(`SELECT pg_advisory_unlock($1, ${key})`, [leaseSpace(space), id]);
         client.release();
       } catch {
         // The connection is gone, and its session's locks with it.
@@ -166,7 +169,7 @@ export function openPostgres<Schema>(url: string): { db: Kysely<Schema>; close()
   };
 }
 
-type LeaseFn = (space: LeaseSpace, id: number) => Promise<(() => Promise<void>) | null>;
+type LeaseFn = (space: LeaseSpace, id: number | string) => Promise<(() => Promise<void>) | null>;
 const leases = new WeakMap<object, LeaseFn>();
 
 /** The kinds of rows that one instance at a time may work on (the first key of the advisory lock). */
@@ -181,9 +184,33 @@ function leaseSpace(space: LeaseSpace): number {
  * from one queue) a session advisory lock, freed by `release` or by the end of the instance's connection
  * (a crash); on SQLite the data dir's lock already makes the process the only one, so the lease is free.
  */
-export async function leaseRow(db: Db, space: LeaseSpace, id: number): Promise<(() => Promise<void>) | null> {
+export async function leaseRow(
+  db: Db,
+  space: LeaseSpace,
+  id: number | string,
+): Promise<(() => Promise<void>) | null> {
   const lease = leases.get(db);
   return lease === undefined ? () => Promise.resolve() : lease(space, id);
+}
+
+/**
+ * Runs `work` on the row under its lease and returns its result; undefined, without running it, when another
+ * instance holds the lease (it is working on the row). `work` must read the row's state again: the caller's
+ * copy may predate the other instance's work.
+ */
+export async function whileLeased<T>(
+  db: Db,
+  space: LeaseSpace,
+  id: number | string,
+  work: () => Promise<T>,
+): Promise<T | undefined> {
+  const release = await leaseRow(db, space, id);
+  if (release === null) return undefined;
+  try {
+    return await work();
+  } finally {
+    await release();
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 // Persistence of the transmission queue: one row per message to deliver to the authority.
-import type { Db } from '../db/client.ts';
+import { whileLeased, type Db } from '../db/client.ts';
 import type { OutboxTable } from '../db/schema.ts';
 import type { Selectable, Insertable } from 'kysely';
 
@@ -113,14 +113,32 @@ export const outboxRepository = {
   update: (db: Db, id: number, changes: Partial<Omit<OutboxRow, 'id'>>) =>
     db.updateTable('outbox').set(changes).where('id', '=', id).execute(),
 
-  /** A send interrupted by a crash may or may not have reached the authority: look it up before resending. */
+  /**
+   * A send interrupted by a crash may or may not have reached the authority: look it up before resending.
+   * Only rows whose lease this instance can take: in server mode a row in flight under another live
+   * instance's lease is being sent right now, and that instance settles it.
+   */
   recoverInterrupted: async (db: Db, now: string): Promise<number> => {
-    const result = await db
-      .updateTable('outbox')
-      .set({ state: 'unknown', next_try_at: now, updated_at: now, last_error: 'interrupted while sending' })
-      .where('state', '=', 'in_flight')
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+    const inFlight = await db.selectFrom('outbox').select('id').where('state', '=', 'in_flight').execute();
+    let recovered = 0;
+    for (const { id } of inFlight) {
+      const result = await whileLeased(db, 'outbox', id, () =>
+        db
+          .updateTable('outbox')
+          .set({
+            state: 'unknown',
+            next_try_at: now,
+            updated_at: now,
+            last_error: 'interrupted while sending',
+          })
+          .where('id', '=', id)
+          // Read again under the lease: the instance that held it may have settled the row meanwhile.
+          .where('state', '=', 'in_flight')
+          .executeTakeFirst(),
+      );
+      recovered += Number(result?.numUpdatedRows ?? 0);
+    }
+    return recovered;
   },
 
   counts: (db: Db) =>

@@ -3,7 +3,7 @@
 // prints, is cancelled or ages out. Crash-safe: a job is marked `printing` before its bytes go out, and such
 // rows found at start go back to pending.
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db/client.ts';
+import { whileLeased, type Db } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import { printJobsRepository, printersRepository, type PrintJobRow } from './repository.ts';
 import { connectionOf, onPrintQueued } from './service.ts';
@@ -48,15 +48,28 @@ export class PrintWorker {
     this.transports = deps.transports ?? transportFactory();
   }
 
-  /** Jobs cut off by a stop or crash while printing go back to the queue; call once, before start(). */
+  /**
+   * Jobs cut off by a stop or crash while printing go back to the queue; call once, before start(). In server
+   * mode only jobs whose lease this instance can take: another live instance's job still printing is theirs.
+   */
   async recover(): Promise<number> {
     const now = this.deps.clock.now().toISOString();
-    const result = await this.deps.db
-      .updateTable('print_jobs')
-      .set({ status: 'pending', next_try_at: now, last_error: 'interrupted', updated_at: now })
-      .where('status', '=', 'printing')
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+    const { db } = this.deps;
+    const rows = await db.selectFrom('print_jobs').select('id').where('status', '=', 'printing').execute();
+    let recovered = 0;
+    for (const { id } of rows) {
+      const result = await whileLeased(db, 'print_job', id, () =>
+        db
+          .updateTable('print_jobs')
+          .set({ status: 'pending', next_try_at: now, last_error: 'interrupted', updated_at: now })
+          .where('id', '=', id)
+          // Read again under the lease: the instance that held it may have finished the job meanwhile.
+          .where('status', '=', 'printing')
+          .executeTakeFirst(),
+      );
+      recovered += Number(result?.numUpdatedRows ?? 0);
+    }
+    return recovered;
   }
 
   start(): void {
@@ -104,9 +117,18 @@ export class PrintWorker {
     return due.length;
   }
 
+  /**
+   * Sends one job under its lease (server mode: several instances share the queue): none of them prints a
+   * job another is printing, nor takes it for an interrupted one at its start-up.
+   */
   private async run(job: PrintJobRow): Promise<void> {
+    await whileLeased(this.deps.db, 'print_job', job.id, () => this.runLeased(job));
+  }
+
+  private async runLeased(job: PrintJobRow): Promise<void> {
     const { db, clock, logger } = this.deps;
     const claimedAt = clock.now().toISOString();
+    // Claimed only if still pending: read again under the lease, another instance may have printed it.
     const claimed = await db
       .updateTable('print_jobs')
       .set({ status: 'printing', attempts: job.attempts + 1, updated_at: claimedAt })

@@ -5,7 +5,7 @@
 // hold every slot, so one receiver's backlog never delays another's.
 import { performance } from 'node:perf_hooks';
 import type { Clock } from '../clock.ts';
-import { inTransaction, type Db } from '../db/client.ts';
+import { inTransaction, leaseRow, whileLeased, type Db } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import type { SecretBox } from '../security/secret-box.ts';
 import { webhookUrlProblem } from '../../src-shared/contracts/webhooks.ts';
@@ -120,36 +120,45 @@ export class WebhookDeliveryWorker {
 
   /**
    * Requests cut off by a stop or crash: their attempt is recorded as interrupted and the delivery is sent
-   * again now (receivers dedupe on X-SVC-Delivery). Call once at start, before start().
+   * again now (receivers dedupe on X-SVC-Delivery). Call once at start, before start(). In server mode only
+   * rows whose lease this instance can take: another live instance's request still out is theirs to settle.
    */
   async recover(): Promise<number> {
     const now = this.now();
-    return inTransaction(this.deps.db, async (trx) => {
-      const rows = await trx
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        .where('status', '=', 'in_flight')
-        .execute();
-      if (rows.length === 0) return 0;
-      const ids = rows.map((r) => r.id);
-      await trx
-        .updateTable('webhook_attempts')
-        .set({ finished_at: now, error: 'interrupted: the service stopped during the request' })
-        .where('delivery_id', 'in', ids)
-        .where('finished_at', 'is', null)
-        .execute();
-      await trx
-        .updateTable('webhook_deliveries')
-        .set({
-          status: 'pending',
-          next_try_at: now,
-          last_error: 'interrupted: the service stopped during the request',
-          updated_at: now,
-        })
-        .where('id', 'in', ids)
-        .execute();
-      return ids.length;
-    });
+    const rows = await this.deps.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('status', '=', 'in_flight')
+      .execute();
+    let recovered = 0;
+    for (const { id } of rows) {
+      const done = await whileLeased(this.deps.db, 'webhook_delivery', id, () =>
+        inTransaction(this.deps.db, async (trx) => {
+          // Read again under the lease: the instance that held it may have settled the row meanwhile.
+          const taken = await trx
+            .updateTable('webhook_deliveries')
+            .set({
+              status: 'pending',
+              next_try_at: now,
+              last_error: 'interrupted: the service stopped during the request',
+              updated_at: now,
+            })
+            .where('id', '=', id)
+            .where('status', '=', 'in_flight')
+            .executeTakeFirst();
+          if (Number(taken.numUpdatedRows) === 0) return false;
+          await trx
+            .updateTable('webhook_attempts')
+            .set({ finished_at: now, error: 'interrupted: the service stopped during the request' })
+            .where('delivery_id', '=', id)
+            .where('finished_at', 'is', null)
+            .execute();
+          return true;
+        }),
+      );
+      if (done === true) recovered++;
+    }
+    return recovered;
   }
 
   start(): void {
@@ -260,10 +269,26 @@ export class WebhookDeliveryWorker {
     return started;
   }
 
-  /** Claims the row and starts sending it; false when someone else took it or it may not go now. */
+  /**
+   * Leases and claims the row and starts sending it; false when someone else took it or it may not go now.
+   * The lease (server mode: several instances share the queue) is held from the claim to the settlement, so
+   * no other instance's start-up recovery takes the request out for an interrupted one.
+   */
   private async launch(id: string, receiver: string, ping: boolean): Promise<boolean> {
-    const claim = await this.claim(id);
-    if (claim === null) return false;
+    const release = await leaseRow(this.deps.db, 'webhook_delivery', id);
+    if (release === null) return false;
+    let claim: Claim | null;
+    try {
+      // The claim reads the row again under the lease: another instance may have delivered it meanwhile.
+      claim = await this.claim(id);
+    } catch (error) {
+      await release();
+      throw error;
+    }
+    if (claim === null) {
+      await release();
+      return false;
+    }
     this.lastServed.set(receiver, ++this.served);
     const abort = new AbortController();
     const done = this.deliver(claim, receiver, abort.signal)
@@ -273,6 +298,7 @@ export class WebhookDeliveryWorker {
           error: String(error),
         }),
       )
+      .finally(release)
       .finally(() => {
         this.running.delete(claim.delivery.id);
         // A freed slot takes the next due row at once when the worker runs on its own.

@@ -1,0 +1,128 @@
+// Several service instances on one PostgreSQL database (server mode), as behind a load balancer: each with
+// its own data dir and HTTP port, all with the same master key (secrets sealed by one are opened by the
+// others) and one sandbox authority outside them all, so the authority's records cover every instance.
+import { randomBytes, randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { createLogger } from '../../src-main/logger.ts';
+import { startService, syncSandboxCompanies, type RunningService } from '../../src-main/service.ts';
+import { startSandboxAuthority, type SandboxAuthority } from '../../src-main/sandbox/server.ts';
+import { testPostgresDatabase, tempDataDir } from '../api/harness.ts';
+
+export interface Instance {
+  service: RunningService;
+  logs: string[];
+  /** A /v1 request to this instance with the organization key; 429s are waited out, network errors retried. */
+  request(method: string, url: string, body?: unknown, headers?: Record<string, string>): Promise<Answer>;
+}
+
+export interface Answer {
+  status: number;
+  body: unknown;
+  text: string;
+}
+
+export interface Cluster {
+  url: string;
+  sandbox: SandboxAuthority;
+  /** The organization key and the demo company the first instance bootstrapped. */
+  apiKey: string;
+  companyId: string;
+  instances: Instance[];
+  stop(): Promise<void>;
+}
+
+/** Short polls and backoffs: the queues of the instances drain in a test's time. */
+const FAST = {
+  outbox: { pollMs: 50, baseBackoffMs: 50, maxBackoffMs: 400, requestTimeoutMs: 20_000 },
+  printing: { pollMs: 50, baseBackoffMs: 50, maxBackoffMs: 400 },
+};
+
+function requester(service: RunningService, apiKey: string, logs: string[]): Instance['request'] {
+  return async (method, url, body, headers = {}) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const res = await fetch(`${service.url}${url}`, {
+          method,
+          headers: {
+            'X-API-Key': apiKey,
+            ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+            ...headers,
+          },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+        const text = await res.text();
+        if (res.status === 429) {
+          await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('Retry-After') ?? '1')));
+          continue;
+        }
+        const json = (res.headers.get('content-type') ?? '').includes('application/json');
+        return { status: res.status, body: json ? (JSON.parse(text) as unknown) : text, text };
+      } catch (error) {
+        // A socket the server closed under load: the same request again (callers send an Idempotency-Key
+        // where a repeat must not act twice).
+        if (attempt >= 3) throw error;
+        logs.push(`retried ${method} ${url}: ${String(error)}`);
+      }
+    }
+  };
+}
+
+/**
+ * Starts `count` instances on one new database of the test cluster. The first one migrates and bootstraps
+ * the demo company; the others find it there. `startWorker: false` leaves every queue worker stopped.
+ */
+export async function startCluster(count: number, options: { startWorker?: boolean } = {}): Promise<Cluster> {
+  const root = tempDataDir();
+  const url = await testPostgresDatabase(root);
+  const sandbox = await startSandboxAuthority({ dataFile: path.join(root, 'authority', 'authority.sqlite') });
+  const masterKey = randomBytes(32).toString('base64');
+  const instances: Instance[] = [];
+  let apiKey = '';
+  let companyId = '';
+  try {
+    for (let i = 0; i < count; i++) {
+      const logs: string[] = [];
+      const service = await startService(
+        {
+          host: '127.0.0.1',
+          port: 0,
+          dataDir: path.join(root, `instance-${i}-${randomUUID().slice(0, 8)}`),
+          masterKey,
+          logLevel: 'warn',
+          databaseUrl: url,
+        },
+        {
+          logger: createLogger('warn', (line) => logs.push(line)),
+          shutdownGraceMs: 2000,
+          sandbox: { url: sandbox.url, caPem: sandbox.caPem },
+          ...FAST,
+          ...(options.startWorker === undefined ? {} : { startWorker: options.startWorker }),
+        },
+      );
+      if (i === 0) {
+        const boot = service.bootstrap.sandbox;
+        if (boot === null) throw new Error('the first instance did not bootstrap the demo company');
+        apiKey = boot.organizationApiKey;
+        companyId = boot.companyId;
+        // The company's CSC, registered with the authority as on the SEFAZ portal (QR code hash, rule 464).
+        await syncSandboxCompanies(service.db, service.secrets, sandbox);
+      }
+      instances.push({ service, logs, request: requester(service, apiKey, logs) });
+    }
+  } catch (error) {
+    await Promise.allSettled(instances.map((i) => i.service.close()));
+    await sandbox.close();
+    throw error;
+  }
+  return {
+    url,
+    sandbox,
+    apiKey,
+    companyId,
+    instances,
+    stop: async () => {
+      await Promise.allSettled(instances.map((i) => i.service.close()));
+      await sandbox.close();
+    },
+  };
+}
