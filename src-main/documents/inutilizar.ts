@@ -16,6 +16,7 @@ import { kindOfModelo } from './registry.ts';
 import type { VoidRule } from './kind.ts';
 import type { IssueDeps } from './issue.ts';
 import { newId } from '../ids.ts';
+import { lockSeries } from './repository.ts';
 
 export type { VoidResult, VoidStatus };
 
@@ -272,6 +273,8 @@ export async function voidNumbers(
   const ambiente = fiscal.company.ambiente;
 
   const queued = await inTransaction(deps.db, async (trx) => {
+    // First: the series' next number is read and moved below, and the range checked against its notes.
+    await lockSeries(trx, { companyId, modelo: request.modelo, serie: request.serie, ambiente });
     const vdb = voidTables(trx);
     const range = {
       company_id: companyId,

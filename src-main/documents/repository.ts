@@ -1,5 +1,6 @@
 // Persistence of fiscal documents and the number sequences they draw from.
 import type { Db } from '../db/client.ts';
+import { isPostgres } from '../db/dialect.ts';
 import type { Ambiente, DocumentsTable } from '../db/schema.ts';
 import type { NumberVoidsTable } from './inutilizar.ts';
 import { procOf, storedProc, withProc } from './stored-xml.ts';
@@ -103,6 +104,10 @@ export const documentsRepository = {
   /**
    * Hands out the next number of a series. Runs inside the caller's transaction, so the number and the
    * document that uses it commit together or not at all (no gaps from crashes between the two).
+   * Safe by itself across instances sharing a PostgreSQL store: the number is taken by one atomic UPDATE ...
+   * RETURNING, whose row lock is held to the end of the transaction, so a concurrent reservation waits and
+   * then reads the number after this one (or this one again, if this transaction rolls back); a series' first
+   * row is inserted ON CONFLICT DO NOTHING, and the loser of that race takes the winner's row by the UPDATE.
    */
   reserveNumber: async (
     db: Db,
@@ -127,7 +132,7 @@ export const documentsRepository = {
         .executeTakeFirst();
       if (row !== undefined) return row.next_number - 1;
       // A series the company did not have yet (e.g. a second NFC-e terminal's series): start it at 1.
-      await db
+      const inserted = await db
         .insertInto('number_sequences')
         .values({
           company_id: companyId,
@@ -138,8 +143,15 @@ export const documentsRepository = {
           created_at: now,
           updated_at: now,
         })
-        .execute();
-      return 1;
+        .onConflict((oc) => oc.columns(['company_id', 'modelo', 'serie', 'ambiente']).doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return 1;
+      // Another transaction created the series first (committed by now): take its next number.
+      const taken = await sequences()
+        .set((eb) => ({ next_number: eb('next_number', '+', 1), updated_at: now }))
+        .returning('next_number')
+        .executeTakeFirstOrThrow();
+      return taken.next_number - 1;
     };
     // A range voided ahead of the sequence (inutilização of 5001 while the next number is 33) does not move
     // it: 33..5000 are still handed out, and only the voided numbers are stepped over when reached.
@@ -167,6 +179,27 @@ export const documentsRepository = {
     return numero;
   },
 };
+
+/**
+ * Locks a series' sequence row to the end of the caller's transaction (PostgreSQL: SELECT ... FOR UPDATE), so
+ * that a decision read from it (an inutilização moving the next number) and reserveNumber on other instances
+ * take turns. SQLite runs one write transaction at a time already: nothing to do there.
+ */
+export async function lockSeries(
+  db: Db,
+  series: { companyId: string; modelo: number; serie: number; ambiente: Ambiente },
+): Promise<void> {
+  if (!isPostgres(db)) return;
+  await db
+    .selectFrom('number_sequences')
+    .select('next_number')
+    .where('company_id', '=', series.companyId)
+    .where('modelo', '=', series.modelo)
+    .where('serie', '=', series.serie)
+    .where('ambiente', '=', series.ambiente)
+    .forUpdate()
+    .execute();
+}
 
 /**
  * The inutilização that holds `numero` of a series: being sent (processando) or homologated. A refused one
