@@ -13,6 +13,9 @@
 // the only XML parsers in the tree (xml-crypto, @xmldom/xmldom) are devDependencies and a second,
 // rarely exercised C14N path would be the place bugs hide. Tests compare the result byte for byte
 // with xml-crypto and verify every signature with xmlsec1.
+// signBuiltElement skips even that check for an element our builder has just written (it knows where, and
+// writes it canonical by construction): the NF-e/NFC-e path, where locating and checking cost a quarter of
+// the RSA signature.
 import { createHash, createPrivateKey, sign as rsaSign } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import type { A1Certificate } from './certificate.ts';
@@ -143,10 +146,76 @@ export function signXml(xml: string, options: SignOptions): string {
 export function signXmlDetailed(xml: string, options: SignOptions): SignedXmlDetails {
   const key = 'keyObject' in options.cert ? options.cert : signingKeyFrom(options.cert);
   const el = locateSignedElement(xml, options.tag);
+  const signed = signLocated(xml.slice(el.contentStart, el.end), el, key);
+  return {
+    xml: xml.slice(0, el.insertAt) + signed.signature + xml.slice(el.insertAt),
+    digestValue: signed.digestValue,
+    signatureValue: signed.signatureValue,
+  };
+}
 
+/**
+ * The signed element as its builder wrote it, in canonical form by construction (see signBuiltElement): the
+ * builder knows where it put it, so nothing needs to find or re-check it.
+ */
+export interface BuiltElement {
+  tag: SignedTag;
+  /** The Id attribute's value: an XML name made of the access key (NFe + 44 digits). */
+  id: string;
+  /** The element's attributes other than namespace declarations, Id among them, as written. */
+  attributes: Readonly<Record<string, string>>;
+  /** The default namespace in scope on the element (declared by its parent); no prefixed one is. */
+  namespace: string;
+  /** Index just past its start tag, and just past its end tag, in the document given to signBuiltElement. */
+  contentStart: number;
+  end: number;
+}
+
+/**
+ * Signs an element our own builder just wrote, without locating and re-checking it: its content (the text
+ * between `contentStart` and `end`) is written by xml.ts's helpers, which emit C14N 1.0 form as they go (no
+ * empty-element tags, no whitespace between tags, escapeText's escaping, attributes written in canonical
+ * order, no namespace declaration below the element). The Signature goes right after the element; `signature`
+ * is also returned alone for a caller that puts a group between them (the NFC-e's infNFeSupl). What this trusts is the builder's code, not its input: a value with a character
+ * XML forbids is still refused by the schema check every document meets before it leaves, and tests hold every
+ * document the builders produce to signXmlDetailed's checked result, byte for byte.
+ */
+export function signBuiltElement(
+  xml: string,
+  element: BuiltElement,
+  cert: A1Certificate | SigningKey,
+): SignedXmlDetails & { signature: string } {
+  const key = 'keyObject' in cert ? cert : signingKeyFrom(cert);
+  const { tag, id, namespace, contentStart, end } = element;
+  if (!ID_VALUE.test(id)) {
+    throw new SigningError(
+      'missing_id',
+      `<${tag} Id="${id}"> is not an XML name a Reference URI can point to`,
+    );
+  }
+  // C14N 1.0 §2.3/§4.7: the apex renders the default namespace it inherits, then its attributes by name.
+  let canonicalStartTag = namespace === '' ? `<${tag}` : `<${tag} xmlns="${namespace}"`;
+  for (const name of Object.keys(element.attributes).sort()) {
+    canonicalStartTag += ` ${name}="${element.attributes[name] ?? ''}"`;
+  }
+  canonicalStartTag += '>';
+  const signed = signLocated(
+    xml.slice(contentStart, end),
+    { id, canonicalStartTag, prefixedNamespaces: '' },
+    key,
+  );
+  return { xml: xml.slice(0, end) + signed.signature + xml.slice(end), ...signed };
+}
+
+/** Digest, SignedInfo, RSA and the Signature element of a located element whose content (to its end tag) is given. */
+function signLocated(
+  content: string,
+  el: Pick<LocatedElement, 'id' | 'canonicalStartTag' | 'prefixedNamespaces'>,
+  key: SigningKey,
+): { signature: string; digestValue: string; signatureValue: string } {
   const digestValue = createHash('sha1')
     .update(el.canonicalStartTag, 'utf8')
-    .update(xml.slice(el.contentStart, el.end), 'utf8')
+    .update(content, 'utf8')
     .digest('base64');
 
   // MOC 7.0 §4 fixes the whole SignedInfo; only URI and DigestValue vary. Its canonical form (what is
@@ -177,8 +246,7 @@ export function signXmlDetailed(xml: string, options: SignOptions): SignedXmlDet
     `<SignatureValue>${signatureValue}</SignatureValue>` +
     `<KeyInfo><X509Data><X509Certificate>${key.certificateBase64}</X509Certificate></X509Data></KeyInfo>` +
     `</Signature>`;
-
-  return { xml: xml.slice(0, el.insertAt) + signature + xml.slice(el.insertAt), digestValue, signatureValue };
+  return { signature, digestValue, signatureValue };
 }
 
 /** True when `signXml` accepts the document (the signed element is in our canonical input form). */

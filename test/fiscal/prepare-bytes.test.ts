@@ -4,9 +4,15 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readPkcs12, type A1Certificate } from '../../src-main/fiscal/certificate.ts';
+import { buildNfe } from '../../src-main/fiscal/nfe/build.ts';
+import { normalizeNfe } from '../../src-main/fiscal/nfe/normalize.ts';
 import { prepareNfe, type PrepareContext } from '../../src-main/fiscal/nfe/prepare.ts';
+import { isCanonicalForSigning, signBuiltElement, signXmlDetailed } from '../../src-main/fiscal/sign.ts';
+import { computeTaxes } from '../../src-main/fiscal/taxes/compute.ts';
+import { validateXml } from '../../src-main/fiscal/schema.ts';
 import type { FiscalTaxes } from '../../src-shared/contracts/catalog.ts';
 import { emitter, prepareContext } from '../fixtures/fiscal.ts';
 
@@ -213,5 +219,107 @@ describe('prepareNfe bytes', () => {
 
   it('is deterministic within a run (the golden file is not hiding a time or random field)', () => {
     expect(digests()).toEqual(digests());
+  });
+});
+
+/** The unsigned NFe buildNfe writes for a payload, with where it says infNFe is. */
+function built(payload: unknown, ctx: PrepareContext): NonNullable<ReturnType<typeof builtOrNull>> {
+  const b = builtOrNull(payload, ctx);
+  if (b === null) throw new Error('the payload does not build');
+  return b;
+}
+
+function builtOrNull(payload: unknown, ctx: PrepareContext) {
+  const n = normalizeNfe(payload, ctx);
+  if (!n.ok) return null;
+  const t = computeTaxes(n.model);
+  if (!t.ok) return null;
+  const b = buildNfe(n.model, t.note);
+  return b.ok ? b.built : null;
+}
+
+// prepareNfe signs infNFe where buildNfe says it wrote it (signBuiltElement), trusting the builder's canonical
+// form instead of locating and checking it: these hold that trust to the checked signer's result.
+describe('infNFe signed where the builder wrote it', () => {
+  it('is canonical as written and signs exactly as the located, checked element does, for every case', () => {
+    for (const [name, payload, ctx] of CASES) {
+      const b = built(payload, ctx());
+      expect(isCanonicalForSigning(b.xml, 'infNFe'), name).toBe(true);
+      expect(b.xml.slice(b.infNFe.contentStart - 1, b.infNFe.contentStart), name).toBe('>');
+      expect(b.xml.slice(b.infNFe.end - '</infNFe>'.length, b.infNFe.end), name).toBe('</infNFe>');
+      const trusted = signBuiltElement(b.xml, b.infNFe, cert());
+      const checked = signXmlDetailed(b.xml, { tag: 'infNFe', cert: cert() });
+      expect(trusted.xml, name).toBe(checked.xml);
+      expect(trusted.digestValue, name).toBe(checked.digestValue);
+    }
+  });
+
+  it('property: descriptions, codes and additional information of any text sign as the checked path does', () => {
+    let builtCount = 0;
+    // Text the normalizer lets through is what reaches escapeText: markup characters, quotes, CR/LF, tabs,
+    // controls, astral and non-Latin characters are all offered.
+    const text = fc.string({
+      unit: fc.oneof(
+        fc.constantFrom(
+          '&',
+          '<',
+          '>',
+          '"',
+          "'",
+          '\r',
+          '\n',
+          '\t',
+          ' ',
+          '\u0001',
+          '\u00e7',
+          '\u2019',
+          '\u{1F600}',
+        ),
+        fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+      ),
+      minLength: 1,
+      maxLength: 40,
+    });
+    fc.assert(
+      fc.property(text, text, text, (descricao, codigo, info) => {
+        const payload = {
+          naturezaOperacao: 'Venda de mercadoria',
+          informacoesAdicionais: info,
+          // The second item: in homologação the first NFC-e item's xProd is the fixed test text.
+          itens: [items('5102')[0], { ...items('5102')[1], descricao, codigo }],
+          pagamentos: [{ forma: '01', valor: '9000.00' }],
+        };
+        const b = builtOrNull(payload, ctxWith(65, ICMS00));
+        if (b === null) return;
+        builtCount++;
+        const trusted = signBuiltElement(b.xml, b.infNFe, cert());
+        expect(trusted.xml).toBe(signXmlDetailed(b.xml, { tag: 'infNFe', cert: cert() }).xml);
+      }),
+      { numRuns: 150, seed: 18 },
+    );
+    // Most runs must reach the builder (the normalizer refuses only some texts), or this proves little.
+    expect(builtCount).toBeGreaterThan(100);
+  });
+});
+
+describe('a character XML forbids, past the normalizer', () => {
+  it('is signed as written and then refused by the schema check, never sent', () => {
+    // The normalizer replaces controls in free text; were one to reach the builder all the same, the trusted
+    // signer does not notice it (the checked one would throw not_canonical): the schema check refuses it.
+    const ctx = ctxWith(65, ICMS00);
+    const n = normalizeNfe(local, ctx);
+    if (!n.ok) throw new Error('normalize failed');
+    // The second item: in homologação the first NFC-e item's xProd is the fixed test text.
+    const [first, second, ...rest] = n.model.itens;
+    if (first === undefined || second === undefined) throw new Error('two items expected');
+    const model = { ...n.model, itens: [first, { ...second, xProd: 'Parafuso\u0001porca' }, ...rest] };
+    const t = computeTaxes(model);
+    if (!t.ok) throw new Error('taxes failed');
+    const b = buildNfe(model, t.note);
+    if (!b.ok) throw new Error('build failed');
+    expect(isCanonicalForSigning(b.built.xml, 'infNFe')).toBe(false);
+    const signed = signBuiltElement(b.built.xml, b.built.infNFe, cert());
+    const verdict = validateXml(signed.xml, 'nfe');
+    expect(verdict.valid).toBe(false);
   });
 });

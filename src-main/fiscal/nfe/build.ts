@@ -4,6 +4,7 @@ import { cents, formatCents, sum } from '../../../src-shared/money.ts';
 import type { ErrorDetail } from '../../../src-shared/contracts/errors.ts';
 import { ufBySigla } from '../../../src-shared/uf.ts';
 import { buildAccessKey } from '../access-key.ts';
+import type { BuiltElement } from '../sign.ts';
 import type { ComputedNote } from '../taxes/types.ts';
 import { el } from '../xml.ts';
 import { infAdicXml, infRespTecXml, pagXml, transpXml } from './closing.ts';
@@ -21,6 +22,8 @@ export const NFE_NAMESPACE = 'http://www.portalfiscal.inf.br/nfe';
 export interface BuiltNfe {
   /** Unsigned `<NFe>` document, canonical. */
   xml: string;
+  /** Where infNFe is in `xml`, for signing it without looking for it (sign.ts signBuiltElement). */
+  infNFe: BuiltElement;
   chave: string;
   cDV: number;
   dhEmi: string;
@@ -81,8 +84,9 @@ export function buildNfe(model: NfeModel, computed: ComputedNote): BuildResult {
   });
 
   // C14N attribute order: Id before versao (attributes sort by name, uppercase first).
+  const head = `<NFe xmlns="${NFE_NAMESPACE}"><infNFe Id="NFe${chave}" versao="4.00">`;
   const xml =
-    `<NFe xmlns="${NFE_NAMESPACE}"><infNFe Id="NFe${chave}" versao="4.00">` +
+    head +
     ideXml(model, cDV) +
     emitXml(model) +
     destXml(model) +
@@ -94,5 +98,13 @@ export function buildNfe(model: NfeModel, computed: ComputedNote): BuildResult {
     infAdicXml({ ...model, infCpl: composeInfCpl(model, computed) }) +
     infRespTecXml(model, chave) +
     `</infNFe></NFe>`;
-  return { ok: true, built: { xml, chave, cDV, dhEmi, vNF, vTroco: balance.vTroco } };
+  const infNFe: BuiltElement = {
+    tag: 'infNFe',
+    id: `NFe${chave}`,
+    attributes: { Id: `NFe${chave}`, versao: '4.00' },
+    namespace: NFE_NAMESPACE,
+    contentStart: head.length,
+    end: xml.length - '</NFe>'.length,
+  };
+  return { ok: true, built: { xml, infNFe, chave, cDV, dhEmi, vNF, vTroco: balance.vTroco } };
 }

@@ -6,7 +6,7 @@ import type { A1Certificate } from '../certificate.ts';
 import { nfceUrls } from '../nfce-urls.ts';
 import { buildQrCode, QrCodeError, type QrCodeDest } from '../qrcode.ts';
 import { validateXml, type SchemaOptions, type SchemaPackage } from '../schema.ts';
-import { signXmlDetailed } from '../sign.ts';
+import { signBuiltElement } from '../sign.ts';
 import { computeTaxes } from '../taxes/compute.ts';
 import type { ComputedNote } from '../taxes/types.ts';
 import { escapeText } from '../xml.ts';
@@ -102,7 +102,8 @@ export function prepareNfe(payload: unknown, ctx: PrepareContext): PrepareResult
   const { chave, dhEmi } = built.built;
   const vNF = formatCents(built.built.vNF);
 
-  const signed = signXmlDetailed(built.built.xml, { tag: 'infNFe', cert: ctx.certificate });
+  // buildNfe wrote infNFe in canonical form and knows where: it is signed as written, not searched for.
+  const signed = signBuiltElement(built.built.xml, built.built.infNFe, ctx.certificate);
   let xml = signed.xml;
   let qrCode: string | null = null;
   let urlChave: string | null = null;
@@ -131,7 +132,8 @@ export function prepareNfe(payload: unknown, ctx: PrepareContext): PrepareResult
     urlChave = urls.urlChave;
     // infNFeSupl sits between infNFe and the Signature and is not signed (MOC 7.0 ZX01).
     const supl = `<infNFeSupl><qrCode>${escapeText(qrCode)}</qrCode><urlChave>${escapeText(urlChave)}</urlChave></infNFeSupl>`;
-    xml = xml.replace('</infNFe><Signature', `</infNFe>${supl}<Signature`);
+    const { end } = built.built.infNFe;
+    xml = built.built.xml.slice(0, end) + supl + signed.signature + built.built.xml.slice(end);
   }
 
   const schema = validateXml(xml, 'nfe', {
