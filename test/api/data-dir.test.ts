@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase } from '../../src-main/db/client.ts';
 import { startSandboxAuthority } from '../../src-main/sandbox/server.ts';
-import { startHarness, tempDataDir, type Harness } from './harness.ts';
+import { itSqliteOnly, startHarness, tempDataDir, testStore, type Harness } from './harness.ts';
 
 const running: Harness[] = [];
 afterEach(async () => {
@@ -56,56 +56,70 @@ const sale = {
   pagamentos: [{ metodo: 'dinheiro', valor: '5.00' }],
 };
 
+/** The two tests that empty or copy the store's SQLite file, which the PostgreSQL store does not have. */
+const itOnSqliteFile = itSqliteOnly('they empty or copy the balcao.sqlite file');
+
 describe('an emptied database is not a new install', () => {
-  it('`: > balcao.sqlite` after sales: the start refuses, says what it found and how to restore, creates nothing', async () => {
-    const first = await start();
-    const sold = await first.request('POST', `/v1/nfce/venda?companyId=${first.companyId}`, {
-      key: first.companyKey,
-      json: sale,
-    });
-    expect(sold.status, sold.text).toBe(201);
-    const dataDir = first.dataDir;
-    await stop(first);
+  itOnSqliteFile(
+    '`: > balcao.sqlite` after sales: the start refuses, says what it found and how to restore, creates nothing',
+    async () => {
+      const first = await start();
+      const sold = await first.request('POST', `/v1/nfce/venda?companyId=${first.companyId}`, {
+        key: first.companyKey,
+        json: sale,
+      });
+      expect(sold.status, sold.text).toBe(201);
+      const dataDir = first.dataDir;
+      await stop(first);
 
-    const db = path.join(dataDir, 'balcao.sqlite');
-    fs.writeFileSync(db, '');
-    const before = snapshot(dataDir);
-    const refused = startHarness({ dataDir });
-    await expect(refused).rejects.toThrow(/balcao\.sqlite is empty \(0 bytes\)/);
-    const message = await refused.catch((e: unknown) => (e instanceof Error ? e.message : ''));
-    for (const trace of ['master.key', 'sandbox.json', 'sandbox-certificate.pfx', 'sandbox-authority.sqlite'])
-      expect(message).toContain(trace);
-    expect(message).toMatch(/Restore the database/);
-    expect(message).toContain(`to ${db}`);
-    // Nothing bootstrapped: no file written, none grown, the database still empty.
-    expect(snapshot(dataDir)).toEqual(before);
-    expect(fs.statSync(db).size).toBe(0);
+      const db = path.join(dataDir, 'balcao.sqlite');
+      fs.writeFileSync(db, '');
+      const before = snapshot(dataDir);
+      const refused = startHarness({ dataDir });
+      await expect(refused).rejects.toThrow(/balcao\.sqlite is empty \(0 bytes\)/);
+      const message = await refused.catch((e: unknown) => (e instanceof Error ? e.message : ''));
+      for (const trace of [
+        'master.key',
+        'sandbox.json',
+        'sandbox-certificate.pfx',
+        'sandbox-authority.sqlite',
+      ])
+        expect(message).toContain(trace);
+      expect(message).toMatch(/Restore the database/);
+      expect(message).toContain(`to ${db}`);
+      // Nothing bootstrapped: no file written, none grown, the database still empty.
+      expect(snapshot(dataDir)).toEqual(before);
+      expect(fs.statSync(db).size).toBe(0);
 
-    // A lost database is refused the same way.
-    fs.rmSync(db);
-    await expect(startHarness({ dataDir })).rejects.toThrow(/balcao\.sqlite is missing/);
-    expect(fs.existsSync(db)).toBe(false);
-  });
+      // A lost database is refused the same way.
+      fs.rmSync(db);
+      await expect(startHarness({ dataDir })).rejects.toThrow(/balcao\.sqlite is missing/);
+      expect(fs.existsSync(db)).toBe(false);
+    },
+  );
 
-  it('names the newest backup and the restore command when <dataDir>/backups has one', async () => {
-    const first = await start();
-    const dataDir = first.dataDir;
-    await stop(first);
-    const backups = path.join(dataDir, 'backups');
-    fs.mkdirSync(backups, { recursive: true });
-    fs.copyFileSync(
-      path.join(dataDir, 'balcao.sqlite'),
-      path.join(backups, 'balcao-20260101T000000000Z-daily.sqlite'),
-    );
-    fs.copyFileSync(
-      path.join(dataDir, 'balcao.sqlite'),
-      path.join(backups, 'balcao-20260102T000000000Z-daily.sqlite'),
-    );
-    fs.writeFileSync(path.join(dataDir, 'balcao.sqlite'), '');
-    await expect(startHarness({ dataDir })).rejects.toThrow(
-      `npm run cli -- restore ${path.join(backups, 'balcao-20260102T000000000Z-daily.sqlite')}`,
-    );
-  });
+  itOnSqliteFile(
+    'names the newest backup and the restore command when <dataDir>/backups has one',
+    async () => {
+      const first = await start();
+      const dataDir = first.dataDir;
+      await stop(first);
+      const backups = path.join(dataDir, 'backups');
+      fs.mkdirSync(backups, { recursive: true });
+      fs.copyFileSync(
+        path.join(dataDir, 'balcao.sqlite'),
+        path.join(backups, 'balcao-20260101T000000000Z-daily.sqlite'),
+      );
+      fs.copyFileSync(
+        path.join(dataDir, 'balcao.sqlite'),
+        path.join(backups, 'balcao-20260102T000000000Z-daily.sqlite'),
+      );
+      fs.writeFileSync(path.join(dataDir, 'balcao.sqlite'), '');
+      await expect(startHarness({ dataDir })).rejects.toThrow(
+        `npm run cli -- restore ${path.join(backups, 'balcao-20260102T000000000Z-daily.sqlite')}`,
+      );
+    },
+  );
 
   it('a database without organizations beside sandbox.json is refused; beside only the master key it is a first start resumed', async () => {
     const dataDir = tempDataDir();
@@ -146,9 +160,8 @@ describe('an emptied database is not a new install', () => {
 
 describe('the data dir is private to the service', () => {
   const files = [
-    'balcao.sqlite',
-    'balcao.sqlite-wal',
-    'balcao.sqlite-shm',
+    // On PostgreSQL (server mode) the store is not in the data dir; the rest of the dir is the same.
+    ...(testStore === 'postgres' ? [] : ['balcao.sqlite', 'balcao.sqlite-wal', 'balcao.sqlite-shm']),
     'master.key',
     'sandbox.json',
     'sandbox-certificate.pfx',

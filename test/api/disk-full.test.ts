@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, tempDataDir, type Harness } from './harness.ts';
+import { itSqliteOnly, startHarness, tempDataDir, type Harness } from './harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -35,45 +35,50 @@ async function customerCount(): Promise<number> {
 }
 
 describe('disk full', () => {
-  it('answers 507 with the error body, keeps no row, logs SQLITE_FULL, and recovers once there is room', async () => {
-    const pages = await sql<{ page_count: number }>`PRAGMA page_count`.execute(h.service.db);
-    const pageCount = Number(pages.rows[0]?.page_count);
-    // No page may be added: the free room left in existing pages fills after a few customers.
-    await sql.raw(`PRAGMA max_page_count = ${pageCount}`).execute(h.service.db);
-    let full: { status: number; body: unknown } | undefined;
-    let n = 0;
-    try {
-      for (; n < 500 && full === undefined; n++) {
-        const before = await customerCount();
-        const res = await h.request('POST', '/v1/customers', { json: customer(n) });
-        expect([201, 507], res.text).toContain(res.status);
-        if (res.status === 507) {
-          full = res;
-          expect(await customerCount()).toBe(before);
+  itSqliteOnly("it fills the store by SQLite's max_page_count")(
+    'answers 507 with the error body, keeps no row, logs SQLITE_FULL, and recovers once there is room',
+    async () => {
+      const pages = await sql<{ page_count: number }>`PRAGMA page_count`.execute(h.service.db);
+      const pageCount = Number(pages.rows[0]?.page_count);
+      // No page may be added: the free room left in existing pages fills after a few customers.
+      await sql.raw(`PRAGMA max_page_count = ${pageCount}`).execute(h.service.db);
+      let full: { status: number; body: unknown } | undefined;
+      let n = 0;
+      try {
+        for (; n < 500 && full === undefined; n++) {
+          const before = await customerCount();
+          const res = await h.request('POST', '/v1/customers', { json: customer(n) });
+          expect([201, 507], res.text).toContain(res.status);
+          if (res.status === 507) {
+            full = res;
+            expect(await customerCount()).toBe(before);
+          }
         }
+      } finally {
+        await sql.raw('PRAGMA max_page_count = 1073741823').execute(h.service.db);
       }
-    } finally {
-      await sql.raw('PRAGMA max_page_count = 1073741823').execute(h.service.db);
-    }
-    expect(full, 'the database never became full').toBeDefined();
-    expect(full?.body).toEqual({
-      error: 'insufficient_storage',
-      message:
-        'The disk holding the service data is full: the request was not saved. Free disk space and retry.',
-      details: [],
-    });
-    const logged = h.logs.map((line) => JSON.parse(line) as { level: string; msg: string; error?: unknown });
-    const cause = logged.find(
-      (l) => l.level === 'error' && l.msg === 'disk full: a write to the database failed',
-    );
-    expect(JSON.stringify(cause?.error)).toContain('SQLITE_FULL');
-    expect(JSON.stringify(cause?.error)).toContain('database or disk is full');
-    expect(logged.some((l) => JSON.stringify(l).includes('cannot rollback'))).toBe(false);
+      expect(full, 'the database never became full').toBeDefined();
+      expect(full?.body).toEqual({
+        error: 'insufficient_storage',
+        message:
+          'The disk holding the service data is full: the request was not saved. Free disk space and retry.',
+        details: [],
+      });
+      const logged = h.logs.map(
+        (line) => JSON.parse(line) as { level: string; msg: string; error?: unknown },
+      );
+      const cause = logged.find(
+        (l) => l.level === 'error' && l.msg === 'disk full: a write to the database failed',
+      );
+      expect(JSON.stringify(cause?.error)).toContain('SQLITE_FULL');
+      expect(JSON.stringify(cause?.error)).toContain('database or disk is full');
+      expect(logged.some((l) => JSON.stringify(l).includes('cannot rollback'))).toBe(false);
 
-    // With room again the same request is saved: no transaction was left open by the failure.
-    const retry = await h.request('POST', '/v1/customers', { json: customer(n - 1) });
-    expect(retry.status, retry.text).toBe(201);
-  });
+      // With room again the same request is saved: no transaction was left open by the failure.
+      const retry = await h.request('POST', '/v1/customers', { json: customer(n - 1) });
+      expect(retry.status, retry.text).toBe(201);
+    },
+  );
 });
 
 /** A 3 MiB tmpfs: a fresh service takes about 1.4 MiB of it (mostly its WAL), customers fill the rest. */
@@ -103,36 +108,43 @@ describe('disk full on a real file system', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('a full tmpfs answers 507 (SQLite fails at COMMIT there), logs SQLITE_FULL and keeps no row', async () => {
-    service = await startHarness({ dataDir: dir });
-    const s = service;
-    let full: { status: number; body: unknown } | undefined;
-    for (let n = 0; n < 2000 && full === undefined; n++) {
-      s.clock.advance(1000); // the key's per-second budget
-      const before = await s.service.db
-        .selectFrom('customers')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow();
-      const res = await s.request('POST', '/v1/customers', { json: customer(n) });
-      expect([201, 507], res.text).toContain(res.status);
-      if (res.status === 507) {
-        full = res;
-        const after = await s.service.db
+  itSqliteOnly('it fills the tmpfs holding the SQLite file')(
+    'a full tmpfs answers 507 (SQLite fails at COMMIT there), logs SQLITE_FULL and keeps no row',
+    async () => {
+      service = await startHarness({ dataDir: dir });
+      const s = service;
+      let full: { status: number; body: unknown } | undefined;
+      for (let n = 0; n < 2000 && full === undefined; n++) {
+        s.clock.advance(1000); // the key's per-second budget
+        const before = await s.service.db
           .selectFrom('customers')
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .executeTakeFirstOrThrow();
-        expect(Number(after.n)).toBe(Number(before.n));
+        const res = await s.request('POST', '/v1/customers', { json: customer(n) });
+        expect([201, 507], res.text).toContain(res.status);
+        if (res.status === 507) {
+          full = res;
+          const after = await s.service.db
+            .selectFrom('customers')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow();
+          expect(Number(after.n)).toBe(Number(before.n));
+        }
       }
-    }
-    expect(full, 'the file system never became full').toBeDefined();
-    expect((full?.body as { error: string }).error).toBe('insufficient_storage');
-    const logged = s.logs.map((line) => JSON.parse(line) as { level: string; msg: string; error?: unknown });
-    expect(
-      logged.some(
-        (l) =>
-          l.msg === 'disk full: a write to the database failed' && JSON.stringify(l).includes('SQLITE_FULL'),
-      ),
-    ).toBe(true);
-    expect(logged.some((l) => JSON.stringify(l).includes('cannot rollback'))).toBe(false);
-  }, 60_000);
+      expect(full, 'the file system never became full').toBeDefined();
+      expect((full?.body as { error: string }).error).toBe('insufficient_storage');
+      const logged = s.logs.map(
+        (line) => JSON.parse(line) as { level: string; msg: string; error?: unknown },
+      );
+      expect(
+        logged.some(
+          (l) =>
+            l.msg === 'disk full: a write to the database failed' &&
+            JSON.stringify(l).includes('SQLITE_FULL'),
+        ),
+      ).toBe(true);
+      expect(logged.some((l) => JSON.stringify(l).includes('cannot rollback'))).toBe(false);
+    },
+    60_000,
+  );
 });

@@ -1,6 +1,6 @@
 // /v1/nfe and /v1/nfce against the running service and its embedded sandbox authority (real HTTPS + mTLS).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.ts';
+import { eventually, startHarness, type Harness } from './harness.ts';
 import { SP_CONTRIBUTOR } from './fiscal-helpers.ts';
 
 let h: Harness;
@@ -235,15 +235,22 @@ describe('rejection and numbering', () => {
     expect(corrected.status).toBe(200);
     // §3: PUT replaces the data and keeps the state; the note stays `erro` until it is sent again.
     expect(corrected.body).toMatchObject({ numero: draft.numero, status: 'erro' });
+    // A later second, so that the two events' created_at differ (the clock is the test's).
+    h.clock.advance(1000);
     const resent = await h.request('POST', `/v1/nfe/${draft.id}/send?sync=true`);
     expect(resent.body).toMatchObject({ id: draft.id, numero: draft.numero, status: 'autorizada' });
 
-    const events = await h.service.db
-      .selectFrom('webhook_deliveries')
-      .select(['event', 'payload'])
-      .where('webhook_id', '=', (hook.body as { id: string }).id)
-      .orderBy('created_at')
-      .execute();
+    // The events are queued once the note's state is written, not before the answer: wait for them.
+    const events = await eventually(
+      () =>
+        h.service.db
+          .selectFrom('webhook_deliveries')
+          .select(['event', 'payload'])
+          .where('webhook_id', '=', (hook.body as { id: string }).id)
+          .orderBy('created_at')
+          .execute(),
+      (rows) => rows.length >= 2,
+    );
     expect(events.map((e) => e.event)).toEqual(['nfe.rejeitada', 'nfe.autorizada']);
     expect(JSON.parse(events[0]!.payload)).toMatchObject({ data: { documentId: draft.id, cStat: '228' } });
   });

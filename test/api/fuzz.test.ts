@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPostgres } from '../../src-main/db/dialect.ts';
 import { errorBodySchema } from '../../src-shared/contracts/errors.ts';
 import { startHarness, type Harness, type TestResponse } from './harness.ts';
 
@@ -387,9 +388,15 @@ function expectCleanAnswer(res: TestResponse, label: string): void {
 
 beforeAll(async () => {
   h = await startHarness();
-  const list = await sql<{ name: string }>`
-    SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%'
-  `.execute(h.service.db);
+  // The store's own tables, from SQLite's catalog or PostgreSQL's (BALCAO_TEST_STORE=postgres).
+  const list = isPostgres(h.service.db)
+    ? await sql<{ name: string }>`
+        SELECT tablename AS name FROM pg_tables
+        WHERE schemaname = current_schema() AND tablename NOT LIKE 'kysely_%'
+      `.execute(h.service.db)
+    : await sql<{ name: string }>`
+        SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%'
+      `.execute(h.service.db);
   tables = list.rows.map((r) => r.name);
   const draft = await h.request('POST', '/v1/nfe', { key: h.companyKey, json: nfeSpellingA });
   draftNfe = (draft.body as { id: string }).id;

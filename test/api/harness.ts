@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { ManualClock } from '../../src-main/clock.ts';
 import { createLogger } from '../../src-main/logger.ts';
 import { startService, type RunningService } from '../../src-main/service.ts';
@@ -44,6 +44,25 @@ export function tempDataDir(): string {
 /** Which store the harness's services use: BALCAO_TEST_STORE=postgres runs them in server mode. */
 export const testStore: 'sqlite' | 'postgres' =
   process.env['BALCAO_TEST_STORE'] === 'postgres' ? 'postgres' : 'sqlite';
+
+type TestBody = () => unknown;
+
+/**
+ * `it` for a test about SQLite itself (its file, pragmas, query plans): on PostgreSQL it is skipped, never
+ * silently: the reason is in the test's name, so the run's report says what the PostgreSQL run left out.
+ */
+export function itSqliteOnly(reason: string): (name: string, fn: TestBody, timeout?: number) => void {
+  return testStore === 'postgres'
+    ? (name, fn, timeout) => it.skip(`${name} [skipped on PostgreSQL: ${reason}]`, fn, timeout)
+    : (name, fn, timeout) => it(name, fn, timeout);
+}
+
+/** `describe` of tests about SQLite itself, as itSqliteOnly. */
+export function describeSqliteOnly(reason: string): (name: string, fn: () => void) => void {
+  return testStore === 'postgres'
+    ? (name, fn) => describe.skip(`${name} [skipped on PostgreSQL: ${reason}]`, fn)
+    : (name, fn) => describe(name, fn);
+}
 
 /** The test process's PostgreSQL cluster, started by the first service that needs it, stopped at the exit. */
 let cluster: Promise<PgCluster> | undefined;
@@ -175,4 +194,23 @@ export function companyBody(cnpj: string, overrides: Record<string, unknown> = {
     },
     ...overrides,
   };
+}
+
+/**
+ * Reads until `done` holds of what `read` returns, then returns it (the last read on timeout, so the caller's
+ * expect shows what was there). For effects the service finishes after its answer, such as the webhook rows
+ * an authorization queues: on SQLite they are written before the client reads the response, on PostgreSQL a
+ * few round trips later.
+ */
+export async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > until) return value;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

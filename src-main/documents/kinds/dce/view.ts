@@ -2,6 +2,7 @@
 // cancellation; the §4.6 list with its status, period and search filters; the events' XML of GET …/xml.
 import { sql } from 'kysely';
 import type { Db } from '../../../db/client.ts';
+import { isPostgres } from '../../../db/dialect.ts';
 import type { RowWindow } from '../../../db/paginate.ts';
 import { readDce } from '../../../fiscal/dce/parse.ts';
 import {
@@ -132,6 +133,8 @@ export interface DceListFilter {
  * `razao_social`). LIKE is case-insensitive for ASCII only in SQLite: "joão" finds "João" but not "JOÃO".
  */
 const RECIPIENT_NAME = sql<string>`coalesce(json_extract(payload_json, '$.destinatario.nome'), json_extract(payload_json, '$.destinatario.razao_social'))`;
+/** The same on PostgreSQL (server mode), which has no json_extract: payload_json is text holding JSON. */
+const RECIPIENT_NAME_PG = sql<string>`coalesce(payload_json::json -> 'destinatario' ->> 'nome', payload_json::json -> 'destinatario' ->> 'razao_social')`;
 
 export async function listDce(
   db: Db,
@@ -156,7 +159,10 @@ export async function listDce(
           const digits = q.replace(/\D/g, '');
           return query.where((eb) =>
             eb.or([
-              eb(RECIPIENT_NAME, 'like', sql<string>`${like} escape '\\'`),
+              // PostgreSQL's LIKE heeds case where SQLite's ignores ASCII case: ILIKE there.
+              isPostgres(db)
+                ? eb(RECIPIENT_NAME_PG, 'ilike', sql<string>`${like} escape '\\'`)
+                : eb(RECIPIENT_NAME, 'like', sql<string>`${like} escape '\\'`),
               ...(digits === '' ? [] : [eb('chave', 'like', `%${digits}%`)]),
               ...(/^\d{1,9}$/.test(q) ? [eb('n_nf', '=', Number(q))] : []),
             ]),
