@@ -31,6 +31,7 @@ import {
 import type { Database } from './schema.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { isPostgres, isPostgresUrl } from './dialect.ts';
+import { STATEMENT_CACHE_SIZE, withStatementCache } from './statement-cache.ts';
 
 export type Db = Kysely<Database>;
 export type DbTransaction = Transaction<Database>;
@@ -218,7 +219,11 @@ export async function whileLeased<T>(
  * its own schema). WAL lets readers proceed during a write; busy_timeout covers the CLI writing while the
  * service runs; synchronous NORMAL in WAL mode loses no committed transaction on a process crash.
  */
-export function openSqlite<Schema>(file: string): { db: Kysely<Schema>; close(): Promise<void> } {
+/** `statementCache`: how many SQL texts stay prepared (0 prepares every query anew; benchmarks compare). */
+export function openSqlite<Schema>(
+  file: string,
+  { statementCache = STATEMENT_CACHE_SIZE }: { statementCache?: number } = {},
+): { db: Kysely<Schema>; close(): Promise<void> } {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   // Store data and sealed secrets: owner only. SQLite gives the -wal and -shm it creates the database's mode.
@@ -232,7 +237,9 @@ export function openSqlite<Schema>(file: string): { db: Kysely<Schema>; close():
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Schema>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite, statementCache) }),
+  });
   return {
     db,
     close: async () => {
