@@ -4,13 +4,18 @@
 // while another client loops the NFC-e list, as a ratio of sales alone, and while one loops a DANFCe drawn on the
 // request thread, then on the worker pool (src-main/workers). BENCH_PROFILE=<n> instead profiles n
 // sales at 8 clients (the inspector's CPU profiler, same as node --cpu-prof) and prints where the time goes.
+// BENCH_SANDBOX=process runs the sandbox authority in a process of its own (bench/sandbox-process.ts).
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { Session } from 'node:inspector/promises';
 import type { Profiler } from 'node:inspector';
 import { createLogger } from '../src-main/logger.ts';
-import { startService } from '../src-main/service.ts';
+import { startService, syncSandboxCompanies } from '../src-main/service.ts';
+import type { CompanyConfig } from '../src-main/sandbox/registry.ts';
 import { fiscalPath, rate } from './fiscal-path.ts';
 import { noteFiller } from './note-filler.ts';
 import { defaultPoolSize } from '../src-main/workers/pool.ts';
@@ -25,11 +30,23 @@ const LIST_CLIENTS = 8;
 const LIST_KEYS = 4;
 const PROFILE = Number(process.env['BENCH_PROFILE'] ?? 0);
 
+/**
+ * Where the sandbox authority runs: `embedded` (in the service's process, as `npm start` runs it) or `process`
+ * (a process of its own, as the real authority is another machine: the figures are then Balcão's alone).
+ */
+const SANDBOX = process.env['BENCH_SANDBOX'] === 'process' ? 'process' : 'embedded';
+
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-bench-http-'));
+const authority =
+  SANDBOX === 'process' ? await authorityProcess(path.join(dataDir, 'authority.sqlite')) : null;
 const service = await startService(
   { host: '127.0.0.1', port: 0, dataDir, masterKey: undefined, logLevel: 'silent' },
-  { logger: createLogger('silent') },
+  {
+    logger: createLogger('silent'),
+    ...(authority === null ? {} : { sandbox: { url: authority.url, caPem: authority.caPem } }),
+  },
 );
+if (authority !== null) await syncSandboxCompanies(service.db, service.secrets, authority);
 const sandbox = service.bootstrap.sandbox;
 if (sandbox === null) throw new Error('the bench needs the sandbox bootstrap');
 const base = `${service.url}/v1`;
@@ -197,6 +214,39 @@ function split(profile: Profiler.Profile): [string, number][] {
     .map(([name, us]) => [name, (100 * us) / busy]);
 }
 
+/** Starts bench/sandbox-process.ts; its registry calls go over its stdin/stdout as JSON lines. */
+async function authorityProcess(dataFile: string) {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL('./sandbox-process.ts', import.meta.url)), dataFile],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const first = await lines.next();
+  if (first.done === true) throw new Error('the sandbox process ended before it listened');
+  const { url, caPem } = JSON.parse(first.value) as { url: string; caPem: string };
+  let nextId = 1;
+  const call = async (request: Record<string, unknown>) => {
+    child.stdin.write(`${JSON.stringify({ id: nextId++, ...request })}\n`);
+    if ((await lines.next()).done === true) throw new Error('the sandbox process ended');
+  };
+  return {
+    url,
+    caPem,
+    registry: {
+      configureCompany: (config: CompanyConfig) => call({ op: 'company', config }),
+      registerCsrt: (cnpj: string, idCSRT: string, csrt: string) => call({ op: 'csrt', cnpj, idCSRT, csrt }),
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.stdin.end();
+      }),
+  };
+}
+
 const out = (line: string) => process.stdout.write(`${line}\n`);
 await sales(4, 16); // warm-up: compiled code, prepared caches, the sandbox's first answers
 
@@ -217,7 +267,10 @@ if (PROFILE > 0) {
   for (const [name, pct] of split(profile)) out(`  ${name.padEnd(32)} ${pct.toFixed(1).padStart(5)} %`);
 } else {
   const fiscal = rate(fiscalPath, 2000);
-  out(`http (${SALES} NFC-e sales per level over POST /v1/nfce/venda, embedded sandbox authority)`);
+  out(
+    `http (${SALES} NFC-e sales per level over POST /v1/nfce/venda, sandbox authority ` +
+      `${SANDBOX === 'process' ? 'in a process of its own' : 'embedded in the service'})`,
+  );
   out(`  fiscal path of the same run: ${fiscal.toFixed(0)} docs/s on one core`);
   for (const clients of LEVELS) {
     const level = await sales(clients, SALES);
@@ -313,4 +366,5 @@ if (PROFILE > 0) {
   await closePdfWorkers();
 }
 await service.close();
+await authority?.close();
 fs.rmSync(dataDir, { recursive: true, force: true });
