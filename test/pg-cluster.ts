@@ -1,6 +1,7 @@
 // A throwaway PostgreSQL cluster for the tests of server mode: initdb + pg_ctl in a temp dir on a free port,
 // one database per test file, stopped and removed afterwards. Run as root (CI), the server runs as `postgres`.
 import { execFileSync, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -14,7 +15,7 @@ const DEBIAN_BIN_DIRS = [
   '/usr/lib/postgresql/15/bin',
 ];
 
-function findBin(name: string): string {
+function lookBin(name: string): string | undefined {
   for (const dir of (process.env['PATH'] ?? '').split(path.delimiter)) {
     const candidate = path.join(dir, name);
     if (dir !== '' && fs.existsSync(candidate)) return candidate;
@@ -23,9 +24,54 @@ function findBin(name: string): string {
     const candidate = path.join(dir, name);
     if (fs.existsSync(candidate)) return candidate;
   }
-  throw new Error(
-    `PostgreSQL's ${name} was not found on PATH nor under /usr/lib/postgresql/<version>/bin: install the server (Debian: apt-get install postgresql)`,
-  );
+  return undefined;
+}
+
+const missingMessage = (name: string) =>
+  `PostgreSQL's ${name} was not found on PATH nor under /usr/lib/postgresql/<version>/bin: install the server (Debian: apt-get install postgresql)`;
+
+function findBin(name: string): string {
+  const found = lookBin(name);
+  if (found === undefined) throw new Error(missingMessage(name));
+  return found;
+}
+
+/** Why no test cluster can start here (the server's binaries are missing), or null when one can. */
+export function pgServerMissing(): string | null {
+  for (const name of ['initdb', 'pg_ctl', 'postgres'])
+    if (lookBin(name) === undefined) return missingMessage(name);
+  return null;
+}
+
+/**
+ * The environment variable that hands a running cluster (its postgres:// URL without a database) to the
+ * test files: the store-wide run starts one cluster for all its files instead of one per file.
+ */
+export const SHARED_CLUSTER_ENV = 'BALCAO_TEST_PG_CLUSTER';
+
+/** A database name no other test process picks: a worker process may run several files, each counting anew. */
+function databaseName(): string {
+  return `balcao_${process.pid}_${++counter}_${crypto.randomBytes(4).toString('hex')}`;
+}
+
+async function createDatabaseAt(base: string, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: `${base}/postgres` });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+  return `${base}/${name}`;
+}
+
+/** The cluster another process started (SHARED_CLUSTER_ENV): databases are created in it, it is not stopped. */
+export function sharedPgCluster(base: string): PgCluster {
+  return {
+    createDatabase: (name) => createDatabaseAt(base, name ?? databaseName()),
+    stop: () => Promise.resolve(),
+    stopSync: () => undefined,
+  };
 }
 
 function freePort(): Promise<number> {
@@ -40,6 +86,8 @@ function freePort(): Promise<number> {
 }
 
 export interface PgCluster {
+  /** Its postgres:// URL without a database (what SHARED_CLUSTER_ENV carries); absent for a shared one. */
+  base?: string;
   /** A postgres:// URL of a new, empty database of the cluster. */
   createDatabase(name?: string): Promise<string>;
   stop(): Promise<void>;
@@ -80,7 +128,7 @@ export async function startPgCluster(): Promise<PgCluster> {
     user,
   );
   // Tests only: fsync off (nothing to keep after a crash), the socket in the cluster's own dir.
-  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400`;
   run(findBin('pg_ctl'), ['-D', dataDir, '-o', options, '-l', path.join(dir, 'log'), '-w', 'start'], user);
   // A watchdog stops the cluster and removes its dir once this process is gone, however it ends (a test
   // runner's worker may be killed without running its exit handlers).
@@ -109,17 +157,8 @@ export async function startPgCluster(): Promise<PgCluster> {
     }
   };
   return {
-    async createDatabase(name) {
-      const db = name ?? `balcao_${process.pid}_${++counter}`;
-      const client = new pg.Client({ connectionString: `${base}/postgres` });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE "${db}"`);
-      } finally {
-        await client.end();
-      }
-      return `${base}/${db}`;
-    },
+    base,
+    createDatabase: (name) => createDatabaseAt(base, name ?? databaseName()),
     stop: () => Promise.resolve(stopSync()),
     stopSync,
   };

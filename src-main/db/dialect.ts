@@ -32,3 +32,12 @@ export async function replaceColumnCheck(
     await sql`ALTER TABLE ${sql.table(table)} DROP CONSTRAINT ${sql.ref(conname)}`.execute(db);
   await sql`ALTER TABLE ${sql.table(table)} ADD CHECK (${sql.raw(check)})`.execute(db);
 }
+
+/**
+ * True when `error` is a unique index refusing a row, as either store reports it: better-sqlite3's
+ * SQLITE_CONSTRAINT_UNIQUE (or _PRIMARYKEY), PostgreSQL's SQLSTATE 23505 (unique_violation).
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}

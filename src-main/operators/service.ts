@@ -3,6 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/client.ts';
+import { isUniqueViolation } from '../db/dialect.ts';
 import { newId } from '../ids.ts';
 import { DomainError, conflict, forbidden, notFound } from '../errors.ts';
 import type {
@@ -108,7 +109,7 @@ export async function createOperator(
     await operatorsRepository.insert(db, row);
   } catch (error) {
     // Two creations racing for the same code: the unique index decides.
-    if (String(error).includes('UNIQUE')) throw codigoTaken(codigo);
+    if (isUniqueViolation(error)) throw codigoTaken(codigo);
     throw error;
   }
   return operatorView(row);

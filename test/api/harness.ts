@@ -7,7 +7,13 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { ManualClock } from '../../src-main/clock.ts';
 import { createLogger } from '../../src-main/logger.ts';
 import { startService, type RunningService } from '../../src-main/service.ts';
-import { startPgCluster, type PgCluster } from '../pg-cluster.ts';
+import {
+  pgServerMissing,
+  SHARED_CLUSTER_ENV,
+  sharedPgCluster,
+  startPgCluster,
+  type PgCluster,
+} from '../pg-cluster.ts';
 
 export interface Harness {
   service: RunningService;
@@ -64,6 +70,19 @@ export function describeSqliteOnly(reason: string): (name: string, fn: () => voi
     : (name, fn) => describe(name, fn);
 }
 
+/**
+ * `describe` of tests that run on PostgreSQL whatever BALCAO_TEST_STORE says (test/server-mode): where its
+ * server is not installed they are skipped with the reason in their name, except under CI, where they run and
+ * fail saying what is missing.
+ */
+export function describeOnPostgres(name: string, fn: () => void): void {
+  const missing = pgServerMissing();
+  const ci = process.env['CI'];
+  if (missing !== null && (ci === undefined || ci === '' || ci === '0' || ci === 'false'))
+    describe.skip(`${name} [skipped: ${missing}]`, fn);
+  else describe(name, fn);
+}
+
 /** The test process's PostgreSQL cluster, started by the first service that needs it, stopped at the exit. */
 let cluster: Promise<PgCluster> | undefined;
 /** Each data dir's database: a service started again on the same data dir finds its data (as with SQLite). */
@@ -72,11 +91,16 @@ const databases = new Map<string, Promise<string>>();
 /** The database of the shared test cluster that the service on `dataDir` uses. */
 export function testPostgresDatabase(dataDir: string): Promise<string> {
   if (cluster === undefined) {
-    cluster = startPgCluster().then((started) => {
-      // Synchronous, so that it runs in 'exit': the test file's process ends after its last test.
-      process.once('exit', () => started.stopSync());
-      return started;
-    });
+    // The store-wide run (test/server-mode/run-postgres.ts) shares one cluster between its files.
+    const shared = process.env[SHARED_CLUSTER_ENV];
+    cluster =
+      shared !== undefined && shared !== ''
+        ? Promise.resolve(sharedPgCluster(shared))
+        : startPgCluster().then((started) => {
+            // Synchronous, so that it runs in 'exit': the test file's process ends after its last test.
+            process.once('exit', () => started.stopSync());
+            return started;
+          });
   }
   let url = databases.get(dataDir);
   if (url === undefined) {

@@ -1,10 +1,17 @@
 // Server mode on PostgreSQL: the migrations from an empty database, a NFC-e sold end to end through /v1 and
 // the lists, on a throwaway cluster (initdb + pg_ctl; the server binaries come with Debian's postgresql).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { migrateToLatest, openDatabase } from '../../src-main/db/client.ts';
-import { isPostgres } from '../../src-main/db/dialect.ts';
-import { startHarness, testPostgresDatabase, tempDataDir, type Harness } from '../api/harness.ts';
+import { isPostgres, isUniqueViolation } from '../../src-main/db/dialect.ts';
+import {
+  describeOnPostgres,
+  startHarness,
+  testPostgresDatabase,
+  tempDataDir,
+  type Harness,
+} from '../api/harness.ts';
 
 const item = {
   codigo: 'A1',
@@ -18,7 +25,7 @@ const item = {
 };
 const nfce = { itens: [item], pagamentos: [{ metodo: 'dinheiro', valor: '10.00' }] };
 
-describe('PostgreSQL store: migrations', () => {
+describeOnPostgres('PostgreSQL store: migrations', () => {
   it('run from an empty database, then apply nothing; numbers come back as numbers', async () => {
     const url = await testPostgresDatabase(tempDataDir());
     const { db, close } = openDatabase('unused.sqlite', url);
@@ -41,7 +48,33 @@ describe('PostgreSQL store: migrations', () => {
   });
 });
 
-describe('PostgreSQL store: the service', () => {
+describeOnPostgres('PostgreSQL store: errors', () => {
+  it('a unique index refusing a row is told apart on both stores (isUniqueViolation)', async () => {
+    const stores = [
+      openDatabase(path.join(tempDataDir(), 'balcao.sqlite')),
+      openDatabase('unused.sqlite', await testPostgresDatabase(tempDataDir())),
+    ];
+    for (const { db, close } of stores) {
+      try {
+        await sql`CREATE TABLE probe (code text UNIQUE, n integer CHECK (n > 0))`.execute(db);
+        await sql`INSERT INTO probe (code, n) VALUES ('a', 1)`.execute(db);
+        const duplicate = await sql`INSERT INTO probe (code, n) VALUES ('a', 2)`
+          .execute(db)
+          .catch((e: unknown) => e);
+        expect(isUniqueViolation(duplicate)).toBe(true);
+        const checked = await sql`INSERT INTO probe (code, n) VALUES ('b', 0)`
+          .execute(db)
+          .catch((e: unknown) => e);
+        expect(checked).toBeInstanceOf(Error);
+        expect(isUniqueViolation(checked)).toBe(false);
+      } finally {
+        await close();
+      }
+    }
+  });
+});
+
+describeOnPostgres('PostgreSQL store: the service', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({

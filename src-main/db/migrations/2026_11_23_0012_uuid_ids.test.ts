@@ -12,7 +12,7 @@ import { migrationProvider } from './index.ts';
 import { canonicalId } from '../../ids.ts';
 import { createApiKey } from '../../api-keys/service.ts';
 import { systemClock } from '../../clock.ts';
-import { startHarness, type Harness } from '../../../test/api/harness.ts';
+import { itSqliteOnly, startHarness, type Harness } from '../../../test/api/harness.ts';
 
 const stamp = '2026-01-01T00:00:00.000Z';
 /** Far enough that no clean-up of expired rows runs while the service is up. */
@@ -518,47 +518,50 @@ describe('migration 2026_11_23_0012_uuid_ids', () => {
     expect(await snapshot(db)).toEqual(before);
   });
 
-  it('the service started over a converted data dir answers to the old ids', async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-migration-'));
-    const { db, ids } = await previousReleaseDataDir(dir);
-    await migrateTo(db, '2026_11_23_0012_uuid_ids');
-    const uuid = canonicalId;
+  itSqliteOnly("the converted data dir is an earlier release's SQLite file")(
+    'the service started over a converted data dir answers to the old ids',
+    async () => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-migration-'));
+      const { db, ids } = await previousReleaseDataDir(dir);
+      await migrateTo(db, '2026_11_23_0012_uuid_ids');
+      const uuid = canonicalId;
 
-    harness = await startHarness({ dataDir: dir });
-    const h = harness;
-    // sandbox.json named the demo company by its old id: it is rewritten with the UUID.
-    expect(h.companyId).toBe(uuid(ids.cmp));
-    const sandbox = JSON.parse(fs.readFileSync(path.join(dir, 'sandbox.json'), 'utf8')) as {
-      companyId: string;
-    };
-    expect(sandbox.companyId).toBe(uuid(ids.cmp));
+      harness = await startHarness({ dataDir: dir });
+      const h = harness;
+      // sandbox.json named the demo company by its old id: it is rewritten with the UUID.
+      expect(h.companyId).toBe(uuid(ids.cmp));
+      const sandbox = JSON.parse(fs.readFileSync(path.join(dir, 'sandbox.json'), 'utf8')) as {
+        companyId: string;
+      };
+      expect(sandbox.companyId).toBe(uuid(ids.cmp));
 
-    const get = async (url: string, headers: Record<string, string> = {}) => {
-      const res = await h.request('GET', url, { headers });
-      expect(res.status, `${url}: ${res.text}`).toBe(200);
-      return res.body as Record<string, unknown>;
-    };
-    expect(await get(`/v1/companies/${ids.cmp}`)).toMatchObject({
-      id: uuid(ids.cmp),
-      defaultFiscalProfileId: uuid(ids.fpr),
-    });
-    expect(await get(`/v1/customers/${ids.cus}?companyId=${ids.cmp}`)).toMatchObject({ id: uuid(ids.cus) });
-    expect(await get(`/v1/products/${ids.prd}`, { 'X-Company-Id': ids.cmp })).toMatchObject({
-      id: uuid(ids.prd),
-    });
-    expect(await get(`/v1/fiscal-profiles/${ids.fpr}`)).toMatchObject({ id: uuid(ids.fpr) });
-    expect(await get(`/v1/nfe/${ids.doc}`)).toMatchObject({ id: uuid(ids.doc) });
-    expect(await get(`/v1/nfe/batch/${ids.bat}`)).toMatchObject({ batchId: uuid(ids.bat) });
-    expect(await get(`/v1/nfe/inutilizar/${ids.inu}`)).toMatchObject({ id: uuid(ids.inu) });
-    expect(await get(`/v1/nfe/received/${ids.rcv}`)).toMatchObject({ id: uuid(ids.rcv) });
-    expect(await get(`/v1/webhooks/${ids.whk}/deliveries/${ids.whd}`)).toMatchObject({
-      id: uuid(ids.whd),
-      eventId: uuid(ids.hookEvt),
-    });
-    expect(await get(`/v1/companies/${ids.cmp}/printers/${ids.prn}`)).toMatchObject({ id: uuid(ids.prn) });
-    expect(await get(`/v1/print-jobs/${ids.pjb}`)).toMatchObject({ id: uuid(ids.pjb) });
-    expect(await get(`/v1/api-keys/${ids.keyCompany}`)).toMatchObject({ id: uuid(ids.keyCompany) });
-    const customers = await get(`/v1/customers?companyId=${ids.cmp}`);
-    expect(JSON.stringify(customers)).toContain(uuid(ids.cus));
-  });
+      const get = async (url: string, headers: Record<string, string> = {}) => {
+        const res = await h.request('GET', url, { headers });
+        expect(res.status, `${url}: ${res.text}`).toBe(200);
+        return res.body as Record<string, unknown>;
+      };
+      expect(await get(`/v1/companies/${ids.cmp}`)).toMatchObject({
+        id: uuid(ids.cmp),
+        defaultFiscalProfileId: uuid(ids.fpr),
+      });
+      expect(await get(`/v1/customers/${ids.cus}?companyId=${ids.cmp}`)).toMatchObject({ id: uuid(ids.cus) });
+      expect(await get(`/v1/products/${ids.prd}`, { 'X-Company-Id': ids.cmp })).toMatchObject({
+        id: uuid(ids.prd),
+      });
+      expect(await get(`/v1/fiscal-profiles/${ids.fpr}`)).toMatchObject({ id: uuid(ids.fpr) });
+      expect(await get(`/v1/nfe/${ids.doc}`)).toMatchObject({ id: uuid(ids.doc) });
+      expect(await get(`/v1/nfe/batch/${ids.bat}`)).toMatchObject({ batchId: uuid(ids.bat) });
+      expect(await get(`/v1/nfe/inutilizar/${ids.inu}`)).toMatchObject({ id: uuid(ids.inu) });
+      expect(await get(`/v1/nfe/received/${ids.rcv}`)).toMatchObject({ id: uuid(ids.rcv) });
+      expect(await get(`/v1/webhooks/${ids.whk}/deliveries/${ids.whd}`)).toMatchObject({
+        id: uuid(ids.whd),
+        eventId: uuid(ids.hookEvt),
+      });
+      expect(await get(`/v1/companies/${ids.cmp}/printers/${ids.prn}`)).toMatchObject({ id: uuid(ids.prn) });
+      expect(await get(`/v1/print-jobs/${ids.pjb}`)).toMatchObject({ id: uuid(ids.pjb) });
+      expect(await get(`/v1/api-keys/${ids.keyCompany}`)).toMatchObject({ id: uuid(ids.keyCompany) });
+      const customers = await get(`/v1/customers?companyId=${ids.cmp}`);
+      expect(JSON.stringify(customers)).toContain(uuid(ids.cus));
+    },
+  );
 });

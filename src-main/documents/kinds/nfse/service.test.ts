@@ -25,7 +25,7 @@ import { newId } from '../../../ids.ts';
 import { DomainError } from '../../../errors.ts';
 import { NFSE_CODES } from '../../../../src-shared/tables/nfse-codes.ts';
 import type { SchemaName } from '../../../fiscal/schema.ts';
-import { tempDataDir } from '../../../../test/api/harness.ts';
+import { tempDataDir, testPostgresDatabase, testStore } from '../../../../test/api/harness.ts';
 import { nfseBody as body } from '../../../../test/fixtures/nfse-sample.ts';
 import { nfseId, xmllint, xmlsecVerifies } from '../../../../test/fixtures/xml-tools.ts';
 import { rejectionOf } from '../../../../test/fixtures/rejection.ts';
@@ -146,8 +146,17 @@ let worker: OutboxWorker;
 
 beforeAll(async () => {
   dataDir = tempDataDir();
+  // BALCAO_TEST_STORE=postgres: the same service in server mode.
+  const databaseUrl = testStore === 'postgres' ? await testPostgresDatabase(dataDir) : undefined;
   service = await startService(
-    { host: '127.0.0.1', port: 0, dataDir, masterKey: undefined, logLevel: 'warn' },
+    {
+      host: '127.0.0.1',
+      port: 0,
+      dataDir,
+      masterKey: undefined,
+      logLevel: 'warn',
+      ...(databaseUrl === undefined ? {} : { databaseUrl }),
+    },
     { clock, logger: createLogger('silent'), startWorker: false, shutdownGraceMs: 2000 },
   );
   if (service.bootstrap.sandbox === null) throw new Error('expected the sandbox company');
