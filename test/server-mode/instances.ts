@@ -28,6 +28,8 @@ export interface Cluster {
   apiKey: string;
   companyId: string;
   instances: Instance[];
+  /** One more instance on the same database (not in `instances`: the caller closes it). */
+  start(options?: { startWorker?: boolean }): Promise<Instance>;
   stop(): Promise<void>;
 }
 
@@ -37,14 +39,14 @@ const FAST = {
   printing: { pollMs: 50, baseBackoffMs: 50, maxBackoffMs: 400 },
 };
 
-function requester(service: RunningService, apiKey: string, logs: string[]): Instance['request'] {
+function requester(service: RunningService, apiKey: () => string, logs: string[]): Instance['request'] {
   return async (method, url, body, headers = {}) => {
     for (let attempt = 0; ; attempt++) {
       try {
         const res = await fetch(`${service.url}${url}`, {
           method,
           headers: {
-            'X-API-Key': apiKey,
+            'X-API-Key': apiKey(),
             ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
             ...headers,
           },
@@ -79,35 +81,40 @@ export async function startCluster(count: number, options: { startWorker?: boole
   const instances: Instance[] = [];
   let apiKey = '';
   let companyId = '';
+  let started = 0;
+  const start = async (own: { startWorker?: boolean } = options): Promise<Instance> => {
+    const logs: string[] = [];
+    const service = await startService(
+      {
+        host: '127.0.0.1',
+        port: 0,
+        dataDir: path.join(root, `instance-${started++}-${randomUUID().slice(0, 8)}`),
+        masterKey,
+        logLevel: 'warn',
+        databaseUrl: url,
+      },
+      {
+        logger: createLogger('warn', (line) => logs.push(line)),
+        shutdownGraceMs: 2000,
+        sandbox: { url: sandbox.url, caPem: sandbox.caPem },
+        ...FAST,
+        ...(own.startWorker === undefined ? {} : { startWorker: own.startWorker }),
+      },
+    );
+    return { service, logs, request: requester(service, () => apiKey, logs) };
+  };
   try {
     for (let i = 0; i < count; i++) {
-      const logs: string[] = [];
-      const service = await startService(
-        {
-          host: '127.0.0.1',
-          port: 0,
-          dataDir: path.join(root, `instance-${i}-${randomUUID().slice(0, 8)}`),
-          masterKey,
-          logLevel: 'warn',
-          databaseUrl: url,
-        },
-        {
-          logger: createLogger('warn', (line) => logs.push(line)),
-          shutdownGraceMs: 2000,
-          sandbox: { url: sandbox.url, caPem: sandbox.caPem },
-          ...FAST,
-          ...(options.startWorker === undefined ? {} : { startWorker: options.startWorker }),
-        },
-      );
+      const instance = await start();
       if (i === 0) {
-        const boot = service.bootstrap.sandbox;
+        const boot = instance.service.bootstrap.sandbox;
         if (boot === null) throw new Error('the first instance did not bootstrap the demo company');
         apiKey = boot.organizationApiKey;
         companyId = boot.companyId;
         // The company's CSC, registered with the authority as on the SEFAZ portal (QR code hash, rule 464).
-        await syncSandboxCompanies(service.db, service.secrets, sandbox);
+        await syncSandboxCompanies(instance.service.db, instance.service.secrets, sandbox);
       }
-      instances.push({ service, logs, request: requester(service, apiKey, logs) });
+      instances.push(instance);
     }
   } catch (error) {
     await Promise.allSettled(instances.map((i) => i.service.close()));
@@ -120,6 +127,7 @@ export async function startCluster(count: number, options: { startWorker?: boole
     apiKey,
     companyId,
     instances,
+    start,
     stop: async () => {
       await Promise.allSettled(instances.map((i) => i.service.close()));
       await sandbox.close();
