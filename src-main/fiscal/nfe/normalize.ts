@@ -48,7 +48,16 @@ const ALIASES: Readonly<Record<string, string>> = {
 };
 
 const snakeToCamel = (key: string) => key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
-const nfeKeyA = (key: string): string => ALIASES[key] ?? (key.includes('_') ? snakeToCamel(key) : key);
+// A body's keys come from a small vocabulary (codigo, valor_unitario...), renamed once each and remembered; the
+// memory is bounded, so a caller sending ever new keys only stops being remembered.
+const renamedKeys = new Map<string, string>();
+const nfeKeyA = (key: string): string => {
+  const known = renamedKeys.get(key);
+  if (known !== undefined) return known;
+  const renamed = ALIASES[key] ?? (key.includes('_') ? snakeToCamel(key) : key);
+  if (renamedKeys.size < 4096) renamedKeys.set(key, renamed);
+  return renamed;
+};
 
 /** Renames keys to spelling A (snake_case → camelCase, plus the aliases above). */
 export function toSpellingA(node: unknown): unknown {

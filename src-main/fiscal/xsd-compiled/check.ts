@@ -51,7 +51,8 @@ interface Prepared {
   tables: FolderTables;
   /** Simple types made ready (regexes compiled, enumerations as sets), by type index, on first use. */
   simple: (CompiledSimple | undefined)[];
-  models: Map<number, Particle>;
+  /** Content models by type index, each wrapped in the one-item sequence a run starts from. */
+  models: (Particle | undefined)[];
   /** The tables' own (internalized) strings for element names and namespaces: compared by identity. */
   names: Map<string, string>;
   /** Element local names by scanName's hash (a name whose hash another shares is left out: sliced instead). */
@@ -917,26 +918,28 @@ function walk(
     }
     let run: Run | null = null;
     if (type.k === 'c' && type.c === 1) {
-      let model = prepared.models.get(decl.t);
-      if (model === undefined) {
-        model = prepareParticle(type.m!, tables);
-        prepared.models.set(decl.t, model);
+      let wrapped = prepared.models[decl.t];
+      if (wrapped === undefined) {
+        const model = prepareParticle(type.m!, tables);
+        // The type's particle wrapped in a one-item sequence, so its own min/max are counted like any item's;
+        // made once per type (runs only read their group).
+        wrapped = {
+          min: 1,
+          max: 1,
+          el: -1,
+          name: '',
+          seq: true,
+          items: [model],
+          termNullable: model.nullable,
+          nullable: model.nullable,
+          first: model.first,
+          wild: model.wild,
+          process: 'skip',
+          other: null,
+        };
+        prepared.models[decl.t] = wrapped;
       }
-      // The type's particle wrapped in a one-item sequence, so its own min/max are counted like any item's.
-      run = newRun({
-        min: 1,
-        max: 1,
-        el: -1,
-        name: '',
-        seq: true,
-        items: [model],
-        termNullable: model.nullable,
-        nullable: model.nullable,
-        first: model.first,
-        wild: model.wild,
-        process: 'skip',
-        other: null,
-      });
+      run = newRun(wrapped);
     }
     const simple = type.k === 's' || type.c === 2;
     let value: CompiledSimple | null = null;
@@ -1183,7 +1186,7 @@ export function prepare(tables: FolderTables): Prepared {
     byHash.set(h, e.n);
   }
   for (const h of clash) byHash.delete(h);
-  return { tables, simple: [], models: new Map(), names, byHash };
+  return { tables, simple: [], models: [], names, byHash };
 }
 
 function whyOf(t: TypeTable | undefined): string {
