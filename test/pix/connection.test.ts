@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../api/harness.ts';
+import { startHarness, testPostgresDatabase, testStore, type Harness } from '../api/harness.ts';
 import { openDatabase } from '../../src-main/db/client.ts';
 import { up as addSandboxSecret } from '../../src-main/db/migrations/2026_11_24_0019_pix_sandbox_secret.ts';
 import { generateTestA1 } from '../../src-main/fiscal/certificate.ts';
@@ -71,13 +71,17 @@ describe('POST /v1/companies/:companyId/pix/test', () => {
     await first.stop();
     // Back to the state before 0019 (no column for the issued secret), then 0019 itself runs on it. Its
     // bookkeeping row stays: with later migrations applied, Kysely refuses a history with 0019 missing.
-    const { db, close } = openDatabase(path.join(dataDir, 'balcao.sqlite'));
+    // The store the harness gave that data dir: its SQLite file, or its PostgreSQL database.
+    const { db, close } = openDatabase(
+      path.join(dataDir, 'balcao.sqlite'),
+      testStore === 'postgres' ? await testPostgresDatabase(dataDir) : undefined,
+    );
     try {
       await sql`ALTER TABLE pix_configs DROP COLUMN sandbox_secret_enc`.execute(db);
       // The migration is written against an untyped database, as the migrator runs it.
       await addSandboxSecret(db as unknown as Kysely<unknown>);
     } finally {
-      close();
+      await close();
     }
     const second = await startHarness({ dataDir, clock });
     try {
