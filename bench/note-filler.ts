@@ -61,6 +61,24 @@ export async function noteFiller(
   /** Rows go in by the few hundred, all in one transaction: a year of sales in seconds. */
   return async (until: number): Promise<void> => {
     await service.db.transaction().execute(async (trx) => {
+      // Each model's notes take the next numbers of its series, which then moves past them, as sales would:
+      // checks that walk a series (numbers without a document) see a full year of it.
+      const sequence = (modelo: number) =>
+        trx
+          .selectFrom('number_sequences')
+          .select('next_number')
+          .where('company_id', '=', docRow.company_id)
+          .where('modelo', '=', modelo)
+          .where('serie', '=', docRow.serie)
+          .where('ambiente', '=', docRow.ambiente)
+          .executeTakeFirst();
+      const next = new Map<number, number>();
+      for (const modelo of [55, 65]) next.set(modelo, (await sequence(modelo))?.next_number ?? 1);
+      const take = (modelo: number) => {
+        const n = next.get(modelo) ?? 1;
+        next.set(modelo, n + 1);
+        return n;
+      };
       while (stored < until) {
         const docs: (typeof docRow)[] = [];
         const messages: (typeof outboxRow)[] = [];
@@ -75,7 +93,7 @@ export async function noteFiller(
             ...docRow,
             id,
             modelo,
-            n_nf: 100_000 + stored,
+            n_nf: take(modelo),
             chave: `8${String(stored).padStart(43, '0')}`,
             status,
             dh_emi: dhEmi(at),
@@ -91,6 +109,26 @@ export async function noteFiller(
         }
         await trx.insertInto('documents').values(docs).execute();
         if (messages.length > 0) await trx.insertInto('outbox').values(messages).execute();
+      }
+      const at = new Date(now).toISOString();
+      for (const [modelo, nextNumber] of next) {
+        await trx
+          .insertInto('number_sequences')
+          .values({
+            company_id: docRow.company_id,
+            modelo,
+            serie: docRow.serie,
+            ambiente: docRow.ambiente,
+            next_number: nextNumber,
+            created_at: at,
+            updated_at: at,
+          })
+          .onConflict((oc) =>
+            oc
+              .columns(['company_id', 'modelo', 'serie', 'ambiente'])
+              .doUpdateSet({ next_number: nextNumber }),
+          )
+          .execute();
       }
     });
   };

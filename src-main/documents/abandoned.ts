@@ -3,6 +3,7 @@
 // the tax period closes, so the service lists them with an offer to void them, contiguous runs as one range.
 import { DomainError } from '../errors.ts';
 import type { Db } from '../db/client.ts';
+import type { Ambiente } from '../db/schema.ts';
 import type { IssueDeps } from './issue.ts';
 import { sql } from 'kysely';
 import {
@@ -131,24 +132,124 @@ export async function numbersWithoutDocument(db: Db, companyId: string): Promise
     const modelo = seq.modelo as 55 | 65;
     const last = seq.next_number - 1;
     if (last < 1) continue;
-    // Covered intervals: each document's number and each live void's range, merged in number order.
-    const covered = await sql<{ lo: number; hi: number }>`
-      SELECT n_nf AS lo, n_nf AS hi FROM documents
-       WHERE company_id = ${companyId} AND modelo = ${modelo} AND serie = ${seq.serie}
-         AND ambiente = ${company.ambiente} AND n_nf <= ${last}
-      UNION ALL
-      SELECT n_ini AS lo, n_fin AS hi FROM number_voids
-       WHERE company_id = ${companyId} AND modelo = ${modelo} AND serie = ${seq.serie}
-         AND ambiente = ${company.ambiente} AND status IN ('processando', 'homologada') AND n_ini <= ${last}
-      ORDER BY lo`.execute(db.withTables<{ number_voids: NumberVoidsTable }>());
-    let next = 1;
-    for (const { lo, hi } of covered.rows) {
-      if (lo > next) gaps.push(...chunked(modelo, seq.serie, next, lo - 1));
-      next = Math.max(next, hi + 1);
+    const series = { companyId, modelo, serie: seq.serie, ambiente: company.ambiente, last };
+    const voids = await liveVoids(db, series);
+    const unheld = await numbersNoDocumentHolds(1, last, heldIn(db, series), voids);
+    for (const [from, to] of unheld) {
+      for (const [lo, hi] of withoutVoids(from, to, voids)) gaps.push(...chunked(modelo, seq.serie, lo, hi));
     }
-    if (next <= last) gaps.push(...chunked(modelo, seq.serie, next, last));
   }
   return gaps;
+}
+
+interface SeriesUpTo {
+  companyId: string;
+  modelo: 55 | 65;
+  serie: number;
+  ambiente: Ambiente;
+  /** The series' last number handed out. */
+  last: number;
+}
+
+/** How many distinct numbers of lo..hi documents hold, and which. */
+export interface HeldNumbers {
+  count(lo: number, hi: number): Promise<number>;
+  list(lo: number, hi: number): Promise<number[]>;
+}
+
+/** The series' documents in the unique index documents_number (its n_nf in number order). */
+function heldIn(db: Db, series: SeriesUpTo): HeldNumbers {
+  const { companyId, modelo, serie, ambiente } = series;
+  const inRange = (lo: number, hi: number) =>
+    db
+      .selectFrom('documents')
+      .where('company_id', '=', companyId)
+      .where('modelo', '=', modelo)
+      .where('serie', '=', serie)
+      .where('ambiente', '=', ambiente)
+      .where('n_nf', '>=', lo)
+      .where('n_nf', '<=', hi);
+  return {
+    count: async (lo, hi) =>
+      Number(
+        (
+          await inRange(lo, hi)
+            .select((eb) => eb.fn.count<number>('n_nf').distinct().as('n'))
+            .executeTakeFirst()
+        )?.n ?? 0,
+      ),
+    list: async (lo, hi) =>
+      (await inRange(lo, hi).select('n_nf').distinct().orderBy('n_nf').execute()).map((r) => r.n_nf),
+  };
+}
+
+/** Below this many numbers a range's held numbers are read outright instead of counted in halves. */
+const READ_OUTRIGHT = 512;
+
+/**
+ * The ranges of lo..hi no document holds, lowest first, adjacent ones joined. A range whose numbers documents all
+ * hold is settled by one count from the index, so a series without holes costs one count (~10 ms at 80k notes)
+ * where reading every number cost 130–450 ms on the thread that also sells; a range with a hole is halved until
+ * it is small enough to read. Ranges inside one live void are skipped: the void explains them.
+ */
+export async function numbersNoDocumentHolds(
+  lo: number,
+  hi: number,
+  held: HeldNumbers,
+  voids: [number, number][],
+): Promise<[number, number][]> {
+  const out: [number, number][] = [];
+  const push = (from: number, to: number) => {
+    const open = out.at(-1);
+    if (open !== undefined && open[1] === from - 1) open[1] = to;
+    else out.push([from, to]);
+  };
+  const walk = async (from: number, to: number): Promise<void> => {
+    if (voids.some(([vlo, vhi]) => vlo <= from && to <= vhi)) return;
+    const size = to - from + 1;
+    if (size > READ_OUTRIGHT) {
+      const n = await held.count(from, to);
+      if (n === size) return;
+      if (n === 0) return push(from, to);
+      const mid = Math.floor((from + to) / 2);
+      await walk(from, mid);
+      return walk(mid + 1, to);
+    }
+    let next = from;
+    for (const n of await held.list(from, to)) {
+      if (n > next) push(next, n - 1);
+      next = n + 1;
+    }
+    if (next <= to) push(next, to);
+  };
+  if (lo <= hi) await walk(lo, hi);
+  return out;
+}
+
+/** The ranges being voided or voided (a refused inutilização explains nothing), lowest first. */
+async function liveVoids(db: Db, series: SeriesUpTo): Promise<[number, number][]> {
+  const { companyId, modelo, serie, ambiente, last } = series;
+  const rows = await sql<{ lo: number; hi: number }>`
+    SELECT n_ini AS lo, n_fin AS hi FROM number_voids
+     WHERE company_id = ${companyId} AND modelo = ${modelo} AND serie = ${serie}
+       AND ambiente = ${ambiente} AND status IN ('processando', 'homologada') AND n_ini <= ${last}
+     ORDER BY n_ini`.execute(db.withTables<{ number_voids: NumberVoidsTable }>());
+  return rows.rows.map((r) => [r.lo, r.hi]);
+}
+
+/** The parts of from..to that no void of `voids` (sorted by their start) covers. */
+export function withoutVoids(from: number, to: number, voids: [number, number][]): [number, number][] {
+  const out: [number, number][] = [];
+  let next = from;
+  for (const [lo, hi] of voids) {
+    if (hi < next) continue;
+    if (lo > to) break;
+    if (lo > next) out.push([next, lo - 1]);
+    next = Math.max(next, hi + 1);
+    if (next > to) return out;
+  }
+  if (next <= to) out.push([next, to]);
+  return out;
 }
 
 /** One inutilização voids at most MAX_RANGE numbers. */
