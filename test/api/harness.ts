@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { ManualClock } from '../../src-main/clock.ts';
+import { openDatabase, type OpenedDatabase } from '../../src-main/db/client.ts';
 import { createLogger } from '../../src-main/logger.ts';
 import { startService, type RunningService } from '../../src-main/service.ts';
 import {
@@ -108,6 +109,17 @@ export function testPostgresDatabase(dataDir: string): Promise<string> {
     databases.set(dataDir, url);
   }
   return url;
+}
+
+/**
+ * Opens the store a harness service on `dataDir` uses, for a test that changes it between two starts (as a
+ * crash or an earlier release leaves it): the data dir's SQLite file, or its PostgreSQL database.
+ */
+export async function openHarnessStore(dataDir: string): Promise<OpenedDatabase> {
+  return openDatabase(
+    path.join(dataDir, 'balcao.sqlite'),
+    testStore === 'postgres' ? await testPostgresDatabase(dataDir) : undefined,
+  );
 }
 
 export async function startHarness(

@@ -1,13 +1,11 @@
 // The print queue end to end: sales through the real API with the embedded sandbox authority, automatic
 // printing to a TCP printer on 127.0.0.1, paper out and offline printers kept for retry (time driven by
 // the harness's manual clock), once-per-note automatic printing across contingency, and restart recovery.
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src-main/db/client.ts';
 import { ManualClock } from '../../src-main/clock.ts';
 import { createLogger } from '../../src-main/logger.ts';
 import { autoPrintDocument } from '../../src-main/printing/auto-print.ts';
-import { startHarness, tempDataDir, type Harness } from '../api/harness.ts';
+import { openHarnessStore, startHarness, tempDataDir, type Harness } from '../api/harness.ts';
 import { closedPort, FakePrinter, STATUS, waitFor } from './fake-printer.ts';
 import {
   api,
@@ -267,7 +265,7 @@ describe('restart', () => {
     // As a crash leaves it: marked printing, bytes half sent. The printer is on another port after the restart.
     const printer = new FakePrinter();
     await printer.listen();
-    const opened = openDatabase(path.join(dataDir, 'balcao.sqlite'));
+    const opened = await openHarnessStore(dataDir);
     await opened.db.updateTable('print_jobs').set({ status: 'printing' }).where('id', '=', jobId).execute();
     await opened.db
       .updateTable('printers')
