@@ -1,6 +1,7 @@
 // Server mode: a row's lease (outbox message, webhook delivery, print job) belongs to one instance at a time,
 // and an instance's start-up recovery leaves alone the rows another live instance is working on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeOnPostgres } from '../api/harness.ts';
 import { randomUUID } from 'node:crypto';
 import { leaseRow, openDatabase, type Db } from '../../src-main/db/client.ts';
 import { createLogger } from '../../src-main/logger.ts';
@@ -9,227 +10,229 @@ import { PrintWorker } from '../../src-main/printing/worker.ts';
 import { WebhookDeliveryWorker } from '../../src-main/webhooks/delivery.ts';
 import { startCluster, type Cluster } from './instances.ts';
 
-let cluster: Cluster;
-/** A second instance's store: its leases are another PostgreSQL session's. */
-let other: { db: Db; close(): Promise<void> };
-let db: Db;
+describeOnPostgres('server mode: leases', () => {
+  let cluster: Cluster;
+  /** A second instance's store: its leases are another PostgreSQL session's. */
+  let other: { db: Db; close(): Promise<void> };
+  let db: Db;
 
-beforeAll(async () => {
-  cluster = await startCluster(1, { startWorker: false });
-  db = cluster.instances[0]!.service.db;
-  other = openDatabase('unused.sqlite', cluster.url);
-});
-afterAll(async () => {
-  await other.close();
-  await cluster.stop();
-});
-
-const at = '2026-11-24T12:00:00.000Z';
-
-describe('leaseRow on PostgreSQL', () => {
-  it('is held by one instance at a time, for numeric and UUID ids, until released', async () => {
-    for (const [space, id] of [
-      ['outbox', 41],
-      ['webhook_delivery', randomUUID()],
-      ['print_job', randomUUID()],
-    ] as const) {
-      const mine = await leaseRow(db, space, id);
-      expect(mine).not.toBeNull();
-      expect(await leaseRow(other.db, space, id)).toBeNull();
-      // One instance's own workers do not share a lease either (each lease is a session of its own).
-      expect(await leaseRow(db, space, id)).toBeNull();
-      await mine?.();
-      const theirs = await leaseRow(other.db, space, id);
-      expect(theirs).not.toBeNull();
-      await theirs?.();
-    }
+  beforeAll(async () => {
+    cluster = await startCluster(1, { startWorker: false });
+    db = cluster.instances[0]!.service.db;
+    other = openDatabase('unused.sqlite', cluster.url);
+  });
+  afterAll(async () => {
+    await other.close();
+    await cluster.stop();
   });
 
-  it('does not mix spaces: the same id in two spaces are two leases', async () => {
-    const a = await leaseRow(db, 'outbox', 7);
-    const b = await leaseRow(other.db, 'print_job', '7');
-    expect(a).not.toBeNull();
-    expect(b).not.toBeNull();
-    await a?.();
-    await b?.();
-  });
-});
+  const at = '2026-11-24T12:00:00.000Z';
 
-describe('start-up recovery beside a live instance', () => {
-  it('marks only the rows whose lease it can take; the held ones once their holder lets go', async () => {
-    const companyId = cluster.companyId;
-    const outboxIds: number[] = [];
-    for (let i = 0; i < 2; i++) {
-      outboxIds.push(
-        await outboxRepository.enqueue(db, {
-          document_id: null,
-          company_id: companyId,
-          kind: 'inutilizacao',
-          message: '<inutNFe/>',
-          state: 'in_flight',
-          attempts: 1,
-          next_try_at: at,
-          last_error: null,
-          last_c_stat: null,
-          created_at: at,
-          updated_at: at,
-        }),
-      );
-    }
-    const webhookId = randomUUID();
-    await db
-      .insertInto('webhooks')
-      .values({
-        id: webhookId,
-        company_id: companyId,
-        url: 'http://127.0.0.1:9/hook',
-        events_json: '["*"]',
-        ativo: 1,
-        descricao: null,
-        permitir_rede_local: 1,
-        secret_enc: 'unused',
-        secret_rotated_at: null,
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
-    const deliveryIds = [randomUUID(), randomUUID()];
-    for (const id of deliveryIds) {
-      await db
-        .insertInto('webhook_deliveries')
-        .values({
-          id,
-          webhook_id: webhookId,
-          company_id: companyId,
-          event: 'nfce.autorizada',
-          event_id: randomUUID(),
-          payload: '{}',
-          status: 'in_flight',
-          attempts: 1,
-          next_try_at: at,
-          expires_at: '2099-01-01T00:00:00.000Z',
-          last_status_code: null,
-          last_error: null,
-          last_duration_ms: null,
-          redelivery_of: null,
-          dedupe_key: null,
-          created_at: at,
-          updated_at: at,
-          delivered_at: null,
-        })
-        .execute();
-      await db
-        .insertInto('webhook_attempts')
-        .values({
-          delivery_id: id,
-          attempt: 1,
-          started_at: at,
-          finished_at: null,
-          status_code: null,
-          error: null,
-          duration_ms: null,
-          response_excerpt: null,
-        })
-        .execute();
-    }
-    const jobIds = [randomUUID(), randomUUID()];
-    for (const id of jobIds) {
-      await db
-        .insertInto('print_jobs')
-        .values({
-          id,
-          company_id: companyId,
-          printer_id: null,
-          printer_nome: 'Caixa 1',
-          document_id: null,
-          reason: 'test',
-          kind: 'test',
-          bytes: Buffer.from('x'),
-          status: 'printing',
-          attempts: 1,
-          last_error: null,
-          next_try_at: at,
-          expires_at: '2099-01-01T00:00:00.000Z',
-          dedupe_key: null,
-          created_at: at,
-          updated_at: at,
-          printed_at: null,
-        })
-        .execute();
-    }
-
-    // The live instance works on the first row of each kind: it holds their leases.
-    const held = [
-      await leaseRow(other.db, 'outbox', outboxIds[0]!),
-      await leaseRow(other.db, 'webhook_delivery', deliveryIds[0]!),
-      await leaseRow(other.db, 'print_job', jobIds[0]!),
-    ];
-    expect(held).not.toContain(null);
-
-    const clock = { now: () => new Date(at) };
-    const logger = createLogger('silent');
-    const webhooks = new WebhookDeliveryWorker({
-      db,
-      clock,
-      logger,
-      secrets: cluster.instances[0]!.service.secrets,
+  describe('leaseRow on PostgreSQL', () => {
+    it('is held by one instance at a time, for numeric and UUID ids, until released', async () => {
+      for (const [space, id] of [
+        ['outbox', 41],
+        ['webhook_delivery', randomUUID()],
+        ['print_job', randomUUID()],
+      ] as const) {
+        const mine = await leaseRow(db, space, id);
+        expect(mine).not.toBeNull();
+        expect(await leaseRow(other.db, space, id)).toBeNull();
+        // One instance's own workers do not share a lease either (each lease is a session of its own).
+        expect(await leaseRow(db, space, id)).toBeNull();
+        await mine?.();
+        const theirs = await leaseRow(other.db, space, id);
+        expect(theirs).not.toBeNull();
+        await theirs?.();
+      }
     });
-    const printing = new PrintWorker({ db, clock, logger });
-    const recoverAll = async () => [
-      await outboxRepository.recoverInterrupted(db, at),
-      await webhooks.recover(),
-      await printing.recover(),
-    ];
-    expect(await recoverAll()).toEqual([1, 1, 1]);
 
-    const outbox = await db
-      .selectFrom('outbox')
-      .select(['id', 'state'])
-      .where('id', 'in', outboxIds)
-      .execute();
-    expect(new Map(outbox.map((r) => [r.id, r.state]))).toEqual(
-      new Map([
-        [outboxIds[0], 'in_flight'],
-        [outboxIds[1], 'unknown'],
-      ]),
-    );
-    const deliveries = await db
-      .selectFrom('webhook_deliveries')
-      .select(['id', 'status'])
-      .where('id', 'in', deliveryIds)
-      .execute();
-    expect(new Map(deliveries.map((r) => [r.id, r.status]))).toEqual(
-      new Map([
-        [deliveryIds[0], 'in_flight'],
-        [deliveryIds[1], 'pending'],
-      ]),
-    );
-    const open = await db
-      .selectFrom('webhook_attempts')
-      .select('delivery_id')
-      .where('delivery_id', 'in', deliveryIds)
-      .where('finished_at', 'is', null)
-      .execute();
-    // The held delivery's request is still out: its attempt stays open.
-    expect(open.map((r) => r.delivery_id)).toEqual([deliveryIds[0]]);
-    const jobs = await db
-      .selectFrom('print_jobs')
-      .select(['id', 'status'])
-      .where('id', 'in', jobIds)
-      .execute();
-    expect(new Map(jobs.map((r) => [r.id, r.status]))).toEqual(
-      new Map([
-        [jobIds[0], 'printing'],
-        [jobIds[1], 'pending'],
-      ]),
-    );
+    it('does not mix spaces: the same id in two spaces are two leases', async () => {
+      const a = await leaseRow(db, 'outbox', 7);
+      const b = await leaseRow(other.db, 'print_job', '7');
+      expect(a).not.toBeNull();
+      expect(b).not.toBeNull();
+      await a?.();
+      await b?.();
+    });
+  });
 
-    // The holder finished one row (its state moved on), then let go of every lease: only the row still
-    // in flight is taken for an interrupted one.
-    await db.updateTable('outbox').set({ state: 'done' }).where('id', '=', outboxIds[0]!).execute();
-    for (const release of held) await release?.();
-    expect(await recoverAll()).toEqual([0, 1, 1]);
-    const done = await outboxRepository.findById(db, outboxIds[0]!);
-    expect(done?.state).toBe('done');
+  describe('start-up recovery beside a live instance', () => {
+    it('marks only the rows whose lease it can take; the held ones once their holder lets go', async () => {
+      const companyId = cluster.companyId;
+      const outboxIds: number[] = [];
+      for (let i = 0; i < 2; i++) {
+        outboxIds.push(
+          await outboxRepository.enqueue(db, {
+            document_id: null,
+            company_id: companyId,
+            kind: 'inutilizacao',
+            message: '<inutNFe/>',
+            state: 'in_flight',
+            attempts: 1,
+            next_try_at: at,
+            last_error: null,
+            last_c_stat: null,
+            created_at: at,
+            updated_at: at,
+          }),
+        );
+      }
+      const webhookId = randomUUID();
+      await db
+        .insertInto('webhooks')
+        .values({
+          id: webhookId,
+          company_id: companyId,
+          url: 'http://127.0.0.1:9/hook',
+          events_json: '["*"]',
+          ativo: 1,
+          descricao: null,
+          permitir_rede_local: 1,
+          secret_enc: 'unused',
+          secret_rotated_at: null,
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+      const deliveryIds = [randomUUID(), randomUUID()];
+      for (const id of deliveryIds) {
+        await db
+          .insertInto('webhook_deliveries')
+          .values({
+            id,
+            webhook_id: webhookId,
+            company_id: companyId,
+            event: 'nfce.autorizada',
+            event_id: randomUUID(),
+            payload: '{}',
+            status: 'in_flight',
+            attempts: 1,
+            next_try_at: at,
+            expires_at: '2099-01-01T00:00:00.000Z',
+            last_status_code: null,
+            last_error: null,
+            last_duration_ms: null,
+            redelivery_of: null,
+            dedupe_key: null,
+            created_at: at,
+            updated_at: at,
+            delivered_at: null,
+          })
+          .execute();
+        await db
+          .insertInto('webhook_attempts')
+          .values({
+            delivery_id: id,
+            attempt: 1,
+            started_at: at,
+            finished_at: null,
+            status_code: null,
+            error: null,
+            duration_ms: null,
+            response_excerpt: null,
+          })
+          .execute();
+      }
+      const jobIds = [randomUUID(), randomUUID()];
+      for (const id of jobIds) {
+        await db
+          .insertInto('print_jobs')
+          .values({
+            id,
+            company_id: companyId,
+            printer_id: null,
+            printer_nome: 'Caixa 1',
+            document_id: null,
+            reason: 'test',
+            kind: 'test',
+            bytes: Buffer.from('x'),
+            status: 'printing',
+            attempts: 1,
+            last_error: null,
+            next_try_at: at,
+            expires_at: '2099-01-01T00:00:00.000Z',
+            dedupe_key: null,
+            created_at: at,
+            updated_at: at,
+            printed_at: null,
+          })
+          .execute();
+      }
+
+      // The live instance works on the first row of each kind: it holds their leases.
+      const held = [
+        await leaseRow(other.db, 'outbox', outboxIds[0]!),
+        await leaseRow(other.db, 'webhook_delivery', deliveryIds[0]!),
+        await leaseRow(other.db, 'print_job', jobIds[0]!),
+      ];
+      expect(held).not.toContain(null);
+
+      const clock = { now: () => new Date(at) };
+      const logger = createLogger('silent');
+      const webhooks = new WebhookDeliveryWorker({
+        db,
+        clock,
+        logger,
+        secrets: cluster.instances[0]!.service.secrets,
+      });
+      const printing = new PrintWorker({ db, clock, logger });
+      const recoverAll = async () => [
+        await outboxRepository.recoverInterrupted(db, at),
+        await webhooks.recover(),
+        await printing.recover(),
+      ];
+      expect(await recoverAll()).toEqual([1, 1, 1]);
+
+      const outbox = await db
+        .selectFrom('outbox')
+        .select(['id', 'state'])
+        .where('id', 'in', outboxIds)
+        .execute();
+      expect(new Map(outbox.map((r) => [r.id, r.state]))).toEqual(
+        new Map([
+          [outboxIds[0], 'in_flight'],
+          [outboxIds[1], 'unknown'],
+        ]),
+      );
+      const deliveries = await db
+        .selectFrom('webhook_deliveries')
+        .select(['id', 'status'])
+        .where('id', 'in', deliveryIds)
+        .execute();
+      expect(new Map(deliveries.map((r) => [r.id, r.status]))).toEqual(
+        new Map([
+          [deliveryIds[0], 'in_flight'],
+          [deliveryIds[1], 'pending'],
+        ]),
+      );
+      const open = await db
+        .selectFrom('webhook_attempts')
+        .select('delivery_id')
+        .where('delivery_id', 'in', deliveryIds)
+        .where('finished_at', 'is', null)
+        .execute();
+      // The held delivery's request is still out: its attempt stays open.
+      expect(open.map((r) => r.delivery_id)).toEqual([deliveryIds[0]]);
+      const jobs = await db
+        .selectFrom('print_jobs')
+        .select(['id', 'status'])
+        .where('id', 'in', jobIds)
+        .execute();
+      expect(new Map(jobs.map((r) => [r.id, r.status]))).toEqual(
+        new Map([
+          [jobIds[0], 'printing'],
+          [jobIds[1], 'pending'],
+        ]),
+      );
+
+      // The holder finished one row (its state moved on), then let go of every lease: only the row still
+      // in flight is taken for an interrupted one.
+      await db.updateTable('outbox').set({ state: 'done' }).where('id', '=', outboxIds[0]!).execute();
+      for (const release of held) await release?.();
+      expect(await recoverAll()).toEqual([0, 1, 1]);
+      const done = await outboxRepository.findById(db, outboxIds[0]!);
+      expect(done?.state).toBe('done');
+    });
   });
 });

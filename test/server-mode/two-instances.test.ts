@@ -5,7 +5,8 @@
 // authority's own records, and every queue message, webhook delivery and print job done once.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeOnPostgres } from '../api/harness.ts';
 import { FakePrinter } from '../printing/fake-printer.ts';
 import { startCluster, type Cluster, type Instance } from './instances.ts';
 
@@ -127,33 +128,33 @@ async function drained(ms: number): Promise<void> {
   }
 }
 
-beforeAll(async () => {
-  await printer.listen();
-  const hookUrl = await receiver.listen();
-  cluster = await startCluster(2);
-  const first = cluster.instances[0]!;
-  const hook = await first.request('POST', `/v1/webhooks?companyId=${cluster.companyId}`, {
-    url: hookUrl,
-    eventos: ['*'],
-    permitirRedeLocal: true,
+describeOnPostgres('two service instances selling into one PostgreSQL database', () => {
+  beforeAll(async () => {
+    await printer.listen();
+    const hookUrl = await receiver.listen();
+    cluster = await startCluster(2);
+    const first = cluster.instances[0]!;
+    const hook = await first.request('POST', `/v1/webhooks?companyId=${cluster.companyId}`, {
+      url: hookUrl,
+      eventos: ['*'],
+      permitirRedeLocal: true,
+    });
+    if (hook.status !== 201) throw new Error(`webhook not created: ${hook.status} ${hook.text}`);
+    const made = await first.request('POST', `/v1/companies/${cluster.companyId}/printers`, {
+      nome: 'Caixa 1',
+      tipo: 'rede',
+      conexao: { host: '127.0.0.1', porta: printer.port, permitirRedeLocal: true },
+      impressaoAutomatica: true,
+    });
+    if (made.status !== 201) throw new Error(`printer not created: ${made.status} ${made.text}`);
   });
-  if (hook.status !== 201) throw new Error(`webhook not created: ${hook.status} ${hook.text}`);
-  const made = await first.request('POST', `/v1/companies/${cluster.companyId}/printers`, {
-    nome: 'Caixa 1',
-    tipo: 'rede',
-    conexao: { host: '127.0.0.1', porta: printer.port, permitirRedeLocal: true },
-    impressaoAutomatica: true,
+
+  afterAll(async () => {
+    await cluster?.stop();
+    await receiver.close();
+    await printer.close();
   });
-  if (made.status !== 201) throw new Error(`printer not created: ${made.status} ${made.text}`);
-});
 
-afterAll(async () => {
-  await cluster?.stop();
-  await receiver.close();
-  await printer.close();
-});
-
-describe('two service instances selling into one PostgreSQL database', () => {
   it(`sell ${SALES} NFC-e at once, online and in offline contingency; every number, note, message, webhook and print once`, async () => {
     // While the cashiers sell, a third instance starts, three times: its start-up recovery meets the others'
     // rows in flight and must leave them to their owners. (Without its workers: a graceful stop aborts a
