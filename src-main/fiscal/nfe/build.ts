@@ -74,13 +74,15 @@ export function buildNfe(model: NfeModel, computed: ComputedNote): BuildResult {
   });
 
   const ctx = { modelo: model.modelo, CRT: model.emit.CRT };
-  const dets = model.itens.map((item, i) => {
+  // Concatenated, not joined: join would copy every item into a new string before the document is used.
+  let dets = '';
+  model.itens.forEach((item, i) => {
     const c = computed.itens[i];
     if (c === undefined) throw new Error(`item ${i + 1} has no computed taxes`);
     const vItem = computed.ibsCbsTot === null ? '' : el('vItem', formatCents(c.vItem));
     // Group UA follows imposto (det sequence: prod, imposto, impostoDevol, infAdProd).
     const imposto = impostoXml(c, ctx) + impostoDevolXml(c.impostoDevol ?? null);
-    return detXml(c.nItem, prodXml(model, item, i, c), imposto, item.infAdProd, vItem);
+    dets += detXml(c.nItem, prodXml(model, item, i, c), imposto, item.infAdProd, vItem);
   });
 
   // C14N attribute order: Id before versao (attributes sort by name, uppercase first).
@@ -90,12 +92,12 @@ export function buildNfe(model: NfeModel, computed: ComputedNote): BuildResult {
     ideXml(model, cDV) +
     emitXml(model) +
     destXml(model) +
-    dets.join('') +
+    dets +
     totalXml(computed) +
     transpXml(model) +
     cobrXml(model.cobr == null ? null : resolveCobr(model.cobr, vNF).cobr) +
     pagXml(model.detPag, balance.vTroco) +
-    infAdicXml({ ...model, infCpl: composeInfCpl(model, computed) }) +
+    infAdicXml({ infAdFisco: model.infAdFisco, infCpl: composeInfCpl(model, computed) }) +
     infRespTecXml(model, chave) +
     `</infNFe></NFe>`;
   const infNFe: BuiltElement = {

@@ -35,7 +35,7 @@ export function pagXml(detPag: DetPagModel[], vTroco: bigint): string {
   return group('pag', ...detPag.map(detPagXml), vTroco > 0n ? el('vTroco', formatCents(vTroco)) : '');
 }
 
-export function infAdicXml(model: NfeModel): string {
+export function infAdicXml(model: Pick<NfeModel, 'infAdFisco' | 'infCpl'>): string {
   if (model.infAdFisco === null && model.infCpl === null) return '';
   return group('infAdic', opt('infAdFisco', model.infAdFisco), opt('infCpl', model.infCpl));
 }

@@ -14,8 +14,23 @@ export interface ItemAmounts {
   vOutro: bigint;
 }
 
+// Quantities and unit prices repeat from sale to sale ("1", "2.000", "4.99"): each text is written once per
+// scale and remembered, in a bounded memory (past it, texts are still written, only no longer remembered).
+const writtenDecimals = [new Map<string, string>(), new Map<string, string>()];
+
 /** TDec_1104v / TDec_1110v accept 0 to 4 (10) decimals; writing at least 2 keeps receipts readable. */
 function variableDecimals(text: string, scale: number): string {
+  const memory = writtenDecimals[scale === SCALE.quantity ? 0 : 1]!;
+  const known = memory.get(text);
+  if (known !== undefined) return known;
+  const written = writeVariableDecimals(text, scale);
+  // Only the two scales this module writes share the memory (anything else is written every time).
+  if (memory.size < 2048 && (scale === SCALE.quantity || scale === SCALE.unitPrice))
+    memory.set(text, written);
+  return written;
+}
+
+function writeVariableDecimals(text: string, scale: number): string {
   const full = formatScaled(parseScaled(text, scale), scale);
   const [int, frac = ''] = full.split('.');
   const trimmed = frac.replace(/0+$/, '');
