@@ -2,7 +2,7 @@
 // XML with CTe and protCTe, the DACTE (cached, download, regenerate), cancellation (15–255 characters, 168 h),
 // the CC-e (correcao/correcoes, sequencia, forbidden fields), the debug object and the cte.* webhooks.
 import { describe, expect, it } from 'vitest';
-import { useHarness } from './harness.ts';
+import { eventually, useHarness } from './harness.ts';
 import { createCteCustomer, ctePayload } from './cte-helpers.ts';
 import { cteDebugSchema, cteEventViewSchema, cteViewSchema } from '../../src-shared/contracts/cte-view.ts';
 import type { FiscalErrorBody } from './fiscal-helpers.ts';
@@ -46,15 +46,20 @@ async function authorized(): Promise<Cte> {
   return cte;
 }
 
+/** The webhook's deliveries, once there is one: the queue publishes after its commit, not before the answer. */
 async function deliveries(
   webhookId: string,
 ): Promise<Array<{ event: string; data: Record<string, unknown> }>> {
-  const rows = await h.service.db
-    .selectFrom('webhook_deliveries')
-    .select(['event', 'payload'])
-    .where('webhook_id', '=', webhookId)
-    .orderBy('created_at')
-    .execute();
+  const rows = await eventually(
+    () =>
+      h.service.db
+        .selectFrom('webhook_deliveries')
+        .select(['event', 'payload'])
+        .where('webhook_id', '=', webhookId)
+        .orderBy('created_at')
+        .execute(),
+    (found) => found.length > 0,
+  );
   return rows.map((r) => ({
     event: r.event,
     data: (JSON.parse(r.payload) as { data: Record<string, unknown> }).data,

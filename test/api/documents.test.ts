@@ -109,11 +109,15 @@ describe('/v1/nfce', () => {
       offline = res.body as Doc & { tipo_emissao: number };
       expect(offline.status).toBe('contingencia');
       expect(offline.tipo_emissao).toBe(9);
-      const deliveries = await h.service.db
-        .selectFrom('webhook_deliveries')
-        .select(['event'])
-        .where('event', '=', 'nfce.contingencia')
-        .execute();
+      const deliveries = await eventually(
+        () =>
+          h.service.db
+            .selectFrom('webhook_deliveries')
+            .select(['event'])
+            .where('event', '=', 'nfce.contingencia')
+            .execute(),
+        (rows) => rows.length > 0,
+      );
       expect(deliveries).toHaveLength(1);
     } finally {
       await sandbox.faults.setOnline(true);
