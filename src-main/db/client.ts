@@ -138,26 +138,35 @@ export function openPostgres<Schema>(url: string): { db: Kysely<Schema>; close()
     // for each other, one of them taken at the next poll).
     const key = typeof id === 'number' ? '$2::int4' : 'hashtext($2)';
     const client = await leasePool.connect();
+    // A held lease's connection that fails (the server restarted, the session was ended) emits 'error' on a
+    // client the pool does not listen to while it is checked out: without this the process would crash. The
+    // lock went with the session; the release below finds the connection gone and drops it.
+    const lost = (): void => undefined;
+    client.on('error', lost);
+    const free = (broken: boolean): void => {
+      client.removeListener('error', lost);
+      client.release(broken);
+    };
     try {
       const got = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock($1, ${key}) AS ok`, [
         leaseSpace(space),
         id,
       ]);
       if (got.rows[0]?.ok !== true) {
-        client.release();
+        free(false);
         return null;
       }
     } catch (error) {
-      client.release(true);
+      free(true);
       throw error;
     }
     return async () => {
       try {
         await client.query(`SELECT pg_advisory_unlock($1, ${key})`, [leaseSpace(space), id]);
-        client.release();
+        free(false);
       } catch {
         // The connection is gone, and its session's locks with it.
-        client.release(true);
+        free(true);
       }
     };
   });

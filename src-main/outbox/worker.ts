@@ -5,6 +5,7 @@
 // the kind (documents/kind.ts KindProtocol), so the queue knows no cStat and reads no message.
 import type { Clock } from '../clock.ts';
 import { inTransaction, leaseRow, type Db } from '../db/client.ts';
+import { ORPHAN_SWEEP_MS, OrphanSweep } from '../db/orphan-sweep.ts';
 import type { Ambiente } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import { documentsRepository, type DocumentRow } from '../documents/repository.ts';
@@ -60,9 +61,17 @@ export interface WorkerOptions {
   batch: number;
   baseBackoffMs: number;
   maxBackoffMs: number;
+  /** Server mode: how often the rows a dead instance left in flight are taken back (see OrphanSweep). */
+  orphanSweepMs: number;
 }
 
-const DEFAULTS: WorkerOptions = { pollMs: 1000, batch: 20, baseBackoffMs: 2000, maxBackoffMs: 10 * 60_000 };
+const DEFAULTS: WorkerOptions = {
+  pollMs: 1000,
+  batch: 20,
+  baseBackoffMs: 2000,
+  maxBackoffMs: 10 * 60_000,
+  orphanSweepMs: ORPHAN_SWEEP_MS,
+};
 
 /** How often a company in contingency asks its own authority's status service whether it is back. */
 const SVC_PROBE_MS = 60_000;
@@ -74,6 +83,7 @@ export class OutboxWorker {
   private readonly kinds: KindSource;
   private lastSvcProbe = 0;
   private ticking: Promise<void> | undefined;
+  private readonly orphans: OrphanSweep;
 
   constructor(
     private readonly deps: WorkerDeps,
@@ -81,6 +91,7 @@ export class OutboxWorker {
   ) {
     this.options = { ...DEFAULTS, ...options };
     this.kinds = deps.kinds ?? registryKinds;
+    this.orphans = new OrphanSweep(deps.db, this.options.orphanSweepMs);
   }
 
   private kindOf(row: Pick<OutboxRow, 'doc_kind'>): DocumentKind {
@@ -154,6 +165,14 @@ export class OutboxWorker {
   /** Processes the rows that are due; returns how many were looked at. */
   async tick(): Promise<number> {
     await this.probeSvcReturn();
+    // Server mode: sends of a dead instance, unknown until consulted (as at a start).
+    const orphaned = await this.orphans.due(() =>
+      outboxRepository.recoverInterrupted(this.deps.db, this.deps.clock.now().toISOString()),
+    );
+    if (orphaned > 0)
+      this.deps.logger.warn('queue rows left in flight by a stopped instance will be consulted', {
+        orphaned,
+      });
     const rows = await outboxRepository.due(
       this.deps.db,
       this.deps.clock.now().toISOString(),

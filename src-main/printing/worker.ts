@@ -4,6 +4,7 @@
 // rows found at start go back to pending.
 import type { Clock } from '../clock.ts';
 import { whileLeased, type Db } from '../db/client.ts';
+import { ORPHAN_SWEEP_MS, OrphanSweep } from '../db/orphan-sweep.ts';
 import type { Logger } from '../logger.ts';
 import { printJobsRepository, printersRepository, type PrintJobRow } from './repository.ts';
 import { connectionOf, onPrintQueued } from './service.ts';
@@ -23,12 +24,15 @@ export interface PrintWorkerOptions {
   baseBackoffMs: number;
   /** Kept short: paper and covers are fixed by someone standing at the counter who expects the print. */
   maxBackoffMs: number;
+  /** Server mode: how often the jobs a dead instance left printing are taken back (see OrphanSweep). */
+  orphanSweepMs: number;
 }
 
 export const PRINT_WORKER_DEFAULTS: PrintWorkerOptions = {
   pollMs: 1000,
   baseBackoffMs: 2000,
   maxBackoffMs: 30_000,
+  orphanSweepMs: ORPHAN_SWEEP_MS,
 };
 
 export class PrintWorker {
@@ -39,6 +43,7 @@ export class PrintWorker {
   /** Rounds run one after another, so two never send the same printer's queue at once. */
   private rounds: Promise<unknown> = Promise.resolve();
   private stopping = false;
+  private readonly orphans: OrphanSweep;
 
   constructor(
     private readonly deps: PrintWorkerDeps,
@@ -46,6 +51,7 @@ export class PrintWorker {
   ) {
     this.options = { ...PRINT_WORKER_DEFAULTS, ...options };
     this.transports = deps.transports ?? transportFactory();
+    this.orphans = new OrphanSweep(deps.db, this.options.orphanSweepMs);
   }
 
   /**
@@ -105,6 +111,12 @@ export class PrintWorker {
   }
 
   private async round(): Promise<number> {
+    // Server mode: jobs a dead instance left printing go back to their printer's queue.
+    const orphaned = await this.orphans.due(() => this.recover());
+    if (orphaned > 0)
+      this.deps.logger.warn('print jobs left printing by a stopped instance go back to the queue', {
+        orphaned,
+      });
     const now = this.deps.clock.now().toISOString();
     const heads = await printJobsRepository.headsOfQueues(this.deps.db);
     const due = heads.filter((job) => job.next_try_at === null || job.next_try_at <= now);

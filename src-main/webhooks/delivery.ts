@@ -6,6 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Clock } from '../clock.ts';
 import { inTransaction, leaseRow, whileLeased, type Db } from '../db/client.ts';
+import { ORPHAN_SWEEP_MS, OrphanSweep } from '../db/orphan-sweep.ts';
 import type { Logger } from '../logger.ts';
 import type { SecretBox } from '../security/secret-box.ts';
 import { webhookUrlProblem } from '../../src-shared/contracts/webhooks.ts';
@@ -34,6 +35,8 @@ export interface DeliveryWorkerOptions {
   timeoutMs: number;
   baseBackoffMs: number;
   maxBackoffMs: number;
+  /** Server mode: how often the requests a dead instance left in flight are taken back (see OrphanSweep). */
+  orphanSweepMs: number;
 }
 
 export const DELIVERY_DEFAULTS: DeliveryWorkerOptions = {
@@ -44,6 +47,7 @@ export const DELIVERY_DEFAULTS: DeliveryWorkerOptions = {
   timeoutMs: 10_000,
   baseBackoffMs: 60_000,
   maxBackoffMs: 3600_000,
+  orphanSweepMs: ORPHAN_SWEEP_MS,
 };
 
 export const USER_AGENT = 'Balcao-Webhooks/1';
@@ -109,6 +113,7 @@ export class WebhookDeliveryWorker {
   /** Fills run one after another so two of them never count the same free slot. */
   private fills: Promise<unknown> = Promise.resolve();
   private stopping = false;
+  private readonly orphans: OrphanSweep;
 
   constructor(
     private readonly deps: DeliveryWorkerDeps,
@@ -116,6 +121,7 @@ export class WebhookDeliveryWorker {
   ) {
     this.options = { ...DELIVERY_DEFAULTS, ...options };
     this.sender = deps.sender ?? httpWebhookSender;
+    this.orphans = new OrphanSweep(deps.db, this.options.orphanSweepMs);
   }
 
   /**
@@ -211,6 +217,12 @@ export class WebhookDeliveryWorker {
 
   private async fillOnce(): Promise<string[]> {
     if (this.stopping) return [];
+    // Server mode: requests a dead instance left in flight go out again (receivers dedupe on the id).
+    const orphaned = await this.orphans.due(() => this.recover());
+    if (orphaned > 0)
+      this.deps.logger.warn('webhook deliveries left in flight by a stopped instance will be resent', {
+        orphaned,
+      });
     const started: string[] = [];
     const jobs = [...this.running.values()];
     const pingsFree = this.options.pingConcurrency - jobs.filter((j) => j.ping).length;

@@ -3,11 +3,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeOnPostgres } from '../api/harness.ts';
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { leaseRow, openDatabase, type Db } from '../../src-main/db/client.ts';
 import { createLogger } from '../../src-main/logger.ts';
 import { outboxRepository } from '../../src-main/outbox/repository.ts';
 import { PrintWorker } from '../../src-main/printing/worker.ts';
 import { WebhookDeliveryWorker } from '../../src-main/webhooks/delivery.ts';
+import type { WebhookRequest } from '../../src-main/webhooks/sender.ts';
 import { startCluster, type Cluster } from './instances.ts';
 
 describeOnPostgres('server mode: leases', () => {
@@ -233,6 +235,161 @@ describeOnPostgres('server mode: leases', () => {
       expect(await recoverAll()).toEqual([0, 1, 1]);
       const done = await outboxRepository.findById(db, outboxIds[0]!);
       expect(done?.state).toBe('done');
+    });
+  });
+
+  describe('a live instance takes back what a dead one left in flight', () => {
+    it("as its workers poll: the dead instance's rows (leases ended with its connections), not a live one's", async () => {
+      const companyId = cluster.companyId;
+      const secrets = cluster.instances[0]!.service.secrets;
+      // Only this test's webhooks are active.
+      await db.updateTable('webhooks').set({ ativo: 0 }).execute();
+      const hook = async () => {
+        const id = randomUUID();
+        await db
+          .insertInto('webhooks')
+          .values({
+            id,
+            company_id: companyId,
+            url: 'http://127.0.0.1:9/hook',
+            events_json: '["*"]',
+            ativo: 1,
+            descricao: null,
+            permitir_rede_local: 1,
+            secret_enc: secrets.seal('segredo'),
+            secret_rotated_at: null,
+            created_at: at,
+            updated_at: at,
+          })
+          .execute();
+        return id;
+      };
+      const delivery = async (webhookId: string) => {
+        const id = randomUUID();
+        await db
+          .insertInto('webhook_deliveries')
+          .values({
+            id,
+            webhook_id: webhookId,
+            company_id: companyId,
+            event: 'nfce.autorizada',
+            event_id: randomUUID(),
+            payload: '{}',
+            status: 'in_flight',
+            attempts: 1,
+            next_try_at: at,
+            expires_at: '2099-01-01T00:00:00.000Z',
+            last_status_code: null,
+            last_error: null,
+            last_duration_ms: null,
+            redelivery_of: null,
+            dedupe_key: null,
+            created_at: at,
+            updated_at: at,
+            delivered_at: null,
+          })
+          .execute();
+        return id;
+      };
+      const job = async () => {
+        const id = randomUUID();
+        await db
+          .insertInto('print_jobs')
+          .values({
+            id,
+            company_id: companyId,
+            printer_id: null,
+            printer_nome: 'Caixa 1',
+            document_id: null,
+            reason: 'test',
+            kind: 'test',
+            bytes: Buffer.from('x'),
+            status: 'printing',
+            attempts: 1,
+            last_error: null,
+            next_try_at: at,
+            expires_at: '2099-01-01T00:00:00.000Z',
+            dedupe_key: null,
+            created_at: at,
+            updated_at: at,
+            printed_at: null,
+          })
+          .execute();
+        return id;
+      };
+      const orphanDelivery = await delivery(await hook());
+      const liveDelivery = await delivery(await hook());
+      const orphanJob = await job();
+      const liveJob = await job();
+
+      // One instance dies while sending: its sessions end, and its leases with them.
+      const dead = openDatabase('unused.sqlite', `${cluster.url}?application_name=dead-instance`);
+      const deadLeases = [
+        await leaseRow(dead.db, 'webhook_delivery', orphanDelivery),
+        await leaseRow(dead.db, 'print_job', orphanJob),
+      ];
+      expect(deadLeases).not.toContain(null);
+      // (With a timeout, pg_terminate_backend returns once the session is gone.)
+      await sql`SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity
+        WHERE application_name = 'dead-instance'`.execute(db);
+      // Another is alive and still sending its rows.
+      const held = [
+        await leaseRow(other.db, 'webhook_delivery', liveDelivery),
+        await leaseRow(other.db, 'print_job', liveJob),
+      ];
+      expect(held).not.toContain(null);
+
+      try {
+        const sent: WebhookRequest[] = [];
+        const logger = createLogger('silent');
+        const clock = { now: () => new Date() };
+        const webhooks = new WebhookDeliveryWorker(
+          {
+            db,
+            clock,
+            logger,
+            secrets,
+            sender: {
+              send: (request) => {
+                sent.push(request);
+                return Promise.resolve({ statusCode: 200, excerpt: 'ok' });
+              },
+            },
+          },
+          { orphanSweepMs: 0 },
+        );
+        await webhooks.tick();
+        expect(sent.map((r) => r.headers['X-SVC-Delivery'])).toEqual([orphanDelivery]);
+        const states = await db
+          .selectFrom('webhook_deliveries')
+          .select(['id', 'status', 'attempts'])
+          .where('id', 'in', [orphanDelivery, liveDelivery])
+          .execute();
+        expect(new Map(states.map((r) => [r.id, [r.status, r.attempts]]))).toEqual(
+          new Map([
+            [orphanDelivery, ['delivered', 2]],
+            [liveDelivery, ['in_flight', 1]],
+          ]),
+        );
+
+        await new PrintWorker({ db, clock, logger }, { orphanSweepMs: 0 }).tick();
+        const jobs = await db
+          .selectFrom('print_jobs')
+          .select(['id', 'status'])
+          .where('id', 'in', [orphanJob, liveJob])
+          .execute();
+        expect(new Map(jobs.map((r) => [r.id, r.status]))).toEqual(
+          new Map([
+            [orphanJob, 'pending'],
+            [liveJob, 'printing'],
+          ]),
+        );
+      } finally {
+        for (const release of held) await release?.();
+        // The dead instance's handles: their connections are gone (no crash from them), and the pool closes.
+        for (const release of deadLeases) await release?.();
+        await dead.close();
+      }
     });
   });
 });
