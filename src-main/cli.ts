@@ -121,7 +121,8 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const secrets = new SecretBox(loadMasterKey(config.dataDir, config.masterKey));
-  const { db, close } = openDatabase(path.join(config.dataDir, 'balcao.sqlite'));
+  // Server mode (BALCAO_DATABASE_URL): the commands act on the PostgreSQL store the service uses.
+  const { db, close } = openDatabase(path.join(config.dataDir, 'balcao.sqlite'), config.databaseUrl);
   const clock = systemClock;
   try {
     await migrateToLatest(db);

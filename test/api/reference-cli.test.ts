@@ -3,16 +3,21 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src-main/db/client.ts';
-import { tempDataDir } from './harness.ts';
+import { openHarnessStore, tempDataDir, testPostgresDatabase, testStore } from './harness.ts';
 import { SHIPPED_CODES, siscomexJson } from '../fixtures/ncm.ts';
 
 describe('CLI imports of reference tables', () => {
   it('ncm-import stores a Siscomex table; ibpt-import a company’s Latin-1 IBPT table; faults exit 1 with every line', async () => {
     const dir = tempDataDir();
+    // Under BALCAO_TEST_STORE=postgres the CLI acts on the data dir's PostgreSQL database (server mode).
+    const databaseUrl = testStore === 'postgres' ? await testPostgresDatabase(dir) : undefined;
     const run = (...args: string[]) =>
       execFileSync(process.execPath, ['--import', 'tsx', 'src-main/cli.ts', ...args], {
-        env: { ...process.env, BALCAO_DATA_DIR: dir },
+        env: {
+          ...process.env,
+          BALCAO_DATA_DIR: dir,
+          ...(databaseUrl === undefined ? {} : { BALCAO_DATABASE_URL: databaseUrl }),
+        },
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -62,7 +67,7 @@ describe('CLI imports of reference tables', () => {
     expect(stderr).toContain('linhas[2].nacionalfederal');
     expect(stderr).toContain('linhas[2].vigenciafim');
 
-    const { db, close } = openDatabase(path.join(dir, 'balcao.sqlite'));
+    const { db, close } = await openHarnessStore(dir);
     try {
       const rows = await db.selectFrom('ibpt_rates').select(['codigo', 'descricao', 'estadual']).execute();
       expect(rows).toEqual([{ codigo: '09012100', descricao: 'Café torrado', estadual: '19.50' }]);
