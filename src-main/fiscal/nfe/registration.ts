@@ -20,12 +20,24 @@ const IE_DESTINATARIO = { cStat: '210', xMotivo: 'Rejeicao: IE do destinatario i
 export function emitterIeFault(emit: Pick<EmitModel, 'IE' | 'enderEmit'>): RegistrationFault | null {
   const uf = emit.enderEmit.UF;
   const problem =
-    emit.IE === 'ISENTO' ? 'ISENTO is not accepted for an NF-e/NFC-e emitter' : ieProblem(uf, emit.IE);
+    emit.IE === 'ISENTO' ? 'ISENTO is not accepted for an NF-e/NFC-e emitter' : emitterIeProblem(uf, emit.IE);
   if (problem === null) return null;
   return {
     error: `the company's IE ${emit.IE} is invalid for ${uf}: ${problem}; correct it with PUT /v1/companies/:id (SEFAZ rejects it with cStat 209)`,
     rule: IE_EMITENTE,
   };
+}
+
+// A company sells under one IE: its check is made once per UF and IE, not on every note (bounded memory).
+const emitterIeChecked = new Map<string, string | null>();
+
+function emitterIeProblem(uf: UfSigla, ie: string): string | null {
+  const key = `${uf}:${ie}`;
+  const known = emitterIeChecked.get(key);
+  if (known !== undefined) return known;
+  const problem = ieProblem(uf, ie);
+  if (emitterIeChecked.size < 256) emitterIeChecked.set(key, problem);
+  return problem;
 }
 
 /** The recipient's IE against the UF of its address (the UF whose algorithm SEFAZ applies). */
