@@ -1,5 +1,6 @@
 // The only module that opens the store: better-sqlite3 with its pragmas (the terminal's embedded store) or a
 // PostgreSQL pool (server mode, BALCAO_DATABASE_URL); the Kysely instance and migrations at start.
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -170,22 +171,66 @@ export function openPostgres<Schema>(url: string): { db: Kysely<Schema>; close()
       }
     };
   });
+  // This run's own lease, held while the store is open: the other instances tell by it that a row this run
+  // owns (a pending idempotency key) is still being worked on (see runIsLive).
+  const run = randomUUID();
+  const runLease = leaseOf(db)('run', run).catch(() => null);
+  runs.set(db, run);
   return {
     db,
     close: async () => {
       await db.destroy();
+      await (
+        await runLease
+      )?.();
       await leasePool.end();
     },
   };
+}
+
+function leaseOf(db: object): LeaseFn {
+  const lease = leases.get(db);
+  if (lease === undefined) throw new Error('no leases for this store');
+  return lease;
+}
+
+/** Each open store's run: a random id (per process and store; a restarted service is a new run). */
+const runs = new WeakMap<object, string>();
+
+/**
+ * This run of the service on `db`, the owner named by the rows it is working on for a request (pending
+ * idempotency keys): a key owned by a run that is gone died with it and may be taken over.
+ */
+export function storeRun(db: Db): string {
+  let run = runs.get(db);
+  if (run === undefined) {
+    run = randomUUID();
+    runs.set(db, run);
+  }
+  return run;
+}
+
+/**
+ * Whether `run` is alive: this run, or on PostgreSQL (server mode) another instance's whose run lease is held
+ * (it ends with the instance's connections). On SQLite another run is an earlier start of the only process.
+ */
+export async function runIsLive(db: Db, run: string | null): Promise<boolean> {
+  if (run === null) return false;
+  if (run === storeRun(db)) return true;
+  if (leases.get(db) === undefined) return false;
+  const probe = await leaseRow(db, 'run', run);
+  if (probe === null) return true;
+  await probe();
+  return false;
 }
 
 type LeaseFn = (space: LeaseSpace, id: number | string) => Promise<(() => Promise<void>) | null>;
 const leases = new WeakMap<object, LeaseFn>();
 
 /** The kinds of rows that one instance at a time may work on (the first key of the advisory lock). */
-export type LeaseSpace = 'outbox' | 'webhook_delivery' | 'print_job';
+export type LeaseSpace = 'outbox' | 'webhook_delivery' | 'print_job' | 'run';
 function leaseSpace(space: LeaseSpace): number {
-  return { outbox: 1, webhook_delivery: 2, print_job: 3 }[space];
+  return { outbox: 1, webhook_delivery: 2, print_job: 3, run: 4 }[space];
 }
 
 /**

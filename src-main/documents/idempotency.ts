@@ -2,9 +2,8 @@
 // 24 h, a pending key belongs to the run of the service that handles it, and a key whose run died names what
 // its request made (linked by that request's transaction, idempotency-link.ts). The HTTP side (reading the
 // header, replaying the answer) is the API's middleware (api/middleware/idempotency.ts).
-import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db/client.ts';
+import { runIsLive, storeRun, type Db } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import { conflict } from '../errors.ts';
 import type { LinkKind } from './idempotency-link.ts';
@@ -55,17 +54,12 @@ export interface KeyScope {
 }
 
 /**
- * This run of the service, per open database: a pending key owned by another run died with it. Sound because
- * one service at a time holds a data dir (db/data-dir-lock.ts), and a database handle lives as long as its run.
+ * This run of the service, per open database: a pending key owned by another run died with it, unless that
+ * run is alive (runIsLive: on SQLite one service at a time holds a data dir, db/data-dir-lock.ts; on
+ * PostgreSQL several instances share the store, each holding its run's lease while it is open).
  */
-const runs = new WeakMap<Db, string>();
 export function runOf(db: Db): string {
-  let run = runs.get(db);
-  if (run === undefined) {
-    run = randomUUID();
-    runs.set(db, run);
-  }
-  return run;
+  return storeRun(db);
 }
 
 function parseResource(text: string | null): LinkedResource | null {
@@ -93,7 +87,8 @@ export type Claim =
 
 /**
  * Claims the key for this run, or finds the answer to replay. The same key with another request is a conflict;
- * one still running in this run is waited on for at most `waitMs`; one owned by a dead run is taken over.
+ * one still running in this run (or another live instance's) is waited on for at most `waitMs`; one owned by
+ * a dead run is taken over.
  */
 export async function claimKey(
   deps: IdempotencyDeps,
@@ -150,7 +145,8 @@ export async function claimKey(
       ]);
     }
     if (row.state === 'done') return { kind: 'replay', row };
-    if (row.owner_run !== run) {
+    // A key another live instance is working on (server mode) is waited on like one of this run.
+    if (row.owner_run !== run && !(await runIsLive(deps.db, row.owner_run))) {
       // Its request died with an earlier run: nothing waits on it. Taken over atomically, so of two retries
       // only one resumes it and the other waits for that one's answer.
       const taken = await db

@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { leaseRow, openDatabase, type Db } from '../../src-main/db/client.ts';
 import { createLogger } from '../../src-main/logger.ts';
 import { outboxRepository } from '../../src-main/outbox/repository.ts';
+import { claimKey } from '../../src-main/documents/idempotency.ts';
 import { PrintWorker } from '../../src-main/printing/worker.ts';
 import { WebhookDeliveryWorker } from '../../src-main/webhooks/delivery.ts';
 import type { WebhookRequest } from '../../src-main/webhooks/sender.ts';
@@ -390,6 +391,36 @@ describeOnPostgres('server mode: leases', () => {
         for (const release of deadLeases) await release?.();
         await dead.close();
       }
+    });
+  });
+
+  describe('an Idempotency-Key pending on another instance', () => {
+    it('is waited on while that instance lives, and taken over once it is gone', async () => {
+      const clock = { now: () => new Date() };
+      const scope = (key: string) => ({ company_id: cluster.companyId, key, route: 'POST /v1/nfce/venda' });
+      const ttl = 3600_000;
+
+      // A live instance is still selling under the key: a retry on this instance waits, and never runs the
+      // sale a second time.
+      expect(await claimKey({ db: other.db, clock }, scope('live'), 'h', ttl, 100)).toMatchObject({
+        kind: 'claimed',
+      });
+      await expect(claimKey({ db, clock }, scope('live'), 'h', ttl, 200)).rejects.toMatchObject({
+        code: 'conflict',
+      });
+
+      // An instance died while selling under the key: the retry takes it over.
+      const dead = openDatabase('unused.sqlite', `${cluster.url}?application_name=dead-seller`);
+      expect(await claimKey({ db: dead.db, clock }, scope('dead'), 'h', ttl, 100)).toMatchObject({
+        kind: 'claimed',
+      });
+      await sql`SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity
+        WHERE application_name = 'dead-seller'`.execute(db);
+      expect(await claimKey({ db, clock }, scope('dead'), 'h', ttl, 200)).toMatchObject({
+        kind: 'claimed',
+        takenOver: true,
+      });
+      await dead.close();
     });
   });
 });
