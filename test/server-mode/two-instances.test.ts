@@ -14,7 +14,9 @@ import { startCluster, type Cluster, type Instance } from './instances.ts';
 const ONLINE = { cashiers: 4, sales: 10 };
 /** In offline contingency: 2 instances x 2 cashiers x 3 = 12 NFC-e. */
 const OFFLINE = { cashiers: 2, sales: 3 };
-const SALES = 2 * ONLINE.cashiers * ONLINE.sales + 2 * OFFLINE.cashiers * OFFLINE.sales;
+/** Sales whose request the load balancer sends to both instances at once, with one Idempotency-Key. */
+const DOUBLED = 4;
+const SALES = 2 * ONLINE.cashiers * ONLINE.sales + 2 * OFFLINE.cashiers * OFFLINE.sales + DOUBLED;
 
 function sale(n: number) {
   return {
@@ -74,6 +76,25 @@ async function cashier(instance: Instance, companyId: string, count: number): Pr
     statuses.push((res.body as { status: string }).status);
   }
   return statuses;
+}
+
+/**
+ * One sale sent to both instances at once with the same Idempotency-Key: one runs it, the other waits for its
+ * answer and replays it (or answers 409 if the wait runs out). Either way one note.
+ */
+async function doubled(companyId: string): Promise<{ ids: string[]; statuses: number[] }> {
+  const n = ++saleNumber;
+  const answers = await Promise.all(
+    cluster.instances.map((instance) =>
+      instance.request('POST', `/v1/nfce/venda?companyId=${companyId}`, sale(n), {
+        'Idempotency-Key': `two-instances-sale-${n}`,
+      }),
+    ),
+  );
+  return {
+    ids: answers.filter((a) => a.status === 201).map((a) => (a.body as { id: string }).id),
+    statuses: answers.map((a) => a.status),
+  };
 }
 
 /** Every cashier of every instance at once. */
@@ -169,9 +190,17 @@ describeOnPostgres('two service instances selling into one PostgreSQL database',
         await extra.service.close();
       }
     })();
-    const online = await rush(ONLINE.cashiers, ONLINE.sales).finally(() => {
+    const [online, twice] = await Promise.all([
+      rush(ONLINE.cashiers, ONLINE.sales),
+      Promise.all(Array.from({ length: DOUBLED }, () => doubled(cluster.companyId))),
+    ]).finally(() => {
       rushing = false;
     });
+    for (const { ids, statuses } of twice) {
+      expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
+      expect(ids.length).toBeGreaterThanOrEqual(1);
+      expect(new Set(ids).size).toBe(1);
+    }
     await joining;
     expect(joined.length).toBeGreaterThanOrEqual(1);
     expect(online).toHaveLength(2 * ONLINE.cashiers * ONLINE.sales);
