@@ -89,15 +89,21 @@ function fromBadPath(error: unknown): ApiError | undefined {
 }
 
 /**
- * SQLite could not write because the disk holding the data (or the database's page limit) is full. better-
- * sqlite3 reports it as SQLITE_FULL; the transaction was rolled back, so nothing of the request was kept.
+ * The store could not write because the disk holding the data (or SQLite's page limit) is full: better-sqlite3
+ * reports it as SQLITE_FULL, PostgreSQL (server mode) as SQLSTATE 53100 disk_full; the transaction was rolled
+ * back, so nothing of the request was kept. The code found, or undefined.
  */
-export function isStorageFull(error: unknown): boolean {
+export function storageFullCode(error: unknown): string | undefined {
   for (let e = error, depth = 0; typeof e === 'object' && e !== null && depth < 5; depth++) {
-    if ((e as { code?: unknown }).code === 'SQLITE_FULL') return true;
+    const code = (e as { code?: unknown }).code;
+    if (code === 'SQLITE_FULL' || code === '53100') return code;
     e = (e as { cause?: unknown }).cause;
   }
-  return false;
+  return undefined;
+}
+
+export function isStorageFull(error: unknown): boolean {
+  return storageFullCode(error) !== undefined;
 }
 
 const storageFull = () =>
@@ -133,7 +139,11 @@ export function errorHandler(logger: Logger) {
         requestId,
         method: req.method,
         path: req.path,
-        error: { name: (error as Error).name, code: 'SQLITE_FULL', message: (error as Error).message },
+        error: {
+          name: (error as Error).name,
+          code: storageFullCode(error),
+          message: (error as Error).message,
+        },
       });
       if (!res.headersSent) res.status(507).json(storageFull().toBody());
       else res.end();
