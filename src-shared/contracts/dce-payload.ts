@@ -167,8 +167,10 @@ export type DcePayloadInput = z.input<typeof dcePayloadSchema>;
 // NF-e's parties (spelling.ts); every other name is the mechanical snake_case of spelling A.
 
 const ALIASES: Readonly<Record<string, string>> = { razao_social: 'nome' };
+// Own keys only: a body's `constructor` or `toString` must not find Object.prototype's functions here.
 const toCamel = (key: string): string =>
-  ALIASES[key] ?? key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+  (Object.hasOwn(ALIASES, key) ? ALIASES[key] : undefined) ??
+  key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 
 /** Whether any key of the body is written in spelling B. */
 export function dceWritesSpellingB(node: unknown): boolean {

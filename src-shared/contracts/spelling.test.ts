@@ -2,6 +2,8 @@
 // NF-e normalizer and the DC-e payload share.
 import { describe, expect, it } from 'vitest';
 import { callerFieldNamer, renameToSpellingA, spellingBName } from './spelling.ts';
+import { dceSpellingA } from './dce-payload.ts';
+import { toSpellingA } from '../../src-main/fiscal/nfe/normalize.ts';
 
 const rename = (key: string) =>
   key === 'razao_social' ? 'nome' : key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
@@ -14,6 +16,13 @@ describe('spelling B', () => {
         rename,
       ),
     ).toEqual({ tipoEmitente: 'x_y', itens: [{ valorUnitario: 1, xLgr: 'a' }], nome: 'n' });
+  });
+
+  it("keeps keys named like Object's members as written (the aliases are looked up among their own keys)", () => {
+    const raw = JSON.parse('{"constructor": 1, "to_string": 2, "hasOwnProperty": 3}') as unknown;
+    expect(Object.keys(toSpellingA(raw) as object)).toEqual(['constructor', 'toString', 'hasOwnProperty']);
+    const dce = dceSpellingA(raw);
+    expect(Object.keys(dce.body as object)).toEqual(['constructor', 'toString', 'hasOwnProperty']);
   });
 
   it("names a fault with the caller's own keys, and the part it did not send in its spelling", () => {

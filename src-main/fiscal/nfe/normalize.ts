@@ -54,7 +54,12 @@ const renamedKeys = new Map<string, string>();
 const nfeKeyA = (key: string): string => {
   const known = renamedKeys.get(key);
   if (known !== undefined) return known;
-  const renamed = ALIASES[key] ?? (key.includes('_') ? snakeToCamel(key) : key);
+  // Own keys only: a body's `constructor` or `toString` must not find Object.prototype's functions here.
+  const renamed = Object.hasOwn(ALIASES, key)
+    ? (ALIASES[key] ?? key)
+    : key.includes('_')
+      ? snakeToCamel(key)
+      : key;
   if (renamedKeys.size < 4096) renamedKeys.set(key, renamed);
   return renamed;
 };
