@@ -132,6 +132,23 @@ async function open(): Promise<Record<string, number>> {
   };
 }
 
+/** What is open, row by row, with the instances' last log lines: the failure says where it got stuck. */
+async function openDetail(left: Record<string, number>): Promise<string> {
+  const db = cluster.instances[0]!.service.db;
+  const notes = await db
+    .selectFrom('documents')
+    .select(['id', 'n_nf', 'status', 'tp_emis', 'c_stat', 'x_motivo', 'replaces', 'replaced_by'])
+    .where('status', 'in', ['rascunho', 'processando', 'contingencia'])
+    .execute();
+  const outbox = await db
+    .selectFrom('outbox')
+    .select(['id', 'document_id', 'kind', 'state', 'attempts', 'next_try_at', 'last_c_stat', 'last_error'])
+    .where('state', '!=', 'done')
+    .execute();
+  const logs = cluster.instances.flatMap((i) => i.logs.slice(-10));
+  return JSON.stringify({ left, notes, outbox, logs }, null, 1);
+}
+
 /**
  * Waits until nothing is open, and stays so for a second: webhooks and prints are queued just after the
  * note's settlement, and a substitution just after its attempt's.
@@ -144,7 +161,7 @@ async function drained(ms: number): Promise<void> {
     if (Object.values(left).some((n) => n > 0)) quietSince = null;
     else if (quietSince === null) quietSince = Date.now();
     else if (Date.now() - quietSince >= 1000) return;
-    if (Date.now() > deadline) throw new Error(`still open after ${ms} ms: ${JSON.stringify(left)}`);
+    if (Date.now() > deadline) throw new Error(`still open after ${ms} ms: ${await openDetail(left)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -205,7 +222,7 @@ describeOnPostgres('two service instances selling into one PostgreSQL database',
     expect(joined.length).toBeGreaterThanOrEqual(1);
     expect(online).toHaveLength(2 * ONLINE.cashiers * ONLINE.sales);
     // Everything of the online sales settled before the authority goes away: nothing is in flight when it does.
-    await drained(40_000);
+    await drained(60_000);
 
     await cluster.sandbox.faults.setOnline(false);
     const offline = await rush(OFFLINE.cashiers, OFFLINE.sales);
@@ -213,7 +230,7 @@ describeOnPostgres('two service instances selling into one PostgreSQL database',
     expect(offline.every((s) => s === 'contingencia')).toBe(true);
     await cluster.sandbox.faults.setOnline(true);
     // Both instances' queues transmit the contingency notes once the authority answers again.
-    await drained(40_000);
+    await drained(60_000);
 
     const db = cluster.instances[0]!.service.db;
     const notes = await db
@@ -293,5 +310,5 @@ describeOnPostgres('two service instances selling into one PostgreSQL database',
     // No instance logged a failure on the way.
     for (const instance of [...cluster.instances, ...joined])
       expect(instance.logs.filter((l) => /"level":"error"/.test(l))).toEqual([]);
-  }, 120_000);
+  }, 180_000);
 });
