@@ -5,6 +5,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Clock } from './clock.ts';
 import { inTransaction, type Db } from './db/client.ts';
+import { isPostgres } from './db/dialect.ts';
 import type { SecretBox } from './security/secret-box.ts';
 import { apiKeysRepository } from './api-keys/repository.ts';
 import { createApiKey, createOrganization } from './api-keys/service.ts';
@@ -182,7 +183,9 @@ export async function bootstrapSandbox(
       'These secrets are printed this once. Where they are kept:',
       `  API keys      ${json} (mode 0600)`,
       `  certificate   ${certFile} (mode 0600); its password and the CSC token only sealed in ` +
-        `${path.join(dataDir, DATABASE_FILE)}, under the master key, never again in clear`,
+        // Server mode keeps them in its PostgreSQL database, not in the data dir's file.
+        `${isPostgres(db) ? 'the PostgreSQL store (BALCAO_DATABASE_URL)' : path.join(dataDir, DATABASE_FILE)}, ` +
+        'under the master key, never again in clear',
     ],
   };
 }

@@ -207,7 +207,11 @@ describe('secrets are printed once and said where they are kept', () => {
     for (const s of secrets) expect(lines.split(s)).toHaveLength(2); // each printed exactly once
     const json = path.join(first.dataDir, 'sandbox.json');
     expect(lines).toContain(`API keys      ${json} (mode 0600)`);
-    expect(lines).toMatch(/password and the CSC token only sealed in .*balcao\.sqlite, under the master key/);
+    expect(lines).toMatch(
+      testStore === 'postgres'
+        ? /password and the CSC token only sealed in the PostgreSQL store \(BALCAO_DATABASE_URL\), under the master key/
+        : /password and the CSC token only sealed in .*balcao\.sqlite, under the master key/,
+    );
     // What sandbox.json keeps matches what was printed; the log has none of it.
     const saved = fs.readFileSync(json, 'utf8');
     expect(saved).toContain(first.companyKey);
