@@ -9,18 +9,25 @@ import path from 'node:path';
 import pg from 'pg';
 
 /** Where Debian's `postgresql` package puts the server binaries when they are not on PATH. */
-const DEBIAN_BIN_DIRS = [
-  '/usr/lib/postgresql/17/bin',
-  '/usr/lib/postgresql/16/bin',
-  '/usr/lib/postgresql/15/bin',
-];
+const DEBIAN_ROOT = '/usr/lib/postgresql';
+
+/** /usr/lib/postgresql/<version>/bin, newest version first: whichever the Debian release installs. */
+function debianBinDirs(): string[] {
+  let versions: string[];
+  try {
+    versions = fs.readdirSync(DEBIAN_ROOT).filter((v) => /^\d+$/.test(v));
+  } catch {
+    return [];
+  }
+  return versions.sort((a, b) => Number(b) - Number(a)).map((v) => path.join(DEBIAN_ROOT, v, 'bin'));
+}
 
 function lookBin(name: string): string | undefined {
   for (const dir of (process.env['PATH'] ?? '').split(path.delimiter)) {
     const candidate = path.join(dir, name);
     if (dir !== '' && fs.existsSync(candidate)) return candidate;
   }
-  for (const dir of DEBIAN_BIN_DIRS) {
+  for (const dir of debianBinDirs()) {
     const candidate = path.join(dir, name);
     if (fs.existsSync(candidate)) return candidate;
   }
