@@ -2,6 +2,7 @@
 // answer in time, so a sale is never stopped by the network; the re-issue of a doubtful attempt under the
 // next number, and the resumption of a sale whose request died with an earlier run.
 import type { Clock } from '../../../clock.ts';
+import { whileLeased } from '../../../db/client.ts';
 import { notFound } from '../../../errors.ts';
 import { outboxRepository } from '../../../outbox/repository.ts';
 import type { Emission } from '../../kind.ts';
@@ -139,14 +140,15 @@ async function authorizedOrContingency(
   const certainlyNotReceived =
     row !== undefined && row.state === 'pending' && row.attempts <= 1 && !deps.worker.isBusy(outboxId);
   if (certainlyNotReceived) {
-    const reissued = await resignSameNumber(
-      deps,
-      document,
-      outboxId,
-      offlineEmission(deps.clock),
-      'contingencia',
-      () => deps.worker.isBusy(outboxId),
-    );
+    // Under the row's lease: in server mode another instance's worker may have taken the row (still pending
+    // when read) and be sending the attempt; its lease says so, and then the attempt is a doubtful one.
+    // Held, the lease keeps every worker off the row until the re-signed note is committed.
+    const reissued =
+      (await whileLeased(deps.db, 'outbox', outboxId, () =>
+        resignSameNumber(deps, document, outboxId, offlineEmission(deps.clock), 'contingencia', () =>
+          deps.worker.isBusy(outboxId),
+        ),
+      )) ?? null;
     if (reissued !== null) return { document: reissued, mode: 'offline' };
   }
   try {
