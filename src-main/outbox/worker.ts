@@ -124,15 +124,26 @@ export class OutboxWorker {
 
   private async queueSubstitution(attempt: DocumentRow, replacement: DocumentRow): Promise<void> {
     const { message, tpEvento } = await this.deps.followUps.substitution(attempt, replacement);
-    await outboxRepository.enqueueMessage(this.deps.db, {
-      documentId: attempt.id,
-      companyId: attempt.company_id,
-      kind: 'evento',
-      docKind: this.docKindOf(attempt),
-      eventType: tpEvento,
-      waitsForDocumentId: replacement.id,
-      message: message,
-      now: this.now(),
+    await inTransaction(this.deps.db, async (trx) => {
+      // Once: in server mode another instance's start-up recovery may find the same attempt between its
+      // settlement and this queuing (transactions are serial, so the check and the insert are one step).
+      const queued = await trx
+        .selectFrom('outbox')
+        .select('id')
+        .where('document_id', '=', attempt.id)
+        .where('kind', '=', 'evento')
+        .executeTakeFirst();
+      if (queued !== undefined) return;
+      await outboxRepository.enqueueMessage(trx, {
+        documentId: attempt.id,
+        companyId: attempt.company_id,
+        kind: 'evento',
+        docKind: this.docKindOf(attempt),
+        eventType: tpEvento,
+        waitsForDocumentId: replacement.id,
+        message: message,
+        now: this.now(),
+      });
     });
   }
 
