@@ -19,7 +19,10 @@ export interface CachedStatements extends SqliteDatabase {
  * gets a fresh one instead of sharing it. SQLite re-prepares a statement by itself when a migration changes the
  * schema under it, so a cached statement never runs against a stale plan.
  */
-export function withStatementCache(sqlite: SQLite.Database, capacity = STATEMENT_CACHE_SIZE): CachedStatements {
+export function withStatementCache(
+  sqlite: SQLite.Database,
+  capacity = STATEMENT_CACHE_SIZE,
+): CachedStatements {
   const prepared = new Map<string, SQLite.Statement>();
   return {
     get size() {
