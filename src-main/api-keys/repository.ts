@@ -12,7 +12,8 @@ export const apiKeysRepository = {
   findOrganization: (db: Db, id: string) =>
     db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst(),
 
-  listOrganizations: (db: Db) => db.selectFrom('organizations').selectAll().orderBy('created_at').execute(),
+  listOrganizations: (db: Db) =>
+    db.selectFrom('organizations').selectAll().orderBy('created_at').orderBy('id').execute(),
 
   insert: (db: Db, row: ApiKeyRow) => db.insertInto('api_keys').values(row).execute(),
 

@@ -21,7 +21,9 @@ export const companiesRepository = {
       .selectFrom('companies')
       .selectAll()
       .where('organization_id', '=', organizationId)
+      // id after the time: companies created in the same millisecond come in one order on both stores.
       .orderBy('created_at')
+      .orderBy('id')
       .limit(limit)
       .execute(),
 

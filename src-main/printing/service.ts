@@ -4,6 +4,7 @@
 import { isPrintable } from '../outputs/document.ts';
 import type { Clock } from '../clock.ts';
 import { inTransaction, type Db } from '../db/client.ts';
+import { sql } from 'kysely';
 import type { Logger } from '../logger.ts';
 import { DomainError, conflict, forbidden, invalidState, notFound, validationError } from '../errors.ts';
 import { companiesRepository, type CompanyRow } from '../companies/repository.ts';
@@ -353,6 +354,7 @@ export async function queueDocumentPrint(
       .where('reason', 'in', ['auto', 'print'])
       .where('status', 'in', ['pending', 'printing'])
       .orderBy('created_at')
+      .orderBy(sql`rowid`)
       .executeTakeFirst();
     if (waiting !== undefined) return { jobId: waiting.id, status: waiting.status };
   }

@@ -34,6 +34,7 @@ export const webhooksRepository = {
       .where('company_id', '=', companyId)
       .where('ativo', '=', 1)
       .orderBy('created_at')
+      .orderBy('id')
       .execute(),
 
   list: (db: Db, companyId: string, window: RowWindow) =>

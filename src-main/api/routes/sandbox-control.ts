@@ -102,6 +102,7 @@ async function organizationOfCnpj(db: ApiDeps['db'], cnpj: string | null): Promi
     .where('cnpj', '=', cnpj)
     .where('authority', '=', 'sandbox')
     .orderBy('created_at')
+    .orderBy('id')
     .executeTakeFirst();
   return row?.organization_id ?? null;
 }

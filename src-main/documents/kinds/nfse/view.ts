@@ -1,6 +1,7 @@
 // The NFS-e object of the API (§2.8) read back from its row, its signed DPS and the authorized <NFSe> (the
 // documents of record), with its cancellation and substitution links; and the §4.6 list of /v1/nfse.
 import { XMLParser } from 'fast-xml-parser';
+import { sql } from 'kysely';
 import type { Db } from '../../../db/client.ts';
 import type { RowWindow } from '../../../db/paginate.ts';
 import { pageOfKind } from '../../list.ts';
@@ -187,6 +188,8 @@ async function replacementsOf(db: Db, ids: readonly string[]): Promise<Map<strin
     .where('modelo', '=', MODELO)
     .where('replaces', 'in', ids)
     .orderBy('created_at')
+    // Written in the same millisecond: the order they were written in (documents has a rowid on both stores).
+    .orderBy(sql`rowid`)
     .execute();
   for (const row of rows) {
     if (row.replaces === null) continue;
