@@ -4,7 +4,8 @@
 // while another client loops the NFC-e list, as a ratio of sales alone, and while one loops a DANFCe drawn on the
 // request thread, then on the worker pool (src-main/workers). BENCH_PROFILE=<n> instead profiles n
 // sales at 8 clients (the inspector's CPU profiler, same as node --cpu-prof) and prints where the time goes.
-// BENCH_SANDBOX=process runs the sandbox authority in a process of its own (bench/sandbox-process.ts).
+// BENCH_SANDBOX=process runs the sandbox authority in a process of its own (bench/sandbox-process.ts), BENCH_LOAD=process
+// the selling clients (bench/load-process.ts).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,6 +19,7 @@ import { startService, syncSandboxCompanies } from '../src-main/service.ts';
 import type { CompanyConfig } from '../src-main/sandbox/registry.ts';
 import { fiscalPath, rate } from './fiscal-path.ts';
 import { noteFiller } from './note-filler.ts';
+import { runSales, type SaleClients, type SalesRun } from './sale-clients.ts';
 import { defaultPoolSize } from '../src-main/workers/pool.ts';
 import { closePdfWorkers, setPdfWorkers } from '../src-main/workers/pdf.ts';
 
@@ -35,6 +37,11 @@ const PROFILE = Number(process.env['BENCH_PROFILE'] ?? 0);
  * (a process of its own, as the real authority is another machine: the figures are then Balcão's alone).
  */
 const SANDBOX = process.env['BENCH_SANDBOX'] === 'process' ? 'process' : 'embedded';
+/**
+ * Where the cashiers run: `embedded` (fetch in the bench's process, which is the service's) or `process` (a process
+ * of their own: their HTTP client work is then not counted against the service's thread).
+ */
+const LOAD = process.env['BENCH_LOAD'] === 'process' ? 'process' : 'embedded';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-bench-http-'));
 const authority =
@@ -73,48 +80,9 @@ const keys = await Promise.all(
 const SALE_KEYS = keys.length - LIST_KEYS;
 const keyOf = (i: number) => keys[i % keys.length] ?? '';
 
-const saleBody = (n: number) =>
-  JSON.stringify({
-    itens: [
-      {
-        codigo: `P${n % 7}`,
-        descricao: `Produto ${n % 7}`,
-        ncm: '22011000',
-        quantidade: 1 + (n % 3),
-        valorUnitario: 3.9,
-      },
-    ],
-    pagamentos: [{ forma: '01', valor: 20 }],
-  });
-
 /** Distinct per bench run, so a retried sale replays its own answer and never one of an earlier run. */
-const RUN = `${process.pid}-${Date.now()}`;
-
-/**
- * One sale; its status (HTTP status when it was refused) unless it came back authorized. The server closes
- * keep-alive sockets that stayed idle (after the store's fill, say): a request that meets a closed socket is
- * sent again with the same Idempotency-Key, so it can never sell twice.
- */
-async function sell(n: number, retried = false): Promise<string | null> {
-  let res: Response;
-  try {
-    res = await fetch(`${base}/nfce/venda`, {
-      method: 'POST',
-      headers: {
-        'X-API-Key': keyOf(n % SALE_KEYS),
-        'Content-Type': 'application/json',
-        'Idempotency-Key': `bench-${RUN}-${n}`,
-      },
-      body: saleBody(n),
-    });
-  } catch (error) {
-    if (retried) throw error;
-    return sell(n, true);
-  }
-  const doc = (await res.json()) as { status?: string };
-  if (res.status === 201 && doc.status === 'autorizada') return null;
-  return res.status === 201 ? (doc.status ?? '?') : String(res.status);
-}
+const target: SaleClients = { base, keys: keys.slice(0, SALE_KEYS), run: `${process.pid}-${Date.now()}` };
+const loadProcess = LOAD === 'process' ? startLoadProcess(target) : null;
 
 interface Level {
   perSecond: number;
@@ -131,26 +99,42 @@ let salesStarted = 0;
 
 /** `clients` cashiers selling `total` notes between them, back to back; latencies in ms. */
 async function sales(clients: number, total: number): Promise<Level> {
-  const latencies: number[] = [];
-  const failures: string[] = [];
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      for (let i = 0; i < Math.ceil(total / clients); i++) {
-        const t = performance.now();
-        const failure = await sell(salesStarted++);
-        if (failure !== null) failures.push(failure);
-        latencies.push(performance.now() - t);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
+  const first = salesStarted;
+  salesStarted += clients * Math.ceil(total / clients);
+  const run =
+    loadProcess === null
+      ? await runSales(target, clients, total, first)
+      : await loadProcess.sales(clients, total, first);
+  const latencies = [...run.latencies].sort((a, b) => a - b);
   return {
-    perSecond: latencies.length / seconds,
+    perSecond: latencies.length / run.seconds,
     p50: percentile(latencies, 0.5),
     p99: percentile(latencies, 0.99),
-    failures,
+    failures: run.failures,
+  };
+}
+
+/** Starts bench/load-process.ts and hands it the target; each call runs one level of sales there. */
+function startLoadProcess(sales: SaleClients) {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL('./load-process.ts', import.meta.url))],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  child.stdin.write(`${JSON.stringify(sales)}\n`);
+  return {
+    sales: async (clients: number, total: number, first: number): Promise<SalesRun> => {
+      child.stdin.write(`${JSON.stringify({ clients, total, first })}\n`);
+      const answer = await lines.next();
+      if (answer.done === true) throw new Error('the load process ended');
+      return JSON.parse(answer.value) as SalesRun;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.stdin.end();
+      }),
   };
 }
 
@@ -269,7 +253,8 @@ if (PROFILE > 0) {
   const fiscal = rate(fiscalPath, 2000);
   out(
     `http (${SALES} NFC-e sales per level over POST /v1/nfce/venda, sandbox authority ` +
-      `${SANDBOX === 'process' ? 'in a process of its own' : 'embedded in the service'})`,
+      `${SANDBOX === 'process' ? 'in a process of its own' : 'embedded in the service'}, selling clients ` +
+      `${LOAD === 'process' ? 'in a process of their own' : "in the service's process"})`,
   );
   out(`  fiscal path of the same run: ${fiscal.toFixed(0)} docs/s on one core`);
   for (const clients of LEVELS) {
@@ -365,6 +350,7 @@ if (PROFILE > 0) {
   setPdfWorkers(null);
   await closePdfWorkers();
 }
+await loadProcess?.close();
 await service.close();
 await authority?.close();
 fs.rmSync(dataDir, { recursive: true, force: true });
