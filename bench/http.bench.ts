@@ -1,6 +1,7 @@
 // NFC-e sales through the real /v1 service (embedded sandbox authority, temp SQLite store) with 1, 8 and 32
 // clients selling a fixed number of notes per level: sales/s and p50/p99, each rate beside the pure fiscal path's
-// rate of the same run (bench:fiscal's code), so the HTTP overhead is a ratio. Then, at 10k stored notes, sales/s
+// rate of the same run (bench:fiscal's code), so the HTTP overhead is a ratio; a burst of 200 sales sent at once
+// (latency, and how many went to offline contingency). Then, at 10k stored notes, sales/s
 // while another client loops the NFC-e list, as a ratio of sales alone, and while one loops a DANFCe drawn on the
 // request thread, then on the worker pool (src-main/workers). BENCH_PROFILE=<n> instead profiles n
 // sales at 8 clients (the inspector's CPU profiler, same as node --cpu-prof) and prints where the time goes.
@@ -27,6 +28,8 @@ const LEVELS = (process.env['BENCH_CLIENTS'] ?? '1,8,32').split(',').map(Number)
 /** Sales per level, shared by its clients (a multiple of 32 gives every client the same count). */
 const SALES = Number(process.env['BENCH_SALES'] ?? 192);
 const NOTES = Number(process.env['BENCH_NOTES'] ?? 10_000);
+/** Sales sent at once, one per client, after the levels. */
+const BURST = Number(process.env['BENCH_BURST'] ?? 200);
 const LIST_CLIENTS = 8;
 /** The list loop takes its own keys in turn: it asks faster than one key's plan allows. */
 const LIST_KEYS = 4;
@@ -264,6 +267,11 @@ if (PROFILE > 0) {
         `ratio to the fiscal path ${(level.perSecond / fiscal).toFixed(3)}`,
     );
   }
+  // A burst: BURST sales sent at once, one per client. The cashier's 3 s wait counts from each request's arrival,
+  // so a sale still queued behind the burst when its time is up is issued in offline contingency instead of waiting.
+  const burst = await sales(BURST, BURST);
+  const contingency = burst.failures.filter((status) => status === 'contingencia').length;
+  out(`  burst of ${BURST} sales at once: ${describe(burst)}; issued in contingency ${contingency}`);
 
   const fill = await noteFiller(service, keyOf(0), Date.now());
   await fill(NOTES);
