@@ -1,7 +1,7 @@
 // Webhooks of one company: create, change, pause, rotate the secret, test the connection, read the delivery
 // history and redeliver. The secret is sealed at rest and shown only by create and rotate-secret.
 import type { Clock } from '../clock.ts';
-import type { Db } from '../db/client.ts';
+import { inTransaction, type Db } from '../db/client.ts';
 import type { RowWindow } from '../db/paginate.ts';
 import type { SecretBox } from '../security/secret-box.ts';
 import { DomainError, forbidden, notFound } from '../errors.ts';
@@ -167,7 +167,9 @@ export async function updateWebhook(
 }
 
 export async function deleteWebhook(db: Db, existing: WebhookRow): Promise<void> {
-  await webhooksRepository.delete(db, existing.id);
+  // In a transaction, so that on PostgreSQL it takes the store's lock like the publishers and the delivery worker
+  // do: the delete cascades to the webhook's deliveries and attempts, rows their transactions lock.
+  await inTransaction(db, (trx) => webhooksRepository.delete(trx, existing.id));
 }
 
 /** Takes effect at once: every later request, retries of older deliveries included, uses the new secret. */
