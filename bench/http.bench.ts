@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Session } from 'node:inspector/promises';
 import type { Profiler } from 'node:inspector';
 import { createLogger } from '../src-main/logger.ts';
@@ -269,9 +270,17 @@ if (PROFILE > 0) {
   }
   // A burst: BURST sales sent at once, one per client. The cashier's 3 s wait counts from each request's arrival,
   // so a sale still queued behind the burst when its time is up is issued in offline contingency instead of waiting.
+  // The service's event loop during the burst (it runs in this process): its longest turn is how long a socket
+  // could wait to be read, or a request to be stamped on arrival.
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
   const burst = await sales(BURST, BURST);
+  loop.disable();
   const contingency = burst.failures.filter((status) => status === 'contingencia').length;
-  out(`  burst of ${BURST} sales at once: ${describe(burst)}; issued in contingency ${contingency}`);
+  out(
+    `  burst of ${BURST} sales at once: ${describe(burst)}; issued in contingency ${contingency}; ` +
+      `event loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms, max ${(loop.max / 1e6).toFixed(0)} ms`,
+  );
 
   const fill = await noteFiller(service, keyOf(0), Date.now());
   await fill(NOTES);
