@@ -23,6 +23,10 @@ export interface Answer {
 
 export interface Cluster {
   url: string;
+  /** The master key every instance shares (a child process instance needs it too). */
+  masterKey: string;
+  /** The temp dir the cluster's data dirs are made in. */
+  root: string;
   sandbox: SandboxAuthority;
   /** The organization key and the demo company the first instance bootstrapped. */
   apiKey: string;
@@ -123,6 +127,8 @@ export async function startCluster(count: number, options: { startWorker?: boole
   }
   return {
     url,
+    masterKey,
+    root,
     sandbox,
     apiKey,
     companyId,
