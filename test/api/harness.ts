@@ -123,7 +123,13 @@ export async function openHarnessStore(dataDir: string): Promise<OpenedDatabase>
 }
 
 export async function startHarness(
-  options: { dataDir?: string; clock?: ManualClock; databaseUrl?: string } = {},
+  options: {
+    dataDir?: string;
+    clock?: ManualClock;
+    databaseUrl?: string;
+    /** false: the service's queue, webhook and print workers stay stopped (a test drives its own). */
+    startWorker?: boolean;
+  } = {},
 ): Promise<Harness> {
   const dataDir = options.dataDir ?? tempDataDir();
   const clock = options.clock ?? new ManualClock(new Date());
@@ -139,7 +145,12 @@ export async function startHarness(
       logLevel: 'warn',
       ...(databaseUrl === undefined ? {} : { databaseUrl }),
     },
-    { clock, logger: createLogger('warn', (line) => logs.push(line)), shutdownGraceMs: 2000 },
+    {
+      clock,
+      logger: createLogger('warn', (line) => logs.push(line)),
+      shutdownGraceMs: 2000,
+      ...(options.startWorker === undefined ? {} : { startWorker: options.startWorker }),
+    },
   );
   if (service.bootstrap.sandbox === null) throw new Error('harness expects a sandbox bootstrap');
   const { organizationApiKey, apiKey: companyKey, companyId } = service.bootstrap.sandbox;

@@ -30,13 +30,21 @@ beforeAll(async () => {
   doc = await loadDocReceiver();
   receiver = await CaptureReceiver.start();
 });
+/** Waits until the worker has no request out (each ends within the env's 800 ms timeout). */
+async function nothingInFlight(): Promise<void> {
+  for (let i = 0; i < 200 && env.worker.inFlight > 0; i++) await new Promise((r) => setTimeout(r, 25));
+}
+
 afterEach(async () => {
   // A delivery a test left on its way would reach the shared receiver during the next test.
-  for (let i = 0; i < 200 && env.worker.inFlight > 0; i++) await new Promise((r) => setTimeout(r, 25));
+  await nothingInFlight();
   // In a transaction: on PostgreSQL it then takes the store's lock, as every writer of these rows does. Alone, the
-  // delete (cascading to deliveries and attempts, webhook after webhook) could deadlock with a publisher's
-  // transaction still inserting deliveries for two of them.
+  // delete (cascading to deliveries and attempts, webhook after webhook) met a worker's transaction on those rows
+  // and PostgreSQL reported a deadlock.
   await inTransaction(env.h.service.db, (trx) => trx.deleteFrom('webhooks').execute());
+  // A delivery the worker claimed just before the delete (it had read the due rows while nothing was in flight)
+  // is out now: its request ends before the receiver is reset, or it would reach the next test.
+  await nothingInFlight();
   receiver.respond = () => 200;
   receiver.requests.length = 0;
 });

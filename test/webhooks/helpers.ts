@@ -62,7 +62,9 @@ async function requestTo(
  * for outcomes instead of assuming which worker sent what).
  */
 export async function startWebhookEnv(options: Partial<DeliveryWorkerOptions> = {}): Promise<WebhookEnv> {
-  const h = await startHarness();
+  // The service's own workers stay stopped: the tests drive `worker` below, and a second worker delivering the
+  // same queue in the background sent rows a test had left to the next test's receiver.
+  const h = await startHarness({ startWorker: false });
   const logger = createLogger('warn', (line) => h.logs.push(line));
   const { db, secrets } = h.service;
   const probe = await h.request('GET', `/v1/webhooks?companyId=${h.companyId}`);
