@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createLogger } from '../src-main/logger.ts';
 import { startService } from '../src-main/service.ts';
+import { saleBody } from './sale-clients.ts';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 6);
 const LEVELS = (process.env['BENCH_CLIENTS'] ?? '1,8,32').split(',').map(Number);
@@ -37,20 +38,6 @@ async function keys(count: number): Promise<string[]> {
     }),
   );
 }
-
-const sale = (n: number) =>
-  JSON.stringify({
-    itens: [
-      {
-        codigo: `P${n % 7}`,
-        descricao: `Produto ${n % 7}`,
-        ncm: '22011000',
-        quantidade: 1 + (n % 3),
-        valorUnitario: 3.9,
-      },
-    ],
-    pagamentos: [{ forma: '01', valor: 20 }],
-  });
 
 interface Level {
   perSecond: number;
@@ -98,7 +85,7 @@ for (const clients of LEVELS) {
     const res = await fetch(`${base}/nfce/venda`, {
       method: 'POST',
       headers: { 'X-API-Key': clientKeys[client] ?? '', 'Content-Type': 'application/json' },
-      body: sale(n),
+      body: saleBody(n),
     });
     const doc = (await res.json()) as { status?: string };
     return res.status === 201 && doc.status === 'autorizada';

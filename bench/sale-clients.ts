@@ -18,7 +18,8 @@ export interface SalesRun {
   seconds: number;
 }
 
-const saleBody = (n: number) =>
+/** The body of the `n`th bench sale: one of seven products, 1 to 3 units, paid in cash. */
+export const saleBody = (n: number) =>
   JSON.stringify({
     itens: [
       {

@@ -15,6 +15,7 @@ import { createLogger } from '../src-main/logger.ts';
 import { projectRoot } from '../src-main/paths.ts';
 import { startService, type RunningService } from '../src-main/service.ts';
 import { noteFiller } from './note-filler.ts';
+import { saleBody } from './sale-clients.ts';
 
 const SIZES = (process.env['BENCH_SIZES'] ?? '1000,10000,100000').split(',').map(Number);
 /** Sales timed at each size, one after the other (one cashier). */
@@ -81,24 +82,8 @@ async function timed(times: number, once: () => Promise<void>): Promise<Figure> 
 }
 
 let sold = 0;
-const saleBody = () => {
-  const n = sold++;
-  return JSON.stringify({
-    itens: [
-      {
-        codigo: `P${n % 7}`,
-        descricao: `Produto ${n % 7}`,
-        ncm: '22011000',
-        quantidade: 1 + (n % 3),
-        valorUnitario: 3.9,
-      },
-    ],
-    pagamentos: [{ forma: '01', valor: 20 }],
-  });
-};
-
 async function sale(): Promise<void> {
-  const res = await request('/nfce/venda', { method: 'POST', body: saleBody() });
+  const res = await request('/nfce/venda', { method: 'POST', body: saleBody(sold++) });
   const doc = (await res.json()) as { status?: string };
   if (res.status !== 201 || doc.status !== 'autorizada')
     throw new Error(`a sale answered ${res.status} ${doc.status ?? ''}`);

@@ -59,11 +59,15 @@ export function driverEnv(
   };
 }
 
-/** Runs one terminal (`script`); `killAfterMs` counts from its "ready" line, so kills land while it works. */
+/**
+ * Runs one terminal (`script`); `killAfterMs` counts from the moment its output first satisfies `killFrom` (by
+ * default its "ready" line), so kills land while it works.
+ */
 export function runDriver(
   script: string,
   env: Record<string, string>,
   killAfterMs: number | null,
+  killFrom: (out: string) => boolean = (out) => out.includes('ready\n'),
 ): Promise<DriverRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', script], {
@@ -75,7 +79,7 @@ export function runDriver(
     let timer: NodeJS.Timeout | null = null;
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
-      if (timer === null && killAfterMs !== null && out.includes('ready\n')) {
+      if (timer === null && killAfterMs !== null && killFrom(out)) {
         timer = setTimeout(() => {
           killed = true;
           child.kill('SIGKILL');

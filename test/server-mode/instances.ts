@@ -3,6 +3,7 @@
 // others) and one sandbox authority outside them all, so the authority's records cover every instance.
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { expect } from 'vitest';
 import { createLogger } from '../../src-main/logger.ts';
 import { startService, syncSandboxCompanies, type RunningService } from '../../src-main/service.ts';
 import { startSandboxAuthority, type SandboxAuthority } from '../../src-main/sandbox/server.ts';
@@ -139,4 +140,36 @@ export async function startCluster(count: number, options: { startWorker?: boole
       await sandbox.close();
     },
   };
+}
+
+/** Numbering across instances: per serie, 1..N, each number once. */
+export function expectGaplessSeries(notes: readonly { serie: number; n_nf: number }[]): void {
+  const bySerie = new Map<number, number[]>();
+  for (const n of notes) bySerie.set(n.serie, [...(bySerie.get(n.serie) ?? []), n.n_nf]);
+  for (const numbers of bySerie.values()) {
+    const sorted = [...numbers].sort((a, b) => a - b);
+    expect(sorted).toEqual(Array.from({ length: sorted.length }, (_, i) => i + 1));
+  }
+}
+
+/**
+ * The authority's own records hold exactly the notes that reached it (all but the voided), each authorized once;
+ * the queue holds one authorization message per note, all done. Returns the authority's notes.
+ */
+export async function expectEachNoteOnce(
+  cluster: Cluster,
+  notes: readonly { id: string; chave: string; status: string }[],
+): Promise<{ chave: string }[]> {
+  const registry = cluster.sandbox.registry;
+  const atAuthority = await registry.notes();
+  const reached = notes.filter((n) => n.status !== 'inutilizada');
+  expect(atAuthority.map((n) => n.chave).sort()).toEqual(reached.map((n) => n.chave).sort());
+  for (const n of reached) expect(await registry.authorizationCount(n.chave)).toBe(1);
+
+  const db = cluster.instances[0]!.service.db;
+  const outbox = await db.selectFrom('outbox').select(['document_id', 'kind', 'state']).execute();
+  expect(outbox.filter((r) => r.state !== 'done')).toEqual([]);
+  const authorizations = outbox.filter((r) => r.kind === 'autorizacao').map((r) => r.document_id);
+  expect(new Set(authorizations).size).toBe(authorizations.length);
+  return atAuthority;
 }

@@ -4,60 +4,18 @@
 // transaction cut, a message in flight under a lease its connection no longer holds, a sale waiting for its
 // answer) is taken over by the live instance. Afterwards: one serie's numbers without a gap or a repeat, one
 // authorized note per sale, and every note authorized once by the authority's own records.
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeOnPostgres } from '../api/harness.ts';
+import { runDriver, type DriverRun } from '../reliability/chaos.ts';
 import { sale } from '../reliability/terminal.ts';
-import { startCluster, type Cluster } from './instances.ts';
+import { expectEachNoteOnce, expectGaplessSeries, startCluster, type Cluster } from './instances.ts';
 
 /** Sales over /v1 on the live instance; the killed one sells until the database holds TARGET in all. */
 const LIVE_SALES = 12;
 const TARGET = 60;
 const KILLS = 4;
 const SCRIPT = 'test/server-mode/selling-instance.ts';
-
-interface Run {
-  code: number | null;
-  killed: boolean;
-  out: string;
-}
-
-/**
- * Runs the selling instance once. With `killAt`, it is killed (SIGKILL) `delayMs` after it reports its
- * `afterSales`-th sale: by its progress, not by the clock, so every run but the last is killed whatever the
- * machine's speed, at a moment inside its next sale.
- */
-function runInstance(
-  env: Record<string, string>,
-  killAt: { afterSales: number; delayMs: number } | null,
-): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let killed = false;
-    let timer: NodeJS.Timeout | null = null;
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const sold = out.split('\n').filter((line) => line.startsWith('sale ')).length;
-      if (killAt !== null && timer === null && sold >= killAt.afterSales) {
-        timer = setTimeout(() => {
-          killed = true;
-          child.kill('SIGKILL');
-        }, killAt.delayMs);
-      }
-    });
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (timer !== null) clearTimeout(timer);
-      resolve({ code, killed, out });
-    });
-  });
-}
 
 /** The same kill points every run (a small LCG): 2 to 6 sales, then 0 to 299 ms. */
 function killPoints(seed: number): { afterSales: number; delayMs: number }[] {
@@ -138,10 +96,15 @@ describeOnPostgres('an instance killed while it sells into the shared PostgreSQL
       return statuses;
     })();
     const killedRuns = (async () => {
-      const runs: Run[] = [];
-      for (const point of killPoints(20261124)) runs.push(await runInstance(env, point));
+      const runs: DriverRun[] = [];
+      // Each run but the last is killed `delayMs` after it reports its `afterSales`-th sale: by its progress, not
+      // by the clock, so it is killed whatever the machine's speed, at a moment inside its next sale.
+      for (const { afterSales, delayMs } of killPoints(20261124)) {
+        const sold = (out: string) => out.split('\n').filter((line) => line.startsWith('sale ')).length;
+        runs.push(await runDriver(SCRIPT, env, delayMs, (out) => sold(out) >= afterSales));
+      }
       // Started once more, it sells until the database holds TARGET sales and stops by itself.
-      runs.push(await runInstance(env, null));
+      runs.push(await runDriver(SCRIPT, env, null));
       return runs;
     })();
     const [runs, statuses] = await Promise.all([killedRuns, liveSales]);
@@ -170,12 +133,7 @@ describeOnPostgres('an instance killed while it sells into the shared PostgreSQL
       .execute();
 
     // Numbering: per serie, 1..N, each number once (a transaction the kill cut took no number).
-    const bySerie = new Map<number, number[]>();
-    for (const n of notes) bySerie.set(n.serie, [...(bySerie.get(n.serie) ?? []), n.n_nf]);
-    for (const numbers of bySerie.values()) {
-      const sorted = [...numbers].sort((a, b) => a - b);
-      expect(sorted).toEqual(Array.from({ length: sorted.length }, (_, i) => i + 1));
-    }
+    expectGaplessSeries(notes);
 
     // Every note settled, and one authorized note per sale: a sale's attempt and its re-issues in contingency
     // (each names the one it replaces) hold exactly one authorized note between them.
@@ -197,16 +155,7 @@ describeOnPostgres('an instance killed while it sells into the shared PostgreSQL
       ).toHaveLength(1);
     }
 
-    // The authority's own records: exactly the notes that reached it, each authorized once.
-    const registry = cluster.sandbox.registry;
-    const reached = notes.filter((n) => n.status !== 'inutilizada');
-    expect((await registry.notes()).map((n) => n.chave).sort()).toEqual(reached.map((n) => n.chave).sort());
-    for (const n of reached) expect(await registry.authorizationCount(n.chave)).toBe(1);
-
-    // The queue: one authorization message per note, all done.
-    const outbox = await db.selectFrom('outbox').select(['document_id', 'kind', 'state']).execute();
-    expect(outbox.filter((r) => r.state !== 'done')).toEqual([]);
-    const authorizations = outbox.filter((r) => r.kind === 'autorizacao').map((r) => r.document_id);
-    expect(new Set(authorizations).size).toBe(authorizations.length);
+    // The authority's own records: exactly the notes that reached it, each authorized once; the queue done.
+    await expectEachNoteOnce(cluster, notes);
   }, 240_000);
 });

@@ -8,7 +8,13 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeOnPostgres } from '../api/harness.ts';
 import { FakePrinter } from '../printing/fake-printer.ts';
-import { startCluster, type Cluster, type Instance } from './instances.ts';
+import {
+  expectEachNoteOnce,
+  expectGaplessSeries,
+  startCluster,
+  type Cluster,
+  type Instance,
+} from './instances.ts';
 
 /** Sales per cashier; cashiers per instance. Online: 2 instances x 4 cashiers x 10 = 80 NFC-e. */
 const ONLINE = { cashiers: 4, sales: 10 };
@@ -241,12 +247,7 @@ describeOnPostgres('two service instances selling into one PostgreSQL database',
       .execute();
 
     // Numbering: per serie, 1..N, each number once.
-    const bySerie = new Map<number, number[]>();
-    for (const n of notes) bySerie.set(n.serie, [...(bySerie.get(n.serie) ?? []), n.n_nf]);
-    for (const numbers of bySerie.values()) {
-      const sorted = [...numbers].sort((a, b) => a - b);
-      expect(sorted).toEqual(Array.from({ length: sorted.length }, (_, i) => i + 1));
-    }
+    expectGaplessSeries(notes);
     expect(notes.length).toBeGreaterThanOrEqual(SALES);
 
     // One authorized note per sale. A doubtful attempt re-issued in contingency under the next number (a sale
@@ -258,23 +259,15 @@ describeOnPostgres('two service instances selling into one PostgreSQL database',
       2 * OFFLINE.cashiers * OFFLINE.sales,
     );
 
-    // The authority's own records: one authorization per key, for exactly the notes authorized here.
-    const registry = cluster.sandbox.registry;
-    const atAuthority = await registry.notes();
+    // The authority's own records: one authorization per key, for exactly the notes authorized here; the queue:
+    // every message done, one authorization message per note.
+    const atAuthority = await expectEachNoteOnce(cluster, notes);
     const reached = notes.filter((n) => n.status !== 'inutilizada');
-    expect(atAuthority.map((n) => n.chave).sort()).toEqual(reached.map((n) => n.chave).sort());
-    for (const n of reached) expect(await registry.authorizationCount(n.chave)).toBe(1);
     // Each note was sent once: the authority answered as many authorization requests as it holds notes.
-    const sends = (await registry.exchanges()).filter(
+    const sends = (await cluster.sandbox.registry.exchanges()).filter(
       (e) => e.service === 'NFeAutorizacao4' && e.outcome === 'answered',
     );
     expect(sends).toHaveLength(atAuthority.length);
-
-    // The queue: every message done, one authorization message per note.
-    const outbox = await db.selectFrom('outbox').select(['document_id', 'kind', 'state']).execute();
-    expect(outbox.filter((r) => r.state !== 'done')).toEqual([]);
-    const authorizations = outbox.filter((r) => r.kind === 'autorizacao').map((r) => r.document_id);
-    expect(new Set(authorizations).size).toBe(authorizations.length);
 
     // Webhooks: every delivery delivered in one attempt, each received exactly once.
     const deliveries = await db
