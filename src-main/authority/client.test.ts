@@ -314,6 +314,21 @@ describe('answers', () => {
     expect(result.events).toEqual([]);
   });
 
+  it('character references in an answer are decoded (some authorities write accents as &#231;)', async () => {
+    const message =
+      `<retConsSitNFe ${NS} versao="4.00"><tpAmb>2</tpAmb><verAplic>SP_NFE_PL009_V4</verAplic><cStat>217</cStat>` +
+      `<xMotivo>Rejei&#231;&#xE3;o: NF-e n&#227;o consta &amp;#231; &amp;lt;</xMotivo><cUF>35</cUF>` +
+      `<dhRecbto>2026-01-15T10:00:00-03:00</dhRecbto><chNFe>35260112345678000195550010000000011000000015</chNFe></retConsSitNFe>`;
+    expect(validateXml(message, 'retConsSitNFe')).toEqual({ valid: true });
+    const { client } = answering(wrapResponse('NFeConsultaProtocolo4', message));
+    const result = await client.consultaProtocolo({
+      tpAmb: 2,
+      chNFe: '35260112345678000195550010000000011000000015',
+    });
+    // Decoded once: an escaped reference stays the text it stands for.
+    expect(result.xMotivo).toBe('Rejeição: NF-e não consta &#231; &lt;');
+  });
+
   it('statusServico: in operation, and paralysed with a return time and remark (entities decoded)', async () => {
     const ok = answering(wrapResponse('NFeStatusServico4', answer('retConsStatServ-107'))).client;
     expect(await ok.statusServico({ tpAmb: 2, cUF: 35 })).toEqual({

@@ -225,6 +225,7 @@ export class AuthorityResponseError extends Error {
 
 // --------------------------------------------------------------------------------------------------------
 // Parsing. Values stay strings (parseTagValue false): cStat, nProt, NSU and codes keep their leading zeros.
+// htmlEntities: fast-xml-parser decodes numeric character references (Rejei&#231;&#227;o) only with it on.
 
 // Elements that may repeat in the answers we read; the parser returns them as arrays even when single.
 const REPEATING = new Set(['protNFe', 'procEventoNFe', 'retEvento', 'docZip']);
@@ -238,7 +239,7 @@ export function answerParser(repeating: ReadonlySet<string>): XMLParser {
     parseTagValue: false,
     parseAttributeValue: false,
     trimValues: true,
-    htmlEntities: false,
+    htmlEntities: true,
     isArray: (name) => repeating.has(name),
   });
 }
@@ -251,7 +252,7 @@ const envelopeParser = new XMLParser({
   removeNSPrefix: true,
   parseTagValue: false,
   trimValues: true,
-  htmlEntities: false,
+  htmlEntities: true,
 });
 
 export type Node = Record<string, unknown>;

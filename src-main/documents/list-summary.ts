@@ -5,6 +5,8 @@ import { XMLParser } from 'fast-xml-parser';
 const parser = new XMLParser({
   ignoreAttributes: false,
   parseTagValue: false,
+  // Numeric character references (a supplier's S&#227;o) are decoded only with htmlEntities on.
+  htmlEntities: true,
   isArray: (name) => name === 'prod',
 });
 

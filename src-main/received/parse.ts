@@ -9,7 +9,7 @@ const parser = new XMLParser({
   removeNSPrefix: true,
   parseTagValue: false,
   trimValues: true,
-  htmlEntities: false,
+  htmlEntities: true,
 });
 
 type Node = Record<string, unknown>;

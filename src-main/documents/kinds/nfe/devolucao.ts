@@ -65,6 +65,8 @@ export type DevolucaoRequest = z.output<typeof devolucaoRequestSchema>;
 const parser = new XMLParser({
   ignoreAttributes: false,
   parseTagValue: false,
+  // Numeric character references (a supplier's S&#227;o) are decoded only with htmlEntities on.
+  htmlEntities: true,
   isArray: (name) => name === 'det',
 });
 
