@@ -54,6 +54,12 @@ const ctePayload = samplePayload({
 const cteCtx = cteContext({ dhEmi: '2026-11-22T12:30:00-03:00' });
 
 const nfeCtx = prepareContext(55);
+// An NFC-e issued in offline contingency: its v3 QR code carries an RSA signature of its own (NT 2025.001).
+const offlineCtx = prepareContext(65, {
+  tpEmis: 9,
+  contingency: { dhCont: new Date('2026-11-22T15:00:00Z'), xJust: 'Sem conexao com a SEFAZ autorizadora' },
+  nfce: { qrVersion: 3 },
+});
 const rate = (work: () => void) => rateFor(work, ROUND_MS);
 
 const first = prepareNfe(payload, ctx);
@@ -120,6 +126,9 @@ const stages = {
   // libxml2-only validation it replaced (issue 18, item 1).
   'XSD validation': rate(() => validateXml(doc, 'nfe')),
   'XSD validation, libxml2 alone': rate(() => validateXml(doc, 'nfe', { engine: 'libxml2' })),
+  'NFC-e offline, QR code v3 signed (two RSA signatures)': rate(() => {
+    if (!prepareNfe(payload, offlineCtx).ok) throw new Error('offline prepare failed');
+  }),
   'CT-e payload + rules + XML': rate(() => {
     const n = normalizeCte(ctePayload, cteCtx);
     if (!n.ok) throw new Error('CT-e normalize failed');

@@ -254,6 +254,38 @@ describe('version 3 (NT 2025.001)', () => {
     ).toBe(qr);
   });
 
+  it('offline codes of two stores, alternating, are each signed with their own key', () => {
+    const other = readPkcs12(
+      generateTestA1({ cnpj: '11222333000181', legalName: 'OUTRA LOJA LTDA', password: 'qr' }),
+      'qr',
+    );
+    const input: QrCodeInput = {
+      version: 3,
+      chave: nfceKey(9),
+      tpAmb: 2,
+      tpEmis: 9,
+      urlQRCode: URL_SP_HOM,
+      dhEmi: '2026-07-31T10:00:00-03:00',
+      vNF: '10.00',
+    };
+    // Parsed keys are kept by their PEM: each store's code must still verify with its own certificate only.
+    for (const [signer, notSigner] of [
+      [a1, other],
+      [other, a1],
+      [a1, other],
+    ] as const) {
+      const params = paramsOf(buildQrCode({ ...input, signingKeyPem: signer.privateKeyPem }));
+      const signed = params.slice(0, 7).join('|');
+      const signature = params[7] ?? '';
+      expect(createVerify('RSA-SHA1').update(signed).verify(signer.certificatePem, signature, 'base64')).toBe(
+        true,
+      );
+      expect(
+        createVerify('RSA-SHA1').update(signed).verify(notSigner.certificatePem, signature, 'base64'),
+      ).toBe(false);
+    }
+  });
+
   it('offline without a buyer, with a CNPJ buyer and with a foreign buyer', () => {
     const base: QrCodeInput = {
       version: 3,
