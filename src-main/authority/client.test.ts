@@ -4,13 +4,16 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { fakeTransport } from '../../test/fixtures/fake-transport.ts';
 import { validateXml, type SchemaName } from '../fiscal/schema.ts';
+import { fastXmlTree } from '../outputs/fast-tree.ts';
 import {
+  answerParser,
   AuthorityResponseError,
   createAuthorityClient,
+  NFE_REPEATING,
   rawElements,
   type AuthorityClient,
 } from './client.ts';
-import { soapFault, wrapResponse } from './soap.ts';
+import { soapFault, unwrapMessage, wrapResponse } from './soap.ts';
 import { AuthorityUnavailableError, type AuthorityTransport } from './transport.ts';
 import type { AuthorityService } from './types.ts';
 
@@ -225,6 +228,27 @@ function retDist(docs: { NSU: string; schema: string; xml: string }[]): string {
     '</retDistDFeInt>'
   );
 }
+
+describe('the reader of answers', () => {
+  it('builds the tree fast-xml-parser builds, DOM-free for answers as authorities write them', () => {
+    const fast = answerParser(NFE_REPEATING);
+    const full = answerParser(NFE_REPEATING, { fast: false });
+    const answers = [
+      ...Object.values(MESSAGES),
+      retDist([{ NSU: '000000000000001', schema: 'resNFe_v1.01.xsd', xml: '<resNFe/>' }]),
+      between(INUT_RESPONSE, '<retInutNFe', '</retInutNFe>'),
+      unwrapMessage(answer('retConsStatServ-108'), 'nfeResultMsg') ?? '',
+      // Character references, an escaped one, and a comment (which the DOM-free reader leaves to the other).
+      `<retConsStatServ ${NS} versao="4.00"><xMotivo>Paralisa&#231;&#xE3;o &amp;#231;</xMotivo></retConsStatServ>`,
+      `<retConsStatServ ${NS} versao="4.00"><!-- note --><cStat>107</cStat></retConsStatServ>`,
+    ];
+    for (const xml of answers) expect(fast.parse(xml), xml.slice(0, 40)).toEqual(full.parse(xml));
+    // Which of them the DOM-free reader took itself: all but the one with a comment.
+    expect(answers.filter((xml) => fastXmlTree(xml, NFE_REPEATING) !== null)).toHaveLength(
+      answers.length - 1,
+    );
+  });
+});
 
 describe('answers', () => {
   it('autorizacao, synchronous: the protNFe of SEFAZ-RS, kept byte for byte', async () => {

@@ -1,14 +1,10 @@
 // The part of an NF-e/NFC-e view that comes from its signed XML (the ICMS totals and each item's <prod>),
 // written as a small JSON text beside the XML whenever the XML is written, so a list never parses XML.
-import { XMLParser } from 'fast-xml-parser';
+import { xmlTreeReader } from '../outputs/model.ts';
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  parseTagValue: false,
-  // Numeric character references (a supplier's S&#227;o) are decoded only with htmlEntities on.
-  htmlEntities: true,
-  isArray: (name) => name === 'prod',
-});
+// The reader of the printed outputs: DOM-free for XML as we write it (about 20x faster here than fast-xml-parser,
+// which it falls back to with the same options); numeric character references decoded.
+const readTree = xmlTreeReader(new Set(['prod']));
 
 type Node = Record<string, unknown>;
 const obj = (v: unknown): Node => (typeof v === 'object' && v !== null ? (v as Node) : {});
@@ -56,7 +52,7 @@ export function summaryOfXml(xml: string): ListSummary {
     ...elements(xml, '<ICMSTot>', '</ICMSTot>').slice(0, 1),
     ...elements(xml, '<prod>', '</prod>'),
   ];
-  const parsed = obj(obj(parser.parse(`<v>${parts.join('')}</v>`))['v']);
+  const parsed = obj(readTree(`<v>${parts.join('')}</v>`)['v']);
   const prods = Array.isArray(parsed['prod']) ? (parsed['prod'] as unknown[]).map(obj) : [];
   const totais: Record<string, string> = {};
   for (const [k, v] of Object.entries(obj(parsed['ICMSTot']))) if (typeof v === 'string') totais[k] = v;
