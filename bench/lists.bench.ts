@@ -9,6 +9,7 @@ import { CompiledQuery, sql, type Compilable } from 'kysely';
 import {
   kindListQuery,
   newestFirst,
+  nfListDaysQuery,
   nfListQuery,
   nfListTotalQuery,
   type KindListQuery,
@@ -128,11 +129,12 @@ async function backfill(): Promise<string> {
 async function plans(): Promise<string[]> {
   const company = sandbox?.companyId ?? '';
   const dates = { from: '2026-01-01', to: '2026-03-31' };
-  const nf = (filter: NfListFilter): [KindListQuery, Compilable] => [
+  const nf = (filter: NfListFilter): [KindListQuery, Compilable, Compilable] => [
     nfListQuery(db, company, filter),
     nfListTotalQuery(db, company, filter),
+    nfListDaysQuery(db, company, filter),
   ];
-  const lists: [string, [KindListQuery, Compilable]][] = [
+  const lists: [string, [KindListQuery, Compilable, Compilable?]][] = [
     ['nfce by offset', nf({ modelos: [65] })],
     ['nfe by page + status + dates', nf({ modelos: [55, 65], statuses: ['autorizada'], ...dates })],
     ['nfe by page', nf({ modelos: [55, 65] })],
@@ -144,10 +146,12 @@ async function plans(): Promise<string[]> {
     ],
   ];
   const lines: string[] = [];
-  for (const [name, [query, total]] of lists) {
+  for (const [name, [query, total, days]] of lists) {
     for (const [what, compiled] of [
       ['page', newestFirst(query.selectAll()).limit(100).offset(5000).compile()],
       ['total', total.compile()],
+      // A deep page's rows per creation day (the counters it skips whole days by).
+      ...(days === undefined ? [] : [['rows per creation day', days.compile()] as const]),
     ] as const) {
       const plan = await db.executeQuery<{ detail: string }>(
         CompiledQuery.raw(`EXPLAIN QUERY PLAN ${compiled.sql}`, [...compiled.parameters]),

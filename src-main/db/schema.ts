@@ -203,6 +203,8 @@ export interface DocumentCountsTable {
   modelo: number;
   status: DocumentStatus;
   dia: string;
+  /** created_at's date part (UTC), the day of the list's order (migration 0032). */
+  created_day: string;
   n: number;
 }
 

@@ -5,7 +5,8 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { summaryOfXml } from '../../documents/list-summary.ts';
 import { backfillListSummaries } from './2026_11_24_0030_list_summary.ts';
-import { migrateTo, useScratchDatabase, type ScratchDb } from './scratch-database.ts';
+import { KEY_0030 } from './document-counts.ts';
+import { expectCountersExact, migrateTo, useScratchDatabase, type ScratchDb } from './scratch-database.ts';
 
 const scratchDb = useScratchDatabase();
 /** A store of documents alone: the company they name is not what these tests are about. */
@@ -28,16 +29,7 @@ async function insert(db: ScratchDb, n: number, modelo: number, status: string, 
   );
 }
 
-/** The counters against a count of the rows, per company, model, status and day. */
-async function countersMatch(db: ScratchDb): Promise<void> {
-  const counted = await sql<Record<string, unknown>>`SELECT company_id, modelo, status,
-      substr(dh_emi, 1, 10) AS dia, count(*) AS n FROM documents GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`.execute(
-    db,
-  );
-  const kept = await sql<Record<string, unknown>>`SELECT company_id, modelo, status, dia, n
-    FROM document_counts WHERE n > 0 ORDER BY 1, 2, 3, 4`.execute(db);
-  expect(kept.rows).toEqual(counted.rows);
-}
+const countersMatch = (db: ScratchDb) => expectCountersExact(db, KEY_0030);
 
 describe('migration 2026_11_24_0030_list_summary', () => {
   it('summarizes the notes stored before it, as their XML reads, and counts them', async () => {

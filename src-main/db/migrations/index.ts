@@ -30,6 +30,7 @@ import * as listIndexes from './2026_11_24_0028_list_indexes.ts';
 import * as xmlOnce from './2026_11_24_0029_xml_once.ts';
 import * as listSummary from './2026_11_24_0030_list_summary.ts';
 import * as replacedAttemptsIndex from './2026_11_24_0031_replaced_attempts_index.ts';
+import * as countsByCreatedDay from './2026_11_25_0032_counts_by_created_day.ts';
 
 const migrations: Record<string, Migration> = {
   '2026_11_22_0001_foundation': foundation,
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_24_0029_xml_once': xmlOnce,
   '2026_11_24_0030_list_summary': listSummary,
   '2026_11_24_0031_replaced_attempts_index': replacedAttemptsIndex,
+  '2026_11_25_0032_counts_by_created_day': countsByCreatedDay,
 };
 
 export const migrationProvider: MigrationProvider = {

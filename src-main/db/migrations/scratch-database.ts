@@ -4,8 +4,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Migrator, sql } from 'kysely';
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { openDatabase, type OpenedDatabase } from '../client.ts';
+import type { CountKey } from './document-counts.ts';
 import { migrationProvider } from './index.ts';
 
 export type ScratchDb = OpenedDatabase['db'];
@@ -75,4 +76,20 @@ export function documentRow(fields: {
     created_at: fields.stamp,
     updated_at: fields.stamp,
   };
+}
+
+/** The list counters (document_counts, keyed by `key`) against a count of the documents by the same key. */
+export async function expectCountersExact(db: ScratchDb, key: readonly CountKey[]): Promise<void> {
+  const columns = key.map((k) => k.column).join(', ');
+  const values = key.map((k) => `${k.of('new').replace(/\bnew\./g, '')} AS ${k.column}`).join(', ');
+  const order = key.map((_, i) => i + 1).join(', ');
+  const counted = await sql
+    .raw<Record<string, unknown>>(
+      `SELECT ${values}, count(*) AS n FROM documents GROUP BY ${order} ORDER BY ${order}`,
+    )
+    .execute(db);
+  const kept = await sql
+    .raw<Record<string, unknown>>(`SELECT ${columns}, n FROM document_counts WHERE n > 0 ORDER BY ${order}`)
+    .execute(db);
+  expect(kept.rows).toEqual(counted.rows);
 }
