@@ -146,6 +146,26 @@ describe('extracting elements without re-serializing', () => {
     expect(protSpan && embeddableElement(plain, protSpan)).toBe('<protNFe versao="4.00"><x>1</x></protNFe>');
   });
 
+  it('reads declarations wherever they are, and only from attributes', () => {
+    // "xmlns" as text and inside a value declares nothing; a declaration far down the document still counts,
+    // on a tag with its name followed by a line break; an end tag may carry a space before its '>'.
+    const xml =
+      `<a xmlns="urn:a"><t>xmlns</t><u note="xmlns:q='urn:nothing'"><q:x xmlns:q="urn:q">1</q:x ></u>` +
+      `<b\nxmlns:p="${NFE_NS}"><p:protNFe versao="4.00"><p:c/></p:protNFe></b></a>`;
+    const prot = findElement(xml, 'protNFe');
+    expect(prot).toMatchObject({ qName: 'p:protNFe', prefix: 'p', namespace: NFE_NS });
+    expect([...(prot?.inherited ?? [])]).toEqual([
+      ['', 'urn:a'],
+      ['p', NFE_NS],
+    ]);
+    expect([...(prot?.declared ?? [])]).toEqual([]);
+    expect(findElement(xml, 'x', { namespace: 'urn:q' })?.end).toBe(xml.indexOf('</u>'));
+    expect(findElement(xml, 'u', { namespace: 'urn:a' })?.declared.size).toBe(0);
+    expect(findElements(xml, 'x', { namespace: 'urn:nothing' })).toEqual([]);
+    expect(() => findElement(`<a xmlns="${NFE_NS}"><b></ b></a>`, 'b')).not.toThrow();
+    expect(() => findElement(`<a xmlns="${NFE_NS}"><b></bb></a>`, 'b')).toThrow(ProcError);
+  });
+
   it('refuses markup it cannot follow', () => {
     expect(() => findElement(`<a xmlns="${NFE_NS}"><b></a>`, 'b')).toThrow(ProcError);
     expect(() => findElement(`<a xmlns="${NFE_NS}"><b>`, 'b')).toThrow(ProcError);

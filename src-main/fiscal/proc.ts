@@ -61,7 +61,42 @@ export interface FindOptions {
 }
 
 const ATTRIBUTE = /([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
-const NAME = /^[^\s/>]+/;
+/** The characters JavaScript's \s takes: a tag's name runs up to one of them, '/' or '>'. */
+function isJsSpace(c: number): boolean {
+  return (
+    (c >= 0x09 && c <= 0x0d) ||
+    c === 0x20 ||
+    (c >= 0xa0 &&
+      (c === 0xa0 ||
+        c === 0x1680 ||
+        (c >= 0x2000 && c <= 0x200a) ||
+        c === 0x2028 ||
+        c === 0x2029 ||
+        c === 0x202f ||
+        c === 0x205f ||
+        c === 0x3000 ||
+        c === 0xfeff))
+  );
+}
+
+/** End of the tag name starting at `from` (its first character that is \s, '/' or '>'). */
+function nameEnd(xml: string, from: number, limit: number): number {
+  let i = from;
+  while (i < limit) {
+    const c = xml.charCodeAt(i);
+    if (c === 0x2f || c === 0x3e || isJsSpace(c)) break;
+    i++;
+  }
+  return i;
+}
+
+/** `name` is written in `xml` at `at` (char by char: cheaper than startsWith for these short names). */
+function writtenAt(xml: string, at: number, name: string): boolean {
+  for (let i = 0; i < name.length; i++) if (xml.charCodeAt(at + i) !== name.charCodeAt(i)) return false;
+  return true;
+}
+/** The declarations of a tag that declares no namespace (shared: a span is given a Map of its own). */
+const NONE: ReadonlyMap<string, string> = new Map();
 
 function malformed(error: string): ProcError {
   return new ProcError([{ field: 'xml', error }]);
@@ -74,14 +109,14 @@ function skipPast(xml: string, from: number, terminator: string): number {
 }
 
 function startTagEnd(xml: string, lt: number): number {
-  let quote = '';
+  let quote = 0;
   for (let i = lt + 1; i < xml.length; i++) {
-    const c = xml[i];
-    if (quote !== '') {
-      if (c === quote) quote = '';
-    } else if (c === '"' || c === "'") {
+    const c = xml.charCodeAt(i);
+    if (quote !== 0) {
+      if (c === quote) quote = 0;
+    } else if (c === 0x22 || c === 0x27) {
       quote = c;
-    } else if (c === '>') {
+    } else if (c === 0x3e) {
       return i;
     }
   }
@@ -102,20 +137,27 @@ export function findElements(xml: string, localName: string, options: FindOption
   let scope = new Map<string, string>();
   let open: { span: Omit<ElementSpan, 'end'>; depth: number } | undefined;
   let pos = 0;
+  // Where the next "xmlns" is: a tag's attributes are read only when it holds one (most tags have none), and
+  // the search moves on only once passed, so the scan stays linear.
+  let xmlnsAt = xml.indexOf('xmlns');
   for (;;) {
     const lt = xml.indexOf('<', pos);
     if (lt < 0) break;
-    if (xml.startsWith('<?', lt)) {
+    const c1 = xml.charCodeAt(lt + 1);
+    if (c1 === 0x3f /* <? */) {
       pos = skipPast(xml, lt, '?>');
-    } else if (xml.startsWith('<!--', lt)) {
-      pos = skipPast(xml, lt, '-->');
-    } else if (xml.startsWith('<![CDATA[', lt)) {
-      pos = skipPast(xml, lt, ']]>');
-    } else if (xml.startsWith('<!', lt)) {
-      throw malformed('documents with a DOCTYPE are not accepted');
-    } else if (xml.startsWith('</', lt)) {
+    } else if (c1 === 0x21 /* <! */) {
+      if (xml.startsWith('<!--', lt)) pos = skipPast(xml, lt, '-->');
+      else if (xml.startsWith('<![CDATA[', lt)) pos = skipPast(xml, lt, ']]>');
+      else throw malformed('documents with a DOCTYPE are not accepted');
+    } else if (c1 === 0x2f /* </ */) {
       const gt = skipPast(xml, lt, '>');
-      const name = xml.slice(lt + 2, gt - 1).trim();
+      const expected = stack[stack.length - 1]?.qName;
+      // `</name>` as written, else the name between `</` and `>` trimmed.
+      const name =
+        expected !== undefined && gt === lt + 3 + expected.length && writtenAt(xml, lt + 2, expected)
+          ? expected
+          : xml.slice(lt + 2, gt - 1).trim();
       const frame = stack.pop();
       if (frame === undefined || frame.qName !== name) {
         throw malformed(`</${name}> at offset ${lt} does not close <${frame?.qName ?? ''}>`);
@@ -128,14 +170,20 @@ export function findElements(xml: string, localName: string, options: FindOption
       }
     } else {
       const gt = startTagEnd(xml, lt);
-      const selfClosing = xml[gt - 1] === '/';
-      const body = xml.slice(lt + 1, selfClosing ? gt - 1 : gt);
-      const qName = NAME.exec(body)?.[0];
-      if (qName === undefined) throw malformed(`a tag without a name at offset ${lt}`);
-      const declared = new Map<string, string>();
-      for (const [, name = '', dq, sq] of body.slice(qName.length).matchAll(ATTRIBUTE)) {
-        if (name === 'xmlns') declared.set('', dq ?? sq ?? '');
-        else if (name.startsWith('xmlns:')) declared.set(name.slice(6), dq ?? sq ?? '');
+      const selfClosing = xml.charCodeAt(gt - 1) === 0x2f;
+      const bodyEnd = selfClosing ? gt - 1 : gt;
+      const qNameEnd = nameEnd(xml, lt + 1, bodyEnd);
+      if (qNameEnd === lt + 1) throw malformed(`a tag without a name at offset ${lt}`);
+      const qName = xml.slice(lt + 1, qNameEnd);
+      while (xmlnsAt >= 0 && xmlnsAt < lt) xmlnsAt = xml.indexOf('xmlns', xmlnsAt + 5);
+      let declared = NONE;
+      if (xmlnsAt >= 0 && xmlnsAt < bodyEnd) {
+        const own = new Map<string, string>();
+        for (const [, name = '', dq, sq] of xml.slice(lt + 1 + qName.length, bodyEnd).matchAll(ATTRIBUTE)) {
+          if (name === 'xmlns') own.set('', dq ?? sq ?? '');
+          else if (name.startsWith('xmlns:')) own.set(name.slice(6), dq ?? sq ?? '');
+        }
+        declared = own;
       }
       const elementScope = declared.size > 0 ? new Map([...scope, ...declared]) : scope;
       const colon = qName.indexOf(':');
@@ -152,7 +200,7 @@ export function findElements(xml: string, localName: string, options: FindOption
           localName: local,
           namespace,
           inherited: scope,
-          declared,
+          declared: declared === NONE ? new Map<string, string>() : declared,
         };
         if (selfClosing) found.push({ ...span, end: gt + 1 });
         else open = { span, depth: stack.length };
