@@ -322,33 +322,26 @@ describe('answers', () => {
     expect(validateXml(result.events[0] ?? '', 'procEventoNFe-cce')).toEqual({ valid: true });
   });
 
-  it('consultaProtocolo: a key the authority does not know', async () => {
+  /** The consultaProtocolo of a key the authority does not know (cStat 217), its xMotivo written as given. */
+  async function unknownKey(xMotivo: string) {
     const message =
       `<retConsSitNFe ${NS} versao="4.00"><tpAmb>2</tpAmb><verAplic>SP_NFE_PL009_V4</verAplic><cStat>217</cStat>` +
-      `<xMotivo>Rejeição: NF-e não consta na base de dados da SEFAZ</xMotivo><cUF>35</cUF>` +
+      `<xMotivo>${xMotivo}</xMotivo><cUF>35</cUF>` +
       `<dhRecbto>2026-01-15T10:00:00-03:00</dhRecbto><chNFe>35260112345678000195550010000000011000000015</chNFe></retConsSitNFe>`;
     expect(validateXml(message, 'retConsSitNFe')).toEqual({ valid: true });
     const { client } = answering(wrapResponse('NFeConsultaProtocolo4', message));
-    const result = await client.consultaProtocolo({
-      tpAmb: 2,
-      chNFe: '35260112345678000195550010000000011000000015',
-    });
+    return client.consultaProtocolo({ tpAmb: 2, chNFe: '35260112345678000195550010000000011000000015' });
+  }
+
+  it('consultaProtocolo: a key the authority does not know', async () => {
+    const result = await unknownKey('Rejeição: NF-e não consta na base de dados da SEFAZ');
     expect(result.cStat).toBe('217');
     expect(result.protocol).toBeUndefined();
     expect(result.events).toEqual([]);
   });
 
   it('character references in an answer are decoded (some authorities write accents as &#231;)', async () => {
-    const message =
-      `<retConsSitNFe ${NS} versao="4.00"><tpAmb>2</tpAmb><verAplic>SP_NFE_PL009_V4</verAplic><cStat>217</cStat>` +
-      `<xMotivo>Rejei&#231;&#xE3;o: NF-e n&#227;o consta &amp;#231; &amp;lt;</xMotivo><cUF>35</cUF>` +
-      `<dhRecbto>2026-01-15T10:00:00-03:00</dhRecbto><chNFe>35260112345678000195550010000000011000000015</chNFe></retConsSitNFe>`;
-    expect(validateXml(message, 'retConsSitNFe')).toEqual({ valid: true });
-    const { client } = answering(wrapResponse('NFeConsultaProtocolo4', message));
-    const result = await client.consultaProtocolo({
-      tpAmb: 2,
-      chNFe: '35260112345678000195550010000000011000000015',
-    });
+    const result = await unknownKey('Rejei&#231;&#xE3;o: NF-e n&#227;o consta &amp;#231; &amp;lt;');
     // Decoded once: an escaped reference stays the text it stands for.
     expect(result.xMotivo).toBe('Rejeição: NF-e não consta &#231; &lt;');
   });

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase } from '../../src-main/db/client.ts';
 import { startSandboxAuthority } from '../../src-main/sandbox/server.ts';
 import { itSqliteOnly, startHarness, tempDataDir, testStore, type Harness } from './harness.ts';
+import { waterSale } from '../fixtures/nfce-body.ts';
 
 const running: Harness[] = [];
 afterEach(async () => {
@@ -40,21 +41,7 @@ function snapshot(dir: string): Record<string, number> {
 
 const mode = (file: string) => (fs.statSync(file).mode & 0o777).toString(8);
 
-const sale = {
-  itens: [
-    {
-      codigo: 'A1',
-      descricao: 'Agua mineral 500 ml',
-      ncm: '22011000',
-      unidade: 'UN',
-      quantidade: 1,
-      valor_unitario: '3.50',
-      cfop: '5102',
-      tributacao: { ICMS: { orig: 0, CSOSN: '102' }, PIS: { CST: '49' }, COFINS: { CST: '49' } },
-    },
-  ],
-  pagamentos: [{ metodo: 'dinheiro', valor: '5.00' }],
-};
+const sale = waterSale('5.00');
 
 /** The two tests that empty or copy the store's SQLite file, which the PostgreSQL store does not have. */
 const itOnSqliteFile = itSqliteOnly('they empty or copy the balcao.sqlite file');

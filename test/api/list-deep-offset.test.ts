@@ -4,23 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { nfListPage, type NfListFilter } from '../../src-main/documents/list.ts';
 import { useHarness } from './harness.ts';
+import { waterSale } from '../fixtures/nfce-body.ts';
 
 const h = useHarness();
-const nfce = {
-  itens: [
-    {
-      codigo: 'A1',
-      descricao: 'Agua mineral 500 ml',
-      ncm: '22011000',
-      unidade: 'UN',
-      quantidade: 1,
-      valor_unitario: '3.50',
-      cfop: '5102',
-      tributacao: { ICMS: { orig: 0, CSOSN: '102' }, PIS: { CST: '49' }, COFINS: { CST: '49' } },
-    },
-  ],
-  pagamentos: [{ metodo: 'dinheiro', valor: '3.50' }],
-};
+const nfce = waterSale();
 
 interface Listed {
   id: string;

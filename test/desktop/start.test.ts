@@ -11,22 +11,9 @@ import { createLogger } from '../../src-main/logger.ts';
 import { startService } from '../../src-main/service.ts';
 import { KEYCHAIN_MASTER_KEY_FILE } from '../../src-main/security/secret-box.ts';
 import { TestKeychain } from './test-keychain.ts';
+import { waterSale } from '../fixtures/nfce-body.ts';
 
-const sale = {
-  itens: [
-    {
-      codigo: 'A1',
-      descricao: 'Agua mineral 500 ml',
-      ncm: '22011000',
-      unidade: 'UN',
-      quantidade: 1,
-      valor_unitario: '3.50',
-      cfop: '5102',
-      tributacao: { ICMS: { orig: 0, CSOSN: '102' }, PIS: { CST: '49' }, COFINS: { CST: '49' } },
-    },
-  ],
-  pagamentos: [{ metodo: 'dinheiro', valor: '5.00' }],
-};
+const sale = waterSale('5.00');
 
 const userDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-desktop-'));
 
