@@ -105,9 +105,9 @@ export function afterCursor(query: KindListQuery, cursor: ListCursor): KindListQ
 }
 
 /**
- * The NF-e/NFC-e list's total from the counters of migration 0030 (per company, model, status and emission
- * day, kept exact by triggers): a sum of at most one counter per day and status, instead of a count of every
- * listed row, which took 10–20 ms at 100k notes even from a covering index.
+ * The NF-e/NFC-e list's total from the counters of migrations 0030 and 0032 (per company, model, status,
+ * emission day and creation day, kept exact by triggers): a sum of a few counters per day and status, instead
+ * of a count of every listed row, which took 10–20 ms at 100k notes even from a covering index.
  */
 export async function nfListTotal(db: Db, companyId: string, filter: NfListFilter): Promise<number> {
   const row = await nfListTotalQuery(db, companyId, filter).executeTakeFirst();
