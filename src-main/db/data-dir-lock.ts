@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { restrictSqliteFiles } from '../data-dir.ts';
 
 export const LOCK_FILE = 'balcao.lock';
 export const LOCK_HOLDER_FILE = 'balcao.lock.json';
@@ -62,6 +63,9 @@ function tryOpen(file: string): SQLite.Database {
   // timeout 0: a held lock answers SQLITE_BUSY at once instead of waiting for it.
   const handle = new SQLite(file, { timeout: 0 });
   try {
+    // Owner only, before the first write: SQLite gives the journal the file's mode, and the process umask
+    // would leave both readable by others (a fresh install then warned about its own lock file).
+    restrictSqliteFiles(file);
     handle.pragma('journal_mode = DELETE');
     handle.pragma('locking_mode = EXCLUSIVE');
     // The first write in EXCLUSIVE locking mode takes the file's exclusive lock and keeps it until close.

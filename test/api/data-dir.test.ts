@@ -157,10 +157,13 @@ describe('the data dir is private to the service', () => {
     'sandbox-authority.sqlite-shm',
   ];
 
-  it('a first start makes the dir 0700 and the database, WAL, SHM, key and sandbox files 0600', async () => {
+  it('a first start makes the dir 0700 and the database, WAL, SHM, key, sandbox and lock files 0600', async () => {
     const h = await start(path.join(tempDataDir(), 'data'));
     expect(mode(h.dataDir)).toBe('700');
-    for (const f of files) expect([f, mode(path.join(h.dataDir, f))]).toEqual([f, '600']);
+    for (const f of [...files, 'balcao.lock', 'balcao.lock.json'])
+      expect([f, mode(path.join(h.dataDir, f))]).toEqual([f, '600']);
+    // Its own files are made private as they are written: a first start has nothing to warn about.
+    expect(h.logs.filter((l) => l.includes('readable by others'))).toEqual([]);
   });
 
   it('a later start brings files an earlier release left readable back to 0600, and says so', async () => {
