@@ -1,4 +1,4 @@
-import { createHash, createVerify } from 'node:crypto';
+import { createHash, createVerify, generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { buildAccessKey } from './access-key.ts';
 import { generateTestA1, readPkcs12, type A1Certificate } from './certificate.ts';
 import { nfceUrls } from './nfce-urls.ts';
 import { buildQrCode, QrCodeError, type QrCodeInput } from './qrcode.ts';
+import { signingKeyFrom } from './sign.ts';
 
 // The repository lives at <x>/main and the shared reference material at <x>/shared.
 const repoRoot = new URL('../../', import.meta.url);
@@ -254,6 +255,25 @@ describe('version 3 (NT 2025.001)', () => {
     ).toBe(qr);
   });
 
+  it('offline: the key as the signature of the note parsed it signs as its PEM does, and an RSA key only', () => {
+    const input: QrCodeInput = {
+      version: 3,
+      chave: nfceKey(9),
+      tpAmb: 2,
+      tpEmis: 9,
+      urlQRCode: URL_SP_HOM,
+      dhEmi: '2026-07-31T10:00:00-03:00',
+      vNF: '10.00',
+    };
+    const parsed = signingKeyFrom(a1).keyObject;
+    expect(buildQrCode({ ...input, signingKey: parsed })).toBe(
+      buildQrCode({ ...input, signingKeyPem: a1.privateKeyPem }),
+    );
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+    const error = qrError({ ...input, signingKey: ec });
+    expect(error.details).toEqual([{ field: 'signingKeyPem', error: 'must be an RSA key, got ec' }]);
+  });
+
   it('offline codes of two stores, alternating, are each signed with their own key', () => {
     const other = readPkcs12(
       generateTestA1({ cnpj: '11222333000181', legalName: 'OUTRA LOJA LTDA', password: 'qr' }),
@@ -268,7 +288,7 @@ describe('version 3 (NT 2025.001)', () => {
       dhEmi: '2026-07-31T10:00:00-03:00',
       vNF: '10.00',
     };
-    // Parsed keys are kept by their PEM: each store's code must still verify with its own certificate only.
+    // Each store's code verifies with its own certificate only.
     for (const [signer, notSigner] of [
       [a1, other],
       [other, a1],

@@ -34,7 +34,12 @@ export interface QrCodeInput {
   digestValue?: string;
   /** v3 offline: the buyer, if identified. */
   dest?: QrCodeDest;
-  /** v3 offline: PEM private key of the certificate that signs the NFC-e (A1Certificate.privateKeyPem). */
+  /**
+   * v3 offline: the private key of the certificate that signs the NFC-e, as the signature already parsed it
+   * (sign.ts's signingKeyFrom(certificate).keyObject: parsing the PEM again cost more than the RSA signature).
+   */
+  signingKey?: KeyObject;
+  /** v3 offline, when no `signingKey` is given: the same key as PEM (A1Certificate.privateKeyPem). */
   signingKeyPem?: string;
   /**
    * Default true. False only to reproduce published examples whose keys carry a wrong check digit (the
@@ -147,7 +152,7 @@ export function buildQrCode(input: QrCodeInput): string {
     return `${input.urlQRCode}?p=${input.chave}|3|${input.tpAmb}`;
   }
   const [tpIdDest, idDest] = destFields(input.dest, add);
-  const key = signingKey(input.signingKeyPem, add);
+  const key = signingKey(input, add);
   if (problems.length > 0 || key === undefined) throw new QrCodeError(problems);
   const params = [input.chave, '3', String(input.tpAmb), dia, input.vNF, tpIdDest, idDest].join('|');
   const assinatura = createSign('RSA-SHA1').update(params, 'utf8').sign(key, 'base64');
@@ -221,20 +226,12 @@ function destFields(
   }
 }
 
-/**
- * Keys parsed from their PEM, the last few: parsing one costs more than the RSA signature itself (343 µs measured),
- * and every offline note of a store signs with the same key.
- */
-const parsedKeys = new Map<string, KeyObject>();
-const PARSED_KEYS_KEPT = 8;
-
 function signingKey(
-  pem: string | undefined,
+  input: Pick<QrCodeInput, 'signingKey' | 'signingKeyPem'>,
   add: (field: string, error: string) => void,
 ): KeyObject | undefined {
-  const parsed = pem === undefined ? undefined : parsedKeys.get(pem);
-  if (parsed !== undefined) return parsed;
-  if (pem === undefined) {
+  const pem = input.signingKeyPem;
+  if (input.signingKey === undefined && pem === undefined) {
     add(
       'signingKeyPem',
       'version 3 offline requires the private key of the certificate that signs the NFC-e',
@@ -242,12 +239,8 @@ function signingKey(
     return undefined;
   }
   try {
-    const key = createPrivateKey(pem);
-    if (key.asymmetricKeyType === 'rsa') {
-      if (parsedKeys.size >= PARSED_KEYS_KEPT) parsedKeys.delete(parsedKeys.keys().next().value ?? '');
-      parsedKeys.set(pem, key);
-      return key;
-    }
+    const key = input.signingKey ?? createPrivateKey(pem ?? '');
+    if (key.asymmetricKeyType === 'rsa') return key;
     add('signingKeyPem', `must be an RSA key, got ${String(key.asymmetricKeyType)}`);
   } catch (error) {
     add(

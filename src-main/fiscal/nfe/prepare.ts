@@ -6,7 +6,7 @@ import type { A1Certificate } from '../certificate.ts';
 import { nfceUrls } from '../nfce-urls.ts';
 import { buildQrCode, QrCodeError, type QrCodeDest } from '../qrcode.ts';
 import { validateXml, type SchemaOptions, type SchemaPackage } from '../schema.ts';
-import { signBuiltElement } from '../sign.ts';
+import { signBuiltElement, signingKeyFrom } from '../sign.ts';
 import { computeTaxes } from '../taxes/compute.ts';
 import type { ComputedNote } from '../taxes/types.ts';
 import { escapeText } from '../xml.ts';
@@ -123,7 +123,7 @@ export function prepareNfe(payload: unknown, ctx: PrepareContext): PrepareResult
         vNF,
         digestValue: signed.digestValue,
         ...(qrDest(model) === undefined ? {} : { dest: qrDest(model) as QrCodeDest }),
-        signingKeyPem: ctx.certificate.privateKeyPem,
+        signingKey: signingKeyFrom(ctx.certificate).keyObject,
       });
     } catch (error) {
       if (error instanceof QrCodeError) return { ok: false, stage: 'payload', errors: error.details };
