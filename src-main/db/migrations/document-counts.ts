@@ -2,27 +2,31 @@
 // a given key: migration 0030 keyed them by company, model, status and emission day, 0032 adds the creation day.
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
+/** A trigger's row (`new`/`old`), or null for the documents table itself (a SELECT over it). */
+type Row = 'new' | 'old' | null;
+
 /** One column of the counters' key: its name, the documents column it comes from, and how from a row. */
 export interface CountKey {
   column: string;
   source: string;
-  of: (row: 'new' | 'old') => string;
+  of: (row: Row) => string;
 }
 
-const plain = (column: string): CountKey => ({ column, source: column, of: (row) => `${row}.${column}` });
+const ref = (row: Row, column: string) => (row === null ? column : `${row}.${column}`);
+const plain = (column: string): CountKey => ({ column, source: column, of: (row) => ref(row, column) });
 
 /** Migration 0030's key; the emission day as the list's date filters compare it (dh_emi's date part). */
 export const KEY_0030: readonly CountKey[] = [
   plain('company_id'),
   plain('modelo'),
   plain('status'),
-  { column: 'dia', source: 'dh_emi', of: (row) => `substr(${row}.dh_emi, 1, 10)` },
+  { column: 'dia', source: 'dh_emi', of: (row) => `substr(${ref(row, 'dh_emi')}, 1, 10)` },
 ];
 
 /** Migration 0032's key: the creation day too (created_at's date part, UTC), the list's order. */
 export const KEY_0032: readonly CountKey[] = [
   ...KEY_0030,
-  { column: 'created_day', source: 'created_at', of: (row) => `substr(${row}.created_at, 1, 10)` },
+  { column: 'created_day', source: 'created_at', of: (row) => `substr(${ref(row, 'created_at')}, 1, 10)` },
 ];
 
 const columns = (key: readonly CountKey[]) => key.map((k) => k.column).join(', ');
@@ -39,7 +43,7 @@ export async function createCounts(
   await sql
     .raw(`CREATE TABLE ${into} (${defs}, n INTEGER NOT NULL, PRIMARY KEY (${columns(key)}))`)
     .execute(db);
-  const values = key.map((k) => k.of('new').replace(/\bnew\./g, '')).join(', ');
+  const values = key.map((k) => k.of(null)).join(', ');
   await sql
     .raw(
       `INSERT INTO ${into} (${columns(key)}, n) SELECT ${values}, count(*) FROM documents GROUP BY ${values}`,

@@ -81,7 +81,7 @@ export function documentRow(fields: {
 /** The list counters (document_counts, keyed by `key`) against a count of the documents by the same key. */
 export async function expectCountersExact(db: ScratchDb, key: readonly CountKey[]): Promise<void> {
   const columns = key.map((k) => k.column).join(', ');
-  const values = key.map((k) => `${k.of('new').replace(/\bnew\./g, '')} AS ${k.column}`).join(', ');
+  const values = key.map((k) => `${k.of(null)} AS ${k.column}`).join(', ');
   const order = key.map((_, i) => i + 1).join(', ');
   const counted = await sql
     .raw<Record<string, unknown>>(
