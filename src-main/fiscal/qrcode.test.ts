@@ -255,16 +255,19 @@ describe('version 3 (NT 2025.001)', () => {
     ).toBe(qr);
   });
 
+  /** An offline v3 code without a buyer, its key left to the test. */
+  const offlineInput = (): QrCodeInput => ({
+    version: 3,
+    chave: nfceKey(9),
+    tpAmb: 2,
+    tpEmis: 9,
+    urlQRCode: URL_SP_HOM,
+    dhEmi: '2026-07-31T10:00:00-03:00',
+    vNF: '10.00',
+  });
+
   it('offline: the key as the signature of the note parsed it signs as its PEM does, and an RSA key only', () => {
-    const input: QrCodeInput = {
-      version: 3,
-      chave: nfceKey(9),
-      tpAmb: 2,
-      tpEmis: 9,
-      urlQRCode: URL_SP_HOM,
-      dhEmi: '2026-07-31T10:00:00-03:00',
-      vNF: '10.00',
-    };
+    const input = offlineInput();
     const parsed = signingKeyFrom(a1).keyObject;
     expect(buildQrCode({ ...input, signingKey: parsed })).toBe(
       buildQrCode({ ...input, signingKeyPem: a1.privateKeyPem }),
@@ -279,15 +282,7 @@ describe('version 3 (NT 2025.001)', () => {
       generateTestA1({ cnpj: '11222333000181', legalName: 'OUTRA LOJA LTDA', password: 'qr' }),
       'qr',
     );
-    const input: QrCodeInput = {
-      version: 3,
-      chave: nfceKey(9),
-      tpAmb: 2,
-      tpEmis: 9,
-      urlQRCode: URL_SP_HOM,
-      dhEmi: '2026-07-31T10:00:00-03:00',
-      vNF: '10.00',
-    };
+    const input = offlineInput();
     // Each store's code verifies with its own certificate only.
     for (const [signer, notSigner] of [
       [a1, other],
