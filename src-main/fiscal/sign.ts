@@ -204,8 +204,7 @@ export function signBuiltElement(
     { id, canonicalStartTag, prefixedNamespaces: '' },
     key,
   );
-  // One flat string (join), which the schema check reads faster than a concatenation's rope.
-  return { xml: [xml.slice(0, end), signed.signature, xml.slice(end)].join(''), ...signed };
+  return { xml: xml.slice(0, end) + signed.signature + xml.slice(end), ...signed };
 }
 
 /** Digest, SignedInfo, RSA and the Signature element of a located element whose content (to its end tag) is given. */

@@ -104,7 +104,7 @@ export function prepareNfe(payload: unknown, ctx: PrepareContext): PrepareResult
 
   // buildNfe wrote infNFe in canonical form and knows where: it is signed as written, not searched for.
   const signed = signBuiltElement(built.built.xml, built.built.infNFe, ctx.certificate);
-  let xml = signed.xml;
+  let supl = '';
   let qrCode: string | null = null;
   let urlChave: string | null = null;
   if (model.modelo === 65) {
@@ -131,12 +131,12 @@ export function prepareNfe(payload: unknown, ctx: PrepareContext): PrepareResult
     }
     urlChave = urls.urlChave;
     // infNFeSupl sits between infNFe and the Signature and is not signed (MOC 7.0 ZX01).
-    const supl = `<infNFeSupl><qrCode>${escapeText(qrCode)}</qrCode><urlChave>${escapeText(urlChave)}</urlChave></infNFeSupl>`;
-    const { end } = built.built.infNFe;
-    // Joined, not concatenated: join copies into one flat string, which the schema check then reads ~12 µs
-    // faster than a concatenation's rope (measured on a 9.5 KB NFC-e).
-    xml = [built.built.xml.slice(0, end), supl, signed.signature, built.built.xml.slice(end)].join('');
+    supl = `<infNFeSupl><qrCode>${escapeText(qrCode)}</qrCode><urlChave>${escapeText(urlChave)}</urlChave></infNFeSupl>`;
   }
+  // Joined, not concatenated: join copies into one flat string, which the schema check then reads ~12 µs
+  // faster than a concatenation's rope (measured on a 9.5 KB NFC-e). signed.xml is left unread.
+  const { end } = built.built.infNFe;
+  const xml = [built.built.xml.slice(0, end), supl, signed.signature, built.built.xml.slice(end)].join('');
 
   const schema = validateXml(xml, 'nfe', {
     package: ctx.schemaPackage ?? 'PL_010',
