@@ -121,8 +121,16 @@ function idsIn(payload: unknown, keys: readonly string[]): Set<string> {
   return found;
 }
 
-/** Loads the rows a payload names, restricted to the company, for the synchronous lookups of normalizeNfe. */
-export async function lookupsFor(db: Db, companyId: string, payload: unknown): Promise<PayloadLookup> {
+/**
+ * Loads the rows a payload names, restricted to the company, for the synchronous lookups of normalizeNfe.
+ * `company` is the company row the caller read for the same note (its default profile is not read again).
+ */
+export async function lookupsFor(
+  db: Db,
+  company: Pick<CompanyRow, 'id' | 'default_fiscal_profile_id'>,
+  payload: unknown,
+): Promise<PayloadLookup> {
+  const companyId = company.id;
   const customers = new Map<string, CustomerView>();
   const products = new Map<string, ProductView>();
   const profiles = new Map<string, FiscalProfileView>();
@@ -142,12 +150,7 @@ export async function lookupsFor(db: Db, companyId: string, payload: unknown): P
     const row = await catalogRepository.findProfile(db, id);
     if (row?.company_id === companyId) profiles.set(id, profileView(row));
   }
-  const company = await db
-    .selectFrom('companies')
-    .select('default_fiscal_profile_id')
-    .where('id', '=', companyId)
-    .executeTakeFirst();
-  const defaultId = company?.default_fiscal_profile_id ?? null;
+  const defaultId = company.default_fiscal_profile_id;
   const defaultRow = defaultId === null ? undefined : await catalogRepository.findProfile(db, defaultId);
   const defaultProfile = defaultRow === undefined ? undefined : profileView(defaultRow);
   return {

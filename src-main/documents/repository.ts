@@ -3,7 +3,7 @@ import type { Db } from '../db/client.ts';
 import { isPostgres } from '../db/dialect.ts';
 import type { Ambiente, DocumentsTable } from '../db/schema.ts';
 import type { NumberVoidsTable } from './inutilizar.ts';
-import { procOf, storedProc, withProc } from './stored-xml.ts';
+import { procOf, storedProc, withProc, type ProcColumns } from './stored-xml.ts';
 
 /** A document as the code sees it: `proc_xml` is its whole authorized copy, however the row stores it. */
 export type DocumentRow = Omit<DocumentsTable, 'proc_open'>;
@@ -24,12 +24,14 @@ async function toStore(
   db: Db,
   id: string | null,
   changes: Partial<DocumentRow>,
+  known?: ProcColumns,
 ): Promise<Partial<DocumentsTable>> {
   if ('proc_xml' in changes || 'xml' in changes || 'prot_xml' in changes) {
     const current =
-      id !== null && !('proc_xml' in changes && 'xml' in changes && 'prot_xml' in changes)
+      known ??
+      (id !== null && !('proc_xml' in changes && 'xml' in changes && 'prot_xml' in changes)
         ? await db.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirst()
-        : undefined;
+        : undefined);
     const xml = changes.xml ?? current?.xml ?? '';
     const prot = 'prot_xml' in changes ? (changes.prot_xml ?? null) : (current?.prot_xml ?? null);
     const proc =
@@ -60,10 +62,11 @@ export const documentsRepository = {
   findByChave: async (db: Db, chave: string) =>
     read(await db.selectFrom('documents').selectAll().where('chave', '=', chave).executeTakeFirst()),
 
-  update: async (db: Db, id: string, changes: Partial<Omit<DocumentRow, 'id'>>) =>
+  /** `current`: the row as the caller read it in the same transaction, which spares reading it again. */
+  update: async (db: Db, id: string, changes: Partial<Omit<DocumentRow, 'id'>>, current?: DocumentRow) =>
     db
       .updateTable('documents')
-      .set(await toStore(db, id, changes))
+      .set(await toStore(db, id, changes, current))
       .where('id', '=', id)
       .execute(),
 
@@ -156,6 +159,8 @@ export const documentsRepository = {
     // A range voided ahead of the sequence (inutilização of 5001 while the next number is 33) does not move
     // it: 33..5000 are still handed out, and only the voided numbers are stepped over when reached.
     let numero = await claim();
+    // The usual case, no inutilização holding the number or the next one: one read says so for both steps.
+    if ((await voidedRangeHolding(db, series, numero, numero + 1)) === undefined) return numero;
     for (let range = await voidedRangeHolding(db, series, numero); range !== undefined;) {
       await sequences()
         .set({ next_number: range.n_fin + 1, updated_at: now })
@@ -202,13 +207,14 @@ export async function lockSeries(
 }
 
 /**
- * The inutilização that holds `numero` of a series: being sent (processando) or homologated. A refused one
- * holds nothing, so its numbers are issued normally.
+ * The inutilização that holds `numero` of a series (or any number up to `last`): being sent (processando) or
+ * homologated. A refused one holds nothing, so its numbers are issued normally.
  */
 async function voidedRangeHolding(
   db: Db,
   series: { companyId: string; modelo: number; serie: number; ambiente: Ambiente },
   numero: number,
+  last = numero,
 ) {
   return db
     .withTables<{ number_voids: NumberVoidsTable }>()
@@ -219,7 +225,7 @@ async function voidedRangeHolding(
     .where('serie', '=', series.serie)
     .where('ambiente', '=', series.ambiente)
     .where('status', 'in', ['processando', 'homologada'])
-    .where('n_ini', '<=', numero)
+    .where('n_ini', '<=', last)
     .where('n_fin', '>=', numero)
     .orderBy('n_fin', 'desc')
     .executeTakeFirst();

@@ -241,7 +241,7 @@ export class OutboxWorker {
       // Inside the try: a row of a kind this build does not know waits (backoff) instead of stopping the tick.
       const kind = this.kindOf(row);
       const authority = await this.deps.authorityFor(row.company_id, kind.id, document?.ambiente);
-      if (row.kind === 'autorizacao') await this.processAuthorization(row, kind, authority);
+      if (row.kind === 'autorizacao') await this.processAuthorization(row, kind, authority, document);
       else if (row.kind === 'evento') {
         if (!(await this.substituteReady(row))) return;
         await this.processSimple(row, kind, () => authority.sendEvent(row.message));
@@ -279,12 +279,13 @@ export class OutboxWorker {
     return outcome === 'authorized' || outcome === 'denied';
   }
 
+  /** `doc` as processLeasedRow read it: what can change it meanwhile (a re-issue) is read again before sending. */
   private async processAuthorization(
     row: OutboxRow,
     kind: DocumentKind,
     authority: AuthorityPort,
+    doc: DocumentRow | undefined,
   ): Promise<void> {
-    const doc = await documentsRepository.findById(this.deps.db, row.document_id ?? '');
     if (doc === undefined) throw new Error(`outbox row ${row.id} has no document`);
 
     let consulted: string | null = null;
@@ -427,19 +428,24 @@ export class OutboxWorker {
     const now = this.now();
     const followUp = await inTransaction(this.deps.db, async (trx) => {
       const fresh = (await documentsRepository.findById(trx, doc.id)) ?? doc;
-      await documentsRepository.update(trx, doc.id, {
-        status: authorized ? 'autorizada' : 'denegada',
-        // The authority may assign the document's final key (the NFS-e's 50-digit key replaces the DPS Id).
-        ...(protocol.chave !== '' && protocol.chave !== fresh.chave ? { chave: protocol.chave } : {}),
-        c_stat: protocol.cStat,
-        x_motivo: protocol.xMotivo,
-        n_prot: protocol.nProt,
-        authorized_at: protocol.dhRecbto,
-        prot_xml: protocol.xml,
-        // The signed document and its protocol, both byte for byte (nfeProc / cteProc).
-        proc_xml: kind.protocol.proc(fresh.xml, protocol.xml),
-        updated_at: now,
-      });
+      await documentsRepository.update(
+        trx,
+        doc.id,
+        {
+          status: authorized ? 'autorizada' : 'denegada',
+          // The authority may assign the document's final key (the NFS-e's 50-digit key replaces the DPS Id).
+          ...(protocol.chave !== '' && protocol.chave !== fresh.chave ? { chave: protocol.chave } : {}),
+          c_stat: protocol.cStat,
+          x_motivo: protocol.xMotivo,
+          n_prot: protocol.nProt,
+          authorized_at: protocol.dhRecbto,
+          prot_xml: protocol.xml,
+          // The signed document and its protocol, both byte for byte (nfeProc / cteProc).
+          proc_xml: kind.protocol.proc(fresh.xml, protocol.xml),
+          updated_at: now,
+        },
+        fresh,
+      );
       await outboxRepository.update(trx, row.id, {
         state: 'done',
         last_c_stat: protocol.cStat,

@@ -24,7 +24,7 @@ import {
 } from '../../documents/idempotency.ts';
 import { keyInFlight, type LinkKind } from '../../documents/idempotency-link.ts';
 import { authOf } from './auth.ts';
-import { companyOfRequest, reachableBy } from '../routes/scoping.ts';
+import { companyOfRequestAhead, reachableBy } from '../routes/scoping.ts';
 
 export { IDEMPOTENCY_HEADER, type IdempotencyDeps, type LinkedResource };
 
@@ -125,7 +125,7 @@ export function idempotency(deps: IdempotencyDeps, options: IdempotencyOptions =
   const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
   const companyOf =
     options.companyOf ??
-    (async (req: Request, res: Response) => (await companyOfRequest(deps.db, req, res)).id);
+    (async (req: Request, res: Response) => (await companyOfRequestAhead(deps.db, req, res)).id);
 
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const key = req.get(IDEMPOTENCY_HEADER);

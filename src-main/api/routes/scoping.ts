@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import type { Db } from '../../db/client.ts';
 import type { AuthContext } from '../../api-keys/service.ts';
 import { companyForRequest } from '../../companies/service.ts';
+import type { CompanyRow } from '../../companies/repository.ts';
 import { companiesRepository } from '../../companies/repository.ts';
 import { authOf } from '../middleware/auth.ts';
 import { forbidden, notFound } from '../errors.ts';
@@ -16,7 +17,26 @@ export function requestedCompanyId(req: Request): string | undefined {
 }
 
 export async function companyOfRequest(db: Db, req: Request, res: Response) {
-  return companyForRequest(db, authOf(res), requestedCompanyId(req));
+  const requested = requestedCompanyId(req);
+  // The idempotency middleware read the same row a moment before the handler asks: its copy is taken once,
+  // and any later call (after the handler changed the company, say) reads the row again.
+  const read = res.locals[COMPANY_READ] as { requested: string | undefined; company: CompanyRow } | undefined;
+  if (read !== undefined) {
+    delete res.locals[COMPANY_READ];
+    if (read.requested === requested) return read.company;
+  }
+  return companyForRequest(db, authOf(res), requested);
+}
+
+// A res.locals key no handler's own names can meet.
+const COMPANY_READ = 'balcao.companyReadAhead';
+
+/** companyOfRequest for a middleware: the handler's first call then takes this read instead of its own. */
+export async function companyOfRequestAhead(db: Db, req: Request, res: Response) {
+  const requested = requestedCompanyId(req);
+  const company = await companyForRequest(db, authOf(res), requested);
+  res.locals[COMPANY_READ] = { requested, company };
+  return company;
 }
 
 /** The models the NF-e routes (/v1/nfe, /v1/nfce) serve: a CT-e is only reachable under /v1/cte. */

@@ -43,7 +43,7 @@ export async function nfContext(modelo: 55 | 65, input: PrepareInput): Promise<P
     verProc: VER_PROC,
     ibsCbsRates: { ...IBS_CBS_2026_RATES },
     infRespTec: fiscal.infRespTec,
-    lookup: await lookupsFor(db, fiscal.company.id, payload),
+    lookup: await lookupsFor(db, fiscal.company, payload),
     ncmTable: await activeNcmTable(db),
     ...(await ibptOf(db, fiscal.company.id)),
     pixCharges: await pixChargesForSale(db, fiscal.company.id, payload),
