@@ -18,23 +18,27 @@ function companyRequest(auth: AuthContext, companyId: string): { req: Request; r
   return { req: req as unknown as Request, res: { locals: { auth } } as unknown as Response };
 }
 
+function organizationKey(organizationId: string): AuthContext {
+  return {
+    keyId: 'test',
+    scope: 'organization',
+    organizationId,
+    companyId: null,
+    ratePerSecond: 50,
+    ratePerMinute: 3000,
+    lastUsedAt: null,
+    plan: 'terminal',
+    expiresAt: null,
+    inGrace: false,
+  };
+}
+
 describe('the company read ahead of the handler', () => {
   it("is the handler's first read of the company, and the next read sees the row as it is", async () => {
     const db = h.service.db;
     const stored = await companiesRepository.findById(db, h.companyId);
     if (stored === undefined) throw new Error('no demo company');
-    const auth: AuthContext = {
-      keyId: 'test',
-      scope: 'organization',
-      organizationId: stored.organization_id,
-      companyId: null,
-      ratePerSecond: 50,
-      ratePerMinute: 1000,
-      lastUsedAt: null,
-      plan: 'terminal',
-      expiresAt: null,
-      inGrace: false,
-    };
+    const auth = organizationKey(stored.organization_id);
     const { req, res } = companyRequest(auth, h.companyId);
     const ahead = await companyOfRequestAhead(db, req, res);
     await companiesRepository.update(db, h.companyId, { x_fant: 'Renamed after the read' });
@@ -49,25 +53,14 @@ describe('the company read ahead of the handler', () => {
     const db = h.service.db;
     const stored = await companiesRepository.findById(db, h.companyId);
     if (stored === undefined) throw new Error('no demo company');
-    const stranger: AuthContext = {
-      keyId: 'test',
-      scope: 'organization',
-      organizationId: 'another organization',
-      companyId: null,
-      ratePerSecond: 50,
-      ratePerMinute: 1000,
-      lastUsedAt: null,
-      plan: 'terminal',
-      expiresAt: null,
-      inGrace: false,
-    };
+    const stranger = organizationKey('another organization');
     const { req, res } = companyRequest(stranger, h.companyId);
     await expect(companyOfRequestAhead(db, req, res)).rejects.toMatchObject({ code: 'forbidden' });
     await expect(companyOfRequest(db, req, res)).rejects.toMatchObject({ code: 'forbidden' });
 
-    const own = companyRequest({ ...stranger, organizationId: stored.organization_id }, h.companyId);
+    const own = companyRequest(organizationKey(stored.organization_id), h.companyId);
     const ahead = await companyOfRequestAhead(db, own.req, own.res);
-    const other = companyRequest({ ...stranger, organizationId: stored.organization_id }, h.companyId);
+    const other = companyRequest(organizationKey(stored.organization_id), h.companyId);
     expect(await companyOfRequest(db, other.req, other.res)).not.toBe(ahead);
   });
 });

@@ -992,22 +992,7 @@ function walk(
       if (value === null) return new Unsupported(`${decl.n}: ${whyOf(types[index])}`);
     }
     // A self-closing element's frame is the slot above the top, ended at once and left there.
-    const frame = frameAt(depth);
-    frame.qname = qn;
-    frame.start = lt;
-    frame.decl = decl;
-    frame.type = type;
-    frame.simple = simple;
-    frame.value = value;
-    frame.empty = type.k === 'c' && type.c === 0 && type.mx !== 1;
-    frame.mixed = type.k === 'c' && type.mx === 1;
-    frame.skip = false;
-    frame.run = run;
-    frame.text = '';
-    frame.dns = dns;
-    frame.prefixes = prefixes;
-    frame.uniques = decl.u === undefined ? null : decl.u.map(() => new Set<string>());
-    frame.dup = null;
+    const frame = fillFrame(frameAt(depth), qn, lt, decl, type, value, false, run, dns, prefixes);
     if (parent?.uniques) {
       // xs:unique over the parent's children keyed by one attribute (the only form compiled).
       const u = parent.decl.u!;
@@ -1142,20 +1127,36 @@ function skipFrame(
   dns: string,
   prefixes: Map<string, string> | null,
 ): Frame {
+  return fillFrame(frame, qname, start, SKIPPED_DECL, SKIPPED_TYPE, null, true, null, dns, prefixes);
+}
+
+/** Sets every field of a reused frame for the element starting at `start` (`value`: its simple type, if any). */
+function fillFrame(
+  frame: Frame,
+  qname: string,
+  start: number,
+  decl: ElementTable,
+  type: SimpleTypeTable | ComplexTypeTable,
+  value: CompiledSimple | null,
+  skip: boolean,
+  run: Run | null,
+  dns: string,
+  prefixes: Map<string, string> | null,
+): Frame {
   frame.qname = qname;
   frame.start = start;
-  frame.decl = SKIPPED_DECL;
-  frame.type = SKIPPED_TYPE;
-  frame.simple = false;
-  frame.value = null;
-  frame.empty = false;
-  frame.mixed = true;
-  frame.skip = true;
-  frame.run = null;
+  frame.decl = decl;
+  frame.type = type;
+  frame.simple = value !== null;
+  frame.value = value;
+  frame.empty = type.k === 'c' && type.c === 0 && type.mx !== 1;
+  frame.mixed = type.k === 'c' && type.mx === 1;
+  frame.skip = skip;
+  frame.run = run;
   frame.text = '';
   frame.dns = dns;
   frame.prefixes = prefixes;
-  frame.uniques = null;
+  frame.uniques = decl.u === undefined ? null : decl.u.map(() => new Set<string>());
   frame.dup = null;
   return frame;
 }
