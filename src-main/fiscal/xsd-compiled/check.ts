@@ -676,7 +676,7 @@ function walk(
   const { types, elements } = tables;
   const ids = new Set<string>();
   // The open elements are FRAMES[0..depth): frames are reused from document to document, sparing an object
-  // per element (half of what a check allocates).
+  // per element (about a third of what a check allocated: 85 -> 55 KB per NFC-e).
   const stack = FRAMES;
   let depth = 0;
   let pos = xml.charCodeAt(0) === 0xfeff ? 1 : 0;
