@@ -9,6 +9,9 @@ import path from 'node:path';
 export function setup(): () => void {
   const previous = process.env['TMPDIR'];
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-test-run-'));
+  // Others may pass through (not list): the PostgreSQL clusters run as the postgres user in directories of
+  // their own under it, each still made 0700 by mkdtemp.
+  fs.chmodSync(root, 0o711);
   process.env['TMPDIR'] = root;
   return () => {
     if (previous === undefined) delete process.env['TMPDIR'];
