@@ -1,7 +1,7 @@
 // Vitest global setup: every temporary file of a test run (data dirs, sandbox stores, PDFs, browser profiles,
 // PostgreSQL clusters) lands under one directory of the run's own, removed when the run ends. Tests and what
 // they start take os.tmpdir(), which reads TMPDIR; the workers are started after this and inherit it. Before,
-// a full run left about a thousand directories behind (2.2 GB in /tmp after a few runs).
+// every run left its directories behind (2,749 of them, 2.2 GB, on one machine after a few runs).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
