@@ -14,6 +14,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { SecretBox, loadMasterKey } from './security/secret-box.ts';
 import { RateLimiter } from './api/middleware/rate-limit.ts';
 import { answerClientErrors, createApp } from './api/server.ts';
+import { StartupGate } from './api/middleware/startup.ts';
 import type { ServiceHooks } from './api/context.ts';
 import { bootstrapSandbox, type BootstrapResult } from './bootstrap.ts';
 import { prepareDataDir } from './data-dir.ts';
@@ -83,6 +84,13 @@ export interface ServiceOptions {
   sandbox?: 'embedded' | { url: string; caPem: string };
   /** Print queue polling, backoff and printer timeouts (tests shorten them). */
   printing?: Partial<PrintWorkerOptions> & { transports?: TransportOptions };
+  /** How long a /v1 request that arrives while the service is starting waits for it (default 30 s). */
+  startupWaitMs?: number;
+  /**
+   * Awaited last, once everything has started and before requests are let through: tests hold the window
+   * between listening and being ready open with it, and send requests into it.
+   */
+  beforeReady?: (starting: { url: string; bootstrap: BootstrapResult }) => Promise<void>;
 }
 
 /**
@@ -155,6 +163,7 @@ export async function startService(
   }
   const { db, close: closeDb } = opened;
   let server: Server | undefined;
+  const startup = new StartupGate();
   try {
     // A database that has data and pending migrations is copied first: a migration that goes wrong on a
     // store's data can then be undone with `npm run cli -- restore`.
@@ -179,6 +188,7 @@ export async function startService(
       limiter,
       uiDir: uiDir(),
       version: readVersion(),
+      startup: { gate: startup, waitMs: options.startupWaitMs ?? 30_000 },
     });
     server = await new Promise<Server>((resolve, reject) => {
       const s = app.listen(config.port, config.host);
@@ -366,6 +376,8 @@ export async function startService(
     if (interruptedPrints > 0)
       logger.warn('print jobs interrupted by the last stop go back to the queue', { interruptedPrints });
     if (options.startWorker !== false) printing.start();
+    await options.beforeReady?.({ url, bootstrap });
+    startup.open();
 
     const running = server;
     let closing: Promise<void> | undefined;
@@ -408,6 +420,8 @@ export async function startService(
       close,
     };
   } catch (error) {
+    // Requests held while starting are answered (503) before the server stops listening.
+    startup.fail();
     server?.close();
     await closeDb();
     lock.release();

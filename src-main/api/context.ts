@@ -38,6 +38,13 @@ export interface ServiceHooks {
 /** What the document services need; the queue exists only once the service has started it. */
 export function issueDepsOf(deps: ApiDeps): IssueDeps {
   if (deps.hooks.worker === null)
-    throw new ApiError(503 as number, 'internal_error', 'The transmission queue is starting.');
+    throw new ApiError(
+      503,
+      'service_starting',
+      'The transmission queue is starting.',
+      [],
+      {},
+      { 'Retry-After': '1' },
+    );
   return { db: deps.db, clock: deps.clock, secrets: deps.secrets, worker: deps.hooks.worker };
 }

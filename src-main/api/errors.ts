@@ -60,6 +60,7 @@ const STATUS_OF_CODE: Readonly<Record<ErrorCode, number>> = {
   insufficient_storage: 507,
   headers_too_large: 431,
   internal_error: 500,
+  service_starting: 503,
   sem_impressora: 409,
   gaveta_desativada: 409,
   operador_nao_autenticado: 401,

@@ -40,6 +40,7 @@ import { referenceRoutes } from './routes/reference.ts';
 import { openApiDocument } from '../../src-shared/contracts/api-routes.ts';
 import type { ErrorBody } from '../../src-shared/contracts/errors.ts';
 import { stampArrival } from './middleware/arrival.ts';
+import { holdUntilStarted, type StartupGate } from './middleware/startup.ts';
 
 export const BODY_LIMIT = '1mb';
 
@@ -85,6 +86,11 @@ export interface AppOptions extends ApiDeps {
   /** Folder with the built renderer; null when there is none to serve. */
   uiDir: string | null;
   version: string;
+  /**
+   * Opened once the queue and the workers run (the service listens before they exist); /healthz says
+   * `starting` until then and /v1 requests wait for it up to `waitMs`. Absent: the app is ready at once.
+   */
+  startup?: { gate: StartupGate; waitMs: number };
 }
 
 export function createApp(options: AppOptions): Express {
@@ -112,8 +118,16 @@ export function createApp(options: AppOptions): Express {
     next();
   });
 
+  const startup = options.startup;
+  // 503 while starting, so that a supervisor or a load balancer waits for 'ok' before it sends sales.
   app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok', version: options.version, time: clock.now().toISOString() });
+    const state = startup?.gate.state ?? 'ready';
+    if (state !== 'ready') res.status(503).setHeader('Retry-After', '1');
+    res.json({
+      status: state === 'ready' ? 'ok' : state,
+      version: options.version,
+      time: clock.now().toISOString(),
+    });
   });
 
   // Public like /healthz: integrators and the UI's help read the API's description before having a key.
@@ -124,6 +138,7 @@ export function createApp(options: AppOptions): Express {
   });
 
   const v1 = express.Router();
+  if (startup !== undefined) v1.use(holdUntilStarted(startup.gate, startup.waitMs));
   // Authentication comes before body parsing: an unauthenticated caller gets 401, never a parse error.
   v1.use(requireApiKey(db, clock, limiter));
   v1.use(singleValuedQuery());

@@ -21,6 +21,7 @@ export const ERROR_TITLES: Readonly<Record<ErrorCode, string>> = {
   insufficient_storage: 'O disco do serviço está cheio; libere espaço e tente de novo.',
   headers_too_large: 'O endereço ou os cabeçalhos do pedido são grandes demais.',
   internal_error: 'Erro interno do serviço.',
+  service_starting: 'O serviço ainda está iniciando; envie de novo em um instante.',
   sem_impressora:
     'Nenhuma impressora configurada: cadastre uma impressora e marque-a como padrão em Configurações › Impressoras.',
   gaveta_desativada: 'A gaveta desta impressora está desativada; ative-a no cadastro da impressora.',

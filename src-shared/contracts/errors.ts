@@ -20,6 +20,8 @@ export const ERROR_CODES = [
   /** 431: the request line or headers are larger than the server accepts. */
   'headers_too_large',
   'internal_error',
+  /** 503: the service is still starting (or could not start); nothing of the request was done. */
+  'service_starting',
   /** 409: nothing to print on: no printer named and the company has no default printer (issue 13). */
   'sem_impressora',
   /** 409: the printer's cash drawer is switched off (gaveta.ativa false). */

@@ -60,7 +60,7 @@ const ERROR_TEXT: Record<number, string> = {
   429: "Over the key's budget (`rate_limited`); wait `Retry-After` seconds.",
   500: 'Unexpected failure (`internal_error`); `requestId` finds the logged cause.',
   502: 'The tax authority did not answer (`authority_unavailable`).',
-  503: 'The service is still starting the part this route needs (the transmission queue, the distribution service): retry (`internal_error`).',
+  503: 'The service is still starting (`service_starting`, `Retry-After`: a request that arrives while it starts waits up to 30 s for it, and nothing of it was done when this is the answer), or the part this route needs is not running (`internal_error`): retry.',
   507: 'The disk holding the service data is full; nothing was saved (`insufficient_storage`).',
 };
 
@@ -85,6 +85,8 @@ export function errorStatuses(route: RouteSpec): number[] {
   if ((route.auth ?? 'key') !== 'public') {
     set.add(401);
     set.add(429);
+    // Every keyed route waits for a service that is still starting, and may answer 503 after the wait.
+    set.add(503);
   }
   if (route.path.includes('{') || route.company === true) {
     set.add(403);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { ManualClock } from '../../src-main/clock.ts';
 import { openDatabase, type OpenedDatabase } from '../../src-main/db/client.ts';
 import { createLogger } from '../../src-main/logger.ts';
-import { startService, type RunningService } from '../../src-main/service.ts';
+import { startService, type RunningService, type ServiceOptions } from '../../src-main/service.ts';
 import {
   pgServerMissing,
   SHARED_CLUSTER_ENV,
@@ -129,7 +129,7 @@ export async function startHarness(
     databaseUrl?: string;
     /** false: the service's queue, webhook and print workers stay stopped (a test drives its own). */
     startWorker?: boolean;
-  } = {},
+  } & Pick<ServiceOptions, 'beforeReady' | 'startupWaitMs'> = {},
 ): Promise<Harness> {
   const dataDir = options.dataDir ?? tempDataDir();
   const clock = options.clock ?? new ManualClock(new Date());
@@ -150,6 +150,8 @@ export async function startHarness(
       logger: createLogger('warn', (line) => logs.push(line)),
       shutdownGraceMs: 2000,
       ...(options.startWorker === undefined ? {} : { startWorker: options.startWorker }),
+      ...(options.beforeReady === undefined ? {} : { beforeReady: options.beforeReady }),
+      ...(options.startupWaitMs === undefined ? {} : { startupWaitMs: options.startupWaitMs }),
     },
   );
   if (service.bootstrap.sandbox === null) throw new Error('harness expects a sandbox bootstrap');

@@ -46,7 +46,14 @@ export function nfseRoutes(deps: ApiDeps): Router {
   const nfseDeps = (): NfseDeps => {
     const municipal = deps.hooks.nfseMunicipal;
     if (municipal === undefined)
-      throw new ApiError(503 as number, 'internal_error', 'The transmission queue is starting.');
+      throw new ApiError(
+        503,
+        'service_starting',
+        'The transmission queue is starting.',
+        [],
+        {},
+        { 'Retry-After': '1' },
+      );
     return {
       ...issueDepsOf(deps),
       municipal: (companyId: string, ambiente?: Ambiente) => municipal(companyId, ambiente),
