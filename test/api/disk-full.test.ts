@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { itSqliteOnly, startHarness, tempDataDir, type Harness } from './harness.ts';
 
 let h: Harness;
@@ -93,57 +93,58 @@ function mountSmallTmpfs(): { dir: string } | { skip: string } {
   }
 }
 
-const mounted = mountSmallTmpfs();
-
 describe('disk full on a real file system', () => {
-  if ('skip' in mounted) {
-    it.skip(`skipped: ${mounted.skip}`, () => undefined);
-    return;
-  }
-  const { dir } = mounted;
-  let service: Harness | undefined;
-  afterAll(async () => {
-    await service?.stop().catch(() => undefined);
-    execFileSync('umount', ['-l', dir]);
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
+  // Mounted by the test itself, so that a run that does not take it (PostgreSQL, a filter) mounts nothing,
+  // and unmounted in its finally, so that no tmpfs outlives it.
   itSqliteOnly('it fills the tmpfs holding the SQLite file')(
     'a full tmpfs answers 507 (SQLite fails at COMMIT there), logs SQLITE_FULL and keeps no row',
-    async () => {
-      service = await startHarness({ dataDir: dir });
-      const s = service;
-      let full: { status: number; body: unknown } | undefined;
-      for (let n = 0; n < 2000 && full === undefined; n++) {
-        s.clock.advance(1000); // the key's per-second budget
-        const before = await s.service.db
-          .selectFrom('customers')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow();
-        const res = await s.request('POST', '/v1/customers', { json: customer(n) });
-        expect([201, 507], res.text).toContain(res.status);
-        if (res.status === 507) {
-          full = res;
-          const after = await s.service.db
+    async (context) => {
+      const mounted = mountSmallTmpfs();
+      if ('skip' in mounted) {
+        context.skip(mounted.skip);
+        return;
+      }
+      const { dir } = mounted;
+      let service: Harness | undefined;
+      try {
+        service = await startHarness({ dataDir: dir });
+        const s = service;
+        let full: { status: number; body: unknown } | undefined;
+        for (let n = 0; n < 2000 && full === undefined; n++) {
+          s.clock.advance(1000); // the key's per-second budget
+          const before = await s.service.db
             .selectFrom('customers')
             .select((eb) => eb.fn.countAll<number>().as('n'))
             .executeTakeFirstOrThrow();
-          expect(Number(after.n)).toBe(Number(before.n));
+          const res = await s.request('POST', '/v1/customers', { json: customer(n) });
+          expect([201, 507], res.text).toContain(res.status);
+          if (res.status === 507) {
+            full = res;
+            const after = await s.service.db
+              .selectFrom('customers')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow();
+            expect(Number(after.n)).toBe(Number(before.n));
+          }
         }
+        expect(full, 'the file system never became full').toBeDefined();
+        expect((full?.body as { error: string }).error).toBe('insufficient_storage');
+        const logged = s.logs.map(
+          (line) => JSON.parse(line) as { level: string; msg: string; error?: unknown },
+        );
+        expect(
+          logged.some(
+            (l) =>
+              l.msg === 'disk full: a write to the database failed' &&
+              JSON.stringify(l).includes('SQLITE_FULL'),
+          ),
+        ).toBe(true);
+        expect(logged.some((l) => JSON.stringify(l).includes('cannot rollback'))).toBe(false);
+      } finally {
+        await service?.stop().catch(() => undefined);
+        execFileSync('umount', ['-l', dir]);
+        fs.rmSync(dir, { recursive: true, force: true });
       }
-      expect(full, 'the file system never became full').toBeDefined();
-      expect((full?.body as { error: string }).error).toBe('insufficient_storage');
-      const logged = s.logs.map(
-        (line) => JSON.parse(line) as { level: string; msg: string; error?: unknown },
-      );
-      expect(
-        logged.some(
-          (l) =>
-            l.msg === 'disk full: a write to the database failed' &&
-            JSON.stringify(l).includes('SQLITE_FULL'),
-        ),
-      ).toBe(true);
-      expect(logged.some((l) => JSON.stringify(l).includes('cannot rollback'))).toBe(false);
     },
     60_000,
   );

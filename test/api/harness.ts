@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest';
 import { ManualClock } from '../../src-main/clock.ts';
 import { openDatabase, type OpenedDatabase } from '../../src-main/db/client.ts';
 import { createLogger } from '../../src-main/logger.ts';
@@ -52,7 +52,7 @@ export function tempDataDir(): string {
 export const testStore: 'sqlite' | 'postgres' =
   process.env['BALCAO_TEST_STORE'] === 'postgres' ? 'postgres' : 'sqlite';
 
-type TestBody = () => unknown;
+type TestBody = (context: TestContext) => unknown;
 
 /**
  * `it` for a test about SQLite itself (its file, pragmas, query plans): on PostgreSQL it is skipped, never
