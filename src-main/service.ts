@@ -164,6 +164,9 @@ export async function startService(
   const { db, close: closeDb } = opened;
   let server: Server | undefined;
   const startup = new StartupGate();
+  // What has started so far, stopped (last first) if a later step of the start fails: a failed start leaves
+  // no server listening, no worker polling a closed database and no lock held.
+  const stopOnFailure: Array<() => unknown> = [];
   try {
     // A database that has data and pending migrations is copied first: a migration that goes wrong on a
     // store's data can then be undone with `npm run cli -- restore`.
@@ -202,6 +205,7 @@ export async function startService(
     const bootstrap = await bootstrapSandbox({ db, clock, secrets }, config.dataDir, `${url}/v1`);
     const sweeper = setInterval(() => limiter.sweep(), 60_000);
     sweeper.unref();
+    stopOnFailure.push(() => clearInterval(sweeper));
 
     const usesSandbox =
       (await db.selectFrom('companies').select('id').where('authority', '=', 'sandbox').limit(1).execute())
@@ -217,6 +221,7 @@ export async function startService(
           })
         : null;
     if (sandbox !== null) {
+      stopOnFailure.push(() => sandbox.close());
       // The in-process authority checks NCMs (rule 778) against the table the store imported, if any.
       await activeNcmTable(db);
       await syncSandboxCompanies(db, secrets, sandbox);
@@ -231,6 +236,7 @@ export async function startService(
             logger.warn('sandbox PSP webhook failed', { to, error: String(error) }),
         })
       : null;
+    if (sandboxPsp !== null) stopOnFailure.push(() => sandboxPsp.close());
     hooks.pix = { sandboxPsp, serviceUrl: url };
     const pixDeps: PixDeps = { db, clock, secrets, logger, runtime: hooks.pix };
     if (sandboxPsp !== null) {
@@ -253,6 +259,7 @@ export async function startService(
             }),
       timeoutMs: options.outbox?.requestTimeoutMs ?? 15_000,
     });
+    stopOnFailure.push(() => resolver.close());
     // One CT-e, DC-e and NFS-e port per connection (the connection is rebuilt when the certificate changes).
     const soapPortOf = { cte: createCteAuthorityPortFor, dce: createDceAuthorityPortFor } as const;
     const soapPorts: Record<keyof typeof soapPortOf, WeakMap<AuthorityConnection, AuthorityPort>> = {
@@ -341,6 +348,7 @@ export async function startService(
       },
     );
     hooks.worker = worker;
+    stopOnFailure.push(() => worker.stop());
     // Notes addressed to the companies (NFeDistribuicaoDFe), respecting the authority's hourly rule (656).
     const distribution = startDistributionSync({
       db,
@@ -348,7 +356,9 @@ export async function startService(
       logger,
       authorityFor: (companyId) => resolver.resolve(companyId, 55),
     });
+    stopOnFailure.push(() => distribution.stop());
     const abandonedCheck = startAbandonedCheck({ db, clock, logger });
+    stopOnFailure.push(() => abandonedCheck.stop());
     // The daily copy is of the SQLite file; a PostgreSQL store is backed up by its server's tools (pg_dump).
     const backups = postgres
       ? { stop: () => Promise.resolve() }
@@ -357,6 +367,7 @@ export async function startService(
           onBackup: (b) => logger.info('daily database backup', { file: b.file }),
           onError: (error) => logger.error('daily database backup failed', { error: String(error) }),
         });
+    stopOnFailure.push(() => backups.stop());
     const recovered = await worker.recover();
     if (recovered > 0)
       logger.warn('queue rows interrupted by the last stop will be consulted before any resend', {
@@ -367,11 +378,13 @@ export async function startService(
       { db, clock, secrets, logger },
       { start: options.startWorker !== false },
     );
+    stopOnFailure.push(() => webhooks.stop());
     const { transports: printerTimeouts, ...printOptions } = options.printing ?? {};
     const printing = new PrintWorker(
       { db, clock, logger, transports: transportFactory(printerTimeouts) },
       printOptions,
     );
+    stopOnFailure.push(() => printing.stop());
     const interruptedPrints = await printing.recover();
     if (interruptedPrints > 0)
       logger.warn('print jobs interrupted by the last stop go back to the queue', { interruptedPrints });
@@ -422,7 +435,21 @@ export async function startService(
   } catch (error) {
     // Requests held while starting are answered (503) before the server stops listening.
     startup.fail();
-    server?.close();
+    for (const stop of stopOnFailure.reverse()) {
+      try {
+        await stop();
+      } catch {
+        // The start's own error is the one to report; a part that also fails to stop is past saving here.
+      }
+    }
+    const listening = server;
+    if (listening !== undefined) {
+      await new Promise<void>((resolve) => {
+        listening.close(() => resolve());
+        listening.closeIdleConnections();
+        setTimeout(() => listening.closeAllConnections(), options.shutdownGraceMs ?? 10_000).unref();
+      });
+    }
     await closeDb();
     lock.release();
     throw error;

@@ -1,12 +1,13 @@
 // The service listens before its queue and workers exist: a sale sent in that window waits for the start
 // and is served, /healthz says 'starting' meanwhile, and a start that outlasts the wait refuses cleanly.
 import type { Request, Response } from 'express';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src-main/api/errors.ts';
 import { StartupGate, holdUntilStarted } from '../../src-main/api/middleware/startup.ts';
 import type { BootstrapResult } from '../../src-main/bootstrap.ts';
 import { waterSale } from '../fixtures/nfce-body.ts';
-import { startHarness } from './harness.ts';
+import { startHarness, tempDataDir } from './harness.ts';
 
 function sell(url: string, bootstrap: BootstrapResult): Promise<globalThis.Response> {
   if (bootstrap.sandbox === null) throw new Error('no demo company');
@@ -84,6 +85,45 @@ describe('a request that arrives while the service starts', () => {
       const again = await h.request('POST', '/v1/nfce/venda', { key: h.companyKey, json: waterSale() });
       expect(again.status).toBe(201);
       expect(again.body).toMatchObject({ status: 'autorizada', numero: 1 });
+    } finally {
+      await h.stop();
+    }
+  });
+});
+
+/** Servers listening in this process (the service's HTTP server, the sandbox authority's, the PSP's). */
+function listeningServers(): number {
+  return process.getActiveResourcesInfo().filter((kind) => kind === 'TCPServerWrap').length;
+}
+
+describe('a start that fails after the service listens', () => {
+  it('stops everything it had started and lets the data dir go', async () => {
+    const dataDir = tempDataDir();
+    // The earlier tests' servers, closed, leave the list in libuv's close phase: two check phases later, one
+    // has passed.
+    await nextTurn();
+    await nextTurn();
+    const before = listeningServers();
+    let listeningWhileStarting = 0;
+    await expect(
+      startHarness({
+        dataDir,
+        beforeReady: () => {
+          listeningWhileStarting = listeningServers();
+          return Promise.reject(new Error('a part of the start failed'));
+        },
+      }),
+    ).rejects.toThrow('a part of the start failed');
+    // The service, the sandbox authority and the sandbox PSP were listening; none is any more.
+    expect(listeningWhileStarting - before).toBe(3);
+    await nextTurn();
+    await nextTurn();
+    expect(listeningServers()).toBe(before);
+    // The lock and the database were released: the service starts again on the same data dir and sells.
+    const h = await startHarness({ dataDir });
+    try {
+      const sale = await h.request('POST', '/v1/nfce/venda', { key: h.companyKey, json: waterSale() });
+      expect(sale.status, sale.text).toBe(201);
     } finally {
       await h.stop();
     }
