@@ -120,6 +120,15 @@ export async function syncSandboxCompanies(
   }
 }
 
+/** Stops accepting, and resolves once in-flight requests have been answered or `graceMs` has cut them. */
+function closeServer(server: Server, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), graceMs).unref();
+  });
+}
+
 function readVersion(): string {
   const pkg = JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as {
     version: string;
@@ -397,12 +406,7 @@ export async function startService(
     const close = () => {
       closing ??= (async () => {
         clearInterval(sweeper);
-        await new Promise<void>((resolve) => {
-          // close() stops accepting and resolves once in-flight requests have been answered.
-          running.close(() => resolve());
-          running.closeIdleConnections();
-          setTimeout(() => running.closeAllConnections(), options.shutdownGraceMs ?? 10_000).unref();
-        });
+        await closeServer(running, options.shutdownGraceMs ?? 10_000);
         // After the last request: the queue finishes the send it is in, so its row is not left in flight.
         await worker.stop();
         await distribution.stop();
@@ -442,14 +446,7 @@ export async function startService(
         // The start's own error is the one to report; a part that also fails to stop is past saving here.
       }
     }
-    const listening = server;
-    if (listening !== undefined) {
-      await new Promise<void>((resolve) => {
-        listening.close(() => resolve());
-        listening.closeIdleConnections();
-        setTimeout(() => listening.closeAllConnections(), options.shutdownGraceMs ?? 10_000).unref();
-      });
-    }
+    if (server !== undefined) await closeServer(server, options.shutdownGraceMs ?? 10_000);
     await closeDb();
     lock.release();
     throw error;

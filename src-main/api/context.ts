@@ -9,7 +9,7 @@ import type { IssueDeps } from '../documents/issue.ts';
 import type { PixRuntime } from '../pix/service.ts';
 import type { Ambiente } from '../db/schema.ts';
 import type { NfseMunicipalParams } from '../authority/nfse/port.ts';
-import { ApiError } from './errors.ts';
+import { serviceStarting } from './errors.ts';
 
 export interface ApiDeps {
   db: Db;
@@ -37,14 +37,6 @@ export interface ServiceHooks {
 
 /** What the document services need; the queue exists only once the service has started it. */
 export function issueDepsOf(deps: ApiDeps): IssueDeps {
-  if (deps.hooks.worker === null)
-    throw new ApiError(
-      503,
-      'service_starting',
-      'The transmission queue is starting.',
-      [],
-      {},
-      { 'Retry-After': '1' },
-    );
+  if (deps.hooks.worker === null) throw serviceStarting('The transmission queue is starting.');
   return { db: deps.db, clock: deps.clock, secrets: deps.secrets, worker: deps.hooks.worker };
 }

@@ -37,6 +37,10 @@ export const forbidden = (message = 'This API key cannot access that resource.')
 export const conflict = (message: string, details: ErrorDetail[] = []) =>
   new ApiError(409, 'conflict', message, details);
 
+/** 503 while the service starts (or when it could not): nothing of the request was done, it may be sent again. */
+export const serviceStarting = (message: string) =>
+  new ApiError(503, 'service_starting', message, [], {}, { 'Retry-After': '1' });
+
 export const invalidState = (current: string, action: string) =>
   new ApiError(409, 'invalid_state', `Cannot ${action} a document in state '${current}'.`, [
     { field: 'status', error: `current state is '${current}'` },

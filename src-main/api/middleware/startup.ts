@@ -1,7 +1,7 @@
 // The service listens before its queue, sandbox authority and workers exist (the bootstrap needs the URL):
 // /v1 requests that arrive in that window wait for the start, bounded, instead of being refused.
 import type { RequestHandler } from 'express';
-import { ApiError } from '../errors.ts';
+import { serviceStarting } from '../errors.ts';
 
 export type StartupState = 'starting' | 'ready' | 'failed';
 
@@ -50,15 +50,10 @@ export class StartupGate {
  */
 export function holdUntilStarted(gate: StartupGate, timeoutMs: number): RequestHandler {
   const notStarted = (state: StartupState) =>
-    new ApiError(
-      503,
-      'service_starting',
+    serviceStarting(
       state === 'failed'
         ? 'The service could not start; nothing of this request was done.'
         : 'The service is still starting; nothing of this request was done. Send it again.',
-      [],
-      {},
-      { 'Retry-After': '1' },
     );
   return (_req, _res, next) => {
     if (gate.state === 'ready') {

@@ -2,7 +2,7 @@
 // changes, read, list, XML, DANFSe, cancellation and substitution. Handlers parse, scope the request to the
 // key's company and call the NFS-e kind's service; the answer's status says what the national environment did.
 import { Router, type Request, type Response } from 'express';
-import { ApiError } from '../errors.ts';
+import { serviceStarting } from '../errors.ts';
 import { issueDepsOf, type ApiDeps } from '../context.ts';
 import { sendPdf } from '../pdf-answer.ts';
 import { dataList, pageLimitQuery, parseQuery } from '../pagination.ts';
@@ -45,15 +45,7 @@ export function nfseRoutes(deps: ApiDeps): Router {
 
   const nfseDeps = (): NfseDeps => {
     const municipal = deps.hooks.nfseMunicipal;
-    if (municipal === undefined)
-      throw new ApiError(
-        503,
-        'service_starting',
-        'The transmission queue is starting.',
-        [],
-        {},
-        { 'Retry-After': '1' },
-      );
+    if (municipal === undefined) throw serviceStarting('The transmission queue is starting.');
     return {
       ...issueDepsOf(deps),
       municipal: (companyId: string, ambiente?: Ambiente) => municipal(companyId, ambiente),
