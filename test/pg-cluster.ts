@@ -138,17 +138,17 @@ export async function startPgCluster(): Promise<PgCluster> {
   const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400`;
   run(findBin('pg_ctl'), ['-D', dataDir, '-o', options, '-l', path.join(dir, 'log'), '-w', 'start'], user);
   // A watchdog stops the cluster and removes its dir once this process is gone, however it ends (a test
-  // runner's worker may be killed without running its exit handlers).
-  const pgCtl = findBin('pg_ctl');
-  const stopCommand =
-    user === null
-      ? `'${pgCtl}' -D '${dataDir}' -m immediate -w stop`
-      : `runuser -u ${user} -- '${pgCtl}' -D '${dataDir}' -m immediate -w stop`;
+  // runner's worker may be killed without running its exit handlers). It signals the server by its pid
+  // (SIGQUIT, pg_ctl's immediate stop) rather than through pg_ctl, which needs the data dir: the run's
+  // temporary directory, the cluster's with it, may be removed by then (test/temp-root.ts), and servers were
+  // left running. Only while that pid is still this cluster's server: a pid freed by stopSync can be reused.
+  const postmasterPid = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const ours = `tr '\\0' ' ' < /proc/${postmasterPid}/cmdline 2>/dev/null | grep -qF -- '${dataDir}'`;
   spawn(
     'sh',
     [
       '-c',
-      `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${stopCommand} >/dev/null 2>&1; rm -rf '${dir}'`,
+      `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; if ${ours}; then kill -QUIT ${postmasterPid}; fi; rm -rf '${dir}'`,
     ],
     { detached: true, stdio: 'ignore' },
   ).unref();
