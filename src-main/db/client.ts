@@ -176,6 +176,7 @@ export function openPostgres<Schema>(url: string): { db: Kysely<Schema>; close()
   const run = randomUUID();
   const runLease = leaseOf(db)('run', run).catch(() => null);
   runs.set(db, run);
+  runLeases.set(db, runLease);
   return {
     db,
     close: async () => {
@@ -196,6 +197,17 @@ function leaseOf(db: object): LeaseFn {
 
 /** Each open store's run: a random id (per process and store; a restarted service is a new run). */
 const runs = new WeakMap<object, string>();
+/** Each PostgreSQL store's run lease as it is being taken (opening the store does not wait for it). */
+const runLeases = new WeakMap<object, Promise<unknown>>();
+
+/**
+ * This run, once the other instances can see it alive: a row this run claims (a pending idempotency key)
+ * before its run lease is held could be taken over by another instance as a dead run's. On SQLite at once.
+ */
+export async function liveStoreRun(db: Db): Promise<string> {
+  await runLeases.get(db);
+  return storeRun(db);
+}
 
 /**
  * This run of the service on `db`, the owner named by the rows it is working on for a request (pending

@@ -3,7 +3,7 @@
 // its request made (linked by that request's transaction, idempotency-link.ts). The HTTP side (reading the
 // header, replaying the answer) is the API's middleware (api/middleware/idempotency.ts).
 import type { Clock } from '../clock.ts';
-import { runIsLive, storeRun, type Db } from '../db/client.ts';
+import { liveStoreRun, runIsLive, storeRun, type Db } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import { conflict } from '../errors.ts';
 import type { LinkKind } from './idempotency-link.ts';
@@ -98,7 +98,7 @@ export async function claimKey(
   waitMs: number,
 ): Promise<Claim> {
   const db = withKeys(deps.db);
-  const run = runOf(deps.db);
+  const run = await liveStoreRun(deps.db);
   const started = Date.now();
   for (;;) {
     const now = deps.clock.now();
