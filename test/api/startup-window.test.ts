@@ -98,13 +98,16 @@ function listeningServers(): number {
   return process.getActiveResourcesInfo().filter((kind) => kind === 'TCPServerWrap').length;
 }
 
+/** A closed server leaves that list in libuv's close phase: two check phases later, one has passed. */
+async function closePhasePassed(): Promise<void> {
+  await nextTurn();
+  await nextTurn();
+}
+
 describe('a start that fails after the service listens', () => {
   it('stops everything it had started and lets the data dir go', async () => {
     const dataDir = tempDataDir();
-    // The earlier tests' servers, closed, leave the list in libuv's close phase: two check phases later, one
-    // has passed.
-    await nextTurn();
-    await nextTurn();
+    await closePhasePassed(); // the earlier tests' servers
     const before = listeningServers();
     let listeningWhileStarting = 0;
     await expect(
@@ -118,8 +121,7 @@ describe('a start that fails after the service listens', () => {
     ).rejects.toThrow('a part of the start failed');
     // The service, the sandbox authority and the sandbox PSP were listening; none is any more.
     expect(listeningWhileStarting - before).toBe(3);
-    await nextTurn();
-    await nextTurn();
+    await closePhasePassed();
     expect(listeningServers()).toBe(before);
     // The lock and the database were released: the service starts again on the same data dir and sells.
     const h = await startHarness({ dataDir });

@@ -10,6 +10,7 @@ import { describeOnPostgres } from '../api/harness.ts';
 import { runDriver, type DriverRun } from '../reliability/chaos.ts';
 import { sale } from '../reliability/terminal.ts';
 import { expectEachNoteOnce, expectGaplessSeries, startCluster, type Cluster } from './instances.ts';
+import { salesOfCompany } from './sales-count.ts';
 
 /** Sales over /v1 on the live instance; the killed one sells until the database holds TARGET in all. */
 const LIVE_SALES = 12;
@@ -45,16 +46,6 @@ async function open(): Promise<number> {
     .where('replaced_by', 'is not', null)
     .execute();
   return notes.length + outbox.length + substitutions.length;
-}
-
-/** Sales in the database, as the selling instance counts them: original attempts, not their re-issues. */
-async function salesSoFar(): Promise<number> {
-  const row = await cluster.instances[0]!.service.db.selectFrom('documents')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('company_id', '=', cluster.companyId)
-    .where('replaces', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
 }
 
 async function openDetail(): Promise<string> {
@@ -117,7 +108,10 @@ describeOnPostgres('an instance killed while it sells into the shared PostgreSQL
       }
       // Started once more, it sells until the database holds TARGET sales and five more than the kills left,
       // then stops by itself.
-      const target = Math.max(TARGET, (await salesSoFar()) + 5);
+      const target = Math.max(
+        TARGET,
+        (await salesOfCompany(cluster.instances[0]!.service.db, cluster.companyId)) + 5,
+      );
       runs.push(await runDriver(SCRIPT, { ...env, DRIVER_TARGET: String(target) }, null));
       return runs;
     })();

@@ -5,6 +5,7 @@ import { sellNfce } from '../../src-main/documents/issue.ts';
 import { createLogger } from '../../src-main/logger.ts';
 import { startService } from '../../src-main/service.ts';
 import { sale } from '../reliability/terminal.ts';
+import { salesOfCompany } from './sales-count.ts';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -36,18 +37,9 @@ const deps = {
   worker: service.worker,
 };
 
-/** Sales so far on every instance: one original attempt each (contingency re-issues name it in `replaces`). */
-async function salesSoFar(): Promise<number> {
-  const row = await service.db
-    .selectFrom('documents')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('company_id', '=', companyId)
-    .where('replaces', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 process.stdout.write('ready\n');
+// Sales so far on every instance.
+const salesSoFar = () => salesOfCompany(service.db, companyId);
 for (let done = await salesSoFar(); done < target; done = await salesSoFar()) {
   const result = await sellNfce(deps, companyId, sale(done, 1 + (done % 3)), 300);
   process.stdout.write(`sale ${result.document.n_nf} ${result.mode} ${result.document.status}\n`);
