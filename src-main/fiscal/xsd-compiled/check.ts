@@ -2,8 +2,8 @@
 // attributes and simple types of the tables generated from the XSDs. Anything it cannot judge answers
 // "unsupported" so the caller asks libxml2 instead; it never answers "valid" for what it did not check.
 import type {
+  AttributeTable,
   Builtin,
-  ComplexTypeTable,
   FacetCheck,
   ElementTable,
   FolderTables,
@@ -53,6 +53,8 @@ interface Prepared {
   simple: (CompiledSimple | undefined)[];
   /** Content models by type index, each wrapped in the one-item sequence a run starts from. */
   models: (Particle | undefined)[];
+  /** What the walk needs of each element declaration, by declaration index, on first use. */
+  decls: (DeclInfo | undefined)[];
   /** The tables' own (internalized) strings for element names and namespaces: compared by identity. */
   names: Map<string, string>;
   /** Element local names by scanName's hash (a name whose hash another shares is left out: sliced instead). */
@@ -218,6 +220,94 @@ function prepareParticle(p: ParticleTable, tables: FolderTables): Particle {
     process: 'skip',
     other: null,
   };
+}
+
+/**
+ * What the walk needs of an element declaration, gathered once per declaration: the tables' types come in five
+ * shapes, and reading them for every element kept the walk's property loads polymorphic.
+ */
+interface DeclInfo {
+  decl: ElementTable;
+  /** Why the declaration cannot be checked here (left to libxml2), or null. */
+  unsupported: string | null;
+  attributes: readonly AttributeTable[];
+  required: readonly AttributeTable[];
+  /** xs:anyAttribute processContents="skip": undeclared attributes are allowed and not checked. */
+  anyAttribute: boolean;
+  /** The group a run of element-only content starts from, or null. */
+  model: Particle | null;
+  /** The value's type (simple type or simple content), or null. */
+  value: CompiledSimple | null;
+  /** Empty content: no text at all. */
+  empty: boolean;
+  /** Mixed content: text between the children is allowed and not checked. */
+  mixed: boolean;
+}
+
+function declInfo(prepared: Prepared, index: number): DeclInfo {
+  const { types, elements } = prepared.tables;
+  const decl = elements[index]!;
+  const type = types[decl.t];
+  const info: DeclInfo = {
+    decl,
+    unsupported: null,
+    attributes: [],
+    required: [],
+    anyAttribute: false,
+    model: null,
+    value: null,
+    empty: false,
+    mixed: false,
+  };
+  if (type === undefined || type.k === 'x') {
+    info.unsupported = `${decl.n}: ${type?.k === 'x' ? type.why : 'no type'}`;
+  } else {
+    if (type.k === 'c') {
+      info.attributes = type.a;
+      info.required = type.a.filter((a) => a.r === 1);
+      info.anyAttribute = type.aa === 1;
+      info.empty = type.c === 0 && type.mx !== 1;
+      info.mixed = type.mx === 1;
+      if (type.c === 1) info.model = modelOf(prepared, decl.t, type.m!);
+    }
+    if (type.k === 's' || type.c === 2) {
+      const valueType = type.k === 's' ? decl.t : type.s!;
+      info.value = simpleOf(prepared, valueType);
+      if (info.value === null) info.unsupported = `${decl.n}: ${whyOf(types[valueType])}`;
+    }
+  }
+  prepared.decls[index] = info;
+  return info;
+}
+
+/**
+ * The content model of type `typeIndex` wrapped in a one-item sequence, so its own min/max are counted like
+ * any item's; made once per type (runs only read their group). A group occurring exactly once (the usual
+ * model) is its own run: the wrapper would add a level to every child's feed and count nothing.
+ */
+function modelOf(prepared: Prepared, typeIndex: number, particle: ParticleTable): Particle {
+  const known = prepared.models[typeIndex];
+  if (known !== undefined) return known;
+  const model = prepareParticle(particle, prepared.tables);
+  const wrapped: Particle =
+    model.el === -1 && model.min === 1 && model.max === 1
+      ? model
+      : {
+          min: 1,
+          max: 1,
+          el: -1,
+          name: '',
+          seq: true,
+          items: [model],
+          termNullable: model.nullable,
+          nullable: model.nullable,
+          first: model.first,
+          wild: model.wild,
+          process: 'skip',
+          other: null,
+        };
+  prepared.models[typeIndex] = wrapped;
+  return wrapped;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -606,7 +696,6 @@ interface Frame {
   /** Offset of '<' of the start tag, to name the element's path on an error. */
   start: number;
   decl: ElementTable;
-  type: SimpleTypeTable | ComplexTypeTable;
   /** Simple type or simple content: text is collected as the value. */
   simple: boolean;
   /** The value's type when `simple`. */
@@ -912,18 +1001,15 @@ function walk(
         };
       }
     }
-    const decl = elements[declIndex]!;
-    const type: TypeTable | undefined = types[decl.t];
-    if (type === undefined || type.k === 'x') {
-      return new Unsupported(`${decl.n}: ${type?.k === 'x' ? type.why : 'no type'}`);
-    }
-    // Attributes.
-    const declared = type.k === 'c' ? type.a : [];
+    const info = prepared.decls[declIndex] ?? declInfo(prepared, declIndex);
+    if (info.unsupported !== null) return new Unsupported(info.unsupported);
+    const decl = info.decl;
     if (attrs !== null) {
       for (const [an, value] of attrs) {
-        const ad = declared.find((d) => d.n === an);
+        let ad: AttributeTable | undefined;
+        for (const d of info.attributes) if (d.n === an) ad = d;
         if (ad === undefined) {
-          if (type.k === 'c' && type.aa === 1) continue; // xs:anyAttribute processContents="skip"
+          if (info.anyAttribute) continue; // xs:anyAttribute processContents="skip"
           return {
             offset: lt,
             attribute: an,
@@ -946,8 +1032,8 @@ function walk(
         }
       }
     }
-    for (const ad of declared) {
-      if (ad.r === 1 && (attrs === null || !attrs.some(([n]) => n === ad.n))) {
+    for (const ad of info.required) {
+      if (attrs === null || !attrs.some(([n]) => n === ad.n)) {
         return {
           offset: lt,
           attribute: null,
@@ -955,44 +1041,17 @@ function walk(
         };
       }
     }
-    let run: Run | null = null;
-    if (type.k === 'c' && type.c === 1) {
-      let wrapped = prepared.models[decl.t];
-      if (wrapped === undefined) {
-        const model = prepareParticle(type.m!, tables);
-        // The type's particle wrapped in a one-item sequence, so its own min/max are counted like any item's;
-        // made once per type (runs only read their group). A group occurring exactly once (the usual model)
-        // is its own run: the wrapper would add a level to every child's feed and count nothing.
-        wrapped =
-          model.el === -1 && model.min === 1 && model.max === 1
-            ? model
-            : {
-                min: 1,
-                max: 1,
-                el: -1,
-                name: '',
-                seq: true,
-                items: [model],
-                termNullable: model.nullable,
-                nullable: model.nullable,
-                first: model.first,
-                wild: model.wild,
-                process: 'skip',
-                other: null,
-              };
-        prepared.models[decl.t] = wrapped;
-      }
-      run = newRun(wrapped);
-    }
-    const simple = type.k === 's' || type.c === 2;
-    let value: CompiledSimple | null = null;
-    if (simple) {
-      const index = type.k === 's' ? decl.t : type.s!;
-      value = simpleOf(prepared, index);
-      if (value === null) return new Unsupported(`${decl.n}: ${whyOf(types[index])}`);
-    }
     // A self-closing element's frame is the slot above the top, ended at once and left there.
-    const frame = fillFrame(frameAt(depth), qn, lt, decl, type, value, false, run, dns, prefixes);
+    const frame = fillFrame(
+      frameAt(depth),
+      qn,
+      lt,
+      info,
+      false,
+      info.model === null ? null : newRun(info.model),
+      dns,
+      prefixes,
+    );
     if (parent?.uniques) {
       // xs:unique over the parent's children keyed by one attribute (the only form compiled).
       const u = parent.decl.u!;
@@ -1090,7 +1149,18 @@ function wellFormed(xml: string): boolean {
 }
 
 const SKIPPED_DECL: ElementTable = { ns: '', n: '', t: -1 };
-const SKIPPED_TYPE: ComplexTypeTable = { k: 'c', name: '', a: [], c: 1, mx: 1 };
+/** An element a skipping wildcard took, or one inside it: mixed, any attribute, nothing checked. */
+const SKIPPED: DeclInfo = {
+  decl: SKIPPED_DECL,
+  unsupported: null,
+  attributes: [],
+  required: [],
+  anyAttribute: true,
+  model: null,
+  value: null,
+  empty: false,
+  mixed: true,
+};
 
 /** The frames walk() reuses; a check runs to its end without yielding, so one set serves every check. */
 const FRAMES: Frame[] = [];
@@ -1102,7 +1172,6 @@ function frameAt(depth: number): Frame {
       qname: '',
       start: 0,
       decl: SKIPPED_DECL,
-      type: SKIPPED_TYPE,
       simple: false,
       value: null,
       empty: false,
@@ -1127,30 +1196,28 @@ function skipFrame(
   dns: string,
   prefixes: Map<string, string> | null,
 ): Frame {
-  return fillFrame(frame, qname, start, SKIPPED_DECL, SKIPPED_TYPE, null, true, null, dns, prefixes);
+  return fillFrame(frame, qname, start, SKIPPED, true, null, dns, prefixes);
 }
 
-/** Sets every field of a reused frame for the element starting at `start` (`value`: its simple type, if any). */
+/** Sets every field of a reused frame for the element starting at `start`. */
 function fillFrame(
   frame: Frame,
   qname: string,
   start: number,
-  decl: ElementTable,
-  type: SimpleTypeTable | ComplexTypeTable,
-  value: CompiledSimple | null,
+  info: DeclInfo,
   skip: boolean,
   run: Run | null,
   dns: string,
   prefixes: Map<string, string> | null,
 ): Frame {
+  const decl = info.decl;
   frame.qname = qname;
   frame.start = start;
   frame.decl = decl;
-  frame.type = type;
-  frame.simple = value !== null;
-  frame.value = value;
-  frame.empty = type.k === 'c' && type.c === 0 && type.mx !== 1;
-  frame.mixed = type.k === 'c' && type.mx === 1;
+  frame.simple = info.value !== null;
+  frame.value = info.value;
+  frame.empty = info.empty;
+  frame.mixed = info.mixed;
   frame.skip = skip;
   frame.run = run;
   frame.text = '';
@@ -1263,7 +1330,7 @@ export function prepare(tables: FolderTables): Prepared {
     byHash.set(h, e.n);
   }
   for (const h of clash) byHash.delete(h);
-  return { tables, simple: [], models: [], names, byHash: namesByHash(byHash) };
+  return { tables, simple: [], models: [], decls: [], names, byHash: namesByHash(byHash) };
 }
 
 function whyOf(t: TypeTable | undefined): string {
