@@ -65,6 +65,7 @@ const STATUS_OF_CODE: Readonly<Record<ErrorCode, number>> = {
   headers_too_large: 431,
   internal_error: 500,
   service_starting: 503,
+  store_unavailable: 503,
   sem_impressora: 409,
   gaveta_desativada: 409,
   operador_nao_autenticado: 401,

@@ -29,6 +29,7 @@ import {
   type Transaction,
   type UnknownRow,
 } from 'kysely';
+import { DomainError } from '../errors.ts';
 import type { Database } from './schema.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { isPostgres, isPostgresUrl } from './dialect.ts';
@@ -134,7 +135,7 @@ export function openPostgres<Schema>(url: string): { db: Kysely<Schema>; close()
     dialect: new SerialTransactionsDialect({ pool }),
     plugins: [new PostgresDdlPlugin()],
   });
-  leases.set(db, async (space, id) => {
+  leases.set(db, async (space, id, onLost) => {
     // The lock's two int4 keys: the space, and the row's id (a UUID's hash: two rows sharing one only wait
     // for each other, one of them taken at the next poll).
     const key = typeof id === 'number' ? '$2::int4' : 'hashtext($2)';
@@ -142,7 +143,7 @@ export function openPostgres<Schema>(url: string): { db: Kysely<Schema>; close()
     // A held lease's connection that fails (the server restarted, the session was ended) emits 'error' on a
     // client the pool does not listen to while it is checked out: without this the process would crash. The
     // lock went with the session; the release below finds the connection gone and drops it.
-    const lost = (): void => undefined;
+    const lost = (): void => onLost?.();
     client.on('error', lost);
     const free = (broken: boolean): void => {
       client.removeListener('error', lost);
@@ -173,21 +174,93 @@ export function openPostgres<Schema>(url: string): { db: Kysely<Schema>; close()
   });
   // This run's own lease, held while the store is open: the other instances tell by it that a row this run
   // owns (a pending idempotency key) is still being worked on (see runIsLive).
-  const run = randomUUID();
-  const runLease = leaseOf(db)('run', run).catch(() => null);
-  runs.set(db, run);
+  const runLease = new RunLease(randomUUID(), leaseOf(db));
+  runs.set(db, runLease.run);
   runLeases.set(db, runLease);
   return {
     db,
     close: async () => {
       await db.destroy();
-      await (
-        await runLease
-      )?.();
+      await runLease.close();
       await leasePool.end();
     },
   };
 }
+
+/**
+ * A PostgreSQL store's run lease, taken as the store opens without waiting. One that could not be taken (the
+ * database did not answer) or was lost (its connection ended) is taken again by the next claim that needs it;
+ * until it is held, claims are refused rather than made under a run the other instances see as dead.
+ */
+class RunLease {
+  /** The current attempt: whether it took the lease. */
+  #attempt: Promise<boolean>;
+  #release: (() => Promise<void>) | null = null;
+  #closed = false;
+
+  constructor(
+    readonly run: string,
+    private readonly take: LeaseFn,
+  ) {
+    this.#attempt = this.#take();
+  }
+
+  #take(): Promise<boolean> {
+    let mine: (() => Promise<void>) | null = null;
+    let gone = false;
+    // Only this attempt's own lease is dropped: a late error of an earlier connection leaves a newer one.
+    const lost = (): void => {
+      gone = true;
+      if (mine === null || this.#release !== mine) return;
+      this.#release = null;
+      // Gives the broken connection back to its pool (the unlock fails and the client is dropped).
+      void mine();
+    };
+    return this.take('run', this.run, lost).then(
+      (release) => {
+        mine = release;
+        if (release !== null && gone) {
+          void release();
+          return false;
+        }
+        this.#release = release;
+        return release !== null;
+      },
+      () => false,
+    );
+  }
+
+  /** Held right now, as far as this process knows (a lost connection is noticed as its socket closes). */
+  get held(): boolean {
+    return this.#release !== null;
+  }
+
+  /** Whether the lease is held once this returns: taken again (one attempt shared by every caller) if not. */
+  async hold(): Promise<boolean> {
+    const attempt = this.#attempt;
+    if ((await attempt) && this.#release !== null) return true;
+    if (this.#closed) return false;
+    if (this.#attempt === attempt) this.#attempt = this.#take();
+    return (await this.#attempt) && this.#release !== null;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#attempt;
+    const release = this.#release;
+    this.#release = null;
+    await release?.();
+  }
+}
+
+/** A claim needs this run's lease and it could not be held: the store did not answer. Nothing was done. */
+export const runLeaseUnavailable = (): DomainError =>
+  new DomainError(
+    'store_unavailable',
+    'The PostgreSQL store did not answer: this instance cannot hold the lease its requests are claimed under. Nothing was done; retry.',
+    [],
+    { retryAfterSeconds: 1 },
+  );
 
 function leaseOf(db: object): LeaseFn {
   const lease = leases.get(db);
@@ -197,16 +270,23 @@ function leaseOf(db: object): LeaseFn {
 
 /** Each open store's run: a random id (per process and store; a restarted service is a new run). */
 const runs = new WeakMap<object, string>();
-/** Each PostgreSQL store's run lease as it is being taken (opening the store does not wait for it). */
-const runLeases = new WeakMap<object, Promise<unknown>>();
+/** Each PostgreSQL store's run lease (opening the store does not wait for it). */
+const runLeases = new WeakMap<object, RunLease>();
 
 /**
  * This run, once the other instances can see it alive: a row this run claims (a pending idempotency key)
- * before its run lease is held could be taken over by another instance as a dead run's. On SQLite at once.
+ * while its run lease is not held could be taken over by another instance as a dead run's. On SQLite at once.
+ * Throws `store_unavailable` when the lease cannot be held (taken again once if it was not).
  */
 export async function liveStoreRun(db: Db): Promise<string> {
-  await runLeases.get(db);
+  const lease = runLeases.get(db);
+  if (lease !== undefined && !(await lease.hold())) throw runLeaseUnavailable();
   return storeRun(db);
+}
+
+/** Whether this run's lease is held now: always on SQLite; on PostgreSQL until its connection is lost. */
+export function runLeaseHeld(db: Db): boolean {
+  return runLeases.get(db)?.held ?? true;
 }
 
 /**
@@ -236,7 +316,12 @@ export async function runIsLive(db: Db, run: string | null): Promise<boolean> {
   return false;
 }
 
-type LeaseFn = (space: LeaseSpace, id: number | string) => Promise<(() => Promise<void>) | null>;
+/** Takes a row's lease: its release, or null when another session holds it; `onLost` if its connection ends. */
+type LeaseFn = (
+  space: LeaseSpace,
+  id: number | string,
+  onLost?: () => void,
+) => Promise<(() => Promise<void>) | null>;
 const leases = new WeakMap<object, LeaseFn>();
 
 /** The kinds of rows that one instance at a time may work on (the first key of the advisory lock). */

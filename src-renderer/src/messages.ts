@@ -22,6 +22,8 @@ export const ERROR_TITLES: Readonly<Record<ErrorCode, string>> = {
   headers_too_large: 'O endereço ou os cabeçalhos do pedido são grandes demais.',
   internal_error: 'Erro interno do serviço.',
   service_starting: 'O serviço ainda está iniciando; envie de novo em um instante.',
+  store_unavailable:
+    'O banco de dados do servidor não respondeu; nada foi feito. Envie de novo em um instante.',
   sem_impressora:
     'Nenhuma impressora configurada: cadastre uma impressora e marque-a como padrão em Configurações › Impressoras.',
   gaveta_desativada: 'A gaveta desta impressora está desativada; ative-a no cadastro da impressora.',

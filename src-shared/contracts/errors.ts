@@ -22,6 +22,11 @@ export const ERROR_CODES = [
   'internal_error',
   /** 503: the service is still starting (or could not start); nothing of the request was done. */
   'service_starting',
+  /**
+   * 503, server mode: this instance cannot hold its lease in the PostgreSQL store (the database does not
+   * answer); nothing of the request was done.
+   */
+  'store_unavailable',
   /** 409: nothing to print on: no printer named and the company has no default printer (issue 13). */
   'sem_impressora',
   /** 409: the printer's cash drawer is switched off (gaveta.ativa false). */

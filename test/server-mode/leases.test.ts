@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeOnPostgres } from '../api/harness.ts';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { leaseRow, openDatabase, type Db } from '../../src-main/db/client.ts';
+import { leaseRow, openDatabase, runLeaseHeld, type Db } from '../../src-main/db/client.ts';
+import { fromDomainError } from '../../src-main/api/errors.ts';
 import { createLogger } from '../../src-main/logger.ts';
 import { outboxRepository } from '../../src-main/outbox/repository.ts';
 import { claimKey } from '../../src-main/documents/idempotency.ts';
@@ -421,6 +422,47 @@ describeOnPostgres('server mode: leases', () => {
         takenOver: true,
       });
       await dead.close();
+    });
+
+    it("is not claimed while this instance's run lease is lost: it is taken again first, or the claim is refused", async () => {
+      const clock = { now: () => new Date() };
+      const scope = (key: string) => ({ company_id: cluster.companyId, key, route: 'POST /v1/nfce/venda' });
+      const ttl = 3600_000;
+
+      // The instance's sessions end (the database restarted, a network cut) while it sells under a key.
+      const cut = openDatabase('unused.sqlite', `${cluster.url}?application_name=cut-seller`);
+      expect(await claimKey({ db: cut.db, clock }, scope('cut-1'), 'h', ttl, 100)).toMatchObject({
+        kind: 'claimed',
+      });
+      await sql`SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity
+        WHERE application_name = 'cut-seller'`.execute(db);
+      // The lease's session is gone; the instance notices as the socket closes (bounded wait, no timing).
+      for (let waited = 0; runLeaseHeld(cut.db); waited += 10) {
+        if (waited > 10_000) throw new Error('the lost lease was never noticed');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      // Its next claim takes the run's lease again before it claims: the other instances see the run alive,
+      // so the key it was selling under is waited on, not taken over and sold a second time.
+      expect(await claimKey({ db: cut.db, clock }, scope('cut-2'), 'h', ttl, 100)).toMatchObject({
+        kind: 'claimed',
+      });
+      expect(runLeaseHeld(cut.db)).toBe(true);
+      await expect(claimKey({ db, clock }, scope('cut-1'), 'h', ttl, 200)).rejects.toMatchObject({
+        code: 'conflict',
+      });
+      await cut.close();
+
+      // A store that cannot take its run's lease at all refuses the claim before anything is written:
+      // 503 store_unavailable, to be retried.
+      const unreachable = openDatabase('unused.sqlite', cluster.url.replace(/:(\d+)\//, ':1/'));
+      const refused = await claimKey({ db: unreachable.db, clock }, scope('nowhere'), 'h', ttl, 100).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(refused).toMatchObject({ code: 'store_unavailable' });
+      const answer = fromDomainError(refused as Parameters<typeof fromDomainError>[0]);
+      expect([answer.status, answer.headers]).toEqual([503, { 'Retry-After': '1' }]);
+      await unreachable.close();
     });
   });
 });
