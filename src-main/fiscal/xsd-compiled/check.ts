@@ -1007,7 +1007,12 @@ function walk(
     if (attrs !== null) {
       for (const [an, value] of attrs) {
         let ad: AttributeTable | undefined;
-        for (const d of info.attributes) if (d.n === an) ad = d;
+        for (const d of info.attributes) {
+          if (d.n === an) {
+            ad = d;
+            break;
+          }
+        }
         if (ad === undefined) {
           if (info.anyAttribute) continue; // xs:anyAttribute processContents="skip"
           return {
