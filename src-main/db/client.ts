@@ -187,14 +187,31 @@ export function openPostgres<Schema>(url: string): { db: Kysely<Schema>; close()
   };
 }
 
+/** How long a claim waits for its run's lease: a store that answers grants it in milliseconds. */
+const RUN_LEASE_WAIT_MS = 3000;
+
+/** `attempt`'s outcome, or false once `ms` have passed (the attempt itself goes on). */
+function within(attempt: Promise<boolean>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+    timer.unref();
+  });
+  return Promise.race([attempt, late]).finally(() => clearTimeout(timer));
+}
+
 /**
  * A PostgreSQL store's run lease, taken as the store opens without waiting. One that could not be taken (the
  * database did not answer) or was lost (its connection ended) is taken again by the next claim that needs it;
- * until it is held, claims are refused rather than made under a run the other instances see as dead.
+ * until it is held, claims are refused rather than made under a run the other instances see as dead. A claim
+ * waits for it at most RUN_LEASE_WAIT_MS: a store that accepts connections and never answers would otherwise
+ * hold every keyed request until the operating system gives up on the connection.
  */
 class RunLease {
   /** The current attempt: whether it took the lease. */
   #attempt: Promise<boolean>;
+  /** The current attempt has not settled; no other is started meanwhile. */
+  #pending = false;
   #release: (() => Promise<void>) | null = null;
   #closed = false;
 
@@ -206,6 +223,7 @@ class RunLease {
   }
 
   #take(): Promise<boolean> {
+    this.#pending = true;
     let mine: (() => Promise<void>) | null = null;
     let gone = false;
     // Only this attempt's own lease is dropped: a late error of an earlier connection leaves a newer one.
@@ -218,15 +236,19 @@ class RunLease {
     };
     return this.take('run', this.run, lost).then(
       (release) => {
+        this.#pending = false;
         mine = release;
-        if (release !== null && gone) {
+        if (release !== null && (gone || this.#closed)) {
           void release();
           return false;
         }
         this.#release = release;
         return release !== null;
       },
-      () => false,
+      () => {
+        this.#pending = false;
+        return false;
+      },
     );
   }
 
@@ -237,16 +259,16 @@ class RunLease {
 
   /** Whether the lease is held once this returns: taken again (one attempt shared by every caller) if not. */
   async hold(): Promise<boolean> {
-    const attempt = this.#attempt;
-    if ((await attempt) && this.#release !== null) return true;
+    if (this.#release !== null) return true;
     if (this.#closed) return false;
-    if (this.#attempt === attempt) this.#attempt = this.#take();
-    return (await this.#attempt) && this.#release !== null;
+    if (!this.#pending) this.#attempt = this.#take();
+    return (await within(this.#attempt, RUN_LEASE_WAIT_MS)) && this.#release !== null;
   }
 
   async close(): Promise<void> {
     this.#closed = true;
-    await this.#attempt;
+    // An attempt still unanswered releases its lease itself if it ever gets one.
+    await within(this.#attempt, RUN_LEASE_WAIT_MS);
     const release = this.#release;
     this.#release = null;
     await release?.();

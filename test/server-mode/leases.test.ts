@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeOnPostgres } from '../api/harness.ts';
 import { randomUUID } from 'node:crypto';
+import net, { type AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { leaseRow, openDatabase, runLeaseHeld, type Db } from '../../src-main/db/client.ts';
 import { fromDomainError } from '../../src-main/api/errors.ts';
@@ -463,6 +464,24 @@ describeOnPostgres('server mode: leases', () => {
       const answer = fromDomainError(refused as Parameters<typeof fromDomainError>[0]);
       expect([answer.status, answer.headers]).toEqual([503, { 'Retry-After': '1' }]);
       await unreachable.close();
+
+      // A store that takes the connection and never answers: the claim is refused after its bounded wait for
+      // the lease, instead of waiting as long as the connection lasts (here, for ever).
+      const silent = net.createServer();
+      const sockets = new Set<net.Socket>();
+      silent.on('connection', (socket) => sockets.add(socket));
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      const { port } = silent.address() as AddressInfo;
+      const mute = openDatabase('unused.sqlite', cluster.url.replace(/:(\d+)\//, `:${port}/`));
+      const unanswered = await claimKey({ db: mute.db, clock }, scope('silent'), 'h', ttl, 100).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(unanswered).toMatchObject({ code: 'store_unavailable' });
+      expect(sockets.size).toBeGreaterThan(0);
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+      await mute.close();
     });
   });
 });
