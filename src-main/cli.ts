@@ -122,7 +122,9 @@ async function main(argv: string[]): Promise<void> {
   }
   const secrets = new SecretBox(loadMasterKey(config.dataDir, config.masterKey));
   // Server mode (BALCAO_DATABASE_URL): the commands act on the PostgreSQL store the service uses.
-  const { db, close } = openDatabase(path.join(config.dataDir, 'balcao.sqlite'), config.databaseUrl);
+  const { db, close } = openDatabase(path.join(config.dataDir, 'balcao.sqlite'), config.databaseUrl, {
+    ...(config.databaseTimeoutMs === undefined ? {} : { timeoutMs: config.databaseTimeoutMs }),
+  });
   const clock = systemClock;
   try {
     await migrateToLatest(db);

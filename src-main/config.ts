@@ -19,6 +19,11 @@ export interface ServiceConfig {
    * <dataDir>/balcao.sqlite; unset, the embedded SQLite store.
    */
   databaseUrl?: string;
+  /**
+   * BALCAO_DATABASE_TIMEOUT_MS (server mode): the longest one step of a request waits on PostgreSQL (a
+   * connection, a statement, the store's write lock) before it is answered 503 `store_unavailable`; 0: no bound.
+   */
+  databaseTimeoutMs?: number;
 }
 
 function workersFromEnv(env: NodeJS.ProcessEnv): { workers?: number } {
@@ -38,6 +43,16 @@ function databaseUrlFromEnv(env: NodeJS.ProcessEnv): { databaseUrl?: string } {
   return { databaseUrl: url };
 }
 
+function databaseTimeoutFromEnv(env: NodeJS.ProcessEnv): { databaseTimeoutMs?: number } {
+  const text = env['BALCAO_DATABASE_TIMEOUT_MS'];
+  if (text === undefined || text === '') return {};
+  if (!/^\d{1,7}$/.test(text))
+    throw new Error(
+      `BALCAO_DATABASE_TIMEOUT_MS must be a number of milliseconds (0: no bound), got '${text}'`,
+    );
+  return { databaseTimeoutMs: Number(text) };
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv, cwd = process.cwd()): ServiceConfig {
   const portText = env['BALCAO_PORT'] ?? '8787';
   const port = Number(portText);
@@ -53,5 +68,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv, cwd = process.cwd()): Serv
     backupKeep: backupKeepFromEnv(env),
     ...workersFromEnv(env),
     ...databaseUrlFromEnv(env),
+    ...databaseTimeoutFromEnv(env),
   };
 }

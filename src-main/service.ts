@@ -165,7 +165,9 @@ export async function startService(
     if (madePrivate.length > 0)
       logger.warn('data dir files were readable by others: now 0700/0600', { madePrivate });
     secrets = new SecretBox(loadMasterKey(config.dataDir, config.masterKey));
-    opened = openDatabase(path.join(config.dataDir, 'balcao.sqlite'), config.databaseUrl);
+    opened = openDatabase(path.join(config.dataDir, 'balcao.sqlite'), config.databaseUrl, {
+      ...(config.databaseTimeoutMs === undefined ? {} : { timeoutMs: config.databaseTimeoutMs }),
+    });
   } catch (error) {
     lock.release();
     throw error;

@@ -34,6 +34,7 @@ import type { Database } from './schema.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { isPostgres, isPostgresUrl } from './dialect.ts';
 import { STATEMENT_CACHE_SIZE, withStatementCache } from './statement-cache.ts';
+import { BoundedPool, boundedPoolConfig, DEFAULT_STORE_TIMEOUT_MS } from './bounded-pool.ts';
 
 export type Db = Kysely<Database>;
 export type DbTransaction = Transaction<Database>;
@@ -47,8 +48,12 @@ export interface OpenedDatabase {
  * Opens the product's store: the SQLite file `file`, or the PostgreSQL database `url` names when it is a
  * postgres:// URL (server mode: several service instances may share it).
  */
-export function openDatabase(file: string, url?: string): OpenedDatabase {
-  return isPostgresUrl(url) ? openPostgres<Database>(url) : openSqlite<Database>(file);
+export function openDatabase(
+  file: string,
+  url?: string,
+  options: { timeoutMs?: number } = {},
+): OpenedDatabase {
+  return isPostgresUrl(url) ? openPostgres<Database>(url, options.timeoutMs) : openSqlite<Database>(file);
 }
 
 /**
@@ -123,18 +128,30 @@ class SerialTransactionsDialect extends PostgresDialect {
   }
 }
 
-/** Server mode: a pool of connections to the PostgreSQL database `url` names. */
-export function openPostgres<Schema>(url: string): { db: Kysely<Schema>; close(): Promise<void> } {
-  const pool = new pg.Pool({ connectionString: url, types: pgTypes, max: 10 });
-  // An idle client's error (the server restarted) is the pool's to handle: it drops the client.
-  pool.on('error', () => undefined);
+/**
+ * Server mode: a pool of connections to the PostgreSQL database `url` names, each wait on it bounded by
+ * `timeoutMs` (BALCAO_DATABASE_TIMEOUT_MS; 0: unbounded). Migrations run on a connection of their own without
+ * that bound: a migration over a large store may take longer than a request should.
+ */
+export function openPostgres<Schema>(
+  url: string,
+  timeoutMs: number = DEFAULT_STORE_TIMEOUT_MS,
+): { db: Kysely<Schema>; close(): Promise<void> } {
+  const pool = new BoundedPool({ ...boundedPoolConfig(url, timeoutMs), types: pgTypes, max: 10 });
   // The leases' connections, apart: a lease holds its connection while its work queries through `pool`.
-  const leasePool = new pg.Pool({ connectionString: url, max: 20 });
+  const leasePool = new pg.Pool({ ...boundedPoolConfig(url, timeoutMs), max: 20 });
   leasePool.on('error', () => undefined);
   const db = new Kysely<Schema>({
     dialect: new SerialTransactionsDialect({ pool }),
     plugins: [new PostgresDdlPlugin()],
   });
+  const migrationDb = new Kysely<Schema>({
+    dialect: new SerialTransactionsDialect({
+      pool: new BoundedPool({ connectionString: url, types: pgTypes, max: 1, idleTimeoutMillis: 1000 }),
+    }),
+    plugins: [new PostgresDdlPlugin()],
+  });
+  migrationStores.set(db, migrationDb);
   leases.set(db, async (space, id, onLost) => {
     // The lock's two int4 keys: the space, and the row's id (a UUID's hash: two rows sharing one only wait
     // for each other, one of them taken at the next poll).
@@ -181,6 +198,7 @@ export function openPostgres<Schema>(url: string): { db: Kysely<Schema>; close()
     db,
     close: async () => {
       await db.destroy();
+      await migrationDb.destroy();
       await runLease.close();
       await leasePool.end();
     },
@@ -290,6 +308,8 @@ function leaseOf(db: object): LeaseFn {
   return lease;
 }
 
+/** Each PostgreSQL store's store for migrations: the same database, without the requests' time bound. */
+const migrationStores = new WeakMap<object, object>();
 /** Each open store's run: a random id (per process and store; a restarted service is a new run). */
 const runs = new WeakMap<object, string>();
 /** Each PostgreSQL store's run lease (opening the store does not wait for it). */
@@ -434,7 +454,8 @@ export interface MigrateOptions {
 }
 
 /** Runs every pending migration; a second run applies nothing (migrations are idempotent by bookkeeping). */
-export async function migrateToLatest(db: Db, options: MigrateOptions = {}): Promise<MigrationReport> {
+export async function migrateToLatest(db0: Db, options: MigrateOptions = {}): Promise<MigrationReport> {
+  const db = (migrationStores.get(db0) as Db | undefined) ?? db0;
   const migrator = new Migrator({ db, provider: migrationProvider });
   if (options.beforePending !== undefined) {
     const known = await migrator.getMigrations();

@@ -81,6 +81,24 @@ export async function sweepKeys(db: Db, now: Date): Promise<void> {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/**
+ * The keys this process is handling a request for, per store: claimed, and their answer not yet stored nor
+ * the key released. A pending key of this run that is not here lost its request's end to a store that
+ * failed meanwhile (the answer could not be stored, the key not released): the next retry takes it over, as
+ * it would a dead run's, instead of waiting on a request that has already ended.
+ */
+const handling = new WeakMap<Db, Set<string>>();
+const scopeId = (scope: KeyScope): string => JSON.stringify([scope.company_id, scope.key, scope.route]);
+
+function handled(db: Db): Set<string> {
+  let keys = handling.get(db);
+  if (keys === undefined) {
+    keys = new Set();
+    handling.set(db, keys);
+  }
+  return keys;
+}
+
 export type Claim =
   | { kind: 'claimed'; resource: LinkedResource | null; takenOver: boolean }
   | { kind: 'replay'; row: StoredRow };
@@ -118,8 +136,10 @@ export async function claimKey(
       })
       .onConflict((oc) => oc.columns(['company_id', 'key', 'route']).doNothing())
       .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1)
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) {
+      handled(deps.db).add(scopeId(scope));
       return { kind: 'claimed', resource: null, takenOver: false };
+    }
 
     const row = await db
       .selectFrom('idempotency_keys')
@@ -145,6 +165,12 @@ export async function claimKey(
       ]);
     }
     if (row.state === 'done') return { kind: 'replay', row };
+    // This run's key whose request ended without storing its answer or releasing the key (see handling): one
+    // retry of this process takes it (the check and the add are one step of the event loop).
+    if (row.owner_run === run && !handled(deps.db).has(scopeId(scope))) {
+      handled(deps.db).add(scopeId(scope));
+      return { kind: 'claimed', resource: parseResource(row.resource), takenOver: true };
+    }
     // A key another live instance is working on (server mode) is waited on like one of this run.
     if (row.owner_run !== run && !(await runIsLive(deps.db, row.owner_run))) {
       // Its request died with an earlier run: nothing waits on it. Taken over atomically, so of two retries
@@ -158,8 +184,10 @@ export async function claimKey(
         .where('state', '=', 'pending')
         .where('owner_run', row.owner_run === null ? 'is' : '=', row.owner_run)
         .executeTakeFirst();
-      if (Number(taken.numUpdatedRows) === 1)
+      if (Number(taken.numUpdatedRows) === 1) {
+        handled(deps.db).add(scopeId(scope));
         return { kind: 'claimed', resource: parseResource(row.resource), takenOver: true };
+      }
       continue;
     }
     if (Date.now() - started >= waitMs) {
@@ -185,17 +213,21 @@ export async function releaseKey(db0: Db, scope: KeyScope): Promise<void> {
     state: 'pending',
     owner_run: runOf(db0),
   } as const;
-  await db
-    .updateTable('idempotency_keys')
-    .set({ owner_run: null })
-    .where((eb) => eb.and(held))
-    .where('resource', 'is not', null)
-    .execute();
-  await db
-    .deleteFrom('idempotency_keys')
-    .where((eb) => eb.and(held))
-    .where('resource', 'is', null)
-    .execute();
+  try {
+    await db
+      .updateTable('idempotency_keys')
+      .set({ owner_run: null })
+      .where((eb) => eb.and(held))
+      .where('resource', 'is not', null)
+      .execute();
+    await db
+      .deleteFrom('idempotency_keys')
+      .where((eb) => eb.and(held))
+      .where('resource', 'is', null)
+      .execute();
+  } finally {
+    handled(db0).delete(scopeId(scope));
+  }
 }
 
 /** Keeps the answer of the key's request, for the retries to get it back. */
@@ -204,12 +236,16 @@ export async function storeAnswer(
   scope: KeyScope,
   answer: { status: number; contentType: string | null; body: string },
 ): Promise<void> {
-  await withKeys(db0)
-    .updateTable('idempotency_keys')
-    .set({ state: 'done', status_code: answer.status, content_type: answer.contentType, body: answer.body })
-    .where('company_id', '=', scope.company_id)
-    .where('key', '=', scope.key)
-    .where('route', '=', scope.route)
-    .where('owner_run', '=', runOf(db0))
-    .execute();
+  try {
+    await withKeys(db0)
+      .updateTable('idempotency_keys')
+      .set({ state: 'done', status_code: answer.status, content_type: answer.contentType, body: answer.body })
+      .where('company_id', '=', scope.company_id)
+      .where('key', '=', scope.key)
+      .where('route', '=', scope.route)
+      .where('owner_run', '=', runOf(db0))
+      .execute();
+  } finally {
+    handled(db0).delete(scopeId(scope));
+  }
 }

@@ -23,7 +23,7 @@ export const ERROR_TITLES: Readonly<Record<ErrorCode, string>> = {
   internal_error: 'Erro interno do serviço.',
   service_starting: 'O serviço ainda está iniciando; envie de novo em um instante.',
   store_unavailable:
-    'O banco de dados do servidor não respondeu; nada foi feito. Envie de novo em um instante.',
+    'O banco de dados do servidor não respondeu. Envie de novo em um instante: uma venda reenviada não é emitida duas vezes.',
   sem_impressora:
     'Nenhuma impressora configurada: cadastre uma impressora e marque-a como padrão em Configurações › Impressoras.',
   gaveta_desativada: 'A gaveta desta impressora está desativada; ative-a no cadastro da impressora.',

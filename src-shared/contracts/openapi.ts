@@ -60,7 +60,7 @@ const ERROR_TEXT: Record<number, string> = {
   429: "Over the key's budget (`rate_limited`); wait `Retry-After` seconds.",
   500: 'Unexpected failure (`internal_error`); `requestId` finds the logged cause.',
   502: 'The tax authority did not answer (`authority_unavailable`).',
-  503: 'The service is still starting (`service_starting`, `Retry-After`: a request that arrives while it starts waits up to 30 s for it, and nothing of it was done when this is the answer), or, in server mode, the PostgreSQL store did not answer before anything was done (`store_unavailable`, `Retry-After`), or the part this route needs is not running (`internal_error`): retry.',
+  503: 'The service is still starting (`service_starting`, `Retry-After`: a request that arrives while it starts waits up to 30 s for it, and nothing of it was done when this is the answer), or, in server mode, the PostgreSQL store did not answer in time or its connection was lost (`store_unavailable`, `Retry-After`; a write of the request may or may not have been kept unless the message says nothing was done: retry with the same `Idempotency-Key`), or the part this route needs is not running (`internal_error`): retry.',
   507: 'The disk holding the service data is full; nothing was saved (`insufficient_storage`).',
 };
 

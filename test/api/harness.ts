@@ -127,6 +127,8 @@ export async function startHarness(
     dataDir?: string;
     clock?: ManualClock;
     databaseUrl?: string;
+    /** Server mode's bound on each wait for the database (BALCAO_DATABASE_TIMEOUT_MS). */
+    databaseTimeoutMs?: number;
     /** false: the service's queue, webhook and print workers stay stopped (a test drives its own). */
     startWorker?: boolean;
   } & Pick<ServiceOptions, 'beforeReady' | 'startupWaitMs'> = {},
@@ -144,6 +146,7 @@ export async function startHarness(
       masterKey: undefined,
       logLevel: 'warn',
       ...(databaseUrl === undefined ? {} : { databaseUrl }),
+      ...(options.databaseTimeoutMs === undefined ? {} : { databaseTimeoutMs: options.databaseTimeoutMs }),
     },
     {
       clock,
