@@ -17,6 +17,8 @@ import { DATABASE_FILE, EmptiedInstallError, installTraces } from './data-dir.ts
 import { companyCreateSchema } from '../src-shared/contracts/companies.ts';
 import { ensureDemoOperators } from './operators/service.ts';
 
+const DAY_MS = 86_400_000;
+
 export interface SandboxInfo {
   baseUrl: string;
   /** A company key of the demo company: what the specification's operations carry (seed §5). */
@@ -125,7 +127,17 @@ export async function bootstrapSandbox(
   if (traces.length > 0) throw new EmptiedInstallError(dataDir, 'no organizations', traces);
 
   const certPassword = randomBytes(9).toString('base64url');
-  const pfx = generateTestA1({ cnpj: DEMO_CNPJ, legalName: DEMO_COMPANY.xNome, password: certPassword });
+  // Valid around the service's clock, which the upload checks it against (a test's clock may be days back),
+  // and around the real one, which TLS peers check it against.
+  const clockNow = clock.now().getTime();
+  const realNow = Date.now();
+  const pfx = generateTestA1({
+    cnpj: DEMO_CNPJ,
+    legalName: DEMO_COMPANY.xNome,
+    password: certPassword,
+    notBefore: new Date(Math.min(clockNow, realNow) - DAY_MS),
+    notAfter: new Date(Math.max(clockNow, realNow) + 365 * DAY_MS),
+  });
   const cscToken = randomBytes(18).toString('hex').toUpperCase();
   const certFile = path.join(dataDir, 'sandbox-certificate.pfx');
   // One transaction: a start interrupted half-way leaves an empty database and bootstraps again next time.
