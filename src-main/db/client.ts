@@ -1,5 +1,6 @@
 // The only module that opens the store: better-sqlite3 with its pragmas (the terminal's embedded store) or a
 // PostgreSQL pool (server mode, BALCAO_DATABASE_URL); the Kysely instance and migrations at start.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -99,13 +100,23 @@ const pgTypes = {
 
 /** The advisory lock every write transaction of the store takes on PostgreSQL (see SerialTransactions). */
 export const STORE_WRITE_LOCK = 0x62616c63; // 'balc'
+/** The first key of a company's write lock (two-key advisory locks; the leases use 1-4, see leaseSpace). */
+export const COMPANY_WRITE_LOCK_SPACE = 5;
+
+/** The company a transaction about to begin is scoped to (inTransaction's `scope`); unset: the whole store. */
+const beginningScope = new AsyncLocalStorage<string>();
+/** The scope of the transaction `work` runs in: a company's id, or null for the whole store. */
+const transactionScope = new AsyncLocalStorage<string | null>();
 
 /**
- * Transactions one at a time, as on SQLite: each takes the store's advisory lock first (held to its COMMIT or
- * ROLLBACK), so every instance sharing the database sees the others' transactions whole, in one order. The
- * product's transactions were written for SQLite's single writer (read a row, decide, write: a series' next
- * number, a draft's state): under PostgreSQL's READ COMMITTED they would race, across processes too. Reads
- * outside a transaction do not wait.
+ * Transactions one at a time, as on SQLite, except between companies: each takes the store's advisory lock
+ * first (held to its COMMIT or ROLLBACK), so every instance sharing the database sees the others' transactions
+ * whole, in one order. The product's transactions were written for SQLite's single writer (read a row, decide,
+ * write: a series' next number, a draft's state): under PostgreSQL's READ COMMITTED they would race, across
+ * processes too. A transaction scoped to one company (whose reads and writes decide only on that company's
+ * rows) takes the store's lock shared and its company's exclusively: two companies' sales go on side by side,
+ * and a transaction of the whole store still waits for them all and they for it. Reads outside a transaction
+ * do not wait.
  */
 class SerialTransactionsDriver extends PostgresDriver {
   override async beginTransaction(
@@ -113,7 +124,15 @@ class SerialTransactionsDriver extends PostgresDriver {
     settings: TransactionSettings,
   ): Promise<void> {
     await super.beginTransaction(connection, settings);
-    await connection.executeQuery(CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${STORE_WRITE_LOCK})`));
+    const company = beginningScope.getStore();
+    await connection.executeQuery(
+      company === undefined
+        ? CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${STORE_WRITE_LOCK})`)
+        : CompiledQuery.raw(
+            `SELECT pg_advisory_xact_lock_shared(${STORE_WRITE_LOCK}), pg_advisory_xact_lock(${COMPANY_WRITE_LOCK_SPACE}, hashtext($1))`,
+            [company],
+          ),
+    );
   }
 }
 
@@ -499,14 +518,48 @@ async function addPostgresRowids(db: Db): Promise<void> {
 
 /**
  * Runs `work` in a transaction, joining the caller's when there is one, so services compose into one
- * atomic unit (Kysely does not nest transactions).
+ * atomic unit (Kysely does not nest transactions). The transaction is the whole store's: on PostgreSQL it waits
+ * for every other write transaction, and they for it.
  */
-export async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
-  if (db.isTransaction) return work(db);
-  const trx = await db.startTransaction().execute();
+export function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  return transact(db, null, work);
+}
+
+/**
+ * inTransaction for work whose reads (those it decides on) and writes are all of one company: its series,
+ * documents, queue rows, keys, register. On PostgreSQL it waits only for that company's transactions and the
+ * whole store's, so other companies' sales go on beside it.
+ */
+export function inCompanyTransaction<T>(
+  db: Db,
+  companyId: string,
+  work: (trx: Db) => Promise<T>,
+): Promise<T> {
+  return transact(db, companyId, work);
+}
+
+/**
+ * Joining the caller's transaction needs its scope to cover this one's: work for the whole store, or for another
+ * company, inside a transaction scoped to one company would decide without the lock it needs, so it throws
+ * instead (on SQLite too, where the tests reach most of these paths).
+ */
+async function transact<T>(db: Db, company: string | null, work: (trx: Db) => Promise<T>): Promise<T> {
+  if (db.isTransaction) {
+    const outer = transactionScope.getStore() ?? null;
+    if (outer !== null && outer !== company) {
+      throw new Error(
+        `a transaction scoped to company ${outer} cannot run work for ${company === null ? 'the whole store' : `company ${company}`}`,
+      );
+    }
+    return work(db);
+  }
+  const trx =
+    company === null
+      ? await db.startTransaction().execute()
+      : await beginningScope.run(company, () => db.startTransaction().execute());
   let result: T;
   try {
-    result = await work(trx);
+    result = await transactionScope.run(company, () => work(trx));
     await trx.commit().execute();
   } catch (error) {
     // SQLite ends a transaction by itself on some failures (SQLITE_FULL, SQLITE_IOERR), in a statement or at

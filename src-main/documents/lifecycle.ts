@@ -11,7 +11,7 @@
 // The queue then settles the row through kind.protocol; events go through documents/events.ts (cancel,
 // correction letter) and voids through the kind's VoidRule. Passing `kind` to the by-id functions makes a
 // document of another kind answer 404, as if it did not exist under that kind's routes.
-import { inTransaction, type Db } from '../db/client.ts';
+import { inCompanyTransaction, inTransaction, type Db } from '../db/client.ts';
 import { sql } from 'kysely';
 import { invalidState, notFound, validationError } from '../errors.ts';
 import { newId } from '../ids.ts';
@@ -151,7 +151,9 @@ export async function insertNumbered<T>(
   const fiscal = await fiscalFor(deps, kind, companyId, payload);
   const serie =
     kind.serieOf(payload) ?? (await defaultSerie(deps.db, companyId, kind.modelo, fiscal.company.ambiente));
-  return inTransaction(deps.db, async (trx) => {
+  // The company's own rows only (its series, documents, queue, keys, register, charges): in server mode other
+  // companies' sales are not serialized behind it.
+  return inCompanyTransaction(deps.db, companyId, async (trx) => {
     const now = deps.clock.now();
     const stamp = now.toISOString();
     const numero = await documentsRepository.reserveNumber(

@@ -4,7 +4,7 @@
 // Kind-neutral: a row says its operation, document kind and event type; what an answer means is asked of
 // the kind (documents/kind.ts KindProtocol), so the queue knows no cStat and reads no message.
 import type { Clock } from '../clock.ts';
-import { inTransaction, leaseRow, type Db } from '../db/client.ts';
+import { inCompanyTransaction, inTransaction, leaseRow, type Db } from '../db/client.ts';
 import { ORPHAN_SWEEP_MS, OrphanSweep } from '../db/orphan-sweep.ts';
 import type { Ambiente } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
@@ -347,7 +347,7 @@ export class OutboxWorker {
     } else {
       const cStat = p?.cStat ?? answer.cStat;
       const xMotivo = p?.xMotivo ?? answer.xMotivo;
-      await inTransaction(this.deps.db, async (trx) => {
+      await inCompanyTransaction(this.deps.db, doc.company_id, async (trx) => {
         await documentsRepository.update(trx, doc.id, {
           status: 'erro',
           c_stat: cStat,
@@ -426,7 +426,8 @@ export class OutboxWorker {
   ): Promise<void> {
     const authorized = kind.protocol.protocolOutcome(protocol.cStat) === 'authorized';
     const now = this.now();
-    const followUp = await inTransaction(this.deps.db, async (trx) => {
+    // The document, its queue row and what its authorization changes (an NFS-e of its company it substitutes).
+    const followUp = await inCompanyTransaction(this.deps.db, doc.company_id, async (trx) => {
       const fresh = (await documentsRepository.findById(trx, doc.id)) ?? doc;
       await documentsRepository.update(
         trx,
@@ -538,7 +539,7 @@ export class OutboxWorker {
       });
       return;
     }
-    await inTransaction(this.deps.db, async (trx) => {
+    await inCompanyTransaction(this.deps.db, row.company_id, async (trx) => {
       await outboxRepository.update(trx, row.id, {
         state: done ? 'done' : 'failed',
         last_c_stat: cStat,

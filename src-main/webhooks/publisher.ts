@@ -2,7 +2,7 @@
 // only inserts rows (the delivery worker sends them on its own timers) and never fails the caller's work.
 import { sql } from 'kysely';
 import type { Clock } from '../clock.ts';
-import { inTransaction, type Db } from '../db/client.ts';
+import { inCompanyTransaction, type Db } from '../db/client.ts';
 import type { Logger } from '../logger.ts';
 import type { DocumentRow } from '../documents/repository.ts';
 import { listEvents } from '../documents/events-service.ts';
@@ -139,7 +139,10 @@ export async function publishEvent<D>(
   const eventId = webhookId();
   try {
     if (!db.isTransaction) {
-      return { eventId, deliveryIds: await inTransaction(db, (trx) => fanOut(trx, clock, eventId, input)) };
+      const deliveryIds = await inCompanyTransaction(db, input.companyId, (trx) =>
+        fanOut(trx, clock, eventId, input),
+      );
+      return { eventId, deliveryIds };
     }
     await sql`savepoint webhook_publish`.execute(db);
     try {
