@@ -103,7 +103,7 @@ export const STORE_WRITE_LOCK = 0x62616c63; // 'balc'
 /** The first key of a company's write lock (two-key advisory locks; the leases use 1-4, see leaseSpace). */
 export const COMPANY_WRITE_LOCK_SPACE = 5;
 
-/** The company a transaction about to begin is scoped to (inTransaction's `scope`); unset: the whole store. */
+/** The company a transaction about to begin is scoped to (inCompanyTransaction); unset: the whole store. */
 const beginningScope = new AsyncLocalStorage<string>();
 /** The scope of the transaction `work` runs in: a company's id, or null for the whole store. */
 const transactionScope = new AsyncLocalStorage<string | null>();
