@@ -5,7 +5,7 @@
 // hold every slot, so one receiver's backlog never delays another's.
 import { performance } from 'node:perf_hooks';
 import type { Clock } from '../clock.ts';
-import { inTransaction, leaseRow, whileLeased, type Db } from '../db/client.ts';
+import { inCompanyTransaction, inTransaction, leaseRow, whileLeased, type Db } from '../db/client.ts';
 import { ORPHAN_SWEEP_MS, OrphanSweep } from '../db/orphan-sweep.ts';
 import type { Logger } from '../logger.ts';
 import type { SecretBox } from '../security/secret-box.ts';
@@ -321,9 +321,12 @@ export class WebhookDeliveryWorker {
   }
 
   /** Marks the row in flight and opens its attempt row in one transaction; null when someone else took it. */
-  private claim(id: string): Promise<Claim | null> {
+  private async claim(id: string): Promise<Claim | null> {
     const now = this.now();
-    return inTransaction(this.deps.db, async (trx) => {
+    // The delivery, its webhook and its attempt are all its company's: the company's write lock will do.
+    const seen = await deliveriesRepository.findById(this.deps.db, id);
+    if (seen === undefined || seen.status !== 'pending') return null;
+    return inCompanyTransaction(this.deps.db, seen.company_id, async (trx) => {
       const delivery = await deliveriesRepository.findById(trx, id);
       if (delivery === undefined || delivery.status !== 'pending') return null;
       const webhook = await trx
@@ -431,7 +434,7 @@ export class WebhookDeliveryWorker {
         : expired
           ? { status: 'failed', next_try_at: null }
           : { status: 'pending', next_try_at: this.retryAt(delivery.attempts, now, delivery.expires_at) };
-    await inTransaction(this.deps.db, async (trx) => {
+    await inCompanyTransaction(this.deps.db, delivery.company_id, async (trx) => {
       await trx
         .updateTable('webhook_attempts')
         .set({

@@ -1,5 +1,7 @@
 // Server mode: a sale takes its company's write lock and the store's shared, so one company's transactions do
 // not hold up another's, while a transaction of the whole store still waits for every company's and they for it.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import pg from 'pg';
 import { sql } from 'kysely';
@@ -41,12 +43,31 @@ describeOnPostgres('server mode: write locks per company', () => {
   /** Another instance's session, holding a company's write lock as its sale would, until `release`. */
   let holder: pg.Client;
   let watcher: pg.Client;
+  /** The second company's webhook receiver: the events it got, by name. */
+  const received: string[] = [];
+  const receiver = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    req.on('end', () => {
+      received.push((JSON.parse(body) as { event: string }).event);
+      res.writeHead(200).end('ok');
+    });
+  });
 
   beforeAll(async () => {
     const dataDir = tempDataDir();
     url = await testPostgresDatabase(dataDir);
     h = await startHarness({ dataDir, databaseUrl: url });
     other = await createCompany(h, '11444777000161', 1, 'OUTRA LOJA LTDA');
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const hook = await h.request('POST', `/v1/webhooks?companyId=${other}`, {
+      json: {
+        url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+        eventos: ['nfce.autorizada'],
+        permitirRedeLocal: true,
+      },
+    });
+    expect(hook.status).toBe(201);
     holder = new pg.Client({ connectionString: url });
     watcher = new pg.Client({ connectionString: url });
     await holder.connect();
@@ -56,6 +77,8 @@ describeOnPostgres('server mode: write locks per company', () => {
     await holder.end();
     await watcher.end();
     await h.stop();
+    receiver.closeAllConnections();
+    await new Promise((resolve) => receiver.close(resolve));
   });
 
   const sell = (companyId: string) =>
@@ -69,6 +92,14 @@ describeOnPostgres('server mode: write locks per company', () => {
     );
   }
   const release = () => holder.query('COMMIT');
+
+  async function settledDeliveries(companyId: string): Promise<number> {
+    const { rows } = await watcher.query<{ n: string }>(
+      `SELECT count(*) AS n FROM webhook_deliveries WHERE company_id = $1 AND status = 'delivered'`,
+      [companyId],
+    );
+    return Number(rows[0]?.n);
+  }
 
   /** Resolves once a session of the store waits for an advisory lock (a write lock held by `holder`). */
   async function someoneWaits(): Promise<void> {
@@ -85,10 +116,13 @@ describeOnPostgres('server mode: write locks per company', () => {
   it("sells for one company while another company's write lock is held, and waits for its own", async () => {
     await holdCompany(h.companyId);
     try {
-      // The other company's sale, its authorization settled and its webhook event published: none of it waits.
+      // The other company's sale, its authorization settled, its webhook event queued, claimed, sent and
+      // settled: none of it waits.
       const theirs = await sell(other);
       expect(theirs.status).toBe(201);
       expect(theirs.body).toMatchObject({ status: 'autorizada' });
+      while (!received.includes('nfce.autorizada')) await new Promise((resolve) => setTimeout(resolve, 20));
+      while ((await settledDeliveries(other)) < 1) await new Promise((resolve) => setTimeout(resolve, 20));
 
       const mine = sell(h.companyId);
       await someoneWaits();
