@@ -3,7 +3,7 @@
 // worker sends.
 import { isPrintable } from '../outputs/document.ts';
 import type { Clock } from '../clock.ts';
-import { inTransaction, type Db } from '../db/client.ts';
+import { inCompanyTransaction, inTransaction, type Db } from '../db/client.ts';
 import { sql } from 'kysely';
 import type { Logger } from '../logger.ts';
 import { DomainError, conflict, forbidden, invalidState, notFound, validationError } from '../errors.ts';
@@ -272,7 +272,8 @@ export interface NewJob {
 export async function queueJob({ db, clock }: PrintingDeps, job: NewJob): Promise<string | null> {
   const now = clock.now();
   const id = printingId();
-  const inserted = await inTransaction(db, async (trx) => {
+  // The job and its printer are the printer's company's: a sale's receipt waits only for that company's lock.
+  const inserted = await inCompanyTransaction(db, job.printer.company_id, async (trx) => {
     const fresh = await printJobsRepository.insert(trx, {
       id,
       company_id: job.printer.company_id,

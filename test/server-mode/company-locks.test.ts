@@ -13,6 +13,7 @@ import {
   type Harness,
 } from '../api/harness.ts';
 import { createCompany } from '../fixtures/outputs/notes.ts';
+import { FakePrinter } from '../printing/fake-printer.ts';
 import {
   COMPANY_WRITE_LOCK_SPACE,
   inCompanyTransaction,
@@ -43,6 +44,8 @@ describeOnPostgres('server mode: write locks per company', () => {
   /** Another instance's session, holding a company's write lock as its sale would, until `release`. */
   let holder: pg.Client;
   let watcher: pg.Client;
+  /** The second company's receipt printer (printing each sale on its own). */
+  const printer = new FakePrinter();
   /** The second company's webhook receiver: the events it got, by name. */
   const received: string[] = [];
   const receiver = http.createServer((req, res) => {
@@ -68,6 +71,16 @@ describeOnPostgres('server mode: write locks per company', () => {
       },
     });
     expect(hook.status).toBe(201);
+    await printer.listen();
+    const made = await h.request('POST', `/v1/companies/${other}/printers`, {
+      json: {
+        nome: 'Caixa 1',
+        tipo: 'rede',
+        conexao: { host: '127.0.0.1', porta: printer.port, permitirRedeLocal: true },
+        impressaoAutomatica: true,
+      },
+    });
+    expect(made.status).toBe(201);
     holder = new pg.Client({ connectionString: url });
     watcher = new pg.Client({ connectionString: url });
     await holder.connect();
@@ -77,6 +90,7 @@ describeOnPostgres('server mode: write locks per company', () => {
     await holder.end();
     await watcher.end();
     await h.stop();
+    await printer.close();
     receiver.closeAllConnections();
     await new Promise((resolve) => receiver.close(resolve));
   });
@@ -116,11 +130,12 @@ describeOnPostgres('server mode: write locks per company', () => {
   it("sells for one company while another company's write lock is held, and waits for its own", async () => {
     await holdCompany(h.companyId);
     try {
-      // The other company's sale, its authorization settled, its webhook event queued, claimed, sent and
-      // settled: none of it waits.
+      // The other company's sale, its authorization settled, its receipt queued and printed, its webhook event
+      // queued, claimed, sent and settled: none of it waits.
       const theirs = await sell(other);
       expect(theirs.status).toBe(201);
       expect(theirs.body).toMatchObject({ status: 'autorizada' });
+      while (printer.jobs.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
       while (!received.includes('nfce.autorizada')) await new Promise((resolve) => setTimeout(resolve, 20));
       while ((await settledDeliveries(other)) < 1) await new Promise((resolve) => setTimeout(resolve, 20));
 
