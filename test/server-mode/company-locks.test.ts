@@ -14,28 +14,13 @@ import {
 } from '../api/harness.ts';
 import { createCompany } from '../fixtures/outputs/notes.ts';
 import { FakePrinter } from '../printing/fake-printer.ts';
+import { saleBody } from '../reliability/service-process.ts';
 import {
   COMPANY_WRITE_LOCK_SPACE,
   inCompanyTransaction,
   inTransaction,
   STORE_WRITE_LOCK,
 } from '../../src-main/db/client.ts';
-
-const sale = {
-  itens: [
-    {
-      codigo: 'P1',
-      descricao: 'Agua mineral',
-      ncm: '22011000',
-      unidade: 'UN',
-      quantidade: 1,
-      valor_unitario: '3.90',
-      cfop: '5102',
-      tributacao: { ICMS: { orig: 0, CSOSN: '102' }, PIS: { CST: '49' }, COFINS: { CST: '49' } },
-    },
-  ],
-  pagamentos: [{ metodo: 'dinheiro', valor: '5.00' }],
-};
 
 describeOnPostgres('server mode: write locks per company', () => {
   let h: Harness;
@@ -96,7 +81,7 @@ describeOnPostgres('server mode: write locks per company', () => {
   });
 
   const sell = (companyId: string) =>
-    h.request('POST', `/v1/nfce/venda?companyId=${companyId}`, { json: sale });
+    h.request('POST', `/v1/nfce/venda?companyId=${companyId}`, { json: saleBody() });
 
   async function holdCompany(companyId: string): Promise<void> {
     await holder.query('BEGIN');

@@ -15,26 +15,11 @@ import {
 import { inTransaction, STORE_WRITE_LOCK } from '../../src-main/db/client.ts';
 import { claimKey, releaseKey } from '../../src-main/documents/idempotency.ts';
 import { salesOfCompany } from './sales-count.ts';
+import { saleBody } from '../reliability/service-process.ts';
 import { startStoreProxy, type StoreProxy } from './store-proxy.ts';
 
 /** The instance's bound on each wait for the database, short so that the test waits it out quickly. */
 const TIMEOUT_MS = 1000;
-
-const sale = {
-  itens: [
-    {
-      codigo: 'P1',
-      descricao: 'Agua mineral',
-      ncm: '22011000',
-      unidade: 'UN',
-      quantidade: 1,
-      valor_unitario: '3.90',
-      cfop: '5102',
-      tributacao: { ICMS: { orig: 0, CSOSN: '102' }, PIS: { CST: '49' }, COFINS: { CST: '49' } },
-    },
-  ],
-  pagamentos: [{ metodo: 'dinheiro', valor: '5.00' }],
-};
 
 describeOnPostgres('server mode: a store that stops answering', () => {
   let proxy: StoreProxy;
@@ -62,7 +47,7 @@ describeOnPostgres('server mode: a store that stops answering', () => {
   const list = () => h.request('GET', `/v1/nfe?companyId=${h.companyId}&limit=5`);
   const sell = (key: string) =>
     h.request('POST', `/v1/nfce/venda?companyId=${h.companyId}`, {
-      json: sale,
+      json: saleBody(),
       headers: { 'Idempotency-Key': key },
     });
 
